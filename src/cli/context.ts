@@ -1,0 +1,41 @@
+/**
+ * What every command registration receives: the process I/O and a place to put the exit code the action decided.
+ *
+ * @module
+ */
+import { InvalidArgumentError } from "@commander-js/extra-typings";
+import type { Io } from "../io.ts";
+import { NotImplementedError } from "../errors.ts";
+
+/** Shared state of one CLI invocation. */
+export interface CliContext {
+  /** The process I/O handed to every `run(opts, io)`. */
+  readonly io: Io;
+  /** Exit code set by the action that ran (0 when it returned normally without setting one). */
+  exitCode: number;
+}
+
+/**
+ * Parses a flag value as a whole number within `[min, max]`; used as a commander `argParser` so a bad value is a
+ * usage error naming the flag.
+ */
+export function intArg(min: number, max = Number.MAX_SAFE_INTEGER): (value: string) => number {
+  return (value: string) => {
+    if (!/^\d+$/.test(value.trim())) throw new InvalidArgumentError(`expected a whole number, got "${value}"`);
+    const n = Number(value.trim());
+    if (n < min || n > max) throw new InvalidArgumentError(`expected a number from ${min} to ${max}, got ${n}`);
+    return n;
+  };
+}
+
+/** Collects a repeatable string flag into an array. */
+export function collect(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
+}
+
+/** The action of a command that a later release fills in: fails honestly with exit 2. */
+export function notImplemented(command: string): () => never {
+  return () => {
+    throw new NotImplementedError(command);
+  };
+}

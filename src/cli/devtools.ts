@@ -1,0 +1,51 @@
+/** Wiring of `mapper console list|get` and `mapper network list|get`. @module */
+import type { Command } from "@commander-js/extra-typings";
+import { type CliContext, intArg, notImplemented } from "./context.ts";
+
+/** Registers the `mapper console` and `mapper network` command groups. */
+export function registerDevtools(program: Command, ctx: CliContext): void {
+  void ctx;
+  const consoleCmd = program
+    .command("console")
+    .description("read console messages captured by the running browser session");
+  consoleCmd
+    .command("list")
+    .description("list captured console messages, oldest to newest")
+    .option("--level <levels>", "only these levels (comma list of log, debug, info, warn, error, exception)")
+    .option("--tab <id>", "only this tab")
+    .option("--limit <n>", "only the most recent N messages", intArg(1))
+    .option("--json", "print as JSON")
+    .option("--dir <path>", "corpus directory holding the session file", ".mapper")
+    .action(notImplemented("console list"));
+  consoleCmd
+    .command("get")
+    .description("print one console message: a header line, then its text")
+    .argument("<index>", "message index from 'mapper console list'")
+    .option("--json", "print as JSON")
+    .option("--dir <path>", "corpus directory holding the session file", ".mapper")
+    .action(notImplemented("console get"));
+
+  const network = program
+    .command("network")
+    .description("read network requests captured by the running browser session");
+  network
+    .command("list")
+    .description("list captured requests, oldest to newest")
+    .option("--type <type>", "only this resource type (Document, XHR, Fetch, Stylesheet, Image, Script, Font, …)")
+    .option("--url <text>", "only URLs containing this text (case-insensitive)")
+    .option("--tab <id>", "only this tab")
+    .option("--limit <n>", "only the most recent N requests", intArg(1))
+    .option("--json", "print as JSON")
+    .option("--dir <path>", "corpus directory holding the session file", ".mapper")
+    .action(notImplemented("network list"));
+  network
+    .command("get")
+    .description("print one request's metadata, then a preview of its response body")
+    .argument("<index>", "request index from 'mapper network list'")
+    .option("--response-file <path>", "write the full response body to this file instead of previewing it")
+    .option("--request-file <path>", "write the request body (POST data) to this file")
+    .option("--show-secrets", "show Authorization, Cookie and Set-Cookie values instead of redacting them")
+    .option("--json", "print as JSON")
+    .option("--dir <path>", "corpus directory holding the session file", ".mapper")
+    .action(notImplemented("network get"));
+}

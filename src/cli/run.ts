@@ -1,0 +1,105 @@
+/**
+ * The one top-level handler: parse argv, run the chosen command, map every typed error to one message on stderr
+ * and an exit code. Unknown errors are bugs: they keep their stack.
+ *
+ * @module
+ */
+import type { Command, CommanderError } from "@commander-js/extra-typings";
+import type { Io } from "../io.ts";
+import { EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, MapperError, UsageError } from "../errors.ts";
+import type { CliContext } from "./context.ts";
+import { buildProgram, commandPath } from "./program.ts";
+
+// deno-lint-ignore no-explicit-any
+type AnyCommand = Command<any, any, any>;
+
+/** A commander parse failure tied to the command it happened in. */
+class ParseFailure extends Error {
+  constructor(readonly error: CommanderError, readonly command: AnyCommand) {
+    super(error.message);
+  }
+}
+
+const ONE_LINE_CODES = new Set(["commander.unknownCommand", "commander.unknownOption"]);
+
+/** Formats the display name of a command path: `mapper` or `mapper atlas find`. */
+function display(path: string): string {
+  return path ? `mapper ${path}` : "mapper";
+}
+
+/** Strips commander's `error: ` prefix and trailing newline. */
+function clean(message: string): string {
+  return message.replace(/^error:\s*/, "").replace(/\s+$/, "").replace(/\n+/g, " ");
+}
+
+/** Walks every command so each reports parse failures with itself attached and writes through `io`. */
+function configure(cmd: AnyCommand, io: Io): void {
+  cmd.exitOverride((err) => {
+    throw new ParseFailure(err, cmd);
+  });
+  cmd.configureOutput({
+    writeOut: (s) => io.stdout.write(s),
+    writeErr: (s) => io.stderr.write(s),
+    outputError: () => {},
+  });
+  for (const sub of cmd.commands) configure(sub as AnyCommand, io);
+}
+
+/** Prints an expected error as `mapper <command>: <message> — <hint>` (one line), plus the usage line for usage errors. */
+function report(io: Io, path: string, err: MapperError, usage: string | undefined): void {
+  const hint = err.hint ? ` — ${err.hint}` : "";
+  io.stderr.write(`${display(path)}: ${err.message}${hint}\n`);
+  if (err instanceof UsageError && usage !== undefined) io.stderr.write(`usage: ${display(path)} ${usage}\n`);
+}
+
+/**
+ * Runs the CLI with user arguments (no `deno`/script prefix) and returns the exit code. Never calls `Deno.exit`.
+ */
+export async function runCli(argv: readonly string[], io: Io): Promise<number> {
+  const ctx: CliContext = { io, exitCode: EXIT_OK };
+  const program = buildProgram(ctx) as AnyCommand;
+  configure(program, io);
+  let active: AnyCommand = program;
+  program.hook("preAction", (_root: AnyCommand, actionCommand: AnyCommand) => {
+    active = actionCommand;
+  });
+  try {
+    await program.parseAsync([...argv], { from: "user" });
+    return ctx.exitCode;
+  } catch (err: unknown) {
+    if (err instanceof ParseFailure) return parseFailure(io, err);
+    const path = commandPath(active);
+    if (err instanceof MapperError) {
+      report(io, path, err, active.usage());
+      return err.exitCode;
+    }
+    if (io.signal.aborted) {
+      io.stderr.write(`${display(path)}: interrupted\n`);
+      return EXIT_INTERRUPTED;
+    }
+    throw err;
+  }
+}
+
+/** Maps a commander failure to output and an exit code. */
+function parseFailure(io: Io, failure: ParseFailure): number {
+  const { error, command } = failure;
+  const path = commandPath(command);
+  switch (error.code) {
+    case "commander.helpDisplayed":
+    case "commander.version":
+      return EXIT_OK;
+    case "commander.help":
+    case "commander.executeSubCommandAsync":
+      // A group called without a subcommand: commander already printed its help on stderr.
+      return EXIT_USAGE;
+  }
+  const message = clean(error.message);
+  if (ONE_LINE_CODES.has(error.code)) {
+    io.stderr.write(`${display(path)}: ${message} — see '${display(path)} --help'\n`);
+  } else {
+    io.stderr.write(`${display(path)}: ${message}\n`);
+    io.stderr.write(`usage: ${display(path)} ${command.usage()}\n`);
+  }
+  return EXIT_USAGE;
+}

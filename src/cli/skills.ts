@@ -1,0 +1,19 @@
+/** Wiring of `mapper skills install`. @module */
+import type { Command } from "@commander-js/extra-typings";
+import type { CliContext } from "./context.ts";
+
+/** Registers `mapper skills install [--target DIR] [--dry-run]`. */
+export function registerSkills(program: Command, ctx: CliContext): void {
+  const skills = program
+    .command("skills")
+    .description("install the bundled agent skills (mapper-authoring, mapper-browser)");
+  skills
+    .command("install")
+    .description("write each bundled skill into its own subdirectory of the target, replacing that skill's old copy")
+    .option("--target <dir>", "directory to install skills into (each skill becomes a subdirectory)", undefined)
+    .option("--dry-run", "list what would be written without writing anything")
+    .action(async (opts) => {
+      const { runSkillsInstall } = await import("../skills/install.ts");
+      ctx.exitCode = await runSkillsInstall({ target: opts.target, dryRun: opts.dryRun === true }, ctx.io);
+    });
+}
