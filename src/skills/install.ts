@@ -39,8 +39,19 @@ async function exists(path: string): Promise<boolean> {
   }
 }
 
-/** Writes one skill's files into a staging directory, then swaps it into place. */
-async function installSkill(target: string, name: string): Promise<void> {
+/** The file-system operations the swap uses; tests inject failures through it. */
+export interface SwapOps {
+  rename(from: string, to: string): Promise<void>;
+}
+
+const realOps: SwapOps = { rename: (from, to) => Deno.rename(from, to) };
+
+/**
+ * Writes one skill's files into a staging directory inside `target`, then swaps it into place: the old copy is
+ * renamed aside, the new one renamed in, and the old copy removed. If the swap fails the old copy is put back, so
+ * the skill directory is never missing; the staging directory is always removed.
+ */
+export async function installSkill(target: string, name: string, ops: SwapOps = realOps): Promise<void> {
   const staging = join(target, `.${name}.staging-${suffix()}`);
   const old = join(target, `.${name}.old-${suffix()}`);
   const final = join(target, name);
@@ -52,9 +63,9 @@ async function installSkill(target: string, name: string): Promise<void> {
       await Deno.writeTextFile(file, content, { mode: 0o644 });
     }
     const hadOld = await exists(final);
-    if (hadOld) await Deno.rename(final, old);
+    if (hadOld) await ops.rename(final, old);
     try {
-      await Deno.rename(staging, final);
+      await ops.rename(staging, final);
     } catch (err: unknown) {
       if (hadOld) await Deno.rename(old, final);
       throw err;

@@ -1,0 +1,33 @@
+import assert from "node:assert/strict";
+import { runCli } from "./run.ts";
+import { testIo } from "../io.ts";
+import { NotFoundError } from "../errors.ts";
+
+Deno.test("runCli() - writes through the injected io and returns the exit code without exiting", async () => {
+  const io = testIo();
+  const code = await runCli(["version"], io);
+  assert.equal(code, 0);
+  assert.match(io.stdout.text(), /^mapper \d+\.\d+\.\d+/);
+});
+
+Deno.test("runCli() - help goes to stdout with exit 0", async () => {
+  const io = testIo();
+  assert.equal(await runCli(["--help"], io), 0);
+  assert.match(io.stdout.text(), /^Usage: mapper/);
+  assert.equal(io.stderr.text(), "");
+});
+
+Deno.test("runCli() - a typed error prints 'mapper <command>: <message> — <hint>' and its exit code", async () => {
+  const io = testIo();
+  // Drive the handler through a real command whose run throws a typed error: skills install into a file path.
+  const file = await Deno.makeTempFile();
+  try {
+    const code = await runCli(["skills", "install", "--target", `${file}/x`], io);
+    assert.equal(code, 1);
+    assert.match(io.stderr.text(), /^mapper skills install: cannot create skills directory ".*": .* — pass --target/);
+    assert.equal(io.stderr.text().split("\n").length, 2);
+  } finally {
+    await Deno.remove(file);
+  }
+  assert.equal(new NotFoundError("x").exitCode, 1);
+});
