@@ -1,10 +1,9 @@
 /** Wiring of `mapper browser start|stop|status`. @module */
-import type { Command } from "@commander-js/extra-typings";
-import { type CliContext, collect, intArg, notImplemented } from "./context.ts";
+import { type Command, Option } from "@commander-js/extra-typings";
+import { type CliContext, collect, intArg } from "./context.ts";
 
 /** Registers the `mapper browser` command group. */
 export function registerBrowser(program: Command, ctx: CliContext): void {
-  void ctx;
   const browser = program
     .command("browser")
     .description("a managed Chromium session with the corpus server, the extension and a console/network collector");
@@ -23,18 +22,38 @@ export function registerBrowser(program: Command, ctx: CliContext): void {
     .option("--port <n>", "daemon HTTP port: corpus server + devtools API (0 = any free port)", intArg(0, 65535), 7891)
     .option("--dir <path>", "corpus directory", ".mapper")
     .option("--detach", "return once the session answers; the daemon keeps running in the background")
-    .action(notImplemented("browser start"));
+    .addOption(new Option("--log-file <path>", "(internal) the detached daemon's log").hideHelp())
+    .action(async (o) => {
+      const { runBrowserStart } = await import("../browser/start.ts");
+      ctx.exitCode = await runBrowserStart({
+        browser: o.browser,
+        profile: o.profile,
+        headless: o.headless === true,
+        url: o.url,
+        browserFlags: o.browserFlag ?? [],
+        port: o.port,
+        dir: o.dir,
+        detach: o.detach === true,
+        logFile: o.logFile,
+      }, ctx.io);
+    });
 
   browser
     .command("stop")
     .description("stop the running session: exactly the processes it started")
     .option("--dir <path>", "corpus directory holding the session file", ".mapper")
-    .action(notImplemented("browser stop"));
+    .action(async (o) => {
+      const { runBrowserStop } = await import("../browser/stop.ts");
+      ctx.exitCode = await runBrowserStop({ dir: o.dir }, ctx.io);
+    });
 
   browser
     .command("status")
     .description("report whether a session is alive, degraded or absent")
     .option("--dir <path>", "corpus directory holding the session file", ".mapper")
     .option("--json", "print the status as JSON")
-    .action(notImplemented("browser status"));
+    .action(async (o) => {
+      const { runBrowserStatus } = await import("../browser/stop.ts");
+      ctx.exitCode = await runBrowserStatus({ dir: o.dir, json: o.json === true }, ctx.io);
+    });
 }

@@ -1,10 +1,9 @@
 /** Wiring of `mapper atlas serve` and `mapper atlas build`: the read-only catalog HTTP API. @module */
 import type { Command } from "@commander-js/extra-typings";
-import { type CliContext, intArg, notImplemented } from "./context.ts";
+import { type CliContext, intArg } from "./context.ts";
 
 /** Registers `atlas serve` and `atlas build` on the `atlas` group. */
 export function registerCatalog(atlas: Command, ctx: CliContext): void {
-  void ctx;
   atlas
     .command("serve")
     .description("serve the read-only catalog HTTP API from a gallery directory (default: the bundled example)")
@@ -16,7 +15,10 @@ export function registerCatalog(atlas: Command, ctx: CliContext): void {
     .option("--key <file>", "TLS private key (PEM) to serve HTTPS")
     .option("--watch", "rebuild when the gallery changes (keeps the last good snapshot on errors)")
     .option("--strict", "fail to start when any entry is invalid")
-    .action(notImplemented("atlas serve"));
+    .action(async (opts) => {
+      const { runServe } = await import("../catalog/run.ts");
+      ctx.exitCode = await runServe(opts, ctx.io);
+    });
 
   atlas
     .command("build")
@@ -25,5 +27,8 @@ export function registerCatalog(atlas: Command, ctx: CliContext): void {
     .requiredOption("--out <dir>", "output directory (created; must be empty or missing)")
     .option("--base-url <url>", "public base URL used in links", "http://127.0.0.1:8080")
     .option("--strict", "fail when any entry is invalid")
-    .action(notImplemented("atlas build"));
+    .action(async (opts) => {
+      const { runBuild } = await import("../catalog/run.ts");
+      ctx.exitCode = await runBuild(opts, ctx.io);
+    });
 }

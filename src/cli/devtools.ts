@@ -1,10 +1,9 @@
 /** Wiring of `mapper console list|get` and `mapper network list|get`. @module */
 import type { Command } from "@commander-js/extra-typings";
-import { type CliContext, intArg, notImplemented } from "./context.ts";
+import { type CliContext, intArg } from "./context.ts";
 
 /** Registers the `mapper console` and `mapper network` command groups. */
 export function registerDevtools(program: Command, ctx: CliContext): void {
-  void ctx;
   const consoleCmd = program
     .command("console")
     .description("read console messages captured by the running browser session");
@@ -16,14 +15,23 @@ export function registerDevtools(program: Command, ctx: CliContext): void {
     .option("--limit <n>", "only the most recent N messages", intArg(1))
     .option("--json", "print as JSON")
     .option("--dir <path>", "corpus directory holding the session file", ".mapper")
-    .action(notImplemented("console list"));
+    .action(async (o) => {
+      const { runConsoleList } = await import("../devtools/commands.ts");
+      ctx.exitCode = await runConsoleList(
+        { dir: o.dir, level: o.level, tab: o.tab, limit: o.limit, json: o.json === true },
+        ctx.io,
+      );
+    });
   consoleCmd
     .command("get")
     .description("print one console message: a header line, then its text")
     .argument("<index>", "message index from 'mapper console list'")
     .option("--json", "print as JSON")
     .option("--dir <path>", "corpus directory holding the session file", ".mapper")
-    .action(notImplemented("console get"));
+    .action(async (index, o) => {
+      const { runConsoleGet } = await import("../devtools/commands.ts");
+      ctx.exitCode = await runConsoleGet({ dir: o.dir, index, json: o.json === true }, ctx.io);
+    });
 
   const network = program
     .command("network")
@@ -37,7 +45,13 @@ export function registerDevtools(program: Command, ctx: CliContext): void {
     .option("--limit <n>", "only the most recent N requests", intArg(1))
     .option("--json", "print as JSON")
     .option("--dir <path>", "corpus directory holding the session file", ".mapper")
-    .action(notImplemented("network list"));
+    .action(async (o) => {
+      const { runNetworkList } = await import("../devtools/commands.ts");
+      ctx.exitCode = await runNetworkList(
+        { dir: o.dir, type: o.type, url: o.url, tab: o.tab, limit: o.limit, json: o.json === true },
+        ctx.io,
+      );
+    });
   network
     .command("get")
     .description("print one request's metadata, then a preview of its response body")
@@ -47,5 +61,15 @@ export function registerDevtools(program: Command, ctx: CliContext): void {
     .option("--show-secrets", "show Authorization, Cookie and Set-Cookie values instead of redacting them")
     .option("--json", "print as JSON")
     .option("--dir <path>", "corpus directory holding the session file", ".mapper")
-    .action(notImplemented("network get"));
+    .action(async (index, o) => {
+      const { runNetworkGet } = await import("../devtools/commands.ts");
+      ctx.exitCode = await runNetworkGet({
+        dir: o.dir,
+        index,
+        json: o.json === true,
+        responseFile: o.responseFile,
+        requestFile: o.requestFile,
+        showSecrets: o.showSecrets === true,
+      }, ctx.io);
+    });
 }

@@ -1,10 +1,9 @@
 /** Wiring of `mapper serve-mapper`. @module */
 import type { Command } from "@commander-js/extra-typings";
-import { type CliContext, intArg, notImplemented } from "./context.ts";
+import { type CliContext, intArg } from "./context.ts";
 
 /** Registers `mapper serve-mapper`: compile `.mapper/` and serve `/mapper` + `/mapper/version`, live. */
 export function registerServeMapper(program: Command, ctx: CliContext): void {
-  void ctx;
   program
     .command("serve-mapper")
     .description("compile the .mapper/ corpus and serve it as JSON on /mapper, recompiling when YAML changes")
@@ -12,5 +11,11 @@ export function registerServeMapper(program: Command, ctx: CliContext): void {
     .option("--host <addr>", "address to bind", "127.0.0.1")
     .option("--dir <path>", "corpus directory", ".mapper")
     .option("--json-log", "log one JSON object per line instead of text")
-    .action(notImplemented("serve-mapper"));
+    .action(async (opts) => {
+      const { runServeMapper } = await import("../corpus/serve_cmd.ts");
+      ctx.exitCode = await runServeMapper(
+        { port: opts.port, host: opts.host, dir: opts.dir, jsonLog: opts.jsonLog === true },
+        ctx.io,
+      );
+    });
 }

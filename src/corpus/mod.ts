@@ -12,43 +12,28 @@
  * - `startCorpusService(options)` → a live, watching {@linkcode CorpusService} whose `handle(request)` answers
  *   `/mapper` and `/mapper/version` (and returns `undefined` for any other path, so a host server can route on).
  *
+ * Decisions where the reference implementation and the Sightmap spec differ or are silent:
+ * - `$ref` to a name declared more than once resolves to the FIRST root declaration in load order (the spec's
+ *   rule; the reference lets the last win), with a `ref-ambiguous` warning.
+ * - Only the first YAML document of a file is read (as the reference); every further document gets an
+ *   `ignored-document` warning. A syntax error in any document is fatal.
+ * - Views and messages are never dropped (missing name → `""`, warned); components and requests missing a required
+ *   field are dropped with an error diagnostic, subtree included. Nothing is dropped without a diagnostic.
+ * - Fatal problem codes: `dir-not-found`, `not-a-directory`, `dir-unreadable`, `file-unreadable`, `file-encoding`,
+ *   `yaml-syntax`, `yaml-alias-limit`, `type-mismatch`, `corpus-too-large`. Non-fatal codes: `missing-name`,
+ *   `missing-selector`, `missing-route`, `ref-unresolved`, `ref-circular`, `selector-explosion`, `empty-entry`
+ *   (errors); `ref-ambiguous`, `ref-sibling-ignored`, `unknown-field`, `view-field-at-file-root`,
+ *   `no-views-in-file`, `missing-version`, `unsupported-version`, `ignored-document`, `symlink-dir-skipped`,
+ *   `property-missing-name`, `property-missing-extract` (warnings).
+ * - Line and column are 1-based; `0` means the problem concerns a whole file or directory.
+ *
  * @module
  */
-import { DataError } from "../errors.ts";
-
-/** Where a problem is: the file path as walked (corpus dir joined with the relative path), 1-based line/column. */
-export interface SourceLocation {
-  file: string;
-  line: number;
-  column: number;
-}
-
-/** A problem found while loading. `error` diagnostics from {@linkcode load} are non-fatal (the entry was dropped). */
-export interface Diagnostic {
-  /** Stable machine code, e.g. `missing-name`, `ref-unresolved`, `unknown-field`, `yaml-syntax`. */
-  code: string;
-  severity: "error" | "warning";
-  message: string;
-  location: SourceLocation;
-}
-
-/** The load failed: unreadable file, YAML syntax error, wrong types. Lists every problem, not just the first. */
-export class CorpusLoadError extends DataError {
-  /** Every fatal problem, in file order. */
-  readonly problems: readonly Diagnostic[];
-  /** Creates the error; the message summarises, `problems` carries the detail. */
-  constructor(problems: readonly Diagnostic[], options: { hint?: string } = {}) {
-    const first = problems[0];
-    const where = first
-      ? `${first.location.file}:${first.location.line}:${first.location.column}: ${first.message}`
-      : "";
-    super(
-      problems.length === 1 ? where : `${problems.length} problems, first: ${where}`,
-      options.hint === undefined ? {} : { hint: options.hint },
-    );
-    this.problems = problems;
-  }
-}
+export type { Diagnostic, SourceLocation } from "./diagnostic.ts";
+export { CorpusLoadError, formatDiagnostic } from "./diagnostic.ts";
+export type { Corpus, CorpusComponent, CorpusMessage, CorpusRequest, CorpusView } from "./model.ts";
+export type { LoadOptions, LoadResult } from "./load.ts";
+import type { Diagnostic } from "./diagnostic.ts";
 
 // ---- Wire format (what /mapper serves) -----------------------------------------------------------------------
 
@@ -172,6 +157,11 @@ export interface CorpusServiceOptions {
   debounceMs?: number;
   /** Log prefix, default `[serve-mapper]`. */
   logPrefix?: string;
+  /**
+   * Start even when the first compile fails (missing directory, broken YAML): log the problems, serve an empty
+   * corpus, and recompile once the directory appears or is fixed. Default false (the failure is thrown).
+   */
+  lenient?: boolean;
 }
 
 /** A compiled corpus plus the prebuilt response bytes for it. */
@@ -191,4 +181,8 @@ export interface CorpusService extends AsyncDisposable {
   nextVersion(): Promise<CorpusSnapshot>;
 }
 
-export { compile, load, startCorpusService, stats } from "./_pending.ts";
+export { load, LoadCache } from "./load.ts";
+export { compile } from "./compile.ts";
+export { stats } from "./stats.ts";
+export { acceptsGzip, componentCount, MAPPER_PATH, MAPPER_VERSION_PATH, startCorpusService } from "./service.ts";
+export { composeSelectors, splitSelectors } from "./selector.ts";

@@ -1,0 +1,2 @@
+// DevTools page: adds the "Mapper" panel.
+chrome.devtools.panels.create("Mapper", "", "panel.html");

@@ -1,0 +1,94 @@
+/**
+ * Terminal-safe text: the escaper applied to every catalog display field and every echoed user value, Go-style
+ * quoting for values shown in messages, and code-point truncation.
+ *
+ * @module
+ */
+
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
+const HAS_CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/**
+ * Rewrites every Unicode control character (C0, DEL, C1) as the literal text `\xHH` and every unpaired surrogate as
+ * U+FFFD; everything else is kept. Safe to print to a terminal: no escape sequence survives.
+ */
+export function escapeTerminal(text: string): string {
+  const wellFormed = LONE_SURROGATE.test(text) ? text.toWellFormed() : text;
+  if (!HAS_CONTROL.test(wellFormed)) return wellFormed;
+  return wellFormed.replace(CONTROL, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`);
+}
+
+/** Whether {@linkcode escapeTerminal} would change the text (control character or unpaired surrogate). */
+export function needsEscape(text: string): boolean {
+  return HAS_CONTROL.test(text) || LONE_SURROGATE.test(text);
+}
+
+const INVISIBLE = /[\p{Cf}\p{Zl}\p{Zp}\p{Co}\p{Cn}\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000]/gu;
+
+/**
+ * Shows a user or catalog value inside a message: terminal-escaped, then wrapped in double quotes with `"` and `\`
+ * backslash-escaped and invisible characters (format, separators, unassigned) written `\uXXXX`.
+ */
+export function quote(text: string): string {
+  const body = escapeTerminal(text)
+    .replace(/[\\"]/g, (c) => `\\${c}`)
+    .replace(INVISIBLE, (c) => {
+      const cp = c.codePointAt(0) ?? 0;
+      return cp > 0xffff ? `\\U${cp.toString(16).padStart(8, "0")}` : `\\u${cp.toString(16).padStart(4, "0")}`;
+    });
+  return `"${body}"`;
+}
+
+/** Cuts text to `max` code points, appending `…` when anything was cut. */
+export function truncate(text: string, max = 200): string {
+  if (text.length <= max) return text;
+  const points = [...text];
+  return points.length <= max ? text : points.slice(0, max).join("") + "…";
+}
+
+/** Compares two strings by code point (the byte order of their UTF-8 forms); stable-sort friendly. */
+export function compareCodePoints(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x === y) continue;
+    // Surrogates (astral characters) sort after every BMP unit in UTF-8 order.
+    const xs = x >= 0xd800 && x <= 0xdfff;
+    const ys = y >= 0xd800 && y <= 0xdfff;
+    if (xs !== ys) return xs ? 1 : -1;
+    return x - y;
+  }
+  return a.length - b.length;
+}
+
+/** JSON with two-space indent, a trailing newline and HTML-safe escaping of `<`, `>`, `&`, U+2028 and U+2029. */
+export function toJson(value: unknown): string {
+  return JSON.stringify(value, null, 2).replace(/[<>&\u2028\u2029]/g, (c) =>
+    `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`) + "\n";
+}
+
+/** `n` followed by the singular or plural noun. */
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+/** Formats Unix milliseconds as `YYYY-MM-DD HH:MM UTC` (minutes truncated). */
+export function utcMinutes(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 16).replace("T", " ") + " UTC";
+}
+
+/** Formats Unix milliseconds as RFC 3339 UTC with whole seconds, e.g. `2026-11-21T21:25:27Z`. */
+export function rfc3339(ms: number): string {
+  return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace(".000Z", "Z");
+}
+
+/** A human age: `45 minutes`, `3 hours`, `2 days`. */
+export function age(ms: number): string {
+  const minutes = Math.max(0, Math.floor(ms / 60_000));
+  if (minutes < 120) return plural(minutes, "minute");
+  const hours = Math.floor(minutes / 60);
+  if (hours < 48) return plural(hours, "hour");
+  return plural(Math.floor(hours / 24), "day");
+}

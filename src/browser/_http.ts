@@ -1,0 +1,205 @@
+/**
+ * The devtools HTTP API handler (paths and payloads documented in `api.ts`). Pure request → response over a
+ * collector and a corpus matcher, so it is testable without a server.
+ *
+ * @module
+ */
+import {
+  API_SCHEMA,
+  type ConsoleEntry,
+  type ErrorPayload,
+  type ListPayload,
+  type NetworkEntry,
+  type StatusPayload,
+} from "./api.ts";
+import { BodyUnavailable, type Collector, type NetworkRecord, type Ring } from "./collector.ts";
+import type { CorpusMatcher } from "./match.ts";
+
+/** What the handler needs from the daemon. */
+export interface ApiContext {
+  collector: Collector;
+  /** The matcher of the current corpus (rebuilt by the caller when the corpus changes). */
+  matcher(): CorpusMatcher;
+  /** Status fields the collector does not know. */
+  status(): Omit<StatusPayload, "schema" | "console" | "network" | "bodies" | "tabs">;
+  /** Opens a tab; resolves with its target id. */
+  openTab(url: string): Promise<string>;
+  /** Current tabs. */
+  tabs(): Promise<StatusPayload["tabs"]>;
+}
+
+function json(body: unknown, status = 200): Response {
+  return new Response(JSON.stringify(body) + "\n", {
+    status,
+    headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" },
+  });
+}
+
+function error(status: number, code: string, message: string, extra: Partial<ErrorPayload> = {}): Response {
+  return json({ schema: API_SCHEMA, error: message, code, ...extra }, status);
+}
+
+function limitOf(v: string | null): number {
+  const n = Number(v);
+  return v !== null && Number.isInteger(n) && n > 0 ? n : 0;
+}
+
+function tabMatcher(tab: string | null): (id: string) => boolean {
+  if (!tab) return () => true;
+  const t = tab.toUpperCase();
+  return (id) => id.toUpperCase().startsWith(t);
+}
+
+function publicNetwork(r: NetworkRecord, withHeaders: boolean, matches: string[]): NetworkEntry {
+  const e: NetworkEntry = {
+    index: r.index,
+    tab: r.tab,
+    method: r.method,
+    url: r.url,
+    state: r.state,
+    status: r.status,
+    statusText: r.statusText,
+    resourceType: r.resourceType,
+    ts: r.ts,
+    hasRequestBody: r.hasRequestBody,
+    responseBody: r.responseBody,
+    matches,
+  };
+  if (r.failure !== undefined) e.failure = r.failure;
+  if (r.mimeType !== undefined) e.mimeType = r.mimeType;
+  if (r.responseMs !== undefined) e.responseMs = r.responseMs;
+  if (r.durationMs !== undefined) e.durationMs = r.durationMs;
+  if (r.encodedBytes !== undefined) e.encodedBytes = r.encodedBytes;
+  if (r.redirected) e.redirected = true;
+  if (withHeaders) {
+    e.requestHeaders = r.requestHeaders;
+    e.responseHeaders = r.responseHeaders;
+  }
+  return e;
+}
+
+function notBuffered<T extends { index: number }>(ring: Ring<T>, what: string, index: number): Response {
+  const first = ring.first;
+  const last = ring.last;
+  let why: string;
+  if (last < first) why = `no ${what}s are buffered yet`;
+  else if (index < first) why = `it was dropped when the buffer overflowed; buffered: ${first}–${last}`;
+  else why = `it does not exist yet; buffered: ${first}–${last}`;
+  return error(404, "not_buffered", `${what} index ${index} is not buffered: ${why}`, { first, last });
+}
+
+function contentType(r: NetworkRecord, kind: "request" | "response"): string {
+  const headers = kind === "request" ? r.requestHeaders : r.responseHeaders;
+  const h = headers.find((x) => x.name.toLowerCase() === "content-type")?.value;
+  if (h) return h;
+  if (kind === "response" && r.mimeType) return r.mimeType;
+  return "application/octet-stream";
+}
+
+/** Builds the `/devtools/*` handler; returns `undefined` for paths outside `/devtools/`. */
+export function devtoolsHandler(ctx: ApiContext): (req: Request) => Promise<Response> | undefined {
+  return (req: Request) => {
+    const url = new URL(req.url);
+    if (!url.pathname.startsWith("/devtools/") && url.pathname !== "/devtools") return undefined;
+    return handle(ctx, req, url).catch((err: unknown) =>
+      error(500, "internal", err instanceof Error ? err.message : String(err))
+    );
+  };
+}
+
+async function handle(ctx: ApiContext, req: Request, url: URL): Promise<Response> {
+  const parts = url.pathname.split("/").filter(Boolean).slice(1);
+  const q = url.searchParams;
+  const c = ctx.collector;
+  const [area, idx, sub] = parts;
+  if (area === "status" && parts.length === 1) {
+    const payload: StatusPayload = {
+      schema: API_SCHEMA,
+      ...ctx.status(),
+      tabs: await ctx.tabs(),
+      console: { buffered: c.console.all().length, dropped: c.console.dropped },
+      network: { buffered: c.network.all().length, dropped: c.network.dropped },
+      bodies: c.bodyStats(),
+    };
+    return json(payload);
+  }
+  if (area === "tabs" && parts.length === 1) {
+    if (req.method !== "POST") return error(405, "method_not_allowed", "use POST to open a tab");
+    const id = await ctx.openTab(q.get("url") || "about:blank");
+    return json({ schema: API_SCHEMA, tab: id });
+  }
+  if (area === "console") {
+    const m = ctx.matcher();
+    const withMatches = (e: ConsoleEntry): ConsoleEntry => ({ ...e, matches: m.message(e.level, e.text) });
+    if (idx === undefined) {
+      const levels = (q.get("level") ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+      const tab = tabMatcher(q.get("tab"));
+      let entries = c.console.all().filter((e) => (levels.length === 0 || levels.includes(e.level)) && tab(e.tab));
+      const limit = limitOf(q.get("limit"));
+      if (limit > 0) entries = entries.slice(-limit);
+      const payload: ListPayload<ConsoleEntry> = {
+        schema: API_SCHEMA,
+        dropped: c.console.dropped,
+        first: c.console.first,
+        last: c.console.last,
+        entries: entries.map(withMatches),
+      };
+      return json(payload);
+    }
+    const index = Number(idx);
+    if (!Number.isInteger(index) || index < 0 || sub !== undefined) {
+      return error(400, "bad_index", `bad index "${idx}"`);
+    }
+    const e = c.console.get(index);
+    if (!e) return notBuffered(c.console, "console message", index);
+    return json({ schema: API_SCHEMA, entry: withMatches(e) });
+  }
+  if (area === "network") {
+    const m = ctx.matcher();
+    if (idx === undefined) {
+      const type = (q.get("type") ?? "").toLowerCase();
+      const needle = (q.get("url") ?? "").toLowerCase();
+      const tab = tabMatcher(q.get("tab"));
+      let entries = c.network.all().filter((r) =>
+        (!type || r.resourceType.toLowerCase() === type) && (!needle || r.url.toLowerCase().includes(needle)) &&
+        tab(r.tab)
+      );
+      const limit = limitOf(q.get("limit"));
+      if (limit > 0) entries = entries.slice(-limit);
+      const payload: ListPayload<NetworkEntry> = {
+        schema: API_SCHEMA,
+        dropped: c.network.dropped,
+        first: c.network.first,
+        last: c.network.last,
+        entries: entries.map((r) => publicNetwork(r, false, m.request(r.method, r.url))),
+      };
+      return json(payload);
+    }
+    const index = Number(idx);
+    if (!Number.isInteger(index) || index < 0) return error(400, "bad_index", `bad index "${idx}"`);
+    const r = c.network.get(index);
+    if (!r) return notBuffered(c.network, "network request", index);
+    if (sub === undefined) {
+      return json({ schema: API_SCHEMA, entry: publicNetwork(r, true, m.request(r.method, r.url)) });
+    }
+    if (sub !== "body") return error(404, "not_found", `no such path "${url.pathname}"`);
+    const kind = q.get("kind") === "request" ? "request" : "response";
+    let bytes: Uint8Array;
+    try {
+      bytes = kind === "request" ? await c.requestBody(r) : await c.responseBody(r);
+    } catch (err: unknown) {
+      if (err instanceof BodyUnavailable) {
+        return error(410, "body_unavailable", `${kind} body unavailable: ${err.message}`, { reason: err.message });
+      }
+      throw err;
+    }
+    return new Response(bytes as Uint8Array<ArrayBuffer>, {
+      headers: {
+        "content-type": contentType(r, kind),
+        "x-mapper-body-size": String(bytes.length),
+        "cache-control": "no-store",
+      },
+    });
+  }
+  return error(404, "not_found", `no such path "${url.pathname}"`);
+}

@@ -1,0 +1,144 @@
+/**
+ * The session daemon's devtools HTTP API: paths, payloads and the record shapes `mapper console|network` read.
+ * Bound to `127.0.0.1` only, on the same port as the corpus server (`/mapper`, `/mapper/version`).
+ *
+ * Every JSON answer carries `"schema": 1` (bumped on any incompatible change). Errors are
+ * `{"schema":1,"error":"<one line>","code":"<machine code>", ...}` with a 4xx/5xx status.
+ *
+ * | Method + path | Answer |
+ * |---|---|
+ * | `GET /devtools/status` | {@linkcode StatusPayload} |
+ * | `GET /devtools/console?level=a,b&tab=ID&limit=N` | {@linkcode ListPayload} of {@linkcode ConsoleEntry} |
+ * | `GET /devtools/console/<index>` | {@linkcode EntryPayload} of {@linkcode ConsoleEntry}; 404 `not_buffered` with `first`/`last` |
+ * | `GET /devtools/network?type=T&url=TEXT&tab=ID&limit=N` | {@linkcode ListPayload} of {@linkcode NetworkEntry} (without headers) |
+ * | `GET /devtools/network/<index>` | {@linkcode EntryPayload} of {@linkcode NetworkEntry} with headers |
+ * | `GET /devtools/network/<index>/body?kind=response\|request` | 200 raw bytes (`Content-Type` as recorded, `X-Mapper-Body-Size`); 404 `not_buffered`; 410 `body_unavailable` with `reason` |
+ * | `POST /devtools/tabs?url=URL` | opens a tab (`Target.createTarget`): `{"schema":1,"tab":"<targetId>"}` |
+ *
+ * Filters (server side): `level` is a comma list of exact levels; `tab` matches the full tab id or any unique
+ * prefix of it (e.g. the 8-character id lists show); `type` is exact, case-insensitive; `url` is a case-insensitive
+ * substring; `limit` keeps the most recent N after filtering. `dropped` is the cumulative eviction count of the
+ * stream, unfiltered.
+ *
+ * @module
+ */
+
+/** Version of every JSON payload on this API and of the `--json` output of the devtools commands. */
+export const API_SCHEMA = 1;
+
+/** Console levels, in the order the CLI documents them. */
+export const LEVELS = ["log", "debug", "info", "warn", "error", "exception"] as const;
+/** One console level. */
+export type Level = typeof LEVELS[number];
+
+/** A stack frame, 1-based line and column (as DevTools shows them). */
+export interface Frame {
+  function: string;
+  url: string;
+  line: number;
+  column: number;
+}
+
+/** One captured console message (service description §2.4). */
+export interface ConsoleEntry {
+  index: number;
+  level: Level;
+  text: string;
+  /** Target id of the tab (top-level page) it came from; workers and iframes report their page's id. */
+  tab: string;
+  /** Unix milliseconds. */
+  ts: number;
+  /** `console` (console API), `exception` (uncaught), or the browser `Log` source (`network`, `violation`, …). */
+  source: string;
+  /** Top stack frame, when known. */
+  frame?: Frame;
+  /** URL of the page, worker or iframe that logged it. */
+  origin?: string;
+  /** Names of the corpus `messages:` it matched, in corpus order. */
+  matches: string[];
+}
+
+/** A header as sent or received. */
+export interface Header {
+  name: string;
+  value: string;
+}
+
+/** One captured request (service description §2.5). */
+export interface NetworkEntry {
+  index: number;
+  tab: string;
+  method: string;
+  url: string;
+  /** `pending` (no response yet), `complete` (a response arrived; redirect hops too), `failed`. */
+  state: "pending" | "complete" | "failed";
+  /** HTTP status; `null` while pending or when it failed before a response. */
+  status: number | null;
+  statusText: string;
+  /** `net::ERR_…` text when {@linkcode state} is `failed`. */
+  failure?: string;
+  resourceType: string;
+  /** MIME type of the response, when known. */
+  mimeType?: string;
+  /** Start, Unix milliseconds. */
+  ts: number;
+  /** Start to response headers, ms. */
+  responseMs?: number;
+  /** Start to finished/failed, ms. */
+  durationMs?: number;
+  /** Bytes received on the wire, when finished. */
+  encodedBytes?: number;
+  /** Whether this entry is a redirect hop (a `3xx` answered by another request). */
+  redirected?: boolean;
+  /** Whether a request body exists. */
+  hasRequestBody: boolean;
+  /** Response body retention: `retained` (kept by the collector), `live` (fetch from Chromium on demand), `none`. */
+  responseBody: "retained" | "live" | "none";
+  /** Only on `GET /devtools/network/<index>`. */
+  requestHeaders?: Header[];
+  /** Only on `GET /devtools/network/<index>`. */
+  responseHeaders?: Header[];
+  /** Names of the corpus `requests:` it matched, in corpus order. */
+  matches: string[];
+}
+
+/** Answer of the list endpoints. */
+export interface ListPayload<T> {
+  schema: number;
+  /** Cumulative entries evicted from this stream's ring buffer. */
+  dropped: number;
+  /** Index range currently buffered (`first` > `last` when empty). */
+  first: number;
+  last: number;
+  entries: T[];
+}
+
+/** Answer of the single-entry endpoints. */
+export interface EntryPayload<T> {
+  schema: number;
+  entry: T;
+}
+
+/** Answer of `GET /devtools/status`. */
+export interface StatusPayload {
+  schema: number;
+  version: string;
+  daemonPid: number;
+  chromiumPid: number;
+  port: number;
+  cdpPort: number;
+  tabs: Array<{ id: string; url: string; title: string }>;
+  console: { buffered: number; dropped: number };
+  network: { buffered: number; dropped: number };
+  bodies: { retained: number; bytes: number; dropped: number };
+}
+
+/** An error answer. */
+export interface ErrorPayload {
+  schema: number;
+  error: string;
+  code: string;
+  first?: number;
+  last?: number;
+  reason?: string;
+}

@@ -1,0 +1,692 @@
+/**
+ * The collector: one browser-level CDP connection that auto-attaches (flattened, paused at start) to every page,
+ * popup, cross-origin iframe and worker, enables `Runtime`, `Log` and `Network` on each before it resumes, and
+ * records console messages and network requests into two ring buffers.
+ *
+ * Invariants:
+ * - No event is lost: events are handled synchronously as they arrive (no bounded queue).
+ * - Indices are per stream, start at 0, are monotonic and never reused; eviction drops the oldest first and adds to
+ *   a cumulative `dropped` count.
+ * - Response bodies of Document/XHR/Fetch are retained when loading finishes, within {@linkcode BODY_LIMIT} each and
+ *   {@linkcode BODY_BUDGET} in total (oldest retained bodies are released first; every drop is counted).
+ *
+ * @module
+ */
+import type { CdpConnection, CdpEvent } from "./cdp.ts";
+import { CdpError } from "./cdp.ts";
+import type { ConsoleEntry, Frame, Header, Level, NetworkEntry } from "./api.ts";
+import { type RemoteObject, renderArgs, renderObject } from "./_render.ts";
+
+/** Ring buffer capacity of each stream. */
+export const RING_SIZE = 1000;
+/** Largest response body retained per request. */
+export const BODY_LIMIT = 1024 * 1024;
+/** Total bytes of retained response bodies. */
+export const BODY_BUDGET = 50 * 1024 * 1024;
+
+const RETAINED_TYPES = new Set(["Document", "XHR", "Fetch"]);
+
+/** Targets the collector captures; Chromium's own UI (`browser_ui`, `tab`, `browser`) is left alone. */
+const CONTENT_TYPES = new Set(["page", "iframe", "worker", "shared_worker", "service_worker", "other"]);
+
+/** Attach to everything content-like, paused until its domains are enabled. */
+const AUTO_ATTACH = {
+  autoAttach: true,
+  flatten: true,
+  waitForDebuggerOnStart: true,
+  filter: [
+    { type: "browser", exclude: true },
+    { type: "tab", exclude: true },
+    { type: "browser_ui", exclude: true },
+    {},
+  ],
+};
+
+/** URLs of Chromium's own pages and extensions: attached (so they resume) but not recorded. */
+function internalUrl(url: string): boolean {
+  return /^(chrome|chrome-extension|chrome-untrusted|devtools|chrome-search):/.test(url);
+}
+
+/** A fixed-capacity buffer of indexed entries. */
+export class Ring<T extends { index: number }> {
+  #items: T[] = [];
+  #next = 0;
+  #dropped = 0;
+  /** Called with each evicted entry. */
+  onEvict: (item: T) => void = () => {};
+  /** Creates a ring holding at most `capacity` entries. */
+  constructor(readonly capacity: number = RING_SIZE) {}
+  /** The index the next entry gets. */
+  nextIndex(): number {
+    return this.#next;
+  }
+  /** Appends an entry whose `index` was taken from {@linkcode nextIndex}. */
+  push(item: T): void {
+    this.#next = item.index + 1;
+    this.#items.push(item);
+    while (this.#items.length > this.capacity) {
+      const gone = this.#items.shift()!;
+      this.#dropped++;
+      this.onEvict(gone);
+    }
+  }
+  /** The entry with this index, if still buffered. */
+  get(index: number): T | undefined {
+    const first = this.#items[0]?.index ?? this.#next;
+    return this.#items[index - first];
+  }
+  /** Buffered entries, oldest first (do not mutate). */
+  all(): readonly T[] {
+    return this.#items;
+  }
+  /** Cumulative evictions. */
+  get dropped(): number {
+    return this.#dropped;
+  }
+  /** First buffered index (equals `next` when empty). */
+  get first(): number {
+    return this.#items[0]?.index ?? this.#next;
+  }
+  /** Last buffered index (`first - 1` when empty). */
+  get last(): number {
+    return this.#next - 1;
+  }
+}
+
+/** Where a session sits: its target, type, and the tab (top-level page) it belongs to. */
+interface SessionInfo {
+  id: string;
+  targetId: string;
+  type: string;
+  url: string;
+  tab: string;
+  detached: boolean;
+  /** Chromium UI or an extension: attached so it resumes, never recorded. */
+  internal: boolean;
+}
+
+/** A network record plus what only the daemon needs. */
+export interface NetworkRecord extends NetworkEntry {
+  requestHeaders: Header[];
+  responseHeaders: Header[];
+  sessionId: string;
+  /** The session the response arrived on (where its body lives). */
+  bodySessionId: string;
+  requestId: string;
+  /** Monotonic CDP timestamp of the start (seconds). */
+  t0: number;
+  postData?: string;
+  body?: Uint8Array;
+  /** Why the retained body is missing, when retention was attempted and failed. */
+  bodyNote?: string;
+}
+
+/** Why a body cannot be served. */
+export class BodyUnavailable extends Error {}
+
+/** Options of {@linkcode Collector}. */
+export interface CollectorOptions {
+  /** Where to log one-line diagnostics. */
+  log?: (line: string) => void;
+  /** Wall clock, Unix ms. */
+  now?: () => number;
+  ringSize?: number;
+  bodyLimit?: number;
+  bodyBudget?: number;
+}
+
+function headerList(h: unknown): Header[] {
+  if (!h || typeof h !== "object") return [];
+  const out: Header[] = [];
+  for (const [name, value] of Object.entries(h as Record<string, unknown>)) {
+    // Chromium joins repeated headers with "\n".
+    for (const v of String(value).split("\n")) out.push({ name, value: v });
+  }
+  return out.sort((
+    a,
+    b,
+  ) => (a.name.toLowerCase() < b.name.toLowerCase() ? -1 : a.name.toLowerCase() > b.name.toLowerCase() ? 1 : 0));
+}
+
+function str(v: unknown): string {
+  return typeof v === "string" ? v : "";
+}
+
+function num(v: unknown): number | undefined {
+  return typeof v === "number" && Number.isFinite(v) ? v : undefined;
+}
+
+function topFrame(stack: unknown): Frame | undefined {
+  const frames = (stack as { callFrames?: Array<Record<string, unknown>> } | undefined)?.callFrames;
+  const f = frames?.[0];
+  if (!f) return undefined;
+  return {
+    function: str(f.functionName),
+    url: str(f.url),
+    line: (num(f.lineNumber) ?? 0) + 1,
+    column: (num(f.columnNumber) ?? 0) + 1,
+  };
+}
+
+function levelOf(type: string): Level {
+  switch (type) {
+    case "error":
+    case "assert":
+      return "error";
+    case "warning":
+      return "warn";
+    case "debug":
+      return "debug";
+    case "log":
+      return "log";
+    default:
+      return "info";
+  }
+}
+
+function logLevel(level: string): Level {
+  switch (level) {
+    case "verbose":
+      return "debug";
+    case "warning":
+      return "warn";
+    case "error":
+      return "error";
+    default:
+      return "info";
+  }
+}
+
+function decodeBase64(b64: string): Uint8Array {
+  const bin = atob(b64);
+  const out = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
+  return out;
+}
+
+/** Decodes a `Network.getResponseBody`/`getRequestPostData` answer to bytes. */
+function bodyBytes(body: string, base64: boolean): Uint8Array {
+  return base64 ? decodeBase64(body) : new TextEncoder().encode(body);
+}
+
+/** The collector over one browser-level connection. Create, then {@linkcode start}. */
+export class Collector {
+  readonly console: Ring<ConsoleEntry>;
+  readonly network: Ring<NetworkRecord>;
+  #cdp: CdpConnection;
+  #sessions = new Map<string, SessionInfo>();
+  #byRequest = new Map<string, NetworkRecord>();
+  #byId = new Map<string, NetworkRecord>();
+  #extraRequest = new Map<string, Header[]>();
+  #extraResponse = new Map<string, { headers: Header[]; status?: number }>();
+  #retained: NetworkRecord[] = [];
+  #retainedBytes = 0;
+  #bodiesDropped = 0;
+  #log: (line: string) => void;
+  #now: () => number;
+  #bodyLimit: number;
+  #bodyBudget: number;
+  #attachWaiters: Array<(s: SessionInfo) => void> = [];
+  #ready = new Map<string, Promise<void>>();
+  /** Execution contexts of extensions' content scripts (`<session>|<contextId>`): their console output is not the page's. */
+  #extensionContexts = new Set<string>();
+
+  /** Creates a collector on a connection; nothing is sent until {@linkcode start}. */
+  constructor(cdp: CdpConnection, options: CollectorOptions = {}) {
+    this.#cdp = cdp;
+    this.#log = options.log ?? (() => {});
+    this.#now = options.now ?? Date.now;
+    this.#bodyLimit = options.bodyLimit ?? BODY_LIMIT;
+    this.#bodyBudget = options.bodyBudget ?? BODY_BUDGET;
+    this.console = new Ring<ConsoleEntry>(options.ringSize ?? RING_SIZE);
+    this.network = new Ring<NetworkRecord>(options.ringSize ?? RING_SIZE);
+    this.network.onEvict = (r) => {
+      const key = `${r.sessionId}|${r.requestId}`;
+      if (this.#byRequest.get(key) === r) this.#byRequest.delete(key);
+      if (this.#byId.get(r.requestId) === r) this.#byId.delete(r.requestId);
+      this.#release(r);
+    };
+    cdp.onEvent = (ev) => this.#onEvent(ev);
+  }
+
+  /** Starts auto-attaching at browser level; resolves once Chromium accepted it (existing tabs are attached too). */
+  async start(): Promise<void> {
+    await this.#cdp.send("Target.setDiscoverTargets", { discover: true });
+    await this.#cdp.send("Target.setAutoAttach", AUTO_ATTACH);
+  }
+
+  /** Retained-body statistics. */
+  bodyStats(): { retained: number; bytes: number; dropped: number } {
+    return { retained: this.#retained.length, bytes: this.#retainedBytes, dropped: this.#bodiesDropped };
+  }
+
+  /** Attached sessions (pages, iframes, workers) that are still alive. */
+  sessions(): Array<{ id: string; targetId: string; type: string; url: string; tab: string }> {
+    return [...this.#sessions.values()].filter((s) => !s.detached);
+  }
+
+  /** Resolves once a session's domains are enabled (immediately for unknown or internal sessions). */
+  ready(sessionId: string): Promise<void> {
+    return this.#ready.get(sessionId) ?? Promise.resolve();
+  }
+
+  /** Resolves with the first attached session satisfying `pred` (now or later), or rejects after `timeoutMs`. */
+  waitForSession(
+    pred: (s: { targetId: string; type: string; url: string }) => boolean,
+    timeoutMs: number,
+  ): Promise<{ id: string; targetId: string; type: string; url: string }> {
+    const found = this.sessions().find(pred);
+    if (found) return Promise.resolve(found);
+    return new Promise((resolve, reject) => {
+      const waiter = (s: SessionInfo) => {
+        if (!pred(s)) return;
+        clearTimeout(timer);
+        this.#attachWaiters = this.#attachWaiters.filter((w) => w !== waiter);
+        resolve(s);
+      };
+      const timer = setTimeout(() => {
+        this.#attachWaiters = this.#attachWaiters.filter((w) => w !== waiter);
+        reject(new Error(`no matching target attached within ${timeoutMs} ms`));
+      }, timeoutMs);
+      this.#attachWaiters.push(waiter);
+    });
+  }
+
+  #onEvent(ev: CdpEvent): void {
+    const p = ev.params;
+    switch (ev.method) {
+      case "Target.attachedToTarget":
+        this.#attached(ev.sessionId, p);
+        return;
+      case "Target.detachedFromTarget": {
+        const s = this.#sessions.get(str(p.sessionId));
+        if (s) s.detached = true;
+        this.#ready.delete(str(p.sessionId));
+        return;
+      }
+      case "Target.targetInfoChanged": {
+        const info = p.targetInfo as Record<string, unknown> | undefined;
+        for (const s of this.#sessions.values()) if (s.targetId === info?.targetId) s.url = str(info?.url);
+        return;
+      }
+    }
+    const session = ev.sessionId === undefined ? undefined : this.#sessions.get(ev.sessionId);
+    if (!session || session.internal) return;
+    switch (ev.method) {
+      case "Runtime.executionContextCreated": {
+        const ctx = (p.context ?? {}) as Record<string, unknown>;
+        if (internalUrl(str(ctx.origin))) this.#extensionContexts.add(`${session.id}|${String(ctx.id)}`);
+        return;
+      }
+      case "Runtime.consoleAPICalled":
+        if (this.#extensionContexts.has(`${session.id}|${String(p.executionContextId)}`)) return;
+        return this.#consoleCalled(session, p);
+      case "Runtime.exceptionThrown":
+        return this.#exception(session, p);
+      case "Log.entryAdded":
+        return this.#logEntry(session, p);
+      case "Network.requestWillBeSent":
+        return this.#requestWillBeSent(session, p);
+      case "Network.requestWillBeSentExtraInfo":
+        return this.#requestExtra(session, p);
+      case "Network.responseReceived":
+        return this.#responseReceived(session, p);
+      case "Network.responseReceivedExtraInfo":
+        return this.#responseExtra(session, p);
+      case "Network.loadingFinished":
+        return this.#loadingFinished(session, p);
+      case "Network.loadingFailed":
+        return this.#loadingFailed(session, p);
+    }
+  }
+
+  #attached(parentId: string | undefined, p: Record<string, unknown>): void {
+    const info = (p.targetInfo ?? {}) as Record<string, unknown>;
+    const sessionId = str(p.sessionId);
+    const targetId = str(info.targetId);
+    const type = str(info.type);
+    const url = str(info.url);
+    const parent = parentId === undefined ? undefined : this.#sessions.get(parentId);
+    const tab = type === "page" || !parent ? targetId : parent.tab;
+    const s: SessionInfo = { id: sessionId, targetId, type, url, tab, detached: false, internal: false };
+    this.#sessions.set(sessionId, s);
+    const cdp = this.#cdp;
+    const quiet = (method: string) => (err: unknown) => {
+      if (!cdp.isClosed) {
+        this.#log(
+          `[collector] ${type} ${targetId.slice(0, 8)} ${method}: ${String(err instanceof Error ? err.message : err)}`,
+        );
+      }
+    };
+    const extension = internalUrl(url) || !CONTENT_TYPES.has(type);
+    s.internal = extension;
+    // Commands on one session run in order: every domain is enabled before the target resumes.
+    if (!extension) {
+      cdp.send("Target.setAutoAttach", AUTO_ATTACH, sessionId)
+        .catch(() => {});
+      cdp.send("Runtime.enable", {}, sessionId).catch(quiet("Runtime.enable"));
+      if (type !== "worker" && type !== "shared_worker" && type !== "service_worker") {
+        cdp.send("Log.enable", {}, sessionId).catch(() => {});
+      }
+      const ready = cdp.send(
+        "Network.enable",
+        { maxTotalBufferSize: 100_000_000, maxResourceBufferSize: 10_000_000, enableDurableMessages: true },
+        sessionId,
+      )
+        .then(() => {}, quiet("Network.enable"));
+      this.#ready.set(sessionId, ready);
+    }
+    cdp.send("Runtime.runIfWaitingForDebugger", {}, sessionId).catch(() => {});
+    for (const w of [...this.#attachWaiters]) w(s);
+  }
+
+  #pushConsole(session: SessionInfo, level: Level, text: string, ts: number, source: string, frame?: Frame): void {
+    const entry: ConsoleEntry = {
+      index: this.console.nextIndex(),
+      level,
+      text,
+      tab: session.tab,
+      ts: Math.trunc(ts),
+      source,
+      matches: [],
+    };
+    if (frame) entry.frame = frame;
+    if (session.url) entry.origin = session.url;
+    this.console.push(entry);
+  }
+
+  #consoleCalled(session: SessionInfo, p: Record<string, unknown>): void {
+    const type = str(p.type);
+    if (type === "endGroup" || type === "clear") return;
+    const args = (p.args as RemoteObject[] | undefined) ?? [];
+    let text = renderArgs(args);
+    if (type === "assert") text = text ? `Assertion failed: ${text}` : "Assertion failed: console.assert";
+    this.#pushConsole(session, levelOf(type), text, num(p.timestamp) ?? this.#now(), "console", topFrame(p.stackTrace));
+  }
+
+  #exception(session: SessionInfo, p: Record<string, unknown>): void {
+    const d = (p.exceptionDetails ?? {}) as Record<string, unknown>;
+    const ex = d.exception as RemoteObject | undefined;
+    const head = str(d.text) || "Uncaught";
+    let text = head;
+    if (ex) {
+      const body = ex.type === "string" ? String(ex.value) : renderObject(ex);
+      text = body ? `${head} ${body}` : head;
+    }
+    let frame = topFrame(d.stackTrace);
+    if (!frame && str(d.url)) {
+      frame = {
+        function: "",
+        url: str(d.url),
+        line: (num(d.lineNumber) ?? 0) + 1,
+        column: (num(d.columnNumber) ?? 0) + 1,
+      };
+    }
+    this.#pushConsole(session, "exception", text, num(p.timestamp) ?? this.#now(), "exception", frame);
+  }
+
+  #logEntry(session: SessionInfo, p: Record<string, unknown>): void {
+    const e = (p.entry ?? {}) as Record<string, unknown>;
+    // A worker's console calls also surface as `worker` log entries on its parent; the worker session has them.
+    if (str(e.source) === "worker") return;
+    let frame = topFrame(e.stackTrace);
+    if (!frame && str(e.url)) {
+      frame = { function: "", url: str(e.url), line: (num(e.lineNumber) ?? 0) + 1, column: 1 };
+    }
+    this.#pushConsole(
+      session,
+      logLevel(str(e.level)),
+      str(e.text),
+      num(e.timestamp) ?? this.#now(),
+      str(e.source) || "other",
+      frame,
+    );
+  }
+
+  #key(session: SessionInfo, requestId: string): string {
+    return `${session.id}|${requestId}`;
+  }
+
+  /** The newest record for a request: seen on this session, else on another (a worker's script is requested by
+   * its parent but answered on the worker's own session). */
+  #find(session: SessionInfo, requestId: string): NetworkRecord | undefined {
+    return this.#byRequest.get(this.#key(session, requestId)) ?? this.#byId.get(requestId);
+  }
+
+  #requestWillBeSent(session: SessionInfo, p: Record<string, unknown>): void {
+    const requestId = str(p.requestId);
+    const key = this.#key(session, requestId);
+    const req = (p.request ?? {}) as Record<string, unknown>;
+    // Extensions' own resources (the overlay's content script modules) are not the page's traffic.
+    if (internalUrl(str(req.url))) return;
+    const t = num(p.timestamp) ?? 0;
+    const previous = this.#byRequest.get(key);
+    const redirect = p.redirectResponse as Record<string, unknown> | undefined;
+    if (previous && redirect) {
+      this.#applyResponse(previous, redirect, t);
+      previous.redirected = true;
+      previous.durationMs = Math.max(0, Math.round((t - previous.t0) * 1000));
+    }
+    const rec: NetworkRecord = {
+      index: this.network.nextIndex(),
+      tab: session.tab,
+      method: str(req.method) || "GET",
+      url: str(req.url) + str(req.urlFragment),
+      state: "pending",
+      status: null,
+      statusText: "",
+      resourceType: str(p.type) || "Other",
+      ts: Math.round((num(p.wallTime) ?? this.#now() / 1000) * 1000),
+      hasRequestBody: req.hasPostData === true || typeof req.postData === "string",
+      responseBody: "none",
+      requestHeaders: headerList(req.headers),
+      responseHeaders: [],
+      matches: [],
+      sessionId: session.id,
+      bodySessionId: session.id,
+      requestId,
+      t0: t,
+    };
+    if (typeof req.postData === "string") rec.postData = req.postData;
+    const extra = this.#extraRequest.get(key);
+    if (extra) {
+      rec.requestHeaders = extra;
+      this.#extraRequest.delete(key);
+    }
+    this.#byRequest.set(key, rec);
+    this.#byId.set(requestId, rec);
+    this.network.push(rec);
+  }
+
+  #requestExtra(session: SessionInfo, p: Record<string, unknown>): void {
+    const key = this.#key(session, str(p.requestId));
+    const headers = headerList(p.headers);
+    const rec = this.#byRequest.get(key);
+    if (rec) rec.requestHeaders = headers;
+    else this.#extraRequest.set(key, headers);
+    if (this.#extraRequest.size > 5000) this.#extraRequest.clear();
+  }
+
+  #responseExtra(session: SessionInfo, p: Record<string, unknown>): void {
+    const key = this.#key(session, str(p.requestId));
+    const headers = headerList(p.headers);
+    const rec = this.#byRequest.get(key);
+    if (rec && rec.status !== null) rec.responseHeaders = headers;
+    else {
+      const status = num(p.statusCode);
+      this.#extraResponse.set(key, status === undefined ? { headers } : { headers, status });
+    }
+    if (this.#extraResponse.size > 5000) this.#extraResponse.clear();
+  }
+
+  #applyResponse(rec: NetworkRecord, r: Record<string, unknown>, t: number): void {
+    rec.state = "complete";
+    rec.status = num(r.status) ?? 0;
+    rec.statusText = str(r.statusText) || STATUS_TEXT[rec.status] || "";
+    rec.responseHeaders = headerList(r.headers);
+    if (str(r.mimeType)) rec.mimeType = str(r.mimeType);
+    rec.responseMs = Math.max(0, Math.round((t - rec.t0) * 1000));
+    const key = `${rec.sessionId}|${rec.requestId}`;
+    const extra = this.#extraResponse.get(key);
+    if (extra && (extra.status === undefined || extra.status === rec.status)) {
+      rec.responseHeaders = extra.headers;
+      this.#extraResponse.delete(key);
+    }
+  }
+
+  #responseReceived(session: SessionInfo, p: Record<string, unknown>): void {
+    const rec = this.#find(session, str(p.requestId));
+    if (!rec) return;
+    this.#applyResponse(rec, (p.response ?? {}) as Record<string, unknown>, num(p.timestamp) ?? rec.t0);
+    if (str(p.type)) rec.resourceType = str(p.type);
+    rec.responseBody = "live";
+    rec.bodySessionId = session.id;
+  }
+
+  #loadingFinished(session: SessionInfo, p: Record<string, unknown>): void {
+    const rec = this.#find(session, str(p.requestId));
+    if (!rec) return;
+    const t = num(p.timestamp) ?? rec.t0;
+    rec.durationMs = Math.max(0, Math.round((t - rec.t0) * 1000));
+    const bytes = num(p.encodedDataLength);
+    if (bytes !== undefined) rec.encodedBytes = bytes;
+    if (rec.status === null) rec.state = "complete";
+    if (!RETAINED_TYPES.has(rec.resourceType)) return;
+    this.#cdp.send<{ body: string; base64Encoded: boolean }>(
+      "Network.getResponseBody",
+      { requestId: rec.requestId },
+      session.id,
+    )
+      .then((res) => {
+        const body = bodyBytes(res.body ?? "", res.base64Encoded === true);
+        this.#retain(rec, body);
+      })
+      .catch((err: unknown) => {
+        rec.bodyNote = err instanceof Error ? err.message : String(err);
+      });
+  }
+
+  #retain(rec: NetworkRecord, body: Uint8Array): void {
+    if (this.network.get(rec.index) !== rec) return;
+    if (body.length > this.#bodyLimit) {
+      this.#bodiesDropped++;
+      rec.bodyNote = `it is larger than the ${this.#bodyLimit} bytes a body may keep (${body.length} bytes)`;
+      return;
+    }
+    rec.body = body;
+    rec.responseBody = "retained";
+    this.#retained.push(rec);
+    this.#retainedBytes += body.length;
+    while (this.#retainedBytes > this.#bodyBudget && this.#retained.length > 0) {
+      const old = this.#retained[0]!;
+      this.#release(old);
+      this.#bodiesDropped++;
+      old.bodyNote = `it was released to keep retained bodies under ${this.#bodyBudget} bytes`;
+    }
+  }
+
+  #release(rec: NetworkRecord): void {
+    if (!rec.body) return;
+    const i = this.#retained.indexOf(rec);
+    if (i >= 0) this.#retained.splice(i, 1);
+    this.#retainedBytes -= rec.body.length;
+    delete rec.body;
+    rec.responseBody = "live";
+  }
+
+  #loadingFailed(session: SessionInfo, p: Record<string, unknown>): void {
+    const rec = this.#find(session, str(p.requestId));
+    if (!rec) return;
+    const t = num(p.timestamp) ?? rec.t0;
+    rec.durationMs = Math.max(0, Math.round((t - rec.t0) * 1000));
+    const reason = str(p.errorText) || (p.canceled === true ? "net::ERR_ABORTED" : "unknown error");
+    rec.failure = str(p.blockedReason) ? `${reason} (blocked: ${str(p.blockedReason)})` : reason;
+    if (str(p.type)) rec.resourceType = str(p.type);
+    // A response that arrived and was then abandoned (a 404 script) keeps its status; the failure stays recorded.
+    if (rec.status !== null) return;
+    rec.state = "failed";
+    rec.responseBody = "none";
+  }
+
+  /** The response body of a buffered record: retained bytes, else a live fetch from the session that saw it. */
+  async responseBody(rec: NetworkRecord): Promise<Uint8Array> {
+    if (rec.body) return rec.body;
+    if (rec.state === "failed") throw new BodyUnavailable(`the request failed (${rec.failure ?? "unknown error"})`);
+    if (rec.status === null) throw new BodyUnavailable("the request is still pending: no response has arrived");
+    if (rec.redirected) throw new BodyUnavailable(`it is a redirect hop (${rec.status}); see the next request`);
+    if (rec.bodyNote && RETAINED_TYPES.has(rec.resourceType) && rec.bodyNote.startsWith("it ")) {
+      throw new BodyUnavailable(rec.bodyNote);
+    }
+    const s = this.#sessions.get(rec.bodySessionId);
+    if (!s || s.detached) throw new BodyUnavailable("the tab, frame or worker that loaded it has closed");
+    try {
+      const res = await this.#cdp.send<{ body: string; base64Encoded: boolean }>(
+        "Network.getResponseBody",
+        { requestId: rec.requestId },
+        rec.bodySessionId,
+        10_000,
+      );
+      return bodyBytes(res.body ?? "", res.base64Encoded === true);
+    } catch (err: unknown) {
+      throw new BodyUnavailable(friendly(err));
+    }
+  }
+
+  /** The request body (POST data) of a buffered record. */
+  async requestBody(rec: NetworkRecord): Promise<Uint8Array> {
+    if (rec.postData !== undefined) return new TextEncoder().encode(rec.postData);
+    if (!rec.hasRequestBody) throw new BodyUnavailable(`this ${rec.method} request has no request body`);
+    const s = this.#sessions.get(rec.sessionId);
+    if (!s || s.detached) throw new BodyUnavailable("the tab, frame or worker that sent it has closed");
+    try {
+      const res = await this.#cdp.send<{ postData: string; base64Encoded?: boolean }>(
+        "Network.getRequestPostData",
+        { requestId: rec.requestId },
+        rec.sessionId,
+        10_000,
+      );
+      return bodyBytes(res.postData ?? "", res.base64Encoded === true);
+    } catch (err: unknown) {
+      throw new BodyUnavailable(friendly(err));
+    }
+  }
+}
+
+function friendly(err: unknown): string {
+  const msg = err instanceof Error ? err.message : String(err);
+  if (/No resource with given identifier|No data found/i.test(msg)) {
+    return "Chromium no longer holds it (the page navigated away or its network cache evicted the body)";
+  }
+  if (err instanceof CdpError && err.code === 0) return `the DevTools connection failed (${msg})`;
+  return msg;
+}
+
+/** Reason phrases for responses that arrive without one (HTTP/2 and HTTP/3 have none). */
+export const STATUS_TEXT: Readonly<Record<number, string>> = {
+  200: "OK",
+  201: "Created",
+  202: "Accepted",
+  204: "No Content",
+  206: "Partial Content",
+  301: "Moved Permanently",
+  302: "Found",
+  303: "See Other",
+  304: "Not Modified",
+  307: "Temporary Redirect",
+  308: "Permanent Redirect",
+  400: "Bad Request",
+  401: "Unauthorized",
+  403: "Forbidden",
+  404: "Not Found",
+  405: "Method Not Allowed",
+  409: "Conflict",
+  410: "Gone",
+  418: "I'm a Teapot",
+  422: "Unprocessable Entity",
+  429: "Too Many Requests",
+  500: "Internal Server Error",
+  501: "Not Implemented",
+  502: "Bad Gateway",
+  503: "Service Unavailable",
+  504: "Gateway Timeout",
+};

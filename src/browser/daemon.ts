@@ -1,0 +1,303 @@
+/**
+ * The session daemon: one process running Chromium, the collector, and one HTTP server on `127.0.0.1` that answers
+ * the corpus paths (`/mapper`, `/mapper/version`, the same handler as `serve-mapper`) and the devtools API
+ * (`/devtools/*`, see `api.ts`). It writes the session file once everything answers, prints a ready block, and
+ * runs until SIGINT/SIGTERM or until Chromium exits; either way it stops Chromium, closes the server and removes
+ * the session file.
+ *
+ * @module
+ */
+import { basename, join, resolve } from "node:path";
+import type { Io } from "../io.ts";
+import { SessionError } from "../errors.ts";
+import { VERSION } from "../version.ts";
+import type { CorpusService, WireCorpus } from "../corpus/mod.ts";
+import { CdpConnection } from "./cdp.ts";
+import { chromiumArgs, findBrowser, launchChromium, type LaunchedChromium, pidAlive } from "./chromium.ts";
+import { Collector } from "./collector.ts";
+import { ensureExtension, injectPort } from "./extension.ts";
+import { compileMatcher, type CorpusMatcher } from "./match.ts";
+import { devtoolsHandler } from "./_http.ts";
+import { removeSession, type SessionInfo, sessionPath, writeSession } from "./session_file.ts";
+
+/** Options of `mapper browser start` (also what the detached daemon is re-run with). */
+export interface StartOptions {
+  browser?: string | undefined;
+  profile?: string | undefined;
+  headless: boolean;
+  url?: string | undefined;
+  browserFlags: string[];
+  port: number;
+  dir: string;
+  detach: boolean;
+  /** Set on the re-run daemon of `--detach`: where its output goes. */
+  logFile?: string | undefined;
+}
+
+/** How many ports above `--port` the daemon tries when it is busy. */
+export const PORT_SLIDE = 100;
+
+/** Binds the HTTP server on 127.0.0.1, sliding upwards from `port` when busy (`0` = any free port). */
+export function listenSliding(port: number, handler: Deno.ServeHandler): Deno.HttpServer<Deno.NetAddr> {
+  const last = port === 0 ? 0 : Math.min(65535, port + PORT_SLIDE - 1);
+  for (let p = port; p <= last; p++) {
+    try {
+      return Deno.serve({ hostname: "127.0.0.1", port: p, onListen: () => {} }, handler);
+    } catch (err: unknown) {
+      if (!(err instanceof Deno.errors.AddrInUse)) throw err;
+    }
+  }
+  throw new SessionError(`ports ${port}–${last} on 127.0.0.1 are all busy`, {
+    hint: "pass --port 0 for any free port",
+  });
+}
+
+function emptyCorpus(site: string, version: number): WireCorpus {
+  return { site, version, memory: [], globals: [], views: [], requests: [], messages: [] };
+}
+
+/** A corpus source: the live service, or an empty corpus when the directory cannot be compiled. */
+interface CorpusSource extends AsyncDisposable {
+  wire(): WireCorpus | undefined;
+  handle(req: Request): Response | undefined;
+}
+
+async function openCorpus(dir: string, site: string, io: Io): Promise<CorpusSource> {
+  const log = (line: string) => io.stderr.write(`${line}\n`);
+  try {
+    const mod = await import("../corpus/mod.ts");
+    const service: CorpusService = await mod.startCorpusService({ dir, site, log, logPrefix: "[browser]" });
+    return {
+      wire: () => service.current().wire,
+      handle: (req) => service.handle(req),
+      [Symbol.asyncDispose]: () => service[Symbol.asyncDispose](),
+    };
+  } catch (err: unknown) {
+    log(
+      `[browser] warning: corpus "${dir}" not served (${
+        err instanceof Error ? err.message.split("\n")[0] : String(err)
+      }); serving an empty corpus`,
+    );
+    const version = Date.now();
+    const body = JSON.stringify(emptyCorpus(site, version));
+    const headers = { "content-type": "application/json", "access-control-allow-origin": "*" };
+    return {
+      wire: () => undefined,
+      handle(req) {
+        const path = new URL(req.url).pathname;
+        if (path === "/mapper") return new Response(body, { headers });
+        if (path === "/mapper/version") return new Response(JSON.stringify({ version }), { headers });
+        return undefined;
+      },
+      [Symbol.asyncDispose]: () => Promise.resolve(),
+    };
+  }
+}
+
+/** Whether Chromium should run headless, and whether that was decided for lack of a display. */
+export function headlessMode(
+  flag: boolean,
+  env: (name: string) => string | undefined,
+): { headless: boolean; auto: boolean } {
+  if (flag) return { headless: true, auto: false };
+  const noDisplay = Deno.build.os === "linux" && !env("DISPLAY") && !env("WAYLAND_DISPLAY");
+  return { headless: noDisplay, auto: noDisplay };
+}
+
+/** The default profile directory: `~/.mapper/profiles/<basename of the working directory>`. */
+export function defaultProfile(io: Io): string {
+  return join(io.home, ".mapper", "profiles", basename(io.cwd) || "default");
+}
+
+async function stopChromium(chromium: LaunchedChromium): Promise<void> {
+  if (!pidAlive(chromium.pid)) {
+    await chromium.exited.catch(() => {});
+    return;
+  }
+  try {
+    chromium.process.kill("SIGTERM");
+  } catch {
+    // already gone
+  }
+  const done = await Promise.race([
+    chromium.exited.then(() => true, () => true),
+    new Promise<boolean>((r) => setTimeout(() => r(false), 3000)),
+  ]);
+  if (!done) {
+    try {
+      chromium.process.kill("SIGKILL");
+    } catch {
+      // already gone
+    }
+    await chromium.exited.catch(() => {});
+  }
+}
+
+/** Runs the daemon in this process until it is stopped; returns the exit code. */
+export async function runDaemon(opts: StartOptions, io: Io): Promise<number> {
+  // Install the SIGINT/SIGTERM listeners now: a signal during start-up must still stop Chromium cleanly.
+  const stopSignal = io.signal;
+  const dir = resolve(io.cwd, opts.dir);
+  const site = basename(io.cwd);
+  await Deno.mkdir(dir, { recursive: true });
+  const binary = await findBrowser(opts.browser, io.env);
+  const profile = opts.profile ? resolve(io.cwd, opts.profile) : defaultProfile(io);
+  await Deno.mkdir(profile, { recursive: true, mode: 0o700 });
+  const mode = headlessMode(opts.headless, io.env);
+  if (mode.auto) io.stderr.write("[browser] no display ($DISPLAY/$WAYLAND_DISPLAY unset): running headless\n");
+
+  const ext = await ensureExtension(io.home);
+  if (ext.installed) io.stderr.write(`[browser] installed extension v${ext.version} → ${ext.dir}\n`);
+
+  await using corpus = await openCorpus(dir, site, io);
+  let matcherVersion: unknown = null;
+  let matcher: CorpusMatcher = compileMatcher(undefined);
+  const currentMatcher = () => {
+    const wire = corpus.wire();
+    if (wire !== matcherVersion) {
+      matcher = compileMatcher(wire);
+      matcherVersion = wire;
+    }
+    return matcher;
+  };
+
+  // The server binds first so a busy port fails before Chromium starts; /devtools answers 503 until ready.
+  let api: ((req: Request) => Promise<Response> | undefined) | undefined;
+  const server = listenSliding(opts.port, async (req) => {
+    const fromCorpus = corpus.handle(req);
+    if (fromCorpus) return fromCorpus;
+    if (new URL(req.url).pathname.startsWith("/devtools")) {
+      const answer = api?.(req);
+      if (answer) return await answer;
+      return new Response(
+        JSON.stringify({ schema: 1, error: "the session is still starting", code: "starting" }) + "\n",
+        {
+          status: 503,
+          headers: { "content-type": "application/json; charset=utf-8" },
+        },
+      );
+    }
+    return new Response("not found\n", { status: 404, headers: { "content-type": "text/plain; charset=utf-8" } });
+  });
+  const port = server.addr.port;
+  io.stderr.write(`[browser] listening on http://127.0.0.1:${port}\n`);
+
+  let chromium: LaunchedChromium | undefined;
+  let cdp: CdpConnection | undefined;
+  try {
+    chromium = await launchChromium(
+      binary,
+      chromiumArgs({
+        profile,
+        headless: mode.headless,
+        extensionDir: ext.dir,
+        extraFlags: opts.browserFlags,
+        root: Deno.build.os !== "windows" && Deno.uid() === 0,
+      }),
+    );
+    if (stopSignal.aborted) return 0;
+    cdp = await CdpConnection.connect(chromium.wsUrl);
+    const collector = new Collector(cdp, { log: (line) => io.stderr.write(`${line}\n`), now: io.now });
+    await collector.start();
+    const conn = cdp;
+    const proc = chromium;
+    const tabs = async () => {
+      const res = await conn.send<
+        { targetInfos: Array<{ targetId: string; type: string; url: string; title: string }> }
+      >(
+        "Target.getTargets",
+      );
+      return res.targetInfos
+        .filter((t) => t.type === "page" && !/^(chrome|chrome-extension|devtools|chrome-untrusted):/.test(t.url))
+        .map((t) => ({ id: t.targetId, url: t.url, title: t.title }));
+    };
+    api = devtoolsHandler({
+      collector,
+      matcher: currentMatcher,
+      status: () => ({
+        version: VERSION,
+        daemonPid: Deno.pid,
+        chromiumPid: proc.pid,
+        port,
+        cdpPort: proc.cdpPort,
+      }),
+      openTab: async (url) => {
+        // Open blank, wait until the collector has the tab's domains enabled, then navigate: nothing is missed.
+        const { targetId } = await conn.send<{ targetId: string }>("Target.createTarget", { url: "about:blank" });
+        const s = await collector.waitForSession((x) => x.targetId === targetId, 10_000);
+        await collector.ready(s.id);
+        if (url !== "about:blank") await conn.send("Page.navigate", { url }, s.id, 15_000);
+        return targetId;
+      },
+      tabs,
+    });
+
+    const firstPage = await collector.waitForSession((s) => s.type === "page", 5000).catch(() => undefined);
+    const info: SessionInfo = {
+      schema: 1,
+      daemonPid: Deno.pid,
+      chromiumPid: chromium.pid,
+      port,
+      cdpPort: chromium.cdpPort,
+      cdpUrl: chromium.wsUrl,
+      profile,
+      headless: mode.headless,
+      startedAt: new Date(io.now()).toISOString(),
+      version: VERSION,
+      log: opts.logFile ?? null,
+    };
+    await writeSession(dir, info);
+
+    if (ext.hasServiceWorker) {
+      injectPort(conn, collector, port).then(
+        () => io.stderr.write(`[browser] told the extension the port (${port})\n`),
+        (err: unknown) =>
+          io.stderr.write(
+            `[browser] warning: could not tell the extension the port: ${
+              err instanceof Error ? err.message : String(err)
+            }\n`,
+          ),
+      );
+    }
+    if (opts.url && firstPage) {
+      await conn.send("Page.navigate", { url: opts.url }, firstPage.id, 15_000).catch((err: unknown) =>
+        io.stderr.write(
+          `[browser] warning: could not open "${opts.url}": ${err instanceof Error ? err.message : String(err)}\n`,
+        )
+      );
+    }
+
+    io.stdout.write(
+      [
+        `● ready  http://127.0.0.1:${port}  (daemon pid ${Deno.pid}, chromium pid ${chromium.pid}${
+          mode.headless ? ", headless" : ""
+        })`,
+        `  corpus:   http://127.0.0.1:${port}/mapper`,
+        `  devtools: http://127.0.0.1:${port}/devtools/status  (read it with 'mapper console list' / 'mapper network list')`,
+        `  cdp:      ${chromium.wsUrl}`,
+        `  profile:  ${profile}`,
+        `  session:  ${sessionPath(dir)}`,
+        `  stop:     ${opts.logFile ? "" : "Ctrl-C here, or "}'mapper browser stop'${
+          opts.dir === ".mapper" ? "" : ` --dir ${opts.dir}`
+        }`,
+        "",
+      ].join("\n"),
+    );
+
+    const why = await Promise.race([
+      new Promise<"signal">((r) => {
+        if (stopSignal.aborted) r("signal");
+        stopSignal.addEventListener("abort", () => r("signal"), { once: true });
+      }),
+      chromium.exited.then(() => "exited" as const),
+      conn.closed.then(() => "exited" as const),
+    ]);
+    io.stderr.write(why === "signal" ? "[browser] stopping…\n" : "[browser] Chromium exited — session ended\n");
+    return 0;
+  } finally {
+    cdp?.close();
+    if (chromium) await stopChromium(chromium);
+    await server.shutdown().catch(() => {});
+    await removeSession(dir, Deno.pid);
+  }
+}

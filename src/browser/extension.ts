@@ -1,0 +1,128 @@
+/**
+ * The bundled extension ("Mapper Overlay"): extracted to `~/.mapper/extension/` when missing or when the bundled
+ * `manifest.json` `version` differs from the one on disk (the whole directory is replaced: staged beside it, then
+ * renamed into place), loaded with `--load-extension`, and told the daemon's port through
+ * `chrome.storage.local.set({serverPort})` evaluated in its service worker.
+ *
+ * @module
+ */
+import { dirname, join } from "node:path";
+import { assetsUnder } from "../assets.ts";
+import { FileError } from "../errors.ts";
+import type { CdpConnection } from "./cdp.ts";
+import type { Collector } from "./collector.ts";
+
+/** Result of {@linkcode ensureExtension}. */
+export interface ExtensionInstall {
+  /** Absolute directory to pass to `--load-extension`. */
+  dir: string;
+  /** The bundled manifest version. */
+  version: string;
+  /** Whether the directory was (re)written this time. */
+  installed: boolean;
+  /** Whether the manifest declares a background service worker (port injection needs one). */
+  hasServiceWorker: boolean;
+}
+
+function manifestOf(text: string | undefined): { version?: string; background?: { service_worker?: string } } {
+  if (text === undefined) return {};
+  try {
+    return JSON.parse(text);
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * Makes `<home>/.mapper/extension/` hold exactly the bundled extension. `files` defaults to the bundled assets
+ * (tests pass their own to simulate a version change).
+ */
+export async function ensureExtension(
+  home: string,
+  files: Array<[string, string]> = assetsUnder("extension"),
+): Promise<ExtensionInstall> {
+  const root = join(home, ".mapper");
+  const dir = join(root, "extension");
+  const bundled = manifestOf(files.find(([p]) => p === "manifest.json")?.[1]);
+  const version = bundled.version ?? "0";
+  const hasServiceWorker = typeof bundled.background?.service_worker === "string";
+  let onDisk: string | undefined;
+  try {
+    onDisk = manifestOf(await Deno.readTextFile(join(dir, "manifest.json"))).version;
+  } catch {
+    onDisk = undefined;
+  }
+  if (onDisk === version) return { dir, version, installed: false, hasServiceWorker };
+  const suffix = `${Deno.pid}-${Date.now()}`;
+  const staging = join(root, `.extension-staging-${suffix}`);
+  const old = join(root, `.extension-old-${suffix}`);
+  try {
+    await Deno.mkdir(staging, { recursive: true, mode: 0o755 });
+    for (const [rel, content] of files) {
+      const path = join(staging, rel);
+      await Deno.mkdir(dirname(path), { recursive: true, mode: 0o755 });
+      await Deno.writeTextFile(path, content, { mode: 0o644 });
+    }
+    let moved = false;
+    try {
+      await Deno.rename(dir, old);
+      moved = true;
+    } catch (err: unknown) {
+      if (!(err instanceof Deno.errors.NotFound)) throw err;
+    }
+    await Deno.rename(staging, dir);
+    if (moved) await Deno.remove(old, { recursive: true }).catch(() => {});
+  } catch (err: unknown) {
+    await Deno.remove(staging, { recursive: true }).catch(() => {});
+    throw new FileError(
+      `cannot extract the extension to "${dir}": ${err instanceof Error ? err.message : String(err)}`,
+      {
+        hint: `check permissions on "${root}" or remove "${dir}" and retry`,
+      },
+    );
+  }
+  return { dir, version, installed: true, hasServiceWorker };
+}
+
+/**
+ * Tells the extension the daemon's port: finds its service worker among the attached targets (waiting up to
+ * `timeoutMs`), checks its manifest name, and sets `serverPort` in `chrome.storage.local`.
+ */
+export async function injectPort(
+  cdp: CdpConnection,
+  collector: Collector,
+  port: number,
+  timeoutMs = 10_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let last = "no extension service worker attached";
+  while (Date.now() < deadline) {
+    const remaining = Math.max(1, deadline - Date.now());
+    const sw = await collector.waitForSession(
+      (s) => s.type === "service_worker" && s.url.startsWith("chrome-extension://"),
+      remaining,
+    ).catch(() => undefined);
+    if (!sw) break;
+    // A freshly started worker may not have its context yet: short attempts, retried.
+    const res = await cdp.send<{ result?: { value?: unknown } }>(
+      "Runtime.evaluate",
+      {
+        expression: `(async () => {
+        const m = chrome.runtime.getManifest();
+        if (!/mapper/i.test(m.name || "")) return "not mapper: " + m.name;
+        await chrome.storage.local.set({ serverPort: ${port} });
+        return "ok";
+      })()`,
+        awaitPromise: true,
+        returnByValue: true,
+      },
+      sw.id,
+      1000,
+    ).catch((err: unknown) => ({ result: { value: err instanceof Error ? err.message : String(err) } }));
+    if (res.result?.value === "ok") return;
+    last = String(res.result?.value);
+    if (cdp.isClosed) break;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`the "Mapper Overlay" service worker did not take the port within ${timeoutMs} ms (${last})`);
+}

@@ -1,0 +1,44 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { ensureExtension } from "./extension.ts";
+
+const manifest = (version: string) => JSON.stringify({ manifest_version: 3, name: "Mapper Overlay", version });
+
+Deno.test("extension - extracted once, reused while the version matches, replaced whole when it changes", async () => {
+  const home = await Deno.makeTempDir();
+  try {
+    const v1: Array<[string, string]> = [["manifest.json", manifest("1.0.0")], ["js/a.js", "a1"], ["old.js", "old"]];
+    const first = await ensureExtension(home, v1);
+    assert.equal(first.installed, true);
+    assert.equal(first.dir, join(home, ".mapper", "extension"));
+    assert.equal(await Deno.readTextFile(join(first.dir, "js", "a.js")), "a1");
+    const again = await ensureExtension(home, v1);
+    assert.equal(again.installed, false);
+    const mtime = (await Deno.stat(join(first.dir, "js", "a.js"))).mtime;
+    await Deno.writeTextFile(join(first.dir, "stray.txt"), "stray");
+    const v2: Array<[string, string]> = [["manifest.json", manifest("2.0.0")], ["js/a.js", "a2"]];
+    const upgraded = await ensureExtension(home, v2);
+    assert.equal(upgraded.installed, true);
+    assert.equal(upgraded.version, "2.0.0");
+    assert.equal(await Deno.readTextFile(join(first.dir, "js", "a.js")), "a2");
+    await assert.rejects(Deno.stat(join(first.dir, "old.js")));
+    await assert.rejects(Deno.stat(join(first.dir, "stray.txt")));
+    const left = (await Array.fromAsync(Deno.readDir(join(home, ".mapper")))).map((e) => e.name);
+    assert.deepEqual(left, ["extension"], "no staging or old directories are left behind");
+    assert.ok(mtime);
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
+});
+
+Deno.test("extension - the bundled assets extract to ~/.mapper/extension with their manifest version", async () => {
+  const home = await Deno.makeTempDir();
+  try {
+    const got = await ensureExtension(home);
+    const onDisk = JSON.parse(await Deno.readTextFile(join(got.dir, "manifest.json")));
+    assert.equal(onDisk.version, got.version);
+    assert.equal(onDisk.name, "Mapper Overlay");
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
+});

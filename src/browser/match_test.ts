@@ -1,0 +1,43 @@
+import assert from "node:assert/strict";
+import type { WireCorpus } from "../corpus/mod.ts";
+import { compileMatcher, routeRegExp } from "./match.ts";
+
+Deno.test("match - routes with :param, * and ** against URL paths", () => {
+  assert.ok(routeRegExp("/api/stock/:sku").test("/api/stock/123"));
+  assert.ok(!routeRegExp("/api/stock/:sku").test("/api/stock/123/x"));
+  assert.ok(routeRegExp("/b/**").test("/b"));
+  assert.ok(routeRegExp("/b/**").test("/b/c/d"));
+  assert.ok(routeRegExp("/img/*.png").test("/img/a.png"));
+  assert.ok(!routeRegExp("/img/*.png").test("/img/a/b.png"));
+  assert.ok(routeRegExp("/a.b").test("/a.b") && !routeRegExp("/a.b").test("/axb"));
+});
+
+Deno.test("match - requests by route and method, messages by level and text, in corpus order", () => {
+  const wire: WireCorpus = {
+    site: "s",
+    version: 1,
+    memory: [],
+    globals: [],
+    views: [{ name: "V", memory: [], components: [], requests: [{ name: "Data", route: "/api/data", method: "get" }] }],
+    requests: [
+      { name: "Echo", route: "/api/echo", method: "POST" },
+      { name: "Any", route: "/api/**" },
+      { name: "Abs", route: "https://cdn.example/x/:id" },
+    ],
+    messages: [
+      { name: "Boom", level: "exception", message: "uncaught \\w+" },
+      { name: "Warn", level: "warning" },
+      { name: "Bad", message: "([" },
+    ],
+  };
+  const m = compileMatcher(wire);
+  assert.deepEqual(m.request("POST", "http://127.0.0.1:1/api/echo?x=1"), ["Echo", "Any"]);
+  assert.deepEqual(m.request("GET", "http://127.0.0.1:1/api/echo"), ["Any"]);
+  assert.deepEqual(m.request("GET", "http://h/api/data"), ["Any", "Data"]);
+  assert.deepEqual(m.request("GET", "https://cdn.example/x/7"), ["Abs"]);
+  assert.deepEqual(m.request("GET", "not a url"), []);
+  assert.deepEqual(m.message("exception", "Uncaught TypeError: uncaught boom"), ["Boom"]);
+  assert.deepEqual(m.message("warn", "anything"), ["Warn"]);
+  assert.deepEqual(m.message("log", "literal ([ text"), ["Bad"]);
+  assert.deepEqual(compileMatcher(undefined).message("log", "x"), []);
+});

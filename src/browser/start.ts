@@ -1,0 +1,216 @@
+/**
+ * `mapper browser start`: open a tab in the running session if there is one; else run the daemon in the
+ * foreground, or (`--detach`) re-run this program as a background daemon and return once it answers.
+ *
+ * @module
+ */
+import { basename, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { Io, Sink } from "../io.ts";
+import { describe, SessionError } from "../errors.ts";
+import { CdpConnection } from "./cdp.ts";
+import { findBrowser } from "./chromium.ts";
+import { runDaemon, type StartOptions } from "./daemon.ts";
+import { liveness, readSession, removeSession, type SessionInfo } from "./session_file.ts";
+
+export type { StartOptions } from "./daemon.ts";
+
+/** How long `--detach` waits for the daemon to answer. */
+const DETACH_TIMEOUT_MS = 30_000;
+
+/** Looks at the session file: the live session, or `undefined` after clearing a stale or unreadable file. */
+export async function liveSession(
+  dir: string,
+  io: Io,
+): Promise<{ info: SessionInfo; daemon: boolean; chromium: boolean } | undefined> {
+  const info = await readSession(dir);
+  if (info === undefined) return undefined;
+  if (info === "unreadable") {
+    io.stderr.write(`[browser] removed an unreadable session file "${join(dir, ".session")}"\n`);
+    await removeSession(dir);
+    return undefined;
+  }
+  const live = liveness(info);
+  if (!live.daemon && !live.chromium) {
+    io.stderr.write(
+      `[browser] removed a stale session file (daemon pid ${info.daemonPid} and chromium pid ${info.chromiumPid} are gone)\n`,
+    );
+    await removeSession(dir);
+    return undefined;
+  }
+  return { info, ...live };
+}
+
+async function openTab(info: SessionInfo, daemonAlive: boolean, url: string, io: Io): Promise<string> {
+  if (daemonAlive) {
+    try {
+      const res = await io.fetch(`http://127.0.0.1:${info.port}/devtools/tabs?url=${encodeURIComponent(url)}`, {
+        method: "POST",
+        signal: AbortSignal.timeout(15_000),
+      });
+      if (res.ok) return ((await res.json()) as { tab: string }).tab;
+      await res.body?.cancel();
+    } catch {
+      // fall through to CDP
+    }
+  }
+  using cdp = await CdpConnection.connect(info.cdpUrl, 5000);
+  return (await cdp.send<{ targetId: string }>("Target.createTarget", { url })).targetId;
+}
+
+/** The argv (after the executable) that re-runs this program as `browser start` with `args`. */
+export function selfCommand(args: string[]): string[] {
+  if (Deno.build.standalone) return args;
+  const main = Deno.mainModule.startsWith("file:") ? fileURLToPath(Deno.mainModule) : Deno.mainModule;
+  return ["run", "-A", "--quiet", main, ...args];
+}
+
+function daemonArgs(opts: StartOptions, dir: string, logFile: string, io: Io): string[] {
+  const args = ["browser", "start", "--port", String(opts.port), "--dir", dir, "--log-file", logFile];
+  if (opts.browser) args.push("--browser", resolve(io.cwd, opts.browser));
+  if (opts.profile) args.push("--profile", resolve(io.cwd, opts.profile));
+  if (opts.headless) args.push("--headless");
+  if (opts.url) args.push("--url", opts.url);
+  for (const f of opts.browserFlags) args.push(`--browser-flag=${f}`);
+  return args;
+}
+
+async function tail(path: string, bytes = 4000): Promise<string> {
+  try {
+    const text = await Deno.readTextFile(path);
+    return text.slice(-bytes).trimEnd();
+  } catch {
+    return "(no log)";
+  }
+}
+
+async function detach(opts: StartOptions, dir: string, io: Io): Promise<number> {
+  // Fail here, not in the background, when there is no browser to run.
+  await findBrowser(opts.browser, io.env);
+  const logs = join(io.home, ".mapper", "logs");
+  await Deno.mkdir(logs, { recursive: true });
+  const logFile = join(logs, `${basename(io.cwd) || "session"}-daemon.log`);
+  await Deno.writeTextFile(logFile, "");
+  const child = new Deno.Command(Deno.execPath(), {
+    args: selfCommand(daemonArgs(opts, dir, logFile, io)),
+    cwd: io.cwd,
+    stdin: "null",
+    stdout: "null",
+    stderr: "null",
+    detached: true,
+  }).spawn();
+  let exited: Deno.CommandStatus | undefined;
+  child.status.then((s) => (exited = s), () => {});
+  const deadline = Date.now() + DETACH_TIMEOUT_MS;
+  while (Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 50));
+    if (exited) {
+      throw new SessionError(
+        `the session daemon exited with code ${exited.code} before it was ready; its log "${logFile}" ends with:\n${await tail(
+          logFile,
+        )}\n`,
+      );
+    }
+    const info = await readSession(dir);
+    if (!info || info === "unreadable" || info.daemonPid !== child.pid) continue;
+    try {
+      const res = await io.fetch(`http://127.0.0.1:${info.port}/devtools/status`, {
+        signal: AbortSignal.timeout(2000),
+      });
+      await res.body?.cancel();
+      if (!res.ok) continue;
+    } catch {
+      continue;
+    }
+    child.unref();
+    io.stdout.write(
+      [
+        `● detached  http://127.0.0.1:${info.port}  (daemon pid ${info.daemonPid}, chromium pid ${info.chromiumPid}${
+          info.headless ? ", headless" : ""
+        })`,
+        `  log:  ${logFile}`,
+        `  The daemon runs in the background; stop it with 'mapper browser stop'${
+          opts.dir === ".mapper" ? "" : ` --dir ${opts.dir}`
+        }.`,
+        "",
+      ].join("\n"),
+    );
+    return 0;
+  }
+  try {
+    Deno.kill(child.pid, "SIGTERM");
+  } catch {
+    // gone
+  }
+  throw new SessionError(
+    `the session daemon did not answer within ${
+      DETACH_TIMEOUT_MS / 1000
+    } s; its log "${logFile}" ends with:\n${await tail(logFile)}\n`,
+  );
+}
+
+function fileIo(io: Io, path: string): Io {
+  const file = Deno.openSync(path, { write: true, append: true, create: true });
+  const encoder = new TextEncoder();
+  const sink: Sink = {
+    write(text: string) {
+      let bytes = encoder.encode(text);
+      while (bytes.length > 0) bytes = bytes.subarray(file.writeSync(bytes));
+    },
+  };
+  return {
+    stdout: sink,
+    stderr: sink,
+    stdin: io.stdin,
+    isTTY: { stdout: false, stderr: false },
+    env: io.env,
+    home: io.home,
+    cwd: io.cwd,
+    now: io.now,
+    fetch: io.fetch,
+    get signal() {
+      return io.signal;
+    },
+  };
+}
+
+/** Runs `mapper browser start`. */
+export async function runBrowserStart(opts: StartOptions, io: Io): Promise<number> {
+  const dir = resolve(io.cwd, opts.dir);
+  if (opts.logFile) {
+    const logIo = fileIo(io, opts.logFile);
+    try {
+      return await runDaemon(opts, logIo);
+    } catch (err: unknown) {
+      logIo.stderr.write(`mapper browser start: ${describe(err)}\n`);
+      throw err;
+    }
+  }
+  const live = await liveSession(dir, io);
+  if (live) {
+    if (!live.chromium) {
+      throw new SessionError(
+        `the session's Chromium (pid ${live.info.chromiumPid}) is gone but its daemon still runs`,
+        {
+          hint: "run 'mapper browser stop', then start again",
+        },
+      );
+    }
+    const url = opts.url ?? "about:blank";
+    const tab = await openTab(live.info, live.daemon, url, io);
+    io.stdout.write(
+      [
+        `● tab  ${tab}`,
+        `  A session was already running (http://127.0.0.1:${live.info.port}); opened a new tab${
+          opts.url ? ` on ${url}` : ""
+        }.`,
+        `  Filter its capture with --tab ${tab.slice(0, 8)} on 'mapper console list' / 'mapper network list'.`,
+        ...(live.daemon ? [] : ["  warning: the session daemon is not running, so this tab is not being captured."]),
+        "",
+      ].join("\n"),
+    );
+    return 0;
+  }
+  if (opts.detach) return await detach(opts, dir, io);
+  return await runDaemon(opts, io);
+}

@@ -1,0 +1,421 @@
+/**
+ * Reading a gallery directory (`entries/<slug>/README.md`, `entries/<slug>/.mapper/**`, optional
+ * `entries/<slug>/screenshots/*`, optional `removed.yaml`) into checked entries. One read: every byte the snapshot
+ * serves is read here, once. A bad entry never throws: it becomes a warning naming the entry and the rule.
+ *
+ * @module
+ */
+import { join } from "node:path";
+import { parse as parseYaml } from "yaml";
+import { DataError, describe, FileError } from "../errors.ts";
+import type { CorpusStats } from "../corpus/mod.ts";
+import { MAX_FILE_BYTES, MAX_MEMBERS, MAX_NAME_BYTES, MAX_TOTAL_BYTES } from "./_limits.ts";
+import { checkFrontMatter, type FrontMatter, SLUG_PATTERN } from "./_schema.ts";
+import type { TarMember } from "./_tar.ts";
+
+/** Why an entry was left out: the entry folder name, the rule it broke and a one-line detail. */
+export interface EntryWarning {
+  entry: string;
+  rule: string;
+  detail: string;
+}
+
+/** One screenshot file of an entry. */
+export interface Screenshot {
+  /** Base name, e.g. `01-home.png`. */
+  name: string;
+  data: Uint8Array<ArrayBuffer>;
+}
+
+/** An entry that passed every rule, with everything the snapshot needs. */
+export interface GalleryEntry {
+  front: FrontMatter;
+  /** The README exactly as read. */
+  readme: Uint8Array<ArrayBuffer>;
+  /** The README text after the front matter. */
+  body: string;
+  stats: CorpusStats;
+  /** `.mapper/<path>` of every corpus file, sorted by full path (code-unit order). */
+  files: string[];
+  /** Archive members in walk order: each directory's names sorted, sub-directories recursed in place. */
+  members: TarMember[];
+  screenshots: Screenshot[];
+  commit: string | null;
+}
+
+/** A takedown tombstone from `removed.yaml`. */
+export interface Tombstone {
+  slug: string;
+  removed?: string;
+  reason?: string;
+}
+
+/** The gallery as read: accepted entries (slug order), warnings, and takedowns that still had a directory. */
+export interface GalleryRead {
+  entries: GalleryEntry[];
+  warnings: EntryWarning[];
+  /** Slugs withheld because `removed.yaml` lists them although their directory still exists. */
+  withheld: string[];
+  tombstones: Tombstone[];
+}
+
+/** Computes a corpus's catalog statistics; the default loads it with the corpus library. */
+export type StatsFn = (corpusDir: string) => Promise<CorpusStats>;
+
+/** Options of {@linkcode readGallery}. */
+export interface ReadGalleryOptions {
+  stats: StatsFn;
+  /** Look up the last commit per entry with git (default true). */
+  git?: boolean;
+}
+
+const decoder = new TextDecoder("utf-8", { fatal: true });
+const SCREENSHOT_NAME = /^\d\d-[a-z0-9]+(-[a-z0-9]+)*\.(png|webp|jpg|jpeg)$/;
+const MAX_SCREENSHOT_BYTES = 300 * 1024;
+const ALLOWED_IN_ENTRY = new Set(["README.md", ".mapper", "screenshots"]);
+/** Entries read at the same time. */
+const CONCURRENCY = 8;
+
+/** Code-unit string order (not locale), as JavaScript's default sort. */
+export function byCodeUnit(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Splits a README into its front matter (parsed) and body; throws a readable message when malformed. */
+export function splitFrontMatter(text: string): { data: unknown; body: string } {
+  const lines = text.split("\n");
+  if (lines[0]?.replace(/\r$/, "") !== "---") throw new Error("README.md does not start with a '---' line");
+  const end = lines.findIndex((line, i) => i > 0 && line.startsWith("---"));
+  if (end < 0) throw new Error("front matter has no closing '---' line");
+  const yaml = lines.slice(1, end).map((line) => line.replace(/\r$/, "")).join("\n");
+  let data: unknown;
+  try {
+    data = parseYaml(yaml);
+  } catch (err: unknown) {
+    throw new Error(`front matter is not valid YAML: ${describe(err).split("\n")[0]}`);
+  }
+  if (data === null || typeof data !== "object" || Array.isArray(data)) {
+    throw new Error("front matter is not a YAML mapping");
+  }
+  return { data, body: lines.slice(end + 1).join("\n") };
+}
+
+/** Reads `removed.yaml` (absent → none). A malformed file is fatal: takedowns must never be guessed. */
+export async function readTombstones(gallery: string): Promise<Tombstone[]> {
+  const path = join(gallery, "removed.yaml");
+  let text: string;
+  try {
+    text = await Deno.readTextFile(path);
+  } catch (err: unknown) {
+    if (err instanceof Deno.errors.NotFound) return [];
+    throw new FileError(`Could not read "${path}": ${describe(err)}`);
+  }
+  let data: unknown;
+  try {
+    data = parseYaml(text);
+  } catch (err: unknown) {
+    throw new DataError(`"${path}" is not valid YAML: ${describe(err).split("\n")[0]}`, {
+      hint: "fix the takedown list; no snapshot is published while it is unreadable",
+    });
+  }
+  if (data === null || data === undefined) return [];
+  if (!Array.isArray(data)) {
+    throw new DataError(`"${path}" must be a YAML list of {slug, removed, reason}, found ${typeof data}`, {
+      hint: "write '[]' when nothing was removed",
+    });
+  }
+  return data.map((item, i) => {
+    const slug = typeof item === "string" ? item : (item as { slug?: unknown } | null)?.slug;
+    if (typeof slug !== "string" || slug === "") {
+      throw new DataError(`"${path}" item ${i + 1} has no slug`, { hint: "each item needs 'slug: <slug>'" });
+    }
+    const t: Tombstone = { slug };
+    if (typeof item === "object") {
+      const { removed, reason } = item as { removed?: unknown; reason?: unknown };
+      if (typeof removed === "string") t.removed = removed;
+      if (typeof reason === "string") t.reason = reason;
+    }
+    return t;
+  });
+}
+
+/** The last commit touching each entry directory, when the gallery is a git checkout; empty map otherwise. */
+export async function entryCommits(gallery: string): Promise<Map<string, string>> {
+  const commits = new Map<string, string>();
+  const git = async (args: string[]): Promise<string | undefined> => {
+    try {
+      const out = await new Deno.Command("git", { args: ["-C", gallery, ...args], stdout: "piped", stderr: "null" })
+        .output();
+      return out.success ? new TextDecoder().decode(out.stdout) : undefined;
+    } catch {
+      return undefined;
+    }
+  };
+  const prefix = await git(["rev-parse", "--show-prefix"]);
+  if (prefix === undefined) return commits;
+  // One walk of the history instead of one `git log -1 -- <entry>` per entry: newest first, first hit wins.
+  const log = await git(["log", "--format=%x01%H", "--name-only", "--no-renames", "--", "entries"]);
+  if (log === undefined) return commits;
+  const base = `${prefix.trim()}entries/`;
+  let sha = "";
+  for (const line of log.split("\n")) {
+    if (line.startsWith("\x01")) {
+      sha = line.slice(1).trim();
+      continue;
+    }
+    if (!line.startsWith(base)) continue;
+    const slug = line.slice(base.length).split("/")[0];
+    if (slug && !commits.has(slug)) commits.set(slug, sha);
+  }
+  return commits;
+}
+
+/** Walks `.mapper/` for archive members and checks every limit `mapper atlas add` enforces. */
+async function walkCorpus(
+  corpusDir: string,
+  problems: string[],
+): Promise<{ members: TarMember[]; files: string[] }> {
+  const members: TarMember[] = [];
+  let total = 0;
+  const walk = async (rel: string): Promise<void> => {
+    const names: string[] = [];
+    for await (const e of Deno.readDir(join(corpusDir, rel))) names.push(e.name);
+    names.sort(byCodeUnit);
+    for (const name of names) {
+      const relPath = rel ? `${rel}/${name}` : name;
+      const member = `.mapper/${relPath}`;
+      // deno-lint-ignore no-control-regex
+      if (/[\x00-\x1f\x7f\\]/.test(name)) {
+        problems.push(`unsafe file name ${JSON.stringify(member)}`);
+        continue;
+      }
+      const info = await Deno.lstat(join(corpusDir, relPath));
+      if (info.isSymlink) {
+        problems.push(`"${member}" is a symbolic link (only regular files are published)`);
+        continue;
+      }
+      if (info.isDirectory) {
+        await walk(relPath);
+        continue;
+      }
+      if (!info.isFile) {
+        problems.push(`"${member}" is not a regular file`);
+        continue;
+      }
+      if (new TextEncoder().encode(member).length > MAX_NAME_BYTES) {
+        problems.push(`"${member}" is longer than ${MAX_NAME_BYTES} bytes`);
+        continue;
+      }
+      if (info.size > MAX_FILE_BYTES) {
+        problems.push(`"${member}" is ${info.size} bytes, over the ${MAX_FILE_BYTES}-byte per-file limit`);
+        continue;
+      }
+      total += info.size;
+      if (total > MAX_TOTAL_BYTES) {
+        problems.push(`the corpus is over the ${MAX_TOTAL_BYTES}-byte total limit`);
+        return;
+      }
+      members.push({ name: member, data: await Deno.readFile(join(corpusDir, relPath)) });
+      if (members.length > MAX_MEMBERS) {
+        problems.push(`the corpus has more than ${MAX_MEMBERS} files`);
+        return;
+      }
+    }
+  };
+  await walk("");
+  if (members.length === 0 && problems.length === 0) problems.push("the corpus has no files");
+  return { members, files: members.map((m) => m.name).sort(byCodeUnit) };
+}
+
+/** Reads the screenshots folder (absent → none) and checks the gallery's rules. */
+async function readScreenshots(dir: string, problems: string[]): Promise<Screenshot[]> {
+  const names: string[] = [];
+  try {
+    for await (const e of Deno.readDir(dir)) if (!e.name.startsWith(".")) names.push(e.name);
+  } catch (err: unknown) {
+    if (err instanceof Deno.errors.NotFound) return [];
+    throw err;
+  }
+  names.sort(byCodeUnit);
+  if (names.length === 0 || names.length > 5) {
+    problems.push(`screenshots/ must hold 1 to 5 files, found ${names.length}`);
+  }
+  const shots: Screenshot[] = [];
+  const seen = new Set<string>();
+  for (const name of names) {
+    const info = await Deno.lstat(join(dir, name));
+    if (!info.isFile) {
+      problems.push(`screenshots/${name} is not a regular file`);
+      continue;
+    }
+    if (!SCREENSHOT_NAME.test(name)) {
+      problems.push(`screenshots/${name} is not named NN-<kebab>.(png|webp|jpg|jpeg)`);
+      continue;
+    }
+    if (seen.has(name.slice(0, 2))) problems.push(`screenshots/${name} repeats number ${name.slice(0, 2)}`);
+    seen.add(name.slice(0, 2));
+    if (info.size > MAX_SCREENSHOT_BYTES) {
+      problems.push(`screenshots/${name} is ${info.size} bytes, over ${MAX_SCREENSHOT_BYTES}`);
+      continue;
+    }
+    shots.push({ name, data: await Deno.readFile(join(dir, name)) });
+  }
+  return shots;
+}
+
+/** Reads `config.yaml`'s `version`, or `undefined` when the file is missing or unreadable. */
+function configVersion(members: readonly TarMember[]): unknown {
+  const config = members.find((m) => m.name === ".mapper/config.yaml" || m.name === ".mapper/config.yml");
+  if (!config) return undefined;
+  try {
+    return (parseYaml(decoder.decode(config.data)) as { version?: unknown } | null)?.version;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Reads and checks one entry directory. Returns the entry, or `undefined` after adding warnings. */
+async function readEntry(
+  gallery: string,
+  folder: string,
+  options: ReadGalleryOptions,
+  commits: Map<string, string>,
+  warn: (rule: string, detail: string) => void,
+): Promise<GalleryEntry | undefined> {
+  const dir = join(gallery, "entries", folder);
+  const names: string[] = [];
+  for await (const e of Deno.readDir(dir)) names.push(e.name);
+  const stray = names.filter((n) => !ALLOWED_IN_ENTRY.has(n)).sort(byCodeUnit);
+  let ok = true;
+  if (stray.length > 0) {
+    warn(
+      "layout",
+      `unexpected ${stray.map((n) => `"${n}"`).join(", ")} (an entry holds only README.md, .mapper/, screenshots/)`,
+    );
+    ok = false;
+  }
+
+  let readme: Uint8Array<ArrayBuffer> | undefined;
+  let front: FrontMatter | undefined;
+  let body = "";
+  try {
+    const info = await Deno.lstat(join(dir, "README.md"));
+    if (!info.isFile) throw new Error("README.md is not a regular file");
+    readme = await Deno.readFile(join(dir, "README.md"));
+    const split = splitFrontMatter(decoder.decode(readme));
+    body = split.body;
+    const problems = checkFrontMatter(split.data);
+    if (problems.length > 0) {
+      for (const p of problems) warn("schema", p);
+      ok = false;
+    } else {
+      front = split.data as FrontMatter;
+    }
+  } catch (err: unknown) {
+    const message = err instanceof Deno.errors.NotFound ? "README.md is missing" : describe(err);
+    warn("front-matter", message.startsWith("The encoded data") ? "README.md is not valid UTF-8" : message);
+    ok = false;
+  }
+  if (front && front.slug !== folder) {
+    warn("slug-matches-folder", `front-matter slug "${front.slug}" differs from the folder name "${folder}"`);
+    ok = false;
+  }
+  if (!SLUG_PATTERN.test(folder)) {
+    warn("slug-format", `"${folder}" must be lowercase words joined by single hyphens`);
+    ok = false;
+  }
+
+  const corpusDir = join(dir, ".mapper");
+  let members: TarMember[] = [];
+  let files: string[] = [];
+  const corpusInfo = await Deno.lstat(corpusDir).catch(() => undefined);
+  if (!corpusInfo?.isDirectory) {
+    warn("corpus", corpusInfo ? ".mapper is not a directory" : "no .mapper/ directory");
+    return undefined;
+  }
+  const limitProblems: string[] = [];
+  ({ members, files } = await walkCorpus(corpusDir, limitProblems));
+  if (limitProblems.length > 0) {
+    for (const p of limitProblems) warn("archive-limits", p);
+    return undefined;
+  }
+  if (front && configVersion(members) !== front.spec_version) {
+    warn("spec-version", `.mapper/config.yaml version must equal spec_version ${front.spec_version}`);
+    ok = false;
+  }
+
+  let stats: CorpusStats | undefined;
+  try {
+    stats = await options.stats(corpusDir);
+  } catch (err: unknown) {
+    warn("corpus", `the corpus does not load: ${describe(err).split("\n")[0]}`);
+    ok = false;
+  }
+
+  const shotProblems: string[] = [];
+  const screenshots = await readScreenshots(join(dir, "screenshots"), shotProblems);
+  for (const p of shotProblems) warn("screenshots", p);
+  if (shotProblems.length > 0) ok = false;
+
+  if (!ok || !front || !readme || !stats) return undefined;
+  return { front, readme, body, stats, files, members, screenshots, commit: commits.get(folder) ?? null };
+}
+
+/**
+ * Reads a gallery. Throws only when the directory itself is unusable (missing, no `entries/`, unreadable
+ * `removed.yaml`); every per-entry problem becomes a warning and the entry is left out.
+ */
+export async function readGallery(gallery: string, options: ReadGalleryOptions): Promise<GalleryRead> {
+  const entriesDir = join(gallery, "entries");
+  const info = await Deno.stat(gallery).catch(() => undefined);
+  if (!info?.isDirectory) {
+    throw new FileError(`Gallery "${gallery}" is not a directory`, {
+      hint: "pass --gallery DIR with entries/<slug>/README.md inside, or omit it to serve the bundled example",
+    });
+  }
+  const entriesInfo = await Deno.stat(entriesDir).catch(() => undefined);
+  if (!entriesInfo?.isDirectory) {
+    throw new FileError(`Gallery "${gallery}" has no "entries/" directory`, {
+      hint: "a gallery holds entries/<slug>/README.md and entries/<slug>/.mapper/",
+    });
+  }
+  const tombstones = await readTombstones(gallery);
+  const removed = new Set(tombstones.map((t) => t.slug));
+  const commits = options.git === false ? new Map<string, string>() : await entryCommits(gallery);
+
+  const folders: string[] = [];
+  for await (const e of Deno.readDir(entriesDir)) {
+    if (!e.name.startsWith(".")) folders.push(e.name);
+  }
+  folders.sort(byCodeUnit);
+
+  const withheld = folders.filter((f) => removed.has(f));
+  const pending = folders.filter((f) => !removed.has(f));
+  const results: Array<{ entry?: GalleryEntry; warnings: EntryWarning[] }> = new Array(pending.length);
+  // A few entries at a time: file reads and corpus loads overlap, output order stays the folder order.
+  let next = 0;
+  const worker = async () => {
+    while (next < pending.length) {
+      const i = next++;
+      const folder = pending[i]!;
+      const own: EntryWarning[] = [];
+      const warn = (rule: string, detail: string) => own.push({ entry: folder, rule, detail });
+      let entry: GalleryEntry | undefined;
+      try {
+        const entryInfo = await Deno.lstat(join(entriesDir, folder));
+        if (!entryInfo.isDirectory) {
+          warn("layout", entryInfo.isSymlink ? "the entry is a symbolic link" : "the entry is not a directory");
+        } else {
+          entry = await readEntry(gallery, folder, options, commits, warn);
+        }
+      } catch (err: unknown) {
+        warn("read", `could not read the entry: ${describe(err)}`);
+      }
+      results[i] = entry ? { entry, warnings: own } : { warnings: own };
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, pending.length) }, worker));
+  const entries = results.flatMap((r) => (r.entry ? [r.entry] : []));
+  const warnings = results.flatMap((r) => r.warnings);
+  return { entries, warnings, withheld, tombstones };
+}

@@ -1,0 +1,36 @@
+import assert from "node:assert/strict";
+import { splitFrontMatter } from "./_gallery.ts";
+import { checkFrontMatter } from "./_schema.ts";
+import { llmsEntryLine } from "./_llms.ts";
+
+Deno.test("catalog gallery - front matter: LF or CRLF, dates stay strings, body follows the closing line", () => {
+  const { data, body } = splitFrontMatter("---\r\nname: X\r\ncreated: 2026-01-02\r\n---\r\n# X\r\n");
+  assert.deepEqual(data, { name: "X", created: "2026-01-02" });
+  assert.equal(body, "# X\r\n");
+  assert.throws(() => splitFrontMatter("# no front matter\n"), /does not start with a '---' line/);
+  assert.throws(() => splitFrontMatter("---\nname: x\n"), /no closing/);
+  assert.throws(() => splitFrontMatter("---\n- a\n---\n"), /not a YAML mapping/);
+});
+
+Deno.test("catalog gallery - the schema names the failing key", () => {
+  const problems = checkFrontMatter({ name: "" });
+  assert.ok(problems.includes("/name must NOT have fewer than 1 characters"), problems.join("\n"));
+  assert.ok(problems.some((p) => p.includes("'slug'")));
+});
+
+Deno.test("catalog llms - entry lines: singular counts, full stop added, whitespace collapsed, host fallback", () => {
+  const line = llmsEntryLine("https://a.example", {
+    slug: "x",
+    name: "Multi\nline",
+    site_url: "https://www.x.example/",
+    domains: [],
+    description: "Ends without a stop",
+    last_verified: "",
+    stats: { views: 1, components: 2, requests: 1 },
+  });
+  assert.equal(
+    line,
+    "- [Multi line](https://a.example/atlas/x.md): www.x.example. Ends without a stop. 1 view, 2 components, " +
+      "1 request. `mapper atlas add x`",
+  );
+});

@@ -1,0 +1,217 @@
+/**
+ * The HTML twins: one page per entry (`/atlas/<slug>`) and the listing (`/atlas`, `/`). README bodies are rendered
+ * by markdown-it with raw HTML disabled (escaped), links restricted to an allow-list of schemes, images turned into
+ * links (no third-party loads) and headings demoted one level under the page's own `<h1>`.
+ *
+ * @module
+ */
+import MarkdownIt from "markdown-it";
+
+/** Everything an entry page shows. */
+export interface PageEntry {
+  slug: string;
+  name: string;
+  site_url: string;
+  domains: string[];
+  description: string;
+  categories: string[];
+  author: string;
+  updated: string;
+  last_verified: string;
+  cli_version: string;
+  spec_version: number;
+  method: string;
+  auth: string;
+  stats: { views: number; components: number; requests: number; properties: number; memory: number };
+  per_view: Array<{ name: string; route: string; components: number; requests: number }>;
+  screenshots: string[];
+  commit: string | null;
+  /** Whether an archive is published (always true for accepted entries today). */
+  archive: boolean;
+}
+
+/** Escapes text for HTML element content and attribute values. */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+const ALLOWED_SCHEMES = new Set(["http:", "https:", "mailto:"]);
+
+/** Allows http(s), mailto, and relative or fragment links; refuses every other scheme (javascript:, data:, …). */
+export function safeLink(href: string): boolean {
+  // deno-lint-ignore no-control-regex
+  const trimmed = href.trim().replace(/[\x00-\x20]/g, "");
+  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(trimmed);
+  if (!scheme) return true;
+  return ALLOWED_SCHEMES.has(scheme[0].toLowerCase());
+}
+
+function markdown() {
+  const md = new MarkdownIt({ html: false, linkify: true, typographer: false });
+  md.validateLink = safeLink;
+  // deno-lint-ignore no-explicit-any
+  type Tokens = any[];
+  md.renderer.rules.image = (tokens: Tokens, idx: number) => {
+    const token = tokens[idx];
+    const src = String(token.attrGet("src") ?? "");
+    const alt = token.content ? String(token.content) : src;
+    return `<a href="${escapeHtml(src)}" rel="nofollow noopener">${escapeHtml(`[image: ${alt}]`)}</a>`;
+  };
+  const demote = (tokens: Tokens, idx: number) => {
+    const t = tokens[idx];
+    const level = Math.min(6, Number(String(t.tag).slice(1)) + 1);
+    t.tag = `h${level}`;
+    return `<${t.nesting === 1 ? "" : "/"}${t.tag}>`;
+  };
+  md.renderer.rules.heading_open = demote;
+  md.renderer.rules.heading_close = demote;
+  md.renderer.rules.link_open = (tokens: Tokens, idx: number, options: unknown, _env: unknown, self: Tokens[0]) => {
+    tokens[idx].attrSet("rel", "nofollow noopener");
+    return self.renderToken(tokens, idx, options);
+  };
+  return md;
+}
+
+const renderer = markdown();
+
+/** Renders an untrusted README body to safe HTML. */
+export function renderMarkdown(body: string): string {
+  return renderer.render(body);
+}
+
+const STYLE = `body{font:16px/1.5 system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;color:#1b1b1b}
+code,pre{font:14px ui-monospace,monospace;background:#f3f3f3}pre{padding:.75rem;overflow:auto}
+table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.25rem .5rem;text-align:left}
+.install{font-size:1.1rem;padding:.5rem .75rem}dl{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem}
+dt{font-weight:600}img{max-width:100%}`;
+
+/** Serialises JSON for a `<script>` block without letting the text close the element. */
+function scriptJson(value: unknown): string {
+  return JSON.stringify(value).replace(/</g, "\\u003c").replace(/>/g, "\\u003e").replace(/&/g, "\\u0026");
+}
+
+function page(title: string, head: string, main: string): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)}</title>
+${head}<style>${STYLE}</style>
+</head>
+<body>
+${main}
+</body>
+</html>
+`;
+}
+
+/** The entry page (`/atlas/<slug>`). `readmeHtml` must come from {@linkcode renderMarkdown}. */
+export function entryPage(base: string, e: PageEntry, readmeHtml: string): string {
+  const h = escapeHtml;
+  const md = `${base}/atlas/${e.slug}.md`;
+  const dataset = {
+    "@context": "https://schema.org",
+    "@type": "Dataset",
+    name: `${e.name} — mapper corpus`,
+    description: e.description,
+    url: `${base}/atlas/${e.slug}`,
+    license: "https://creativecommons.org/licenses/by/4.0/",
+    creator: { "@type": "Person", name: e.author },
+    dateModified: e.updated,
+    includedInDataCatalog: { "@type": "DataCatalog", name: "mapper atlas", url: `${base}/atlas` },
+    distribution: [
+      { "@type": "DataDownload", encodingFormat: "text/markdown", contentUrl: md },
+      { "@type": "DataDownload", encodingFormat: "application/json", contentUrl: `${base}/atlas/index.json` },
+    ],
+  };
+  const head = `<meta name="description" content="${h(e.description)}">
+<link rel="alternate" type="text/markdown" href="${h(md)}">
+<script type="application/ld+json">${scriptJson(dataset)}</script>
+`;
+  const views = e.per_view.map((v) =>
+    `<tr><td>${h(v.name)}</td><td><code>${h(v.route)}</code></td><td>${v.components}</td><td>${v.requests}</td></tr>`
+  ).join("\n");
+  const shots = e.screenshots.map((s) => {
+    const file = s.slice(s.lastIndexOf("/") + 1);
+    return `<img src="/atlas/screenshots/${h(e.slug)}/${h(file)}" alt="${h(file)}" loading="lazy">`;
+  }).join("\n");
+  const meta: Array<[string, string]> = [
+    ["Site", `<a href="${h(e.site_url)}" rel="nofollow noopener">${h(e.site_url)}</a>`],
+    ["Domains", e.domains.map(h).join(", ")],
+    ["Categories", e.categories.map(h).join(", ")],
+    ["Method", h(e.method)],
+    ["Auth", h(e.auth)],
+    ["Last verified", h(e.last_verified)],
+    ["Updated", h(e.updated)],
+    ["CLI version", h(e.cli_version)],
+    ["Spec version", String(e.spec_version)],
+    ["Author", h(e.author)],
+    ["Commit", e.commit === null ? "—" : `<code>${h(e.commit.slice(0, 12))}</code>`],
+    [
+      "Totals",
+      `${e.stats.views} views, ${e.stats.components} components, ${e.stats.requests} requests, ` +
+      `${e.stats.properties} properties, ${e.stats.memory} memory notes`,
+    ],
+  ];
+  const main = `<header><p><a href="/atlas">mapper atlas</a></p>
+<h1>${h(e.name)}</h1>
+<p>${h(e.description)}</p>
+</header>
+<main>
+<h2>Install</h2>
+<pre class="install"><code>mapper atlas add ${h(e.slug)}</code></pre>
+<h2>Views</h2>
+<table>
+<thead><tr><th>View</th><th>Route</th><th>Components</th><th>Requests</th></tr></thead>
+<tbody>
+${views}
+</tbody>
+</table>
+<h2>Metadata</h2>
+<dl>
+${meta.map(([k, v]) => `<dt>${k}</dt><dd>${v}</dd>`).join("\n")}
+</dl>
+${shots ? `<h2>Screenshots</h2>\n${shots}\n` : ""}<h2>README</h2>
+<article>
+${readmeHtml}</article>
+<h2>Machine-readable</h2>
+<ul>
+<li><a href="/atlas/${h(e.slug)}.md">README (markdown)</a></li>
+<li><a href="/api/atlas/${h(e.slug)}">Catalog entry (JSON)</a></li>
+${
+    e.archive
+      ? `<li><a href="/atlas/${h(e.slug)}.tar.gz">Corpus archive (.tar.gz)</a></li>\n`
+      : ""
+  }<li><a href="/atlas/index.json">Atlas index (JSON)</a></li>
+</ul>
+</main>`;
+  return page(`${e.name} — mapper atlas`, head, main);
+}
+
+/** The listing page (`/atlas` and `/`), entries in catalog order. */
+export function listingPage(base: string, entries: readonly PageEntry[], note: string): string {
+  const h = escapeHtml;
+  const rows = entries.map((e) =>
+    `<tr><td><a href="/atlas/${h(e.slug)}">${h(e.name)}</a></td><td>${e.domains.map(h).join(", ")}</td>` +
+    `<td>${h(e.description)}</td><td>${h(e.updated)}</td><td><code>mapper atlas add ${h(e.slug)}</code></td></tr>`
+  ).join("\n");
+  const main = `<h1>mapper atlas</h1>
+<p>${h(note)}</p>
+${
+    entries.length === 0 ? "<p>No entries published yet.</p>" : `<table>
+<thead><tr><th>Name</th><th>Domains</th><th>Description</th><th>Updated</th><th>Install</th></tr></thead>
+<tbody>
+${rows}
+</tbody>
+</table>`
+  }
+<h2>Machine-readable</h2>
+<ul>
+<li><a href="/llms.txt">llms.txt</a> (agent site index)</li>
+<li><a href="/openapi.json">OpenAPI description</a> (<a href="/api/openapi.yaml">YAML</a>)</li>
+<li><a href="/api/atlas">Catalog (JSON)</a></li>
+<li><a href="/atlas/index.json">Atlas index (JSON)</a></li>
+</ul>`;
+  return page("mapper atlas", `<link rel="alternate" type="text/plain" href="${h(base)}/llms.txt">\n`, main);
+}

@@ -1,0 +1,213 @@
+/**
+ * The command implementations: `mapper atlas serve` ({@linkcode runServe}) and `mapper atlas build`
+ * ({@linkcode runBuild}). Thin over the snapshot, server and export modules; all I/O through `io`.
+ *
+ * @module
+ */
+import { basename, dirname, join, resolve } from "node:path";
+import type { Io } from "../io.ts";
+import { DataError, describe, EXIT_OK, FileError, MapperError, UsageError } from "../errors.ts";
+import { materializeBundledGallery } from "./_bundled.ts";
+import { writeSnapshot } from "./export.ts";
+import { startCatalogServer } from "./server.ts";
+import { assembleSnapshot, type GalleryRead, readCatalogGallery, type StatsFn, warningLine } from "./snapshot.ts";
+
+/** Options of `mapper atlas serve`. */
+export interface ServeOptions {
+  /** Gallery directory; absent → the bundled example gallery. */
+  gallery?: string | undefined;
+  port: number;
+  host: string;
+  baseUrl?: string | undefined;
+  cert?: string | undefined;
+  key?: string | undefined;
+  watch?: boolean | undefined;
+  strict?: boolean | undefined;
+  /** Injected corpus statistics (tests); default the corpus library. */
+  stats?: StatsFn;
+}
+
+/** Options of `mapper atlas build`. */
+export interface BuildOptions {
+  gallery?: string | undefined;
+  out: string;
+  baseUrl: string;
+  strict?: boolean | undefined;
+  stats?: StatsFn;
+}
+
+/** The clock for `generated_at`: `SOURCE_DATE_EPOCH` (seconds) when set, for reproducible builds; else `io.now`. */
+export function buildClock(io: Io): () => number {
+  const epoch = io.env("SOURCE_DATE_EPOCH");
+  if (epoch !== undefined && /^\d+$/.test(epoch.trim())) {
+    const ms = Number(epoch.trim()) * 1000;
+    return () => ms;
+  }
+  return io.now;
+}
+
+/** Checks a base URL flag: absolute http(s), no query or fragment. */
+function checkBaseUrl(value: string | undefined): void {
+  if (value === undefined) return;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new UsageError(`--base-url "${value}" is not an absolute URL`, {
+      hint: "e.g. --base-url https://atlas.example.org",
+    });
+  }
+  if ((url.protocol !== "https:" && url.protocol !== "http:") || url.search || url.hash) {
+    throw new UsageError(`--base-url "${value}" must be an http(s) URL without query or fragment`, {
+      hint: "e.g. --base-url https://atlas.example.org",
+    });
+  }
+}
+
+/** Prints warnings and enforces `--strict`. */
+function reportWarnings(io: Io, command: string, read: GalleryRead, strict: boolean | undefined): void {
+  for (const w of read.warnings) io.stderr.write(`mapper ${command}: warning: ${warningLine(w)}\n`);
+  if (read.withheld.length > 0) {
+    io.stderr.write(
+      `mapper ${command}: withheld ${read.withheld.map((s) => `"${s}"`).join(", ")}: listed in removed.yaml\n`,
+    );
+  }
+  if (strict && read.warnings.length > 0) {
+    const entries = new Set(read.warnings.map((w) => w.entry)).size;
+    throw new DataError(`${entries} ${entries === 1 ? "entry is" : "entries are"} invalid (--strict)`, {
+      hint: "fix the entries named above, or drop --strict to leave them out",
+    });
+  }
+}
+
+async function readPem(path: string, flag: string, cwd: string): Promise<string> {
+  try {
+    return await Deno.readTextFile(resolve(cwd, path));
+  } catch (err: unknown) {
+    throw new FileError(`Could not read ${flag} "${path}": ${describe(err)}`, { hint: "pass a PEM file" });
+  }
+}
+
+/** `mapper atlas serve`: serves the catalog until `io.signal` aborts. Returns the exit code. */
+export async function runServe(opts: ServeOptions, io: Io): Promise<number> {
+  if ((opts.cert === undefined) !== (opts.key === undefined)) {
+    throw new UsageError("--cert and --key go together", { hint: "pass both to serve HTTPS, or neither for HTTP" });
+  }
+  checkBaseUrl(opts.baseUrl);
+  const tls = opts.cert !== undefined && opts.key !== undefined
+    ? { cert: await readPem(opts.cert, "--cert", io.cwd), key: await readPem(opts.key, "--key", io.cwd) }
+    : undefined;
+  await using bundled = opts.gallery === undefined ? await materializeBundledGallery() : undefined;
+  const gallery = bundled?.dir ?? resolve(io.cwd, opts.gallery!);
+  const label = bundled ? "the bundled example gallery" : `gallery "${opts.gallery}"`;
+  if (bundled && opts.watch) {
+    io.stderr.write("mapper atlas serve: --watch ignored: the bundled gallery never changes\n");
+  }
+  const now = buildClock(io);
+  let read: GalleryRead | undefined = await readCatalogGallery(gallery, opts.stats ? { stats: opts.stats } : {});
+  reportWarnings(io, "atlas serve", read, opts.strict);
+  let server;
+  try {
+    server = await startCatalogServer({
+      gallery,
+      port: opts.port,
+      host: opts.host,
+      ...(opts.baseUrl === undefined ? {} : { baseUrl: opts.baseUrl }),
+      ...(tls ? { tls } : {}),
+      watch: Boolean(opts.watch) && !bundled,
+      now,
+      ...(opts.stats ? { stats: opts.stats } : {}),
+      note: bundled
+        ? "The bundled example gallery; run 'mapper atlas serve --gallery DIR' to serve your own."
+        : `Gallery ${basename(gallery)}.`,
+      read,
+      log: (line) => io.stderr.write(`${line}\n`),
+    });
+  } catch (err: unknown) {
+    if (err instanceof Deno.errors.AddrInUse) {
+      throw new FileError(`Could not listen on ${opts.host}:${opts.port}: the port is in use`, {
+        hint: "pick another with --port, or --port 0 for any free port",
+      });
+    }
+    if (err instanceof Deno.errors.AddrNotAvailable || err instanceof Deno.errors.PermissionDenied) {
+      throw new FileError(`Could not listen on ${opts.host}:${opts.port}: ${describe(err)}`, {
+        hint: "check --host and --port",
+      });
+    }
+    if (tls && !(err instanceof MapperError)) {
+      throw new FileError(
+        `Could not serve HTTPS with --cert "${opts.cert}" and --key "${opts.key}": ${describe(err)}`,
+        {
+          hint: "pass a PEM certificate chain and its matching private key",
+        },
+      );
+    }
+    throw err;
+  }
+  read = undefined; // the server holds the snapshot; the raw read can be collected
+  await using _server = server;
+  const n = server.current().slugs.length;
+  const what = bundled
+    ? `${label} (${n} ${n === 1 ? "entry" : "entries"}; pass --gallery DIR to serve your own)`
+    : `${label} (${n} ${n === 1 ? "entry" : "entries"})`;
+  io.stdout.write(`Serving ${what} at ${server.url}\n`);
+  if (server.baseUrl !== server.url.replace(/\/$/, "")) io.stdout.write(`Links use the base URL ${server.baseUrl}\n`);
+  if (opts.watch && !bundled) io.stderr.write(`[atlas] watching "${gallery}" for changes\n`);
+  await new Promise<void>((done) => {
+    if (io.signal.aborted) return done();
+    io.signal.addEventListener("abort", () => done(), { once: true });
+  });
+  io.stderr.write("[atlas] shutting down\n");
+  await server.shutdown();
+  return EXIT_OK;
+}
+
+/** `mapper atlas build`: writes the snapshot as static files (atomically) into `--out`. Returns the exit code. */
+export async function runBuild(opts: BuildOptions, io: Io): Promise<number> {
+  checkBaseUrl(opts.baseUrl);
+  const out = resolve(io.cwd, opts.out);
+  try {
+    let empty = true;
+    for await (const _ of Deno.readDir(out)) {
+      empty = false;
+      break;
+    }
+    if (!empty) {
+      throw new FileError(`Refusing to write into "${opts.out}": the directory is not empty`, {
+        hint: "pass a new or empty --out directory",
+      });
+    }
+  } catch (err: unknown) {
+    if (!(err instanceof Deno.errors.NotFound)) {
+      if (err instanceof FileError) throw err;
+      throw new FileError(`Could not use --out "${opts.out}": ${describe(err)}`, { hint: "pass a directory path" });
+    }
+  }
+  await using bundled = opts.gallery === undefined ? await materializeBundledGallery() : undefined;
+  const gallery = bundled?.dir ?? resolve(io.cwd, opts.gallery!);
+  const read = await readCatalogGallery(gallery, opts.stats ? { stats: opts.stats } : {});
+  reportWarnings(io, "atlas build", read, opts.strict);
+  const snapshot = assembleSnapshot(read, {
+    baseUrl: opts.baseUrl,
+    now: buildClock(io),
+    note: bundled ? "The bundled example gallery." : `Gallery ${basename(gallery)}.`,
+  });
+  await Deno.mkdir(dirname(out), { recursive: true });
+  const staging = await Deno.makeTempDir({ dir: dirname(out), prefix: `.${basename(out)}.tmp-` });
+  let files: number;
+  try {
+    files = await writeSnapshot(snapshot, staging);
+    await Deno.remove(out).catch(() => {});
+    await Deno.rename(staging, out);
+  } catch (err: unknown) {
+    await Deno.remove(staging, { recursive: true }).catch(() => {});
+    throw new FileError(`Could not write "${opts.out}": ${describe(err)}`);
+  }
+  const n = snapshot.slugs.length;
+  io.stdout.write(
+    `Wrote ${files} files for ${n} ${n === 1 ? "entry" : "entries"} to ${
+      join(opts.out)
+    } (base URL ${snapshot.baseUrl})\n`,
+  );
+  return EXIT_OK;
+}

@@ -1,0 +1,337 @@
+/**
+ * The catalog snapshot: one immutable, in-memory set of responses built from one read of a gallery. Every surface
+ * (`/atlas/index.json`, `/api/atlas`, `/api/atlas/{slug}`, the HTML/markdown/archive twins, screenshots,
+ * `/llms.txt`, the OpenAPI documents) comes from the same read, so a takedown leaves every surface at once.
+ *
+ * @module
+ */
+import { createHash } from "node:crypto";
+import { stringify as toYaml } from "yaml";
+import { load, stats as corpusStats } from "../corpus/mod.ts";
+import type { CorpusStats } from "../corpus/mod.ts";
+import { type EntryWarning, type GalleryEntry, type GalleryRead, readGallery, type StatsFn } from "./_gallery.ts";
+
+export type { EntryWarning, GalleryRead, StatsFn };
+import { llmsTxt } from "./_llms.ts";
+import { openApiDocument } from "./_openapi.ts";
+import { entryPage, listingPage, type PageEntry, renderMarkdown } from "./_render.ts";
+import { tarGz } from "./_tar.ts";
+import { MAX_ARCHIVE_BYTES } from "./_limits.ts";
+import { FRONT_MATTER_KEYS } from "./_schema.ts";
+
+/** `Cache-Control` of the API documents (catalog-api.md §2.9). */
+export const CACHE_API = "public, max-age=300";
+/** `Cache-Control` of every other 200: revalidate, so a takedown is never pinned in a cache. */
+export const CACHE_REVALIDATE = "public, max-age=0, must-revalidate";
+/** `Cache-Control` of errors. */
+export const CACHE_ERROR = "no-store";
+/** `Content-Security-Policy` of the HTML pages: no scripts, images from this origin only. */
+export const HTML_CSP =
+  "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
+/** One response of the snapshot. */
+export interface Resource {
+  /** Request path, e.g. `/api/atlas/shop`. */
+  readonly path: string;
+  /** Path of the exported file relative to the output directory, e.g. `api/atlas/shop.json`. */
+  readonly file: string;
+  readonly body: Uint8Array<ArrayBuffer>;
+  /** `Content-Type`, with charset for text. */
+  readonly type: string;
+  readonly cacheControl: string;
+  /** Whether `Access-Control-Allow-Origin: *` is sent. */
+  readonly cors: boolean;
+  /** Whether the body is text that may be sent gzip/brotli-encoded. */
+  readonly compressible: boolean;
+  /** Strong validator of the identity body, quoted. */
+  readonly etag: string;
+  /** Extra headers (e.g. the HTML pages' CSP). */
+  readonly headers: Readonly<Record<string, string>>;
+}
+
+/** An immutable catalog snapshot. */
+export interface Snapshot {
+  /** Public base URL without a trailing slash. */
+  readonly baseUrl: string;
+  /** `generated_at` of `/atlas/index.json`. */
+  readonly generatedAt: string;
+  /** Every response, keyed by request path. */
+  readonly resources: ReadonlyMap<string, Resource>;
+  /** The same responses keyed by their exported file path (`/api/atlas.json`), so both URL forms work. */
+  readonly files: ReadonlyMap<string, Resource>;
+  /** Published slugs in slug order. */
+  readonly slugs: readonly string[];
+  /** A digest per published slug over every byte published for it (to tell what changed between snapshots). */
+  readonly digests: ReadonlyMap<string, string>;
+  /** Entries left out, with the rule they broke. */
+  readonly warnings: readonly EntryWarning[];
+  /** Slugs withheld because `removed.yaml` lists them although their directory still exists. */
+  readonly withheld: readonly string[];
+}
+
+/** Options of {@linkcode buildSnapshot}. */
+export interface SnapshotOptions {
+  /** Public base URL (a trailing slash is dropped). */
+  baseUrl: string;
+  /** Clock for `generated_at` (Unix ms). `SOURCE_DATE_EPOCH` handling is the caller's. */
+  now: () => number;
+  /** Corpus statistics; default: the corpus library's `load()` + `stats()`. */
+  stats?: StatsFn;
+  /** Look up commits with git (default true). */
+  git?: boolean;
+  /** Sentence shown on the listing page, e.g. which gallery is served. */
+  note?: string;
+}
+
+const encoder = new TextEncoder();
+
+/** The default statistics: load the corpus with the corpus library; error diagnostics refuse it (it under-reports). */
+export const loaderStats: StatsFn = async (dir: string): Promise<CorpusStats> => {
+  const { corpus, diagnostics } = await load(dir);
+  const errors = diagnostics.filter((d) => d.severity === "error");
+  if (errors.length > 0) {
+    const first = errors[0]!;
+    throw new Error(
+      `${errors.length} error(s), first: ${first.location.file}:${first.location.line}: ${first.message}`,
+    );
+  }
+  return corpusStats(corpus);
+};
+
+/** Quoted strong ETag of a body. */
+export function etagOf(body: Uint8Array): string {
+  return `"${createHash("sha256").update(body).digest("base64url").slice(0, 27)}"`;
+}
+
+/** Pretty JSON (2-space indent) with a trailing newline, as the gallery generator writes it. */
+function pretty(value: unknown): string {
+  return `${JSON.stringify(value, null, 2)}\n`;
+}
+
+/** `generated_at`: UTC ISO time cut to whole seconds. */
+export function isoSeconds(ms: number): string {
+  return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace(".000Z", "Z");
+}
+
+/** The full gallery record of one entry, in the fixed key order of `index.json`. */
+function indexRecord(e: GalleryEntry): Record<string, unknown> {
+  const record: Record<string, unknown> = {};
+  for (const key of FRONT_MATTER_KEYS) record[key] = e.front[key];
+  const s = e.stats;
+  record.stats = {
+    views: s.views,
+    components: s.components,
+    requests: s.requests,
+    properties: s.properties,
+    memory: s.memory,
+  };
+  record.per_view = s.per_view.map((v) => ({
+    name: v.name,
+    route: v.route,
+    components: v.components,
+    requests: v.requests,
+  }));
+  record.screenshots = e.screenshots.map((s) => `screenshots/${s.name}`);
+  record.files = e.files;
+  record.commit = e.commit;
+  return record;
+}
+
+/** The AtlasEntry of one entry (service description §2.1): twelve fields, twin URLs absolute. */
+function apiEntry(base: string, e: GalleryEntry): Record<string, unknown> {
+  const f = e.front;
+  return {
+    slug: f.slug,
+    name: f.name,
+    site_url: f.site_url,
+    domains: f.domains,
+    description: f.description,
+    categories: f.categories,
+    updated: f.updated,
+    last_verified: f.last_verified,
+    stats: {
+      views: e.stats.views,
+      components: e.stats.components,
+      requests: e.stats.requests,
+      properties: e.stats.properties,
+      memory: e.stats.memory,
+    },
+    html: `${base}/atlas/${f.slug}`,
+    markdown: `${base}/atlas/${f.slug}.md`,
+    archive: `${base}/atlas/${f.slug}.tar.gz`,
+  };
+}
+
+const IMAGE_TYPES: Record<string, string> = {
+  png: "image/png",
+  webp: "image/webp",
+  jpg: "image/jpeg",
+  jpeg: "image/jpeg",
+};
+
+/** Catalog order: `updated` descending, then slug ascending (code-unit order). */
+function catalogOrder(a: GalleryEntry, b: GalleryEntry): number {
+  if (a.front.updated !== b.front.updated) return a.front.updated < b.front.updated ? 1 : -1;
+  return a.front.slug < b.front.slug ? -1 : a.front.slug > b.front.slug ? 1 : 0;
+}
+
+/** Builds a snapshot from a gallery directory. Throws only when the gallery itself is unusable. */
+export async function buildSnapshot(gallery: string, options: SnapshotOptions): Promise<Snapshot> {
+  return assembleSnapshot(await readCatalogGallery(gallery, options), options);
+}
+
+/** Reads a gallery for {@linkcode assembleSnapshot} (the one read of the gallery's files). */
+export function readCatalogGallery(
+  gallery: string,
+  options: Pick<SnapshotOptions, "stats" | "git">,
+): Promise<GalleryRead> {
+  return readGallery(gallery, { stats: options.stats ?? loaderStats, git: options.git ?? true });
+}
+
+/** Builds every response of a snapshot from a gallery already read (pure: no I/O). */
+export function assembleSnapshot(read: GalleryRead, options: SnapshotOptions): Snapshot {
+  const base = options.baseUrl.replace(/\/+$/, "");
+  const warnings = [...read.warnings];
+
+  // Archives first: an entry whose archive could not be published is left out everywhere (never findable but
+  // not installable).
+  const archives = new Map<string, Uint8Array<ArrayBuffer>>();
+  const entries: GalleryEntry[] = [];
+  for (const e of read.entries) {
+    let archive: Uint8Array<ArrayBuffer>;
+    try {
+      archive = tarGz(e.members);
+    } catch (err: unknown) {
+      warnings.push({ entry: e.front.slug, rule: "archive-limits", detail: String(err) });
+      continue;
+    }
+    if (archive.length > MAX_ARCHIVE_BYTES) {
+      warnings.push({
+        entry: e.front.slug,
+        rule: "archive-limits",
+        detail: `the archive is ${archive.length} bytes, over the ${MAX_ARCHIVE_BYTES}-byte download limit`,
+      });
+      continue;
+    }
+    archives.set(e.front.slug, archive);
+    entries.push(e);
+  }
+
+  const resources = new Map<string, Resource>();
+  const digests = new Map<string, ReturnType<typeof createHash>>();
+  const add = (
+    path: string,
+    file: string,
+    body: string | Uint8Array<ArrayBuffer>,
+    type: string,
+    opts: { cache?: string; cors?: boolean; compressible?: boolean; headers?: Record<string, string>; slug?: string } =
+      {},
+  ) => {
+    const bytes = typeof body === "string" ? encoder.encode(body) : body;
+    resources.set(path, {
+      path,
+      file,
+      body: bytes,
+      type,
+      cacheControl: opts.cache ?? CACHE_REVALIDATE,
+      cors: opts.cors ?? false,
+      compressible: opts.compressible ?? typeof body === "string",
+      etag: etagOf(bytes),
+      headers: opts.headers ?? {},
+    });
+    if (opts.slug) {
+      const h = digests.get(opts.slug) ?? createHash("sha256");
+      h.update(path).update("\0").update(bytes).update("\0");
+      digests.set(opts.slug, h);
+    }
+  };
+  const JSON_TYPE = "application/json; charset=utf-8";
+  const HTML = "text/html; charset=utf-8";
+  const html = { headers: { "Content-Security-Policy": HTML_CSP } };
+
+  const generatedAt = isoSeconds(options.now());
+  add(
+    "/atlas/index.json",
+    "atlas/index.json",
+    pretty({ schema_version: 1, generated_at: generatedAt, entries: entries.map(indexRecord) }),
+    JSON_TYPE,
+  );
+
+  const ordered = [...entries].sort(catalogOrder);
+  add(
+    "/api/atlas",
+    "api/atlas.json",
+    JSON.stringify({ schema_version: 1, entries: ordered.map((e) => apiEntry(base, e)) }),
+    JSON_TYPE,
+    { cache: CACHE_API, cors: true },
+  );
+
+  const pages: PageEntry[] = [];
+  for (const e of entries) {
+    const slug = e.front.slug;
+    const record = indexRecord(e) as unknown as PageEntry;
+    const pageEntry: PageEntry = { ...record, archive: true };
+    pages.push(pageEntry);
+    add(`/api/atlas/${slug}`, `api/atlas/${slug}.json`, JSON.stringify(apiEntry(base, e)), JSON_TYPE, {
+      cache: CACHE_API,
+      cors: true,
+      slug,
+    });
+    add(`/atlas/${slug}`, `atlas/${slug}/index.html`, entryPage(base, pageEntry, renderMarkdown(e.body)), HTML, {
+      ...html,
+      slug,
+    });
+    add(`/atlas/${slug}.md`, `atlas/${slug}.md`, e.readme, "text/markdown; charset=utf-8", {
+      compressible: true,
+      slug,
+    });
+    add(`/atlas/${slug}.tar.gz`, `atlas/${slug}.tar.gz`, archives.get(slug)!, "application/gzip", {
+      compressible: false,
+      slug,
+    });
+    for (const shot of e.screenshots) {
+      const ext = shot.name.slice(shot.name.lastIndexOf(".") + 1);
+      add(
+        `/atlas/screenshots/${slug}/${shot.name}`,
+        `atlas/screenshots/${slug}/${shot.name}`,
+        shot.data,
+        IMAGE_TYPES[ext] ?? "application/octet-stream",
+        { compressible: false, slug },
+      );
+    }
+  }
+  const byCatalog = new Map(pages.map((p) => [p.slug, p]));
+  const orderedPages = ordered.map((e) => byCatalog.get(e.front.slug)!);
+  const note = options.note ?? `${entries.length} published ${entries.length === 1 ? "entry" : "entries"}.`;
+  const listing = listingPage(base, orderedPages, note);
+  add("/", "index.html", listing, HTML, html);
+  add("/atlas", "atlas/index.html", listing, HTML, html);
+
+  add(
+    "/llms.txt",
+    "llms.txt",
+    llmsTxt(base, ordered.map((e) => ({ ...e.front, stats: e.stats }))),
+    "text/plain; charset=utf-8",
+  );
+  const doc = openApiDocument(base);
+  add("/openapi.json", "openapi.json", pretty(doc), JSON_TYPE, { cors: true });
+  add("/api/openapi.yaml", "api/openapi.yaml", toYaml(doc, { lineWidth: 0 }), "application/yaml; charset=utf-8", {
+    cors: true,
+  });
+
+  return Object.freeze({
+    baseUrl: base,
+    generatedAt,
+    resources,
+    files: new Map([...resources.values()].map((r) => [`/${r.file}`, r])),
+    slugs: entries.map((e) => e.front.slug),
+    digests: new Map([...digests].map(([slug, h]) => [slug, h.digest("hex")])),
+    warnings,
+    withheld: read.withheld,
+  });
+}
+
+/** One readable line per warning: `entry "x" left out (rule): detail`. */
+export function warningLine(w: EntryWarning): string {
+  return `entry "${w.entry}" left out (${w.rule}): ${w.detail}`;
+}

@@ -1,0 +1,773 @@
+// Per-file decode: YAML text → typed raw entries with source locations. Syntax errors and wrong types are fatal
+// problems; unknown fields and similar are warnings. Aliases and `<<` merge keys are resolved here.
+import { isAlias, isMap, isScalar, isSeq, LineCounter, parseAllDocuments } from "yaml";
+import type { Alias, Document, Node as YamlNode, Scalar, YAMLMap, YAMLSeq } from "yaml";
+import { splitSelectors as splitJoined } from "./selector.ts";
+import type { Diagnostic, SourceLocation } from "./diagnostic.ts";
+import type { WireFieldProperty, WirePayload, WireProperty } from "./mod.ts";
+
+/** A component as written: either a `$ref` or a definition (children still nested). */
+export type RawComponent = RawRef | RawDefinition;
+
+/** `- $ref: Name` (sibling keys ignored, with a warning). */
+export interface RawRef {
+  kind: "ref";
+  ref: string;
+  location: SourceLocation;
+}
+
+/** A component definition as written. */
+export interface RawDefinition {
+  kind: "def";
+  name?: string;
+  /** Split selectors; `undefined` when the key is absent or null. */
+  selectors?: string[];
+  /** Whether a `selector` key had a (non-null) value, even one that splits to nothing. */
+  selectorGiven: boolean;
+  description?: string;
+  source?: string;
+  stability?: string;
+  memory?: string[];
+  tags?: string[];
+  properties: WireProperty[];
+  children: RawComponent[];
+  location: SourceLocation;
+}
+
+/** A request as written (required fields checked later). */
+export interface RawRequest {
+  name?: string;
+  route?: string;
+  method?: string;
+  description?: string;
+  source?: string;
+  request?: WirePayload;
+  response?: WirePayload;
+  headers?: Record<string, string>;
+  memory?: string[];
+  tags?: string[];
+  properties?: WireFieldProperty[];
+  location: SourceLocation;
+}
+
+/** A message as written. */
+export interface RawMessage {
+  name?: string;
+  level?: string;
+  message?: string;
+  description?: string;
+  source?: string;
+  properties?: WireFieldProperty[];
+  location: SourceLocation;
+}
+
+/** A view as written. */
+export interface RawView {
+  name?: string;
+  route?: string;
+  url?: string;
+  description?: string;
+  memory: string[];
+  components: RawComponent[];
+  requests: RawRequest[];
+  location: SourceLocation;
+}
+
+/** One decoded file. */
+export interface RawFile {
+  memory: string[];
+  components: RawComponent[];
+  views: RawView[];
+  requests: RawRequest[];
+  messages: RawMessage[];
+}
+
+/** Files that configure tooling rather than describe the site: no unknown-field or version warnings. */
+const TOOLING_FILES = new Set(["config.yaml", "config.yml", "survey.yaml", "survey.yml"]);
+
+const ROOT_KEYS = new Set(["version", "memory", "components", "views", "requests", "messages", "url", "snapshots"]);
+const VIEW_FIELDS_AT_ROOT = new Set(["name", "route", "description", "stability", "access", "dependencies", "tags"]);
+const COMPONENT_KEYS = new Set([
+  "name",
+  "selector",
+  "description",
+  "source",
+  "memory",
+  "tags",
+  "properties",
+  "children",
+  "stability",
+  "dependencies",
+  "$ref",
+]);
+const VIEW_KEYS = new Set([
+  "name",
+  "route",
+  "url",
+  "description",
+  "memory",
+  "components",
+  "requests",
+  "stability",
+  "access",
+  "source",
+  "dependencies",
+  "tags",
+  "snapshots",
+]);
+const REQUEST_KEYS = new Set([
+  "name",
+  "route",
+  "method",
+  "description",
+  "source",
+  "request",
+  "response",
+  "headers",
+  "memory",
+  "tags",
+  "properties",
+]);
+const MESSAGE_KEYS = new Set(["name", "level", "message", "description", "source", "properties"]);
+const COMPONENT_PROPERTY_KEYS = new Set(["name", "extract"]);
+const FIELD_PROPERTY_KEYS = new Set(["name", "source", "field", "pattern"]);
+const PAYLOAD_KEYS = new Set(["fields"]);
+const PAYLOAD_FIELD_KEYS = new Set(["name", "type", "description"]);
+
+/** Upper bound on nodes visited through aliases in one file (defeats "billion laughs" inflation). */
+const ALIAS_BUDGET = 100_000;
+
+type Entry = { key: string; keyNode: YamlNode; value: YamlNode | null };
+
+/** Decoding state of one file. */
+class FileDecoder {
+  readonly lines = new LineCounter();
+  doc: Document.Parsed | undefined;
+  aliasVisits = 0;
+  /** `Alias.resolve` searches the document; each alias node is resolved once. */
+  readonly resolved = new Map<Alias, YamlNode | null>();
+  aliasDepth = 0;
+  readonly tooling: boolean;
+
+  constructor(
+    readonly file: string,
+    readonly fatal: Diagnostic[],
+    readonly warnings: Diagnostic[],
+  ) {
+    const base = file.split(/[\\/]/).pop() ?? file;
+    this.tooling = TOOLING_FILES.has(base.toLowerCase());
+  }
+
+  at(offset: number | undefined): SourceLocation {
+    if (offset === undefined) return { file: this.file, line: 0, column: 0 };
+    const { line, col } = this.lines.linePos(offset);
+    return { file: this.file, line, column: col };
+  }
+
+  loc(node: YamlNode | null | undefined): SourceLocation {
+    return this.at(node?.range?.[0]);
+  }
+
+  typeError(node: YamlNode | null, what: string, expected: string): void {
+    this.fatal.push({
+      code: "type-mismatch",
+      severity: "error",
+      message: `${what} must be ${expected}, found ${kindOf(node)}`,
+      location: this.loc(node),
+    });
+  }
+
+  warn(code: string, message: string, location: SourceLocation): void {
+    this.warnings.push({ code, severity: "warning", message, location });
+  }
+
+  /** Follows an alias to its anchored node (counted against the budget). */
+  deref(node: YamlNode | null): YamlNode | null {
+    if (node && isAlias(node)) {
+      let target = this.resolved.get(node as Alias);
+      if (target === undefined) {
+        target = (node as Alias).resolve(this.doc!) ?? null;
+        this.resolved.set(node as Alias, target);
+      }
+      if (!target) {
+        this.fatal.push({
+          code: "yaml-syntax",
+          severity: "error",
+          message: `unknown alias "*${(node as Alias).source}"`,
+          location: this.loc(node),
+        });
+      }
+      return target;
+    }
+    return node;
+  }
+
+  /** Runs `fn` on an aliased subtree, enforcing the alias budget and depth. */
+  withAlias<T>(node: YamlNode | null, fn: (n: YamlNode | null) => T): T | undefined {
+    if (!node || !isAlias(node)) return fn(node);
+    if (++this.aliasVisits > ALIAS_BUDGET || this.aliasDepth > 32) {
+      if (this.aliasVisits === ALIAS_BUDGET + 1 || this.aliasDepth > 32) {
+        this.fatal.push({
+          code: "yaml-alias-limit",
+          severity: "error",
+          message: "too many or too deeply nested alias expansions",
+          location: this.loc(node),
+        });
+      }
+      this.aliasDepth = 0;
+      this.aliasVisits = ALIAS_BUDGET + 2;
+      return undefined;
+    }
+    this.aliasDepth++;
+    try {
+      return fn(this.deref(node));
+    } finally {
+      this.aliasDepth--;
+    }
+  }
+
+  /** The entries of a mapping (aliases and `<<` merge keys resolved); `undefined` if null or not a mapping. */
+  entries(node: YamlNode | null, what: string): Entry[] | undefined {
+    return this.withAlias(node, (n) => {
+      if (n === null || isNullScalar(n)) return undefined;
+      if (!isMap(n)) {
+        this.typeError(n, what, "a mapping");
+        return undefined;
+      }
+      const out: Entry[] = [];
+      const merged: Entry[] = [];
+      for (const pair of (n as YAMLMap<YamlNode, YamlNode | null>).items) {
+        const keyNode = pair.key as YamlNode | null;
+        const key = keyNode && isScalar(keyNode) ? scalarText(keyNode as Scalar) : undefined;
+        if (key === undefined || keyNode === null) {
+          this.typeError(keyNode, `a key in ${what}`, "a plain string");
+          continue;
+        }
+        if (key === "<<" && (keyNode as Scalar).type === "PLAIN") {
+          this.mergeInto(merged, pair.value as YamlNode | null, what);
+          continue;
+        }
+        out.push({ key, keyNode, value: (pair.value as YamlNode | null) ?? null });
+      }
+      // Merged entries come after the explicit ones but never override them (YAML merge key semantics).
+      const explicit = new Set(out.map((e) => e.key));
+      const seen = new Set<string>();
+      for (const m of merged) {
+        if (explicit.has(m.key) || seen.has(m.key)) continue;
+        seen.add(m.key);
+        out.push(m);
+      }
+      return out;
+    });
+  }
+
+  mergeInto(merged: Entry[], value: YamlNode | null, what: string): void {
+    const target = this.deref(value);
+    if (target && isSeq(target)) {
+      for (const item of (target as YAMLSeq<YamlNode>).items) {
+        const entries = this.entries(item, `a merge source in ${what}`);
+        if (entries) merged.push(...entries);
+      }
+      return;
+    }
+    const entries = this.entries(value, `the merge source of ${what}`);
+    if (entries) merged.push(...entries);
+  }
+
+  /** A list item that must be a mapping: an empty item is dropped with an `empty-entry` diagnostic. */
+  entry(node: YamlNode | null, what: string): Entry[] | undefined {
+    const entries = this.entries(node, what);
+    if (!entries && (node === null || isNullScalar(this.deref(node)))) {
+      this.warnings.push({
+        code: "empty-entry",
+        severity: "error",
+        message: `empty list item where ${what} was expected; it is dropped`,
+        location: this.loc(node),
+      });
+    }
+    return entries;
+  }
+
+  /** The items of a sequence; `undefined` for null; a type error otherwise. */
+  items(node: YamlNode | null, what: string): YamlNode[] | undefined {
+    return this.withAlias(node, (n) => {
+      if (n === null || isNullScalar(n)) return undefined;
+      if (!isSeq(n)) {
+        this.typeError(n, what, "a list");
+        return undefined;
+      }
+      return (n as YAMLSeq<YamlNode>).items.map((i) => i ?? null) as YamlNode[];
+    });
+  }
+
+  /** A scalar as text (numbers and booleans as written); `undefined` for null or on a type error. */
+  string(node: YamlNode | null, what: string): string | undefined {
+    return this.withAlias(node, (n) => {
+      if (n === null || isNullScalar(n)) return undefined;
+      if (!isScalar(n)) {
+        this.typeError(n, what, "a string");
+        return undefined;
+      }
+      return scalarText(n as Scalar);
+    });
+  }
+
+  /** A list of strings (`memory`, `tags`); null items are skipped. */
+  strings(node: YamlNode | null, what: string): string[] | undefined {
+    const items = this.items(node, what);
+    if (!items) return undefined;
+    const out: string[] = [];
+    for (const item of items) {
+      const s = this.string(item, `an item of ${what}`);
+      if (s !== undefined) out.push(s);
+    }
+    return out;
+  }
+
+  unknown(e: Entry, where: string): void {
+    if (this.tooling) return;
+    this.warn("unknown-field", `unknown field "${e.key}" in ${where}; it is ignored`, this.loc(e.keyNode));
+  }
+
+  // ---- entities -------------------------------------------------------------------------------------------
+
+  decode(text: string): RawFile | undefined {
+    const docs = parseAllDocuments(text, {
+      lineCounter: this.lines,
+      prettyErrors: false,
+      uniqueKeys: true,
+      keepSourceTokens: false,
+    });
+    const list = Array.isArray(docs) ? docs : [docs];
+    let syntax = false;
+    for (const doc of list) {
+      for (const err of doc.errors) {
+        syntax = true;
+        this.fatal.push({
+          code: "yaml-syntax",
+          severity: "error",
+          message: firstLine(err.message),
+          location: this.at(err.pos[0]),
+        });
+      }
+    }
+    if (syntax) return undefined;
+    const file: RawFile = { memory: [], components: [], views: [], requests: [], messages: [] };
+    const first = list[0] as Document.Parsed | undefined;
+    if (!first) return file;
+    for (const extra of list.slice(1)) {
+      this.warn(
+        "ignored-document",
+        "only the first YAML document of a file is read; this document is ignored (move it to its own file)",
+        this.at(extra.range[0]),
+      );
+    }
+    this.doc = first;
+    const root = (first.contents ?? null) as YamlNode | null;
+    const entries = this.entries(root, "the file root");
+    if (!entries) return file;
+    let fileUrl: string | undefined;
+    let hasVersion = false;
+    let componentsNode: YamlNode | null = null;
+    let viewsCount = 0;
+    for (const e of entries) {
+      switch (e.key) {
+        case "version": {
+          hasVersion = true;
+          const v = this.string(e.value, `"version"`);
+          if (!this.tooling && v !== "1") {
+            this.warn(
+              "unsupported-version",
+              `unsupported "version" ${JSON.stringify(v ?? null)}; expected 1`,
+              this.loc(e.value ?? e.keyNode),
+            );
+          }
+          break;
+        }
+        case "memory":
+          file.memory = this.strings(e.value, `"memory"`) ?? [];
+          break;
+        case "components":
+          componentsNode = e.keyNode;
+          file.components = this.components(e.value, `"components"`);
+          break;
+        case "views":
+          for (const item of this.items(e.value, `"views"`) ?? []) {
+            const view = this.view(item);
+            if (view) file.views.push(view);
+          }
+          viewsCount = file.views.length;
+          break;
+        case "requests":
+          file.requests = this.requests(e.value, `"requests"`);
+          break;
+        case "messages":
+          for (const item of this.items(e.value, `"messages"`) ?? []) {
+            const m = this.message(item);
+            if (m) file.messages.push(m);
+          }
+          break;
+        case "url":
+          fileUrl = this.string(e.value, `"url"`);
+          break;
+        case "snapshots":
+          break; // authoring-only: attaches snapshots to the file's views, never on the wire
+        default:
+          if (this.tooling) break;
+          if (VIEW_FIELDS_AT_ROOT.has(e.key)) {
+            this.warn(
+              "view-field-at-file-root",
+              `"${e.key}" is a view field but sits at the file root; put it under a "views:" entry (ignored)`,
+              this.loc(e.keyNode),
+            );
+          } else if (!ROOT_KEYS.has(e.key)) {
+            this.unknown(e, "the file root");
+          }
+      }
+    }
+    if (!this.tooling && !hasVersion && entries.length > 0) {
+      this.warn("missing-version", `missing "version: 1" at the file root`, this.loc(root));
+    }
+    if (!this.tooling && fileUrl !== undefined && componentsNode && viewsCount === 0) {
+      this.warn(
+        "no-views-in-file",
+        `the file has "url" and "components" but no "views"; its components are global`,
+        this.loc(componentsNode),
+      );
+    }
+    if (fileUrl !== undefined) { for (const v of file.views) v.url ??= fileUrl; }
+    return file;
+  }
+
+  components(node: YamlNode | null, what: string): RawComponent[] {
+    const out: RawComponent[] = [];
+    for (const item of this.items(node, what) ?? []) {
+      const c = this.component(item);
+      if (c) out.push(c);
+    }
+    return out;
+  }
+
+  component(node: YamlNode | null): RawComponent | undefined {
+    const location = this.loc(node);
+    const entries = this.entry(node, "a component");
+    if (!entries) return undefined;
+    const ref = entries.find((e) => e.key === "$ref");
+    if (ref) {
+      const target = this.string(ref.value, `"$ref"`);
+      for (const e of entries) {
+        if (e === ref) continue;
+        this.warn(
+          "ref-sibling-ignored",
+          `"${e.key}" beside "$ref" is ignored; the referenced component is used as declared`,
+          this.loc(e.keyNode),
+        );
+      }
+      if (target === undefined) {
+        this.warnings.push({
+          code: "ref-unresolved",
+          severity: "error",
+          message: `empty "$ref"; the entry is dropped`,
+          location,
+        });
+        return undefined;
+      }
+      return { kind: "ref", ref: target, location };
+    }
+    const def: RawDefinition = {
+      kind: "def",
+      selectorGiven: false,
+      properties: [],
+      children: [],
+      location,
+    };
+    for (const e of entries) {
+      switch (e.key) {
+        case "name":
+          setIf(def, "name", this.string(e.value, `a component's "name"`));
+          break;
+        case "selector":
+          this.selector(def, e.value);
+          break;
+        case "description":
+          setIf(def, "description", this.string(e.value, `a component's "description"`));
+          break;
+        case "source":
+          setIf(def, "source", this.string(e.value, `a component's "source"`));
+          break;
+        case "stability":
+          setIf(def, "stability", this.string(e.value, `a component's "stability"`));
+          break;
+        case "memory":
+          setIf(def, "memory", this.strings(e.value, `a component's "memory"`));
+          break;
+        case "tags":
+          setIf(def, "tags", this.strings(e.value, `a component's "tags"`));
+          break;
+        case "properties":
+          for (const item of this.items(e.value, `a component's "properties"`) ?? []) {
+            const p = this.componentProperty(item);
+            if (p) def.properties.push(p);
+          }
+          break;
+        case "children":
+          def.children = this.components(e.value, `a component's "children"`);
+          break;
+        case "dependencies":
+          this.strings(e.value, `a component's "dependencies"`);
+          break;
+        default:
+          if (!COMPONENT_KEYS.has(e.key)) this.unknown(e, "a component");
+      }
+    }
+    return def;
+  }
+
+  selector(def: RawDefinition, node: YamlNode | null): void {
+    const n = this.deref(node);
+    if (n === null || isNullScalar(n)) return;
+    if (isSeq(n)) {
+      const parts = this.strings(node, `a component's "selector"`) ?? [];
+      def.selectorGiven = parts.length > 0;
+      def.selectors = splitJoined(parts.join(","));
+      return;
+    }
+    const s = this.string(node, `a component's "selector"`);
+    if (s === undefined) return;
+    def.selectorGiven = true;
+    def.selectors = splitJoined(s);
+  }
+
+  componentProperty(node: YamlNode | null): WireProperty | undefined {
+    const entries = this.entry(node, "a component property");
+    if (!entries) return undefined;
+    const p: WireProperty = { name: "", extract: "" };
+    for (const e of entries) {
+      if (e.key === "name") p.name = this.string(e.value, `a property's "name"`) ?? "";
+      else if (e.key === "extract") p.extract = this.string(e.value, `a property's "extract"`) ?? "";
+      else if (!COMPONENT_PROPERTY_KEYS.has(e.key)) this.unknown(e, "a component property");
+    }
+    if (!p.name) this.warn("property-missing-name", 'component property without a "name"', this.loc(node));
+    if (!p.extract) this.warn("property-missing-extract", 'component property without an "extract"', this.loc(node));
+    return p;
+  }
+
+  fieldProperties(node: YamlNode | null, owner: string): WireFieldProperty[] | undefined {
+    const items = this.items(node, `a ${owner}'s "properties"`);
+    if (!items) return undefined;
+    const out: WireFieldProperty[] = [];
+    for (const item of items) {
+      const entries = this.entry(item, `a ${owner} property`);
+      if (!entries) continue;
+      const p: WireFieldProperty = { name: "", source: "" };
+      for (const e of entries) {
+        switch (e.key) {
+          case "name":
+            p.name = this.string(e.value, `a property's "name"`) ?? "";
+            break;
+          case "source":
+            p.source = this.string(e.value, `a property's "source"`) ?? "";
+            break;
+          case "field":
+            setIf(p, "field", this.string(e.value, `a property's "field"`));
+            break;
+          case "pattern":
+            setIf(p, "pattern", this.string(e.value, `a property's "pattern"`));
+            break;
+          default:
+            if (!FIELD_PROPERTY_KEYS.has(e.key)) this.unknown(e, `a ${owner} property`);
+        }
+      }
+      out.push(p);
+    }
+    return out;
+  }
+
+  payload(node: YamlNode | null, what: string): WirePayload | undefined {
+    const entries = this.entries(node, what);
+    if (!entries) return undefined;
+    const payload: WirePayload = {};
+    for (const e of entries) {
+      if (e.key !== "fields") {
+        if (!PAYLOAD_KEYS.has(e.key)) this.unknown(e, what);
+        continue;
+      }
+      const fields: NonNullable<WirePayload["fields"]> = [];
+      for (const item of this.items(e.value, `"fields" of ${what}`) ?? []) {
+        const fe = this.entry(item, `a field of ${what}`);
+        if (!fe) continue;
+        const field: { name: string; type?: string; description?: string } = { name: "" };
+        for (const f of fe) {
+          if (f.key === "name") field.name = this.string(f.value, `a field's "name"`) ?? "";
+          else if (f.key === "type") setIf(field, "type", this.string(f.value, `a field's "type"`));
+          else if (f.key === "description") {
+            setIf(field, "description", this.string(f.value, `a field's "description"`));
+          } else if (!PAYLOAD_FIELD_KEYS.has(f.key)) this.unknown(f, `a field of ${what}`);
+        }
+        fields.push(field);
+      }
+      if (fields.length > 0) payload.fields = fields;
+    }
+    return payload;
+  }
+
+  requests(node: YamlNode | null, what: string): RawRequest[] {
+    const out: RawRequest[] = [];
+    for (const item of this.items(node, what) ?? []) {
+      const r = this.request(item);
+      if (r) out.push(r);
+    }
+    return out;
+  }
+
+  request(node: YamlNode | null): RawRequest | undefined {
+    const entries = this.entry(node, "a request");
+    if (!entries) return undefined;
+    const r: RawRequest = { location: this.loc(node) };
+    for (const e of entries) {
+      switch (e.key) {
+        case "name":
+        case "route":
+        case "method":
+        case "description":
+        case "source":
+          setIf(r, e.key, this.string(e.value, `a request's "${e.key}"`));
+          break;
+        case "request":
+        case "response":
+          setIf(r, e.key, this.payload(e.value, `a request's "${e.key}"`));
+          break;
+        case "headers": {
+          const he = this.entries(e.value, `a request's "headers"`);
+          if (!he) break;
+          const headers: Record<string, string> = {};
+          for (const h of he) headers[h.key] = this.string(h.value, `header "${h.key}"`) ?? "";
+          r.headers = headers;
+          break;
+        }
+        case "memory":
+        case "tags":
+          setIf(r, e.key, this.strings(e.value, `a request's "${e.key}"`));
+          break;
+        case "properties":
+          setIf(r, "properties", this.fieldProperties(e.value, "request"));
+          break;
+        default:
+          if (!REQUEST_KEYS.has(e.key)) this.unknown(e, "a request");
+      }
+    }
+    return r;
+  }
+
+  message(node: YamlNode | null): RawMessage | undefined {
+    const entries = this.entry(node, "a message");
+    if (!entries) return undefined;
+    const m: RawMessage = { location: this.loc(node) };
+    for (const e of entries) {
+      switch (e.key) {
+        case "name":
+        case "level":
+        case "message":
+        case "description":
+        case "source":
+          setIf(m, e.key, this.string(e.value, `a message's "${e.key}"`));
+          break;
+        case "properties":
+          setIf(m, "properties", this.fieldProperties(e.value, "message"));
+          break;
+        default:
+          if (!MESSAGE_KEYS.has(e.key)) this.unknown(e, "a message");
+      }
+    }
+    return m;
+  }
+
+  view(node: YamlNode | null): RawView | undefined {
+    const location = this.loc(node);
+    const entries = this.entry(node, "a view");
+    if (!entries) return undefined;
+    const v: RawView = { memory: [], components: [], requests: [], location };
+    for (const e of entries) {
+      switch (e.key) {
+        case "name":
+        case "route":
+        case "url":
+        case "description":
+          setIf(v, e.key, this.string(e.value, `a view's "${e.key}"`));
+          break;
+        case "memory":
+          v.memory = this.strings(e.value, `a view's "memory"`) ?? [];
+          break;
+        case "components":
+          v.components = this.components(e.value, `a view's "components"`);
+          break;
+        case "requests":
+          v.requests = this.requests(e.value, `a view's "requests"`);
+          break;
+        case "tags":
+        case "dependencies":
+          this.strings(e.value, `a view's "${e.key}"`);
+          break;
+        case "stability":
+        case "source":
+          this.string(e.value, `a view's "${e.key}"`);
+          break;
+        default:
+          if (!VIEW_KEYS.has(e.key)) this.unknown(e, "a view");
+      }
+    }
+    return v;
+  }
+}
+
+function setIf<T extends object, K extends keyof T>(target: T, key: K, value: T[K] | undefined): void {
+  if (value !== undefined) target[key] = value;
+}
+
+function isNullScalar(node: YamlNode | null): boolean {
+  return node !== null && isScalar(node) && (node as Scalar).value === null;
+}
+
+function scalarText(node: Scalar): string | undefined {
+  const v = node.value;
+  if (v === null || v === undefined) return undefined;
+  if (typeof v === "string") return v;
+  if (typeof v === "number" || typeof v === "boolean" || typeof v === "bigint") {
+    return node.source ?? String(v);
+  }
+  return String(v);
+}
+
+function kindOf(node: YamlNode | null): string {
+  if (node === null) return "nothing";
+  if (isMap(node)) return "a mapping";
+  if (isSeq(node)) return "a list";
+  if (isAlias(node)) return "an alias";
+  if (isScalar(node)) {
+    const v = (node as Scalar).value;
+    if (v === null) return "null";
+    if (typeof v === "string") return `the string ${JSON.stringify(v.length > 40 ? `${v.slice(0, 37)}...` : v)}`;
+    return `the ${typeof v} ${String((node as Scalar).source ?? v)}`;
+  }
+  return "an unsupported value";
+}
+
+function firstLine(message: string): string {
+  const line = message.split("\n")[0] ?? message;
+  return line.replace(/ at line \d+, column \d+:?$/, "");
+}
+
+/**
+ * Decodes one corpus file. Fatal problems go to `fatal`, everything else to `warnings`; returns `undefined` when
+ * the file could not be decoded at all (syntax errors).
+ */
+export function decodeFile(
+  file: string,
+  text: string,
+  fatal: Diagnostic[],
+  warnings: Diagnostic[],
+): RawFile | undefined {
+  const before = fatal.length;
+  const decoded = new FileDecoder(file, fatal, warnings).decode(text.replace(/^\uFEFF/, ""));
+  return fatal.length === before ? decoded : undefined;
+}

@@ -1,0 +1,171 @@
+/**
+ * `mapper serve-mapper`: compile `.mapper/`, serve it on `/mapper` and `/mapper/version`, recompile on change.
+ *
+ * Output: the one "serving … on <url>" line goes to stdout once the port is bound (it is the command's result, and
+ * scripts read the URL from it); every later log line (recompiles, compile errors, diagnostics, stop) goes to
+ * stderr. With `--json-log` both are one JSON object per line.
+ *
+ * @module
+ */
+import { resolve } from "node:path";
+import type { Io } from "../io.ts";
+import { DataError, FileError, NetworkError } from "../errors.ts";
+import { CorpusLoadError, type Diagnostic, formatDiagnostic } from "./diagnostic.ts";
+import { componentCount, startCorpusService } from "./service.ts";
+import type { CorpusService } from "./mod.ts";
+
+/** Options of {@linkcode runServeMapper} (the command's flags). */
+export interface ServeMapperOptions {
+  /** TCP port; 0 picks a free one. */
+  port: number;
+  /** Address to bind. */
+  host: string;
+  /** Corpus directory, relative to `io.cwd` unless absolute. */
+  dir: string;
+  /** One JSON object per log line. */
+  jsonLog: boolean;
+  /** Recompile delay (tests); default 200 ms. */
+  debounceMs?: number;
+}
+
+const PREFIX = "[serve-mapper]";
+
+/** Runs the server until `io.signal` aborts; returns the exit code (0 after a clean stop). */
+export async function runServeMapper(opts: ServeMapperOptions, io: Io): Promise<number> {
+  const signal = io.signal; // read first: installs the SIGINT/SIGTERM listeners before anything can block
+  const absDir = resolve(io.cwd, opts.dir);
+  // Paths in messages stay as the user wrote them when they resolve the same from the process's cwd.
+  const dir = resolve(opts.dir) === absDir ? opts.dir : absDir;
+  const label = `${opts.dir.replace(/[\\/]+$/, "")}/`;
+  const site = io.cwd.split(/[\\/]/).filter(Boolean).pop() ?? "";
+
+  try {
+    const info = await Deno.stat(absDir);
+    if (!info.isDirectory) {
+      throw new FileError(`corpus path "${opts.dir}" is not a directory`, {
+        hint: "pass the corpus directory with --dir <path>",
+      });
+    }
+  } catch (err: unknown) {
+    if (err instanceof FileError) throw err;
+    if (err instanceof Deno.errors.NotFound) {
+      throw new FileError(`no corpus directory "${opts.dir}" in "${io.cwd}"`, {
+        hint:
+          "pass --dir <path> to serve another directory, run 'mapper atlas add <slug>' to install a published corpus, or create it and add YAML files (see the mapper-authoring skill)",
+      });
+    }
+    throw new FileError(`cannot read corpus directory "${opts.dir}": ${err instanceof Error ? err.message : err}`);
+  }
+
+  const emit = (stream: "stdout" | "stderr", text: string, extra: Record<string, unknown> = {}) => {
+    if (!opts.jsonLog) {
+      io[stream].write(`${text}\n`);
+      return;
+    }
+    const message = text.startsWith(`${PREFIX} `) ? text.slice(PREFIX.length + 1) : text;
+    const level = /^(compile error|watcher error)/.test(message) ? "error" : /^warning/.test(message) ? "warn" : "info";
+    const recompiled = /^recompiled \(v(\d+)\)$/.exec(message);
+    const event = recompiled ? { event: "recompiled", version: Number(recompiled[1]) } : {};
+    io[stream].write(
+      `${JSON.stringify({ time: new Date(io.now()).toISOString(), level, message, ...event, ...extra })}\n`,
+    );
+  };
+  const logDiagnostics = (list: readonly Diagnostic[]) => {
+    for (const d of list) emit("stderr", `${PREFIX} ${d.severity}: ${formatDiagnostic(d)} [${d.code}]`);
+  };
+
+  let lastDiagnostics: readonly Diagnostic[] = [];
+  let service: CorpusService | undefined;
+  try {
+    service = await startCorpusService({
+      dir,
+      site,
+      now: io.now,
+      debounceMs: opts.debounceMs ?? 200,
+      log: (line) => {
+        emit("stderr", line);
+        if (line.startsWith(`${PREFIX} recompiled`) && service) {
+          const diags = service.current().diagnostics;
+          // Only new problems are worth repeating on every save.
+          const before = new Set(lastDiagnostics.map(formatDiagnostic));
+          logDiagnostics(diags.filter((d) => !before.has(formatDiagnostic(d))));
+          lastDiagnostics = diags;
+        }
+      },
+    });
+  } catch (err: unknown) {
+    if (err instanceof CorpusLoadError) {
+      for (const p of err.problems) io.stderr.write(`${formatDiagnostic(p)}\n`);
+      const n = err.problems.length;
+      throw new DataError(`cannot compile "${opts.dir}": ${n} ${n === 1 ? "problem" : "problems"} (listed above)`, {
+        hint: "fix the YAML and run again",
+      });
+    }
+    throw err;
+  }
+  await using svc = service;
+  lastDiagnostics = svc.current().diagnostics;
+
+  const stop = new AbortController();
+  let server: Deno.HttpServer;
+  try {
+    server = Deno.serve({
+      hostname: opts.host,
+      port: opts.port,
+      signal: stop.signal,
+      onListen: () => {},
+      onError: (err) => {
+        emit("stderr", `${PREFIX} request error: ${err instanceof Error ? err.message : String(err)}`);
+        return new Response("internal error", { status: 500 });
+      },
+    }, (request) => svc.handle(request) ?? notFound(request));
+  } catch (err: unknown) {
+    if (err instanceof Deno.errors.AddrInUse) {
+      throw new NetworkError(`port ${opts.port} on ${opts.host} is already in use`, {
+        hint: "stop the other server or pass another --port (--port 0 picks a free one)",
+      });
+    }
+    throw new NetworkError(
+      `cannot listen on ${opts.host}:${opts.port}: ${err instanceof Error ? err.message : String(err)}`,
+      { hint: "check --host and --port" },
+    );
+  }
+  const addr = server.addr as Deno.NetAddr;
+  const host = addr.hostname.includes(":") ? `[${addr.hostname}]` : addr.hostname;
+  const url = `http://${host}:${addr.port}/mapper`;
+  const snap = svc.current();
+  const components = componentCount(snap.wire);
+  const views = snap.wire.views.length;
+  emit(
+    "stdout",
+    `${PREFIX} serving ${label} (${views} ${views === 1 ? "view" : "views"}, ${components} ${
+      components === 1 ? "component" : "components"
+    }) on ${url}`,
+    { event: "serving", url, views, components, version: snap.version },
+  );
+  logDiagnostics(lastDiagnostics);
+
+  if (!signal.aborted) {
+    await new Promise<void>((resolve) => signal.addEventListener("abort", () => resolve(), { once: true }));
+  }
+  stop.abort();
+  await server.finished;
+  emit("stderr", `${PREFIX} stopped`);
+  return 0;
+}
+
+function notFound(request: Request): Response {
+  const { pathname } = new URL(request.url);
+  const body = JSON.stringify({
+    error: {
+      code: "not_found",
+      message: `no resource at "${pathname}"`,
+      hint: "the corpus is at /mapper and its version at /mapper/version",
+      status: 404,
+    },
+  });
+  return new Response(body, {
+    status: 404,
+    headers: { "content-type": "application/json; charset=utf-8", "access-control-allow-origin": "*" },
+  });
+}

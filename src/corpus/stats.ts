@@ -1,0 +1,70 @@
+/**
+ * `stats(corpus)`: catalog statistics with the reference's semantics (catalog-api.md §3.2).
+ *
+ * - `views`: number of views.
+ * - `components`: distinct component names corpus-wide (a global reused by views counts once).
+ * - `requests`: global plus view-scoped requests.
+ * - `properties`: summed over distinct component definitions, where a definition is the flattened component's
+ *   content (name, selectors, parent chain, properties, memory, tags, source, stability): exact copies collapse
+ *   (a top-level `$ref` expansion, the same block pasted in two view files); a `$ref` expanded under a parent has
+ *   other selectors and is its own definition; two different local definitions with one name both count.
+ * - `memory`: file, view, component (over distinct definitions) and request memory entries.
+ * - `per_view`: components and requests reachable in each view after `$ref` expansion (globals not included).
+ *
+ * @module
+ */
+import type { Corpus, CorpusComponent } from "./model.ts";
+import type { CorpusStats } from "./mod.ts";
+
+/** Computes the catalog statistics of a loaded corpus. */
+export function stats(corpus: Corpus): CorpusStats {
+  const names = new Set<string>();
+  const definitions = new Map<string, CorpusComponent>();
+  const visit = (c: CorpusComponent) => {
+    names.add(c.name);
+    const key = definitionKey(c);
+    if (!definitions.has(key)) definitions.set(key, c);
+  };
+  corpus.globals.forEach(visit);
+  for (const v of corpus.views) v.components.forEach(visit);
+  let properties = 0;
+  let memory = corpus.memory.length;
+  for (const c of definitions.values()) {
+    properties += c.properties.length;
+    memory += c.memory?.length ?? 0;
+  }
+  let requests = corpus.requests.length;
+  for (const r of corpus.requests) memory += r.memory?.length ?? 0;
+  for (const v of corpus.views) {
+    memory += v.memory.length;
+    requests += v.requests.length;
+    for (const r of v.requests) memory += r.memory?.length ?? 0;
+  }
+  return {
+    views: corpus.views.length,
+    components: names.size,
+    requests,
+    properties,
+    memory,
+    per_view: corpus.views.map((v) => ({
+      name: v.name,
+      route: v.route ?? "",
+      components: v.components.length,
+      requests: v.requests.length,
+    })),
+  };
+}
+
+/** The content identity of a flattened component (wire-visible fields only). */
+function definitionKey(c: CorpusComponent): string {
+  return JSON.stringify([
+    c.name,
+    c.selectors,
+    c.parentChain,
+    c.properties.map((p) => [p.name, p.extract]),
+    c.memory ?? null,
+    c.tags ?? null,
+    c.source ?? null,
+    c.stability ?? null,
+  ]);
+}

@@ -1,0 +1,93 @@
+/**
+ * The devtools commands' client of the session daemon: finds it through the session file, calls its HTTP API
+ * (`src/browser/api.ts`), and turns every failure into one clear {@linkcode SessionError}.
+ *
+ * @module
+ */
+import { resolve } from "node:path";
+import type { Io } from "../io.ts";
+import { NotFoundError, SessionError } from "../errors.ts";
+import type { ErrorPayload } from "../browser/api.ts";
+import { liveness, readSession, type SessionInfo } from "../browser/session_file.ts";
+
+/** Hint of every "no session" error. */
+export const START_HINT = "start one with 'mapper browser start'";
+
+/** A connection to the running daemon. */
+export interface DaemonClient {
+  readonly session: SessionInfo;
+  /** GETs a JSON path; throws typed errors (404 `not_buffered` → {@linkcode NotFoundError}). */
+  json<T>(path: string): Promise<T>;
+  /** GETs a body; resolves with bytes and content type, or with the daemon's reason it is unavailable. */
+  body(
+    index: number,
+    kind: "request" | "response",
+  ): Promise<{ bytes: Uint8Array; contentType: string } | { reason: string }>;
+}
+
+function noSession(): SessionError {
+  return new SessionError("no running session", { hint: START_HINT });
+}
+
+/** Opens a client for the session of corpus directory `dir`. */
+export async function connect(dir: string, io: Io): Promise<DaemonClient> {
+  const info = await readSession(resolve(io.cwd, dir));
+  if (info === undefined || info === "unreadable") throw noSession();
+  const base = `http://127.0.0.1:${info.port}`;
+  const request = async (path: string): Promise<Response> => {
+    try {
+      return await io.fetch(base + path, { signal: AbortSignal.timeout(15_000) });
+    } catch (err: unknown) {
+      const live = liveness(info);
+      if (!live.daemon) {
+        io.stderr.write(`(the session file names daemon pid ${info.daemonPid}, which is no longer running)\n`);
+        throw noSession();
+      }
+      throw new SessionError(
+        `cannot reach the session daemon at ${base}: ${err instanceof Error ? err.message : String(err)}`,
+        {
+          hint: "check 'mapper browser status'",
+        },
+      );
+    }
+  };
+  const fail = async (res: Response): Promise<never> => {
+    const text = await res.text();
+    let payload: Partial<ErrorPayload> = {};
+    try {
+      payload = JSON.parse(text);
+    } catch {
+      // not JSON
+    }
+    const message = payload.error ?? (text.trim().split("\n")[0] || res.statusText);
+    if (res.status === 503) throw new SessionError("the session is still starting", { hint: "retry in a moment" });
+    if (res.status === 404 && payload.code === "not_buffered") throw new NotFoundError(message);
+    throw new SessionError(`the session daemon answered ${res.status}: ${message}`, {
+      hint: "check 'mapper browser status'",
+    });
+  };
+  return {
+    session: info,
+    async json<T>(path: string): Promise<T> {
+      const res = await request(path);
+      if (!res.ok) return await fail(res);
+      const text = await res.text();
+      try {
+        return JSON.parse(text) as T;
+      } catch (err: unknown) {
+        throw new SessionError(
+          `the session daemon sent invalid JSON for "${path}": ${err instanceof Error ? err.message : String(err)}`,
+        );
+      }
+    },
+    async body(index, kind) {
+      const res = await request(`/devtools/network/${index}/body?kind=${kind}`);
+      if (res.status === 410) {
+        const payload = (await res.json().catch(() => ({}))) as Partial<ErrorPayload>;
+        return { reason: payload.reason ?? payload.error ?? "unavailable" };
+      }
+      if (!res.ok) return await fail(res);
+      return { bytes: new Uint8Array(await res.arrayBuffer()), contentType: res.headers.get("content-type") ?? "" };
+    },
+  };
+}

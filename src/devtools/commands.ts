@@ -1,0 +1,205 @@
+/**
+ * `mapper console list|get` and `mapper network list|get`: thin clients of the session daemon. Lists and details go
+ * to stdout; "saved" notices and the non-fatal "body unavailable" line go to stderr.
+ *
+ * `--json` shapes (all carry `"schema": 1`):
+ * - `console list` / `network list`: `{schema, dropped, first, last, entries: [...]}` (the API's list payload);
+ * - `console get`: `{schema, entry}`;
+ * - `network get`: `{schema, entry, requestBody, responseBody}` where each body is
+ *   `{available: true, size, contentType, binary, preview?, truncated?, savedTo?}` or `{available: false, reason}`
+ *   (`requestBody` is `null` when the request has none). Secret headers are redacted unless `--show-secrets`.
+ *
+ * @module
+ */
+import { resolve } from "node:path";
+import type { Io } from "../io.ts";
+import { FileError, SessionError, UsageError } from "../errors.ts";
+import {
+  API_SCHEMA,
+  type ConsoleEntry,
+  type EntryPayload,
+  LEVELS,
+  type ListPayload,
+  type NetworkEntry,
+} from "../browser/api.ts";
+import { connect } from "./client.ts";
+import {
+  bodyText,
+  formatBodyPreview,
+  formatConsoleGet,
+  formatConsoleList,
+  formatNetworkHead,
+  formatNetworkList,
+  PREVIEW_BYTES,
+  redactHeaders,
+} from "./format.ts";
+
+/** Options of `console list`. */
+export interface ConsoleListOptions {
+  dir: string;
+  level?: string | undefined;
+  tab?: string | undefined;
+  limit?: number | undefined;
+  json: boolean;
+}
+
+/** Options of `console get` / `network get` (file flags only for network). */
+export interface GetOptions {
+  dir: string;
+  index: string;
+  json: boolean;
+  responseFile?: string | undefined;
+  requestFile?: string | undefined;
+  showSecrets?: boolean | undefined;
+}
+
+/** Options of `network list`. */
+export interface NetworkListOptions {
+  dir: string;
+  type?: string | undefined;
+  url?: string | undefined;
+  tab?: string | undefined;
+  limit?: number | undefined;
+  json: boolean;
+}
+
+function query(params: Record<string, string | number | undefined>): string {
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== "") q.set(k, String(v));
+  const s = q.toString();
+  return s ? `?${s}` : "";
+}
+
+function parseIndex(raw: string): number {
+  if (!/^\d+$/.test(raw.trim())) throw new UsageError(`index must be a whole number, got "${raw}"`);
+  return Number(raw.trim());
+}
+
+/** Checks a `--level` comma list. */
+export function parseLevels(raw: string | undefined): string | undefined {
+  if (raw === undefined) return undefined;
+  const levels = raw.split(",").map((s) => s.trim().toLowerCase()).filter(Boolean).map((
+    l,
+  ) => (l === "warning" ? "warn" : l));
+  for (const l of levels) {
+    if (!(LEVELS as readonly string[]).includes(l)) {
+      throw new UsageError(`unknown level "${l}"`, { hint: `use a comma list of ${LEVELS.join(", ")}` });
+    }
+  }
+  return levels.join(",");
+}
+
+/** Runs `mapper console list`. */
+export async function runConsoleList(opts: ConsoleListOptions, io: Io): Promise<number> {
+  const level = parseLevels(opts.level);
+  const client = await connect(opts.dir, io);
+  const payload = await client.json<ListPayload<ConsoleEntry>>(
+    `/devtools/console${query({ level, tab: opts.tab, limit: opts.limit })}`,
+  );
+  io.stdout.write(opts.json ? JSON.stringify(payload, null, 2) + "\n" : formatConsoleList(payload));
+  return 0;
+}
+
+/** Runs `mapper console get`. */
+export async function runConsoleGet(opts: GetOptions, io: Io): Promise<number> {
+  const index = parseIndex(opts.index);
+  const client = await connect(opts.dir, io);
+  const { entry } = await client.json<EntryPayload<ConsoleEntry>>(`/devtools/console/${index}`);
+  io.stdout.write(opts.json ? JSON.stringify({ schema: API_SCHEMA, entry }, null, 2) + "\n" : formatConsoleGet(entry));
+  return 0;
+}
+
+/** Runs `mapper network list`. */
+export async function runNetworkList(opts: NetworkListOptions, io: Io): Promise<number> {
+  const client = await connect(opts.dir, io);
+  const payload = await client.json<ListPayload<NetworkEntry>>(
+    `/devtools/network${query({ type: opts.type, url: opts.url, tab: opts.tab, limit: opts.limit })}`,
+  );
+  io.stdout.write(opts.json ? JSON.stringify(payload, null, 2) + "\n" : formatNetworkList(payload));
+  return 0;
+}
+
+async function save(path: string, bytes: Uint8Array, io: Io): Promise<string> {
+  const abs = resolve(io.cwd, path);
+  try {
+    await Deno.writeFile(abs, bytes);
+  } catch (err: unknown) {
+    throw new FileError(`cannot write "${path}": ${err instanceof Error ? err.message : String(err)}`);
+  }
+  return path;
+}
+
+type BodyJson =
+  | {
+    available: true;
+    size: number;
+    contentType: string;
+    binary: boolean;
+    preview?: string;
+    truncated?: boolean;
+    savedTo?: string;
+  }
+  | { available: false; reason: string };
+
+function bodyJson(bytes: Uint8Array, contentType: string, savedTo: string | undefined): BodyJson {
+  const text = bodyText(bytes, contentType);
+  const out: BodyJson = { available: true, size: bytes.length, contentType, binary: text === undefined };
+  if (savedTo !== undefined) out.savedTo = savedTo;
+  else if (text !== undefined) {
+    out.preview = bytes.length > PREVIEW_BYTES
+      ? new TextDecoder().decode(bytes.subarray(0, PREVIEW_BYTES), { stream: true })
+      : text;
+    out.truncated = bytes.length > PREVIEW_BYTES;
+  }
+  return out;
+}
+
+/** Runs `mapper network get`. */
+export async function runNetworkGet(opts: GetOptions, io: Io): Promise<number> {
+  const index = parseIndex(opts.index);
+  const client = await connect(opts.dir, io);
+  const { entry: raw } = await client.json<EntryPayload<NetworkEntry>>(`/devtools/network/${index}`);
+  const show = opts.showSecrets === true;
+  const entry: NetworkEntry = {
+    ...raw,
+    requestHeaders: redactHeaders(raw.requestHeaders ?? [], show),
+    responseHeaders: redactHeaders(raw.responseHeaders ?? [], show),
+  };
+  if (!opts.json) io.stdout.write(formatNetworkHead(entry));
+
+  let requestBody: BodyJson | null = null;
+  if (opts.requestFile !== undefined) {
+    const got = await client.body(index, "request");
+    if ("reason" in got) {
+      throw new SessionError(`request body unavailable: ${got.reason}`, {
+        hint: "only requests with a body (POST data) have one",
+      });
+    }
+    const saved = await save(opts.requestFile, got.bytes, io);
+    io.stderr.write(`request body saved: ${saved} (${got.bytes.length} bytes)\n`);
+    requestBody = bodyJson(got.bytes, got.contentType, saved);
+  } else if (opts.json && raw.hasRequestBody) {
+    const got = await client.body(index, "request");
+    requestBody = "reason" in got
+      ? { available: false, reason: got.reason }
+      : bodyJson(got.bytes, got.contentType, undefined);
+  }
+
+  let responseBody: BodyJson;
+  const got = await client.body(index, "response");
+  if ("reason" in got) {
+    responseBody = { available: false, reason: got.reason };
+    if (!opts.json) io.stderr.write(`response body unavailable: ${got.reason}\n`);
+  } else if (opts.responseFile !== undefined) {
+    const saved = await save(opts.responseFile, got.bytes, io);
+    io.stderr.write(`response body saved: ${saved} (${got.bytes.length} bytes)\n`);
+    responseBody = bodyJson(got.bytes, got.contentType, saved);
+  } else {
+    responseBody = bodyJson(got.bytes, got.contentType, undefined);
+    if (!opts.json) io.stdout.write(formatBodyPreview("Response Body", got.bytes, got.contentType, "--response-file"));
+  }
+  if (opts.json) {
+    io.stdout.write(JSON.stringify({ schema: API_SCHEMA, entry, requestBody, responseBody }, null, 2) + "\n");
+  }
+  return 0;
+}

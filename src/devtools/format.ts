@@ -1,0 +1,167 @@
+/**
+ * Text layouts of `mapper console list|get` and `mapper network list|get` (service description §4.3), terminal
+ * safety (control characters escaped, binary bodies never printed raw) and secret redaction.
+ *
+ * @module
+ */
+import type { ConsoleEntry, Header, ListPayload, NetworkEntry } from "../browser/api.ts";
+
+/** Bytes of a response body previewed inline. */
+export const PREVIEW_BYTES = 4096;
+/** Header values longer than this are cut in `network get`. */
+export const HEADER_CUT = 512;
+/** Headers whose values are redacted unless `--show-secrets`. */
+export const SECRET_HEADERS: ReadonlySet<string> = new Set([
+  "authorization",
+  "proxy-authorization",
+  "cookie",
+  "set-cookie",
+]);
+
+function hex(c: string): string {
+  const code = c.charCodeAt(0);
+  return code <= 0xff ? `\\x${code.toString(16).padStart(2, "0")}` : `\\u${code.toString(16).padStart(4, "0")}`;
+}
+
+/**
+ * Escapes control characters (C0, DEL, C1, and bidi overrides) as `\xNN`/`\uNNNN`. With `multiline`, newlines
+ * and tabs are kept (console text and bodies); otherwise they are escaped too (URLs, headers).
+ */
+export function escapeText(s: string, multiline: boolean): string {
+  const re = multiline
+    // deno-lint-ignore no-control-regex
+    ? /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g
+    // deno-lint-ignore no-control-regex
+    : /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+  return s.replace(re, hex);
+}
+
+/** The status column: `200 OK`, `pending`, or `failed: <reason>`. */
+export function statusText(e: NetworkEntry): string {
+  if (e.state === "failed") return `failed: ${e.failure ?? "unknown error"}`;
+  if (e.status === null) return "pending";
+  return e.statusText ? `${e.status} ${e.statusText}` : String(e.status);
+}
+
+function overflow(dropped: number, what: string): string[] {
+  return dropped > 0 ? [`(${dropped} earlier ${what} entries dropped — buffer overflowed)`] : [];
+}
+
+/** `console list`: `[index] level text`, with `[tab8]` after the level when the listed entries span tabs. */
+export function formatConsoleList(p: ListPayload<ConsoleEntry>): string {
+  const lines: string[] = [];
+  if (p.entries.length === 0) lines.push("No console messages captured.");
+  const multi = new Set(p.entries.map((e) => e.tab)).size > 1;
+  for (const e of p.entries) {
+    const tab = multi ? `[${e.tab.slice(0, 8)}] ` : "";
+    lines.push(`[${e.index}] ${e.level.padEnd(9)} ${tab}${escapeText(e.text, true)}`);
+  }
+  lines.push(...overflow(p.dropped, "console"));
+  return lines.join("\n") + "\n";
+}
+
+/** `console get`: header line, the text, then source, time and matches. */
+export function formatConsoleGet(e: ConsoleEntry): string {
+  const lines = [`[${e.index}] ${e.level}  (tab ${e.tab.slice(0, 8)})`, escapeText(e.text, true)];
+  if (e.frame) {
+    const where = `${escapeText(e.frame.url, false)}:${e.frame.line}:${e.frame.column}`;
+    lines.push(`Source: ${e.frame.function ? `${escapeText(e.frame.function, false)} (${where})` : where}`);
+  }
+  lines.push(`Time: ${new Date(e.ts).toISOString()}`);
+  if (e.matches.length > 0) lines.push(`Matches: ${e.matches.join(", ")}`);
+  return lines.join("\n") + "\n";
+}
+
+/** `network list`: `[index] method url → status (resourceType)`. */
+export function formatNetworkList(p: ListPayload<NetworkEntry>): string {
+  const lines: string[] = [];
+  if (p.entries.length === 0) lines.push("No network requests captured.");
+  for (const e of p.entries) {
+    lines.push(
+      `[${e.index}] ${escapeText(e.method, false)} ${escapeText(e.url, false)} → ${statusText(e)} (${e.resourceType})`,
+    );
+  }
+  lines.push(...overflow(p.dropped, "network"));
+  return lines.join("\n") + "\n";
+}
+
+/** Redacts secret header values (unless `show`). */
+export function redactHeaders(headers: readonly Header[], show: boolean): Header[] {
+  return headers.map((h) =>
+    !show && SECRET_HEADERS.has(h.name.toLowerCase())
+      ? { name: h.name, value: `<redacted, ${new TextEncoder().encode(h.value).length} bytes — use --show-secrets>` }
+      : h
+  );
+}
+
+function headerBlock(title: string, headers: readonly Header[]): string[] {
+  if (headers.length === 0) return [];
+  const out = [`${title}:`];
+  for (const h of headers) {
+    let v = escapeText(h.value, false);
+    const bytes = new TextEncoder().encode(v);
+    if (bytes.length > HEADER_CUT) {
+      v = `${new TextDecoder().decode(bytes.subarray(0, HEADER_CUT)).replace(/\uFFFD$/, "")}…(truncated)`;
+    }
+    out.push(`  ${escapeText(h.name, false)}: ${v}`);
+  }
+  return out;
+}
+
+/** `network get` metadata block (headers already redacted as wanted). */
+export function formatNetworkHead(e: NetworkEntry): string {
+  const lines = [
+    `Method: ${escapeText(e.method, false)}`,
+    `URL: ${escapeText(e.url, false)}`,
+    `Resource Type: ${e.resourceType}`,
+    `Status: ${statusText(e)}`,
+    `Tab: ${e.tab}`,
+  ];
+  if (e.failure && e.state !== "failed") {
+    lines.push(`Failure: ${escapeText(e.failure, false)} (after the response arrived)`);
+  }
+  const timing = [`started ${new Date(e.ts).toISOString()}`];
+  if (e.responseMs !== undefined) timing.push(`response after ${e.responseMs} ms`);
+  if (e.durationMs !== undefined) {
+    timing.push(`${e.state === "failed" ? "failed" : "finished"} after ${e.durationMs} ms`);
+  }
+  lines.push(`Timing: ${timing.join(", ")}`);
+  if (e.matches.length > 0) lines.push(`Matches: ${e.matches.join(", ")}`);
+  lines.push(
+    ...headerBlock("Request Headers", e.requestHeaders ?? []),
+    ...headerBlock("Response Headers", e.responseHeaders ?? []),
+  );
+  return lines.join("\n") + "\n";
+}
+
+const TEXTUAL =
+  /^(text\/|application\/(json|[\w.+-]*\+json|javascript|ecmascript|x-javascript|xml|[\w.+-]*\+xml|x-www-form-urlencoded|graphql|yaml|x-yaml|csv|x-ndjson)|image\/svg\+xml)/i;
+
+/** Decodes a body as text when its content type says text (or says nothing) and it is valid UTF-8 without NULs. */
+export function bodyText(bytes: Uint8Array, contentType: string): string | undefined {
+  const type = contentType.split(";")[0]!.trim();
+  if (type && type !== "application/octet-stream" && !TEXTUAL.test(type)) return undefined;
+  try {
+    const text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    if (text.includes("\u0000")) return undefined;
+    return text;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The inline body preview: `(empty)`, the text, the first 4096 bytes with a header, or a binary placeholder. */
+export function formatBodyPreview(title: string, bytes: Uint8Array, contentType: string, fileFlag: string): string {
+  if (bytes.length === 0) return `${title}: (empty)\n`;
+  const type = contentType.split(";")[0]!.trim() || "unknown type";
+  const cut = bytes.length > PREVIEW_BYTES ? bytes.subarray(0, PREVIEW_BYTES) : bytes;
+  // Validate on the whole body (a cut may split a character); show the cut part.
+  const whole = bodyText(bytes, contentType);
+  if (whole === undefined) return `${title}: <binary, ${bytes.length} bytes, ${type} — use ${fileFlag}>\n`;
+  const text = bytes.length > PREVIEW_BYTES ? new TextDecoder().decode(cut, { stream: true }) : whole;
+  const head = bytes.length > PREVIEW_BYTES
+    ? `${title} (first ${PREVIEW_BYTES} of ${bytes.length} bytes; use ${fileFlag} for the full body):`
+    : `${title}:`;
+  const shown = escapeText(text, true).replace(/\r/g, "\\x0d");
+  return `${head}\n${shown}${shown.endsWith("\n") ? "" : "\n"}`;
+}

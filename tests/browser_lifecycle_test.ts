@@ -1,0 +1,189 @@
+/**
+ * Session lifecycle with real Chromium: foreground start and SIGTERM, Chromium dying under the daemon, stale and
+ * unreadable session files, the busy-port slide, and browser discovery errors (these last need no browser).
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { baseEnv, mapperCommand, ROOT, runMapper, tempDir } from "./_helpers.ts";
+import { alive, BROWSER, reap, skipBrowserTests, startSession, waitFor } from "./site/harness.ts";
+
+const opts = { sanitizeResources: false, sanitizeOps: false };
+
+Deno.test({
+  name: "browser start - runs in the foreground until SIGTERM, then stops Chromium and removes the session file",
+  ignore: skipBrowserTests(),
+  ...opts,
+  async fn() {
+    await using tmp = await tempDir();
+    const cwd = tmp.join("site");
+    await Deno.mkdir(cwd);
+    // Something already listens on the requested port: the daemon slides to the next one.
+    using busy = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+    const wanted = (busy.addr as Deno.NetAddr).port;
+    const child = new Deno.Command(Deno.execPath(), {
+      args: mapperCommand([
+        "browser",
+        "start",
+        "--port",
+        String(wanted),
+        "--profile",
+        tmp.join("profile"),
+        ...(BROWSER ? ["--browser", BROWSER] : []),
+      ]),
+      cwd,
+      env: { ...baseEnv(tmp.join("home")), DISPLAY: "", WAYLAND_DISPLAY: "" },
+      clearEnv: true,
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+    const decoder = new TextDecoder();
+    let out = "";
+    const reader = child.stdout.getReader();
+    const pump = (async () => {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        out += decoder.decode(value);
+      }
+    })();
+    const errText = new Response(child.stderr).text();
+    let info: { daemonPid: number; chromiumPid: number; port: number } | undefined;
+    try {
+      await waitFor("the ready block", () => out.includes("● ready"), 20_000);
+      info = JSON.parse(await Deno.readTextFile(join(cwd, ".mapper", ".session")));
+      assert.equal(info!.daemonPid, child.pid);
+      assert.notEqual(info!.port, wanted, "a busy port makes the daemon slide");
+      assert.ok(info!.port > wanted && info!.port < wanted + 100);
+      assert.match(out, /^ {2}stop: {5}Ctrl-C here, or 'mapper browser stop'$/m);
+      const version = await fetch(`http://127.0.0.1:${info!.port}/mapper/version`);
+      assert.equal(version.status, 200);
+      assert.equal(version.headers.get("access-control-allow-origin"), "*");
+      await version.body?.cancel();
+      child.kill("SIGTERM");
+      const status = await child.status;
+      assert.equal(status.code, 0);
+      await pump;
+      const err = await errText;
+      assert.match(err, /no display \(\$DISPLAY\/\$WAYLAND_DISPLAY unset\): running headless\n/);
+      assert.equal(err.match(/running headless/g)?.length, 1, "said once");
+      assert.match(err, /\[browser\] stopping…\n/);
+      await waitFor("Chromium to exit", () => !alive(info!.chromiumPid), 5000);
+      await assert.rejects(Deno.stat(join(cwd, ".mapper", ".session")));
+    } finally {
+      if (info) reap(info.chromiumPid);
+      try {
+        child.kill("SIGKILL");
+      } catch {
+        // gone
+      }
+      await child.status;
+    }
+  },
+});
+
+Deno.test({
+  name: "browser session - Chromium dying ends the daemon and removes the session file",
+  ignore: skipBrowserTests(),
+  ...opts,
+  async fn() {
+    await using s = await startSession();
+    Deno.kill(s.chromiumPid, "SIGKILL");
+    await waitFor("the daemon to exit", () => !alive(s.daemonPid), 10_000);
+    await assert.rejects(Deno.stat(join(s.cwd, ".mapper", ".session")));
+    const list = await s.run(["network", "list"]);
+    assert.equal(list.code, 1);
+    assert.equal(list.stderr, "mapper network list: no running session — start one with 'mapper browser start'\n");
+    const log = await Deno.readTextFile(join(s.env.HOME!, ".mapper", "logs", "site-daemon.log"));
+    assert.match(log, /Chromium exited — session ended/);
+  },
+});
+
+Deno.test({
+  name: "browser session - a daemon killed under a live Chromium is reported degraded and stop cleans up",
+  ignore: skipBrowserTests(),
+  ...opts,
+  async fn() {
+    await using s = await startSession();
+    Deno.kill(s.daemonPid, "SIGKILL");
+    await waitFor("the daemon to die", () => !alive(s.daemonPid), 5000);
+    const st = await s.run(["browser", "status"]);
+    assert.equal(st.code, 0);
+    assert.match(
+      st.stdout,
+      new RegExp(`^⚠ degraded {2}chromium pid ${s.chromiumPid} runs but the daemon \\(pid ${s.daemonPid}\\) is gone`),
+    );
+    const json = JSON.parse((await s.run(["browser", "status", "--json"])).stdout);
+    assert.equal(json.state, "degraded");
+    const list = await s.run(["console", "list"]);
+    assert.equal(list.code, 1);
+    assert.match(list.stderr, /no running session — start one with 'mapper browser start'\n$/);
+    const stop = await s.run(["browser", "stop"]);
+    assert.equal(stop.code, 0, stop.stderr);
+    assert.ok(!alive(s.chromiumPid));
+    await assert.rejects(Deno.stat(join(s.cwd, ".mapper", ".session")));
+  },
+});
+
+Deno.test("browser session - a stale session file (dead pids) is detected, reported and removed", async () => {
+  await using tmp = await tempDir();
+  const dir = tmp.join(".mapper");
+  await Deno.mkdir(dir);
+  // A pid that cannot be alive: beyond pid_max.
+  const stale = {
+    schema: 1,
+    daemonPid: 2 ** 30,
+    chromiumPid: 2 ** 30 + 1,
+    port: 1,
+    cdpPort: 2,
+    cdpUrl: "ws://127.0.0.1:2/x",
+    profile: "/nowhere",
+    headless: true,
+    startedAt: "",
+    version: "0",
+    log: null,
+  };
+  await Deno.writeTextFile(join(dir, ".session"), JSON.stringify(stale));
+  const env = { HOME: tmp.join("home") };
+  const list = await runMapper(["console", "list"], { cwd: tmp.path, env });
+  assert.equal(list.code, 1);
+  assert.match(
+    list.stderr,
+    /^\(the session file names daemon pid 1073741824, which is no longer running\)\nmapper console list: no running session — start one with 'mapper browser start'\n$/,
+  );
+  const st = await runMapper(["browser", "status"], { cwd: tmp.path, env });
+  assert.equal(st.code, 0);
+  assert.equal(st.stdout, "○ no session\n");
+  assert.equal(
+    st.stderr,
+    "removed a stale session file (daemon pid 1073741824 and chromium pid 1073741825 are gone)\n",
+  );
+  await assert.rejects(Deno.stat(join(dir, ".session")));
+  const stop = await runMapper(["browser", "stop"], { cwd: tmp.path, env });
+  assert.equal(stop.code, 0);
+  assert.equal(stop.stderr, "no running session\n");
+  const json = JSON.parse((await runMapper(["browser", "status", "--json"], { cwd: tmp.path, env })).stdout);
+  assert.deepEqual(json, { schema: 1, state: "none" });
+});
+
+Deno.test("browser start - without any browser names all three ways to provide one", async () => {
+  await using tmp = await tempDir();
+  const res = await runMapper(["browser", "start"], { cwd: tmp.path, env: { HOME: tmp.join("home"), PATH: tmp.path } });
+  assert.equal(res.code, 1);
+  assert.equal(
+    res.stderr,
+    "mapper browser start: no Chromium or Chrome found (looked for chromium, chromium-browser, google-chrome, google-chrome-stable on PATH) — pass --browser PATH, set MAPPER_BROWSER, or install chromium\n",
+  );
+  const env = await runMapper(["browser", "start"], {
+    cwd: tmp.path,
+    env: { HOME: tmp.join("home"), MAPPER_BROWSER: "/no/such/chrome" },
+  });
+  assert.equal(env.code, 1);
+  assert.match(env.stderr, /browser "\/no\/such\/chrome" from MAPPER_BROWSER is not an executable file/);
+  const flag = await runMapper(["browser", "start", "--browser", join(ROOT, "README-missing")], {
+    cwd: tmp.path,
+    env: { HOME: tmp.join("home") },
+  });
+  assert.equal(flag.code, 1);
+  assert.match(flag.stderr, /given with --browser is not an executable file/);
+});

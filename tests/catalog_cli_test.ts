@@ -1,0 +1,199 @@
+/**
+ * Black-box tests of `mapper atlas serve` and `mapper atlas build`: the CLI run as a user would, with its own HOME.
+ *
+ * @module
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { baseEnv, listFiles, mapperCommand, ROOT, runMapper, tempDir } from "./_helpers.ts";
+
+const FIXTURE = join(ROOT, "tests", "fixtures", "catalog", "gallery");
+
+/** A `mapper atlas serve` subprocess, stopped with SIGTERM on dispose. */
+interface ServeProcess extends AsyncDisposable {
+  /** The first stdout line. */
+  readonly firstLine: string;
+  readonly url: string;
+  /** Sends SIGTERM and collects the exit code and remaining output. */
+  stop(): Promise<{ code: number; stdout: string; stderr: string }>;
+}
+
+async function startServe(args: string[], home: string): Promise<ServeProcess> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: mapperCommand(["atlas", "serve", ...args]),
+    cwd: ROOT,
+    env: baseEnv(home),
+    clearEnv: true,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const stderrText = new Response(child.stderr).text();
+  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let buffered = "";
+  while (!buffered.includes("\n")) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    buffered += value;
+  }
+  const firstLine = buffered.split("\n")[0] ?? "";
+  const url = /(https?:\/\/\S+\/)/.exec(firstLine)?.[1] ?? "";
+  let result: Promise<{ code: number; stdout: string; stderr: string }> | undefined;
+  const stop = () =>
+    result ??= (async () => {
+      try {
+        child.kill("SIGTERM");
+      } catch {
+        // already exited
+      }
+      let rest = buffered;
+      while (true) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        rest += value;
+      }
+      const status = await child.status;
+      return { code: status.code, stdout: rest, stderr: await stderrText };
+    })();
+  return { firstLine, url, stop, [Symbol.asyncDispose]: async () => void await stop() };
+}
+
+Deno.test("atlas serve - with no --gallery serves the bundled example gallery on --port 0, prints its URL, stops on SIGTERM", async () => {
+  await using home = await tempDir();
+  await using proc = await startServe(["--port", "0"], home.path);
+  assert.match(
+    proc.firstLine,
+    /^Serving the bundled example gallery \(2 entries; pass --gallery DIR to serve your own\) at http:\/\/127\.0\.0\.1:\d+\/$/,
+  );
+  const catalog = await (await fetch(`${proc.url}api/atlas`)).json();
+  assert.deepEqual(catalog.entries.map((e: { slug: string }) => e.slug), ["demo-shop", "demo-docs"]);
+  const removed = await fetch(`${proc.url}api/atlas/demo-legacy`);
+  assert.equal(removed.status, 404);
+  await removed.body?.cancel();
+  const done = await proc.stop();
+  assert.equal(done.code, 0);
+  assert.match(done.stderr, /\[atlas\] shutting down/);
+  assert.ok(!/warning/.test(done.stderr), done.stderr);
+});
+
+Deno.test("atlas serve - --base-url sets the links; invalid entries are warned about by entry and rule", async () => {
+  await using home = await tempDir();
+  await using proc = await startServe(
+    ["--gallery", FIXTURE, "--port", "0", "--base-url", "https://atlas.example.org/"],
+    home.path,
+  );
+  assert.match(proc.firstLine, /^Serving gallery ".*gallery" \(4 entries\) at http:\/\/127\.0\.0\.1:\d+\/$/);
+  const entry = await (await fetch(`${proc.url}api/atlas/alpha`)).json();
+  assert.equal(entry.html, "https://atlas.example.org/atlas/alpha");
+  const done = await proc.stop();
+  assert.equal(done.code, 0);
+  assert.match(done.stdout, /Links use the base URL https:\/\/atlas\.example\.org/);
+  assert.match(done.stderr, /mapper atlas serve: warning: entry "bad-schema" left out \(schema\): /);
+  assert.match(done.stderr, /withheld "taken-down": listed in removed\.yaml/);
+});
+
+Deno.test("atlas serve - --strict refuses to start when any entry is invalid (exit 1)", async () => {
+  await using home = await tempDir();
+  const r = await runMapper(["atlas", "serve", "--gallery", FIXTURE, "--port", "0", "--strict"], {
+    env: { HOME: home.path },
+  });
+  assert.equal(r.code, 1);
+  assert.equal(r.stdout, "");
+  assert.match(r.stderr, /warning: entry "bad-schema" left out \(schema\)/);
+  assert.match(r.stderr, /mapper atlas serve: 1 entry is invalid \(--strict\) — fix the entries named above/);
+});
+
+Deno.test("atlas serve - a missing gallery directory is a clear failure (exit 1)", async () => {
+  await using home = await tempDir();
+  const r = await runMapper(["atlas", "serve", "--gallery", home.join("nope"), "--port", "0"], {
+    env: { HOME: home.path },
+  });
+  assert.equal(r.code, 1);
+  assert.equal(r.stdout, "");
+  assert.match(r.stderr, /^mapper atlas serve: Gallery ".*nope" is not a directory — pass --gallery DIR/);
+  const noEntries = await runMapper(["atlas", "serve", "--gallery", home.path, "--port", "0"], {
+    env: { HOME: home.path },
+  });
+  assert.equal(noEntries.code, 1);
+  assert.match(noEntries.stderr, /has no "entries\/" directory/);
+});
+
+Deno.test("atlas serve - --cert without --key is a usage error (exit 2)", async () => {
+  await using home = await tempDir();
+  const r = await runMapper(["atlas", "serve", "--cert", "x.pem", "--port", "0"], { env: { HOME: home.path } });
+  assert.equal(r.code, 2);
+  assert.match(r.stderr, /--cert and --key go together/);
+});
+
+Deno.test("atlas build - writes the snapshot, _headers and _redirects; reproducible with SOURCE_DATE_EPOCH", async () => {
+  await using home = await tempDir();
+  const env = { HOME: home.path, SOURCE_DATE_EPOCH: "1790000000" };
+  const a = await runMapper(["atlas", "build", "--gallery", FIXTURE, "--out", home.join("a")], { env });
+  assert.equal(a.code, 0, a.stderr);
+  assert.match(a.stdout, /^Wrote 26 files for 4 entries to .*a \(base URL http:\/\/127\.0\.0\.1:8080\)\n$/);
+  assert.match(a.stderr, /entry "bad-schema" left out \(schema\)/);
+  const b = await runMapper(["atlas", "build", "--gallery", FIXTURE, "--out", home.join("b")], { env });
+  assert.equal(b.code, 0);
+  const files = await listFiles(home.join("a"));
+  assert.deepEqual(files, await listFiles(home.join("b")));
+  for (const f of files) {
+    assert.deepEqual(await Deno.readFile(home.join("a", f)), await Deno.readFile(home.join("b", f)), f);
+  }
+  for (
+    const f of [
+      "_headers",
+      "_redirects",
+      "openapi.json",
+      "api/openapi.yaml",
+      "api/atlas.json",
+      "api/atlas/alpha.json",
+      "llms.txt",
+      "atlas/index.json",
+      "atlas/alpha/index.html",
+      "atlas/alpha.md",
+      "atlas/alpha.tar.gz",
+      "index.html",
+    ]
+  ) {
+    assert.ok(files.includes(f), f);
+  }
+  const index = JSON.parse(await Deno.readTextFile(home.join("a", "atlas", "index.json")));
+  assert.equal(index.generated_at, "2026-09-21T14:13:20Z");
+});
+
+Deno.test("atlas build - refuses a non-empty --out and builds the bundled gallery without --gallery", async () => {
+  await using home = await tempDir();
+  await Deno.mkdir(home.join("full"));
+  await Deno.writeTextFile(home.join("full", "keep.txt"), "mine");
+  const refused = await runMapper(["atlas", "build", "--out", home.join("full")], { env: { HOME: home.path } });
+  assert.equal(refused.code, 1);
+  assert.match(refused.stderr, /Refusing to write into ".*full": the directory is not empty/);
+  assert.equal(await Deno.readTextFile(home.join("full", "keep.txt")), "mine");
+
+  const ok = await runMapper(["atlas", "build", "--out", home.join("out"), "--base-url", "https://atlas.example.org"], {
+    env: { HOME: home.path },
+  });
+  assert.equal(ok.code, 0, ok.stderr);
+  assert.equal(ok.stderr, "");
+  const catalog = JSON.parse(await Deno.readTextFile(home.join("out", "api", "atlas.json")));
+  assert.deepEqual(catalog.entries.map((e: { slug: string }) => e.slug), ["demo-shop", "demo-docs"]);
+  assert.equal(catalog.entries[0].archive, "https://atlas.example.org/atlas/demo-shop.tar.gz");
+});
+
+Deno.test("atlas serve - unusable --cert/--key files are a clear failure (exit 1)", async () => {
+  await using home = await tempDir();
+  await Deno.writeTextFile(home.join("bad.pem"), "not a certificate\n");
+  const r = await runMapper(
+    ["atlas", "serve", "--port", "0", "--cert", home.join("bad.pem"), "--key", home.join("bad.pem")],
+    { env: { HOME: home.path } },
+  );
+  assert.equal(r.code, 1);
+  assert.equal(r.stdout, "");
+  assert.match(r.stderr, /^mapper atlas serve: Could not serve HTTPS with --cert ".*bad\.pem" and --key/);
+  const missing = await runMapper(
+    ["atlas", "serve", "--port", "0", "--cert", home.join("nope.pem"), "--key", home.join("nope.pem")],
+    { env: { HOME: home.path } },
+  );
+  assert.equal(missing.code, 1);
+  assert.match(missing.stderr, /Could not read --cert ".*nope\.pem"/);
+});

@@ -1,0 +1,304 @@
+// The live corpus service on loopback: endpoints, headers, caching, compression, and recompiles driven by real
+// file-system events. Watcher tests wait for log lines or versions with generous timeouts, never fixed sleeps
+// (except where a test must show that nothing happens).
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { type CorpusService, type CorpusSnapshot, startCorpusService, type WireCorpus } from "../src/corpus/mod.ts";
+import { assertWireSchema, tempCorpus } from "../src/corpus/_testing.ts";
+
+const BASE = {
+  "shared.yaml": "version: 1\nmemory: [base]\ncomponents:\n  - {name: Header, selector: header}\n",
+  "views/home.yaml":
+    "version: 1\nviews:\n  - name: Home\n    route: /\n    components:\n      - {name: Hero, selector: .hero}\n",
+};
+
+/** A bigger corpus so `/mapper` is large enough to be compressed. */
+function bigCorpus(): Record<string, string> {
+  const lines = ["version: 1", "components:"];
+  for (let i = 0; i < 60; i++) lines.push(`  - {name: C${i}, selector: '.component-number-${i} > .child'}`);
+  return { ...BASE, "big.yaml": lines.join("\n") + "\n" };
+}
+
+interface Harness extends AsyncDisposable {
+  service: CorpusService;
+  url: string;
+  logs: string[];
+  write(relative: string, text: string): Promise<void>;
+  dir: string;
+}
+
+async function harness(files: Record<string, string>, options: { now?: () => number } = {}): Promise<Harness> {
+  const corpus = await tempCorpus(files);
+  const logs: string[] = [];
+  const service = await startCorpusService({
+    dir: corpus.dir,
+    site: "site",
+    log: (line) => logs.push(line),
+    ...(options.now ? { now: options.now } : {}),
+  });
+  const server = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen: () => {} },
+    (req) => service.handle(req) ?? new Response("not ours", { status: 404 }),
+  );
+  return {
+    service,
+    url: `http://127.0.0.1:${server.addr.port}/mapper`,
+    logs,
+    write: corpus.write,
+    dir: corpus.dir,
+    async [Symbol.asyncDispose]() {
+      await server.shutdown();
+      await service[Symbol.asyncDispose]();
+      await corpus[Symbol.asyncDispose]();
+    },
+  };
+}
+
+/** Polls `check` until it returns true; fails after `timeoutMs` with `what`. */
+async function waitFor(what: string, check: () => boolean, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** Resolves with the next version, or fails after a generous timeout. */
+async function nextVersion(service: CorpusService, timeoutMs = 20_000): Promise<CorpusSnapshot> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error("timed out waiting for a recompile")), timeoutMs);
+  });
+  try {
+    return await Promise.race([service.nextVersion(), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+const recompiles = (logs: string[]) => logs.filter((l) => /^\[serve-mapper\] recompiled \(v\d+\)$/.test(l)).length;
+
+Deno.test("corpus service - /mapper serves the compiled corpus with CORS, JSON type, ETag and no-cache", async () => {
+  await using h = await harness(BASE);
+  const res = await fetch(h.url);
+  assert.equal(res.status, 200);
+  assert.equal(res.headers.get("access-control-allow-origin"), "*");
+  assert.equal(res.headers.get("content-type"), "application/json; charset=utf-8");
+  assert.equal(res.headers.get("cache-control"), "no-cache");
+  assert.match(res.headers.get("etag") ?? "", /^"\d+(-gz)?"$/);
+  const wire = await res.json() as WireCorpus;
+  assertWireSchema(wire);
+  assert.equal(wire.site, "site");
+  assert.deepEqual(wire.memory, ["base"]);
+  assert.equal(wire.version, h.service.current().version);
+  assert.equal(wire.views[0]!.components[0]!.selector, ".hero");
+});
+
+Deno.test("corpus service - /mapper/version answers the same integer version", async () => {
+  await using h = await harness(BASE);
+  const res = await fetch(`${h.url}/version`);
+  assert.equal(res.status, 200);
+  assert.equal(res.headers.get("access-control-allow-origin"), "*");
+  assert.equal(res.headers.get("content-type"), "application/json; charset=utf-8");
+  const body = await res.text();
+  assert.equal(body, `{"version":${h.service.current().version}}`);
+  const corpus = await (await fetch(`${h.url}?x=1`)).json() as WireCorpus;
+  assert.equal(corpus.version, JSON.parse(body).version);
+});
+
+Deno.test("corpus service - If-None-Match with the current ETag gives 304 on both endpoints", async () => {
+  await using h = await harness(BASE);
+  for (const url of [h.url, `${h.url}/version`]) {
+    const first = await fetch(url);
+    await first.body?.cancel();
+    const etag = first.headers.get("etag")!;
+    const again = await fetch(url, { headers: { "if-none-match": etag } });
+    assert.equal(again.status, 304, url);
+    assert.equal(again.headers.get("etag"), etag);
+    assert.equal(again.headers.get("access-control-allow-origin"), "*");
+    assert.equal(await again.text(), "");
+    const stale = await fetch(url, { headers: { "if-none-match": '"1"' } });
+    assert.equal(stale.status, 200);
+    await stale.body?.cancel();
+  }
+});
+
+Deno.test("corpus service - gzip is sent only when Accept-Encoding allows it, from prebuilt bytes", async () => {
+  await using h = await harness(bigCorpus());
+  const plain = h.service.handle(new Request(h.url, { headers: { "accept-encoding": "identity" } }))!;
+  assert.equal(plain.headers.get("content-encoding"), null);
+  const plainText = await plain.text();
+  for (const header of ["gzip", "br, gzip;q=0.5", "*"]) {
+    const res = h.service.handle(new Request(h.url, { headers: { "accept-encoding": header } }))!;
+    assert.equal(res.headers.get("content-encoding"), "gzip", header);
+    assert.equal(res.headers.get("vary"), "Accept-Encoding");
+    assert.notEqual(res.headers.get("etag"), plain.headers.get("etag"));
+    const unzipped = await new Response(res.body!.pipeThrough(new DecompressionStream("gzip"))).text();
+    assert.equal(unzipped, plainText);
+  }
+  const refused = h.service.handle(new Request(h.url, { headers: { "accept-encoding": "gzip;q=0" } }))!;
+  assert.equal(refused.headers.get("content-encoding"), null);
+  await refused.body?.cancel();
+  // Over the wire too: fetch asks for gzip and decodes it transparently.
+  const res = await fetch(h.url);
+  assert.equal((await res.json() as WireCorpus).globals.length, 61);
+});
+
+Deno.test("corpus service - HEAD has headers only; OPTIONS answers a CORS preflight", async () => {
+  await using h = await harness(BASE);
+  const head = await fetch(h.url, { method: "HEAD" });
+  assert.equal(head.status, 200);
+  assert.ok(Number(head.headers.get("content-length")) > 0);
+  assert.equal(await head.text(), "");
+  const pre = await fetch(`${h.url}/version`, {
+    method: "OPTIONS",
+    headers: {
+      origin: "https://shop.example",
+      "access-control-request-method": "GET",
+      "access-control-request-headers": "if-none-match",
+    },
+  });
+  assert.equal(pre.status, 204);
+  assert.equal(pre.headers.get("access-control-allow-origin"), "*");
+  assert.match(pre.headers.get("access-control-allow-methods") ?? "", /GET/);
+  assert.equal(pre.headers.get("access-control-allow-headers"), "if-none-match");
+  await pre.body?.cancel();
+});
+
+Deno.test("corpus service - other methods get 405 JSON; other paths are left to the host (undefined)", async () => {
+  await using h = await harness(BASE);
+  const post = await fetch(h.url, { method: "POST", body: "{}" });
+  assert.equal(post.status, 405);
+  assert.equal(post.headers.get("allow"), "GET, HEAD, OPTIONS");
+  assert.equal(post.headers.get("access-control-allow-origin"), "*");
+  assert.equal((await post.json()).error.code, "method_not_allowed");
+  for (const path of ["/", "/mapper/", "/mapperx", "/MAPPER", "/mapper/version/", "/mapper/other"]) {
+    assert.equal(h.service.handle(new Request(new URL(path, h.url))), undefined, path);
+  }
+});
+
+Deno.test("corpus service - an edit recompiles: new version, new content, one log line", async () => {
+  await using h = await harness(BASE);
+  const before = h.service.current().version;
+  const next = nextVersion(h.service);
+  await h.write("shared.yaml", "version: 1\nmemory: [edited]\n");
+  const snap = await next;
+  assert.ok(snap.version > before);
+  const wire = await (await fetch(h.url)).json() as WireCorpus;
+  assert.deepEqual(wire.memory, ["edited"]);
+  assert.equal(wire.version, snap.version);
+  assert.ok(h.logs.includes(`[serve-mapper] recompiled (v${snap.version})`), h.logs.join("\n"));
+});
+
+Deno.test("corpus service - a burst of writes gives one recompile", async () => {
+  await using h = await harness(BASE);
+  const next = nextVersion(h.service);
+  for (let i = 0; i < 6; i++) await h.write("shared.yaml", `version: 1\nmemory: [burst ${i}]\n`);
+  const snap = await next;
+  assert.deepEqual(snap.wire.memory, ["burst 5"]);
+  // Give a stray second compile every chance to show up before counting.
+  await new Promise((r) => setTimeout(r, 700));
+  assert.equal(recompiles(h.logs), 1, h.logs.join("\n"));
+});
+
+Deno.test("corpus service - broken YAML keeps the last good corpus and logs each problem, then recovers", async () => {
+  await using h = await harness(BASE);
+  const good = h.service.current();
+  await h.write("shared.yaml", "version: 1\nmemory: [\n");
+  await h.write("views/home.yaml", "views: hello\n");
+  await waitFor(
+    "compile errors for both files",
+    () =>
+      h.logs.some((l) => /^\[serve-mapper\] compile error: .*shared\.yaml:\d+:\d+: /.test(l)) &&
+      h.logs.some((l) => /^\[serve-mapper\] compile error: .*home\.yaml:1:8: "views" must be a list/.test(l)),
+  ).catch((err) => {
+    throw new Error(`${err.message}; logs:\n${h.logs.join("\n")}`);
+  });
+  assert.equal(h.service.current().version, good.version);
+  const served = await (await fetch(h.url)).json() as WireCorpus;
+  assert.deepEqual(served, good.wire);
+  const next = nextVersion(h.service);
+  await h.write("shared.yaml", "version: 1\nmemory: [fixed]\n");
+  await h.write("views/home.yaml", "version: 1\n");
+  const snap = await next;
+  assert.ok(snap.version > good.version);
+  assert.deepEqual(snap.wire.memory, ["fixed"]);
+});
+
+Deno.test("corpus service - edits under snapshots/ and review/ and non-YAML files are ignored", async () => {
+  await using h = await harness({ ...BASE, "snapshots/keep.txt": "", "views/review/keep.txt": "" });
+  await h.write("snapshots/home.yaml", "views: [\n");
+  await h.write("views/review/todo.yml", "- item\n");
+  await h.write("notes.md", "# notes\n");
+  await new Promise((r) => setTimeout(r, 800));
+  assert.equal(recompiles(h.logs), 0, h.logs.join("\n"));
+  // The watcher is alive: a real edit still recompiles.
+  const next = nextVersion(h.service);
+  await h.write("views/home.yaml", "version: 1\nmemory: [alive]\n");
+  assert.deepEqual((await next).wire.memory, ["base", "alive"]);
+});
+
+Deno.test("corpus service - a subdirectory created later is watched", async () => {
+  await using h = await harness(BASE);
+  const memory = () => h.service.current().wire.memory;
+  await Deno.mkdir(join(h.dir, "later", "deeper"), { recursive: true });
+  await h.write("later/deeper/new.yaml", "version: 1\nmemory: [from new dir]\n");
+  await waitFor("the file in the new directory to be compiled", () => memory().includes("from new dir"));
+  // Let any compile still scheduled by the directory events run, so the next edit is the only trigger.
+  await new Promise((r) => setTimeout(r, 500));
+  await h.write("later/deeper/new.yaml", "version: 1\nmemory: [edited in new dir]\n");
+  await waitFor("an edit inside the new directory to be compiled", () => memory().includes("edited in new dir"));
+});
+
+Deno.test("corpus service - the corpus directory deleted and re-created keeps working", async () => {
+  await using h = await harness(BASE);
+  const good = h.service.current();
+  await Deno.remove(h.dir, { recursive: true });
+  await waitFor(
+    "a compile error about the missing directory",
+    () => h.logs.some((l) => /compile error: .*does not exist/.test(l)),
+  );
+  assert.equal(h.service.current().version, good.version);
+  await Deno.mkdir(h.dir);
+  await h.write("shared.yaml", "version: 1\nmemory: [reborn]\n");
+  await waitFor("the re-created file to be compiled", () => h.service.current().wire.memory.includes("reborn"));
+  await new Promise((r) => setTimeout(r, 500));
+  // And the new directory is watched.
+  const again = nextVersion(h.service);
+  await h.write("shared.yaml", "version: 1\nmemory: [watched again]\n");
+  assert.deepEqual((await again).wire.memory, ["watched again"]);
+});
+
+Deno.test("corpus service - versions strictly increase even within one millisecond", async () => {
+  await using h = await harness(BASE, { now: () => 1_700_000_000_000 });
+  assert.equal(h.service.current().version, 1_700_000_000_000);
+  const next = nextVersion(h.service);
+  await h.write("shared.yaml", "version: 1\n");
+  assert.equal((await next).version, 1_700_000_000_001);
+});
+
+Deno.test("corpus service - lenient start serves an empty corpus until the directory appears", async () => {
+  await using c = await tempCorpus();
+  const dir = join(c.root, "later");
+  const logs: string[] = [];
+  await using service = await startCorpusService({
+    dir,
+    site: "site",
+    log: (line) => logs.push(line),
+    lenient: true,
+    logPrefix: "[browser]",
+  });
+  assert.deepEqual(service.current().wire.views, []);
+  assert.ok(
+    logs.some((l) => /^\[browser\] compile error: .*later: corpus directory .* does not exist$/.test(l)),
+    logs.join("\n"),
+  );
+  await Deno.mkdir(dir);
+  await Deno.writeTextFile(join(dir, "a.yaml"), "version: 1\nmemory: [arrived]\n");
+  await waitFor("the new directory to be compiled", () => service.current().wire.memory.includes("arrived"));
+  const refused = await startCorpusService({ dir: join(c.root, "nope"), site: "s", log: () => {} }).then(
+    () => "started",
+    (err: unknown) => (err as Error).name,
+  );
+  assert.equal(refused, "CorpusLoadError");
+});

@@ -1,0 +1,319 @@
+/**
+ * `mapper console|network list|get` against a fake session daemon (canned API payloads on a loopback port): exact
+ * layouts (goldens), flags forwarded as API queries, escaping, redaction, bodies, and every error path. No browser.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { assertGolden, runMapper, tempDir } from "./_helpers.ts";
+
+const TAB_A = "3B52829CC055BCB8BA95A2496C0A3716";
+const TAB_B = "35025766AAAABBBBCCCCDDDDEEEEFFFF";
+
+const consoleEntries = [
+  {
+    index: 139,
+    level: "log",
+    text: "hello \u001b[31mred\u001b[0m",
+    tab: TAB_A,
+    ts: 1795298000000,
+    source: "console",
+    matches: [],
+  },
+  {
+    index: 140,
+    level: "exception",
+    text: "Uncaught TypeError: boom\n    at http://127.0.0.1:8765/index.html:22:32",
+    tab: TAB_A,
+    ts: 1795298000001,
+    source: "exception",
+    frame: { function: "go", url: "http://127.0.0.1:8765/index.html", line: 22, column: 32 },
+    matches: ["UncaughtBoom"],
+  },
+  { index: 141, level: "warn", text: "page2 warn", tab: TAB_B, ts: 1795298000002, source: "console", matches: [] },
+];
+
+const netBase = {
+  tab: TAB_A,
+  ts: 1795298000000,
+  hasRequestBody: false,
+  responseBody: "live",
+  matches: [],
+};
+const networkEntries = [
+  {
+    ...netBase,
+    index: 175,
+    method: "GET",
+    url: "http://127.0.0.1:8765/index.html",
+    state: "complete",
+    status: 200,
+    statusText: "OK",
+    resourceType: "Document",
+  },
+  {
+    ...netBase,
+    index: 176,
+    method: "POST",
+    url: "http://127.0.0.1:8765/api/echo",
+    state: "complete",
+    status: 201,
+    statusText: "Created",
+    resourceType: "XHR",
+    hasRequestBody: true,
+    matches: ["EchoApi"],
+  },
+  {
+    ...netBase,
+    index: 177,
+    method: "GET",
+    url: "http://127.0.0.1:8765/api/hang",
+    state: "pending",
+    status: null,
+    statusText: "",
+    resourceType: "Fetch",
+  },
+  {
+    ...netBase,
+    index: 178,
+    method: "GET",
+    url: "http://127.0.0.1:1/refused",
+    state: "failed",
+    status: null,
+    statusText: "",
+    failure: "net::ERR_CONNECTION_REFUSED",
+    resourceType: "Fetch",
+  },
+  {
+    ...netBase,
+    index: 179,
+    method: "GET",
+    url: "http://127.0.0.1:8765/a\u0007b",
+    state: "complete",
+    status: 302,
+    statusText: "Found",
+    resourceType: "Fetch",
+    redirected: true,
+  },
+];
+
+const BIG = "x".repeat(5000);
+
+/** A fake daemon: canned answers per path; remembers every request path + query. */
+function fakeDaemon(mode: "ok" | "starting" | "badjson" = "ok") {
+  const seen: string[] = [];
+  const json = (body: unknown, status = 200) =>
+    new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, (req) => {
+    const url = new URL(req.url);
+    seen.push(url.pathname + url.search);
+    if (mode === "starting") return json({ schema: 1, error: "the session is still starting", code: "starting" }, 503);
+    if (mode === "badjson") return new Response("{nope", { headers: { "content-type": "application/json" } });
+    const p = url.pathname;
+    if (p === "/devtools/console") {
+      return json({
+        schema: 1,
+        dropped: 139,
+        first: 139,
+        last: 141,
+        entries: url.searchParams.get("tab") ? consoleEntries.slice(0, 2) : consoleEntries,
+      });
+    }
+    if (p === "/devtools/console/140") return json({ schema: 1, entry: consoleEntries[1] });
+    if (p === "/devtools/console/5") {
+      return json({
+        schema: 1,
+        error: "console message index 5 is not buffered: it was dropped when the buffer overflowed; buffered: 139–141",
+        code: "not_buffered",
+        first: 139,
+        last: 141,
+      }, 404);
+    }
+    if (p === "/devtools/network") {
+      return json({ schema: 1, dropped: 0, first: 175, last: 179, entries: networkEntries });
+    }
+    const m = /^\/devtools\/network\/(\d+)(\/body)?$/.exec(p);
+    if (m) {
+      const entry = networkEntries.find((e) => e.index === Number(m[1]));
+      if (!entry) return json({ schema: 1, error: "not buffered", code: "not_buffered" }, 404);
+      if (!m[2]) {
+        return json({
+          schema: 1,
+          entry: {
+            ...entry,
+            requestHeaders: [
+              { name: "Authorization", value: "Bearer s3cret" },
+              { name: "Content-Type", value: "application/x-www-form-urlencoded" },
+              { name: "Cookie", value: "a=b" },
+              { name: "X-Long", value: "v".repeat(700) },
+            ],
+            responseHeaders: [
+              { name: "Content-Type", value: "application/json" },
+              { name: "Set-Cookie", value: "session=t0p" },
+            ],
+          },
+        });
+      }
+      const kind = url.searchParams.get("kind");
+      if (entry.index === 176 && kind === "request") {
+        return new Response("a=1&b=two", { headers: { "content-type": "application/x-www-form-urlencoded" } });
+      }
+      if (entry.index === 176) return new Response(BIG, { headers: { "content-type": "text/plain" } });
+      if (entry.index === 175) {
+        return new Response(new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 1, 2]), {
+          headers: { "content-type": "image/png" },
+        });
+      }
+      return json({
+        schema: 1,
+        error: "response body unavailable: the request is still pending: no response has arrived",
+        code: "body_unavailable",
+        reason: "the request is still pending: no response has arrived",
+      }, 410);
+    }
+    return json({ schema: 1, error: "no such path", code: "not_found" }, 404);
+  });
+  return { server, seen, port: server.addr.port };
+}
+
+async function withSession(
+  mode: "ok" | "starting" | "badjson",
+  fn: (run: (args: string[]) => ReturnType<typeof runMapper>, seen: string[], dir: string) => Promise<void>,
+) {
+  await using tmp = await tempDir();
+  const fake = fakeDaemon(mode);
+  try {
+    await Deno.mkdir(tmp.join(".mapper"));
+    const session = {
+      schema: 1,
+      daemonPid: Deno.pid,
+      chromiumPid: Deno.pid,
+      port: fake.port,
+      cdpPort: 1,
+      cdpUrl: "ws://127.0.0.1:1/x",
+      profile: "",
+      headless: true,
+      startedAt: "",
+      version: "0",
+      log: null,
+    };
+    await Deno.writeTextFile(tmp.join(".mapper", ".session"), JSON.stringify(session));
+    await fn((args) => runMapper(args, { cwd: tmp.path, env: { HOME: tmp.join("home") } }), fake.seen, tmp.path);
+  } finally {
+    await fake.server.shutdown();
+  }
+}
+
+Deno.test("console list - layout, tab column across tabs, escaping and the overflow line", async () => {
+  await withSession("ok", async (run, seen) => {
+    const res = await run(["console", "list"]);
+    assert.equal(res.code, 0);
+    assert.equal(res.stderr, "");
+    await assertGolden("devtools/console-list.txt", res.stdout);
+    const one = await run(["console", "list", "--tab", "3B52829C", "--level", "log,Exception", "--limit", "2"]);
+    await assertGolden("devtools/console-list-one-tab.txt", one.stdout);
+    assert.equal(seen.at(-1), "/devtools/console?level=log%2Cexception&tab=3B52829C&limit=2");
+    const json = JSON.parse((await run(["console", "list", "--json"])).stdout);
+    assert.equal(json.schema, 1);
+    assert.equal(json.dropped, 139);
+    assert.equal(json.entries.length, 3);
+  });
+});
+
+Deno.test("console get - header, text, source, matches; an evicted index names the buffered range", async () => {
+  await withSession("ok", async (run) => {
+    const res = await run(["console", "get", "140"]);
+    assert.equal(res.code, 0);
+    await assertGolden("devtools/console-get.txt", res.stdout);
+    const gone = await run(["console", "get", "5"]);
+    assert.equal(gone.code, 1);
+    assert.equal(gone.stdout, "");
+    assert.equal(
+      gone.stderr,
+      "mapper console get: console message index 5 is not buffered: it was dropped when the buffer overflowed; buffered: 139–141\n",
+    );
+    const bad = await run(["console", "get", "abc"]);
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /index must be a whole number, got "abc"/);
+  });
+});
+
+Deno.test("network list - layout with pending, failed and escaped URLs; filters forwarded", async () => {
+  await withSession("ok", async (run, seen) => {
+    const res = await run(["network", "list", "--type", "xhr", "--url", "API/echo", "--tab", TAB_A, "--limit", "10"]);
+    assert.equal(res.code, 0);
+    await assertGolden("devtools/network-list.txt", res.stdout);
+    assert.equal(seen.at(-1), `/devtools/network?type=xhr&url=API%2Fecho&tab=${TAB_A}&limit=10`);
+  });
+});
+
+Deno.test("network get - headers redacted and cut, body preview header, files, binary placeholder, unavailable body", async () => {
+  await withSession("ok", async (run, _seen, dir) => {
+    const res = await run(["network", "get", "176"]);
+    assert.equal(res.code, 0);
+    assert.equal(res.stderr, "");
+    await assertGolden("devtools/network-get.txt", res.stdout);
+    const secrets = await run(["network", "get", "176", "--show-secrets"]);
+    assert.match(secrets.stdout, /^ {2}Authorization: Bearer s3cret$/m);
+    assert.match(secrets.stdout, /^ {2}Set-Cookie: session=t0p$/m);
+    const files = await run(["network", "get", "176", "--request-file", "req.txt", "--response-file", "rsp.txt"]);
+    assert.equal(files.code, 0);
+    assert.equal(files.stderr, "request body saved: req.txt (9 bytes)\nresponse body saved: rsp.txt (5000 bytes)\n");
+    assert.equal(await Deno.readTextFile(join(dir, "req.txt")), "a=1&b=two");
+    assert.equal(await Deno.readTextFile(join(dir, "rsp.txt")), BIG);
+    assert.ok(!files.stdout.includes("Response Body"));
+    const bin = await run(["network", "get", "175"]);
+    assert.match(bin.stdout, /\nResponse Body: <binary, 7 bytes, image\/png — use --response-file>\n$/);
+    const pending = await run(["network", "get", "177"]);
+    assert.equal(pending.code, 0);
+    assert.match(pending.stdout, /^Status: pending$/m);
+    assert.equal(pending.stderr, "response body unavailable: the request is still pending: no response has arrived\n");
+    const failed = await run(["network", "get", "178", "--request-file", "x.bin"]);
+    assert.equal(failed.code, 1);
+    assert.match(failed.stdout, /^Status: failed: net::ERR_CONNECTION_REFUSED$/m);
+    const json = JSON.parse((await run(["network", "get", "176", "--json"])).stdout);
+    assert.equal(json.schema, 1);
+    assert.equal(json.entry.requestHeaders[0].value, "<redacted, 13 bytes — use --show-secrets>");
+    assert.deepEqual(json.requestBody, {
+      available: true,
+      size: 9,
+      contentType: "application/x-www-form-urlencoded",
+      binary: false,
+      preview: "a=1&b=two",
+      truncated: false,
+    });
+    assert.equal(json.responseBody.size, 5000);
+    assert.equal(json.responseBody.truncated, true);
+    assert.equal(json.responseBody.preview.length, 4096);
+  });
+});
+
+Deno.test("devtools commands - no session, a starting session and a broken daemon each fail with one clear line", async () => {
+  await using tmp = await tempDir();
+  for (
+    const args of [["console", "list"], ["console", "get", "1"], ["network", "list"], [
+      "network",
+      "get",
+      "3",
+      "--response-file",
+      "x.bin",
+    ]]
+  ) {
+    const res = await runMapper(args, { cwd: tmp.path, env: { HOME: tmp.join("home") } });
+    assert.equal(res.code, 1, args.join(" "));
+    assert.equal(res.stdout, "");
+    assert.equal(
+      res.stderr,
+      `mapper ${args[0]} ${args[1]}: no running session — start one with 'mapper browser start'\n`,
+    );
+  }
+  await withSession("starting", async (run) => {
+    const res = await run(["console", "list"]);
+    assert.equal(res.code, 1);
+    assert.equal(res.stderr, "mapper console list: the session is still starting — retry in a moment\n");
+  });
+  await withSession("badjson", async (run) => {
+    const res = await run(["network", "list"]);
+    assert.equal(res.code, 1);
+    assert.match(res.stderr, /^mapper network list: the session daemon sent invalid JSON for "\/devtools\/network": /);
+  });
+});

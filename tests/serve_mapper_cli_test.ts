@@ -1,0 +1,182 @@
+// `mapper serve-mapper` as a user runs it: a subprocess in a site directory, reading the URL it prints.
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { baseEnv, mapperCommand, runMapper, tempDir } from "./_helpers.ts";
+
+const CORPUS = {
+  "shared.yaml":
+    "version: 1\ncomponents:\n  - name: Header\n    selector: header\n    children:\n      - {name: Nav, selector: nav}\n",
+  "home.yaml":
+    "version: 1\nviews:\n  - name: Home\n    route: /\n    components:\n      - {name: Hero, selector: .hero}\n",
+};
+
+async function site(files: Record<string, string>, name = "my-site") {
+  const tmp = await tempDir();
+  const root = join(tmp.path, name);
+  for (const [rel, text] of Object.entries(files)) {
+    const path = join(root, ".mapper", rel);
+    await Deno.mkdir(join(path, ".."), { recursive: true });
+    await Deno.writeTextFile(path, text);
+  }
+  await Deno.mkdir(root, { recursive: true });
+  return { tmp, root, home: tmp.join("home") };
+}
+
+/** A running `serve-mapper`: the first stdout line, the rest of the output once it exits. */
+interface Running extends AsyncDisposable {
+  firstLine: Promise<string>;
+  child: Deno.ChildProcess;
+  finish(): Promise<{ code: number; stdout: string; stderr: string }>;
+}
+
+function spawnServe(args: string[], cwd: string, home: string): Running {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: mapperCommand(["serve-mapper", ...args]),
+    cwd,
+    env: baseEnv(home),
+    clearEnv: true,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  let stdout = "";
+  const { promise: firstLine, resolve: resolveFirst } = Promise.withResolvers<string>();
+  const stdoutDone = (async () => {
+    for await (const chunk of child.stdout.pipeThrough(new TextDecoderStream())) {
+      stdout += chunk;
+      const nl = stdout.indexOf("\n");
+      if (nl >= 0) resolveFirst(stdout.slice(0, nl));
+    }
+    resolveFirst(stdout);
+  })();
+  const stderrText = new Response(child.stderr).text();
+  const finish = async () => {
+    const status = await child.status;
+    await stdoutDone;
+    return { code: status.code, stdout, stderr: await stderrText };
+  };
+  return {
+    firstLine,
+    child,
+    finish,
+    async [Symbol.asyncDispose]() {
+      try {
+        child.kill("SIGKILL");
+      } catch {
+        // already exited
+      }
+      await finish();
+    },
+  };
+}
+
+function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  return Promise.race([
+    p.finally(() => clearTimeout(timer)),
+    new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`timed out waiting for ${what}`)), ms);
+    }),
+  ]);
+}
+
+Deno.test("serve-mapper - prints the bound URL with counts, serves /mapper, and stops cleanly on SIGTERM", async () => {
+  const s = await site(CORPUS);
+  await using _tmp = s.tmp;
+  await using run = spawnServe(["--port", "0"], s.root, s.home);
+  const line = await withTimeout(run.firstLine, 30_000, "the serving line");
+  const m = /^\[serve-mapper\] serving \.mapper\/ \(1 view, 3 components\) on (http:\/\/127\.0\.0\.1:(\d+)\/mapper)$/
+    .exec(line);
+  assert.ok(m, `unexpected first line: ${JSON.stringify(line)}`);
+  assert.notEqual(m[2], "0");
+  const url = m[1]!;
+  const corpus = await (await fetch(url)).json();
+  assert.equal(corpus.site, "my-site");
+  assert.equal(corpus.globals[1].selector, "header nav");
+  const version = await (await fetch(`${url}/version`)).json();
+  assert.deepEqual(version, { version: corpus.version });
+  const missing = await fetch(new URL("/nope", url));
+  assert.equal(missing.status, 404);
+  assert.equal(missing.headers.get("content-type"), "application/json; charset=utf-8");
+  assert.equal((await missing.json()).error.code, "not_found");
+  run.child.kill("SIGTERM");
+  const out = await withTimeout(run.finish(), 30_000, "the process to exit");
+  assert.equal(out.code, 0, out.stderr);
+  assert.match(out.stderr, /\[serve-mapper\] stopped/);
+});
+
+Deno.test("serve-mapper - SIGINT also stops it with exit 0", async () => {
+  const s = await site(CORPUS);
+  await using _tmp = s.tmp;
+  await using run = spawnServe(["--port", "0"], s.root, s.home);
+  await withTimeout(run.firstLine, 30_000, "the serving line");
+  run.child.kill("SIGINT");
+  const out = await withTimeout(run.finish(), 30_000, "the process to exit");
+  assert.equal(out.code, 0, out.stderr);
+});
+
+Deno.test("serve-mapper - --json-log prints JSON lines with the URL", async () => {
+  const s = await site(CORPUS);
+  await using _tmp = s.tmp;
+  await using run = spawnServe(["--port", "0", "--json-log"], s.root, s.home);
+  const line = await withTimeout(run.firstLine, 30_000, "the serving line");
+  const event = JSON.parse(line);
+  assert.equal(event.event, "serving");
+  assert.match(event.url, /^http:\/\/127\.0\.0\.1:\d+\/mapper$/);
+  assert.equal(event.components, 3);
+  run.child.kill("SIGTERM");
+  const out = await withTimeout(run.finish(), 30_000, "the process to exit");
+  assert.equal(out.code, 0);
+  for (const l of out.stderr.trim().split("\n")) JSON.parse(l);
+});
+
+Deno.test("serve-mapper - a missing corpus directory fails before serving and says how to get one", async () => {
+  const s = await site({});
+  await using _tmp = s.tmp;
+  const out = await runMapper(["serve-mapper", "--port", "0"], { cwd: s.root, env: { HOME: s.home } });
+  assert.equal(out.code, 1);
+  assert.equal(out.stdout, "");
+  assert.match(out.stderr, /^mapper serve-mapper: no corpus directory "\.mapper"/);
+  assert.match(out.stderr, /--dir/);
+  assert.match(out.stderr, /mapper atlas add/);
+});
+
+Deno.test("serve-mapper - invalid YAML fails before serving and lists every problem as file:line:col", async () => {
+  const s = await site({ ...CORPUS, "a.yaml": "views: [\n", "b.yaml": "views: hello\n" });
+  await using _tmp = s.tmp;
+  const out = await runMapper(["serve-mapper", "--port", "0", "--dir", ".mapper"], {
+    cwd: s.root,
+    env: { HOME: s.home },
+  });
+  assert.equal(out.code, 1);
+  assert.equal(out.stdout, "");
+  const lines = out.stderr.trim().split("\n");
+  assert.match(lines[0]!, /^\.mapper\/a\.yaml:2:1: /);
+  assert.equal(lines[1], `.mapper/b.yaml:1:8: "views" must be a list, found the string "hello"`);
+  assert.match(lines[2]!, /^mapper serve-mapper: cannot compile "\.mapper": 2 problems/);
+});
+
+Deno.test("serve-mapper - a port in use fails before printing a URL and names --port", async () => {
+  const s = await site(CORPUS);
+  await using _tmp = s.tmp;
+  using busy = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (busy.addr as Deno.NetAddr).port;
+  const out = await runMapper(["serve-mapper", "--port", String(port)], { cwd: s.root, env: { HOME: s.home } });
+  assert.equal(out.code, 1);
+  assert.equal(out.stdout, "");
+  assert.match(out.stderr, new RegExp(`port ${port} on 127\\.0\\.0\\.1 is already in use`));
+  assert.match(out.stderr, /--port/);
+});
+
+Deno.test("serve-mapper - --dir serves another directory, paths in messages as given", async () => {
+  const s = await site({});
+  await using _tmp = s.tmp;
+  await Deno.mkdir(join(s.root, "corpus"), { recursive: true });
+  await Deno.writeTextFile(join(s.root, "corpus", "x.yaml"), "components: 5\n");
+  const out = await runMapper(["serve-mapper", "--port", "0", "--dir", "corpus"], {
+    cwd: s.root,
+    env: { HOME: s.home },
+  });
+  assert.equal(out.code, 1);
+  assert.match(out.stderr, /^corpus\/x\.yaml:1:13: "components" must be a list/);
+});

@@ -1,0 +1,2 @@
+// deno-lint-ignore-file no-console
+console.info("app.js loaded");

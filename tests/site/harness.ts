@@ -1,0 +1,181 @@
+/**
+ * Helpers of the real-Chromium tests: find the browser (or skip loudly), start a detached session on port 0 with
+ * its own HOME and profile, query the daemon, wait for conditions, and make sure nothing survives a test.
+ *
+ * @module
+ */
+import { delimiter, join } from "node:path";
+import { runMapper, type TempDir, tempDir } from "../_helpers.ts";
+
+const NAMES = ["chromium", "chromium-browser", "google-chrome", "google-chrome-stable"];
+
+function findBrowserSync(): string | undefined {
+  const fromEnv = Deno.env.get("MAPPER_BROWSER");
+  if (fromEnv) return fromEnv;
+  for (const dir of (Deno.env.get("PATH") ?? "").split(delimiter)) {
+    for (const name of NAMES) {
+      try {
+        if (Deno.statSync(join(dir, name)).isFile) return join(dir, name);
+      } catch {
+        // not here
+      }
+    }
+  }
+  return undefined;
+}
+
+/** The Chromium binary the tests use, or `undefined` (tests are then skipped, unless MAPPER_REQUIRE_BROWSER=1). */
+export const BROWSER: string | undefined = findBrowserSync();
+
+/** Whether the browser tests must be skipped; prints ONE loud line the first time it is asked. */
+export function skipBrowserTests(): boolean {
+  if (BROWSER) return false;
+  if (Deno.env.get("MAPPER_REQUIRE_BROWSER") === "1") return false; // the tests then fail on the missing browser
+  const g = globalThis as { __mapperSkipSaid?: boolean };
+  if (!g.__mapperSkipSaid) {
+    g.__mapperSkipSaid = true;
+    // deno-lint-ignore no-console
+    console.error(
+      "!!! SKIPPING the real-browser tests: no Chromium found (set MAPPER_BROWSER or put chromium on PATH; MAPPER_REQUIRE_BROWSER=1 makes this a failure) !!!",
+    );
+  }
+  return true;
+}
+
+/** Flags every test session passes to Chromium. */
+export const TEST_FLAGS: string[] = ["--disable-popup-blocking", "--mute-audio"];
+
+/** A test session: its dirs, env, and the daemon's port and pids. */
+export interface TestSession extends AsyncDisposable {
+  readonly tmp: TempDir;
+  /** The working directory (its `.mapper/` holds the session file). */
+  readonly cwd: string;
+  readonly env: Record<string, string>;
+  readonly port: number;
+  readonly daemonPid: number;
+  readonly chromiumPid: number;
+  readonly cdpUrl: string;
+  /** Runs mapper in this session's cwd and env. */
+  run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }>;
+  /** GETs a daemon API path as JSON. */
+  api<T>(path: string): Promise<T>;
+}
+
+/** Whether a pid is alive (not a zombie). */
+export function alive(pid: number): boolean {
+  try {
+    const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
+    const state = stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3);
+    return state !== "Z";
+  } catch {
+    return false;
+  }
+}
+
+/** Waits until `fn` returns a truthy value (polling every 100 ms), or throws after `ms` with `what`. */
+export async function waitFor<T>(
+  what: string,
+  fn: () => Promise<T | undefined | false> | T | undefined | false,
+  ms = 15_000,
+): Promise<T> {
+  const deadline = Date.now() + ms;
+  let last: unknown;
+  while (Date.now() < deadline) {
+    try {
+      const v = await fn();
+      if (v) return v;
+    } catch (err: unknown) {
+      last = err;
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`timed out after ${ms} ms waiting for ${what}${last ? ` (last error: ${String(last)})` : ""}`);
+}
+
+/** Kills a pid if it is still alive (test cleanup only; by pid, never by name). */
+export function reap(pid: number): void {
+  if (!alive(pid)) return;
+  try {
+    Deno.kill(pid, "SIGKILL");
+  } catch {
+    // gone
+  }
+}
+
+/** Starts a detached session (`browser start --detach --port 0`) in a fresh temp dir with its own HOME. */
+export async function startSession(extra: string[] = [], corpus?: string): Promise<TestSession> {
+  const tmp = await tempDir("mapper-browser-");
+  const cwd = tmp.join("site");
+  await Deno.mkdir(join(cwd, ".mapper"), { recursive: true });
+  if (corpus) {
+    for await (const e of Deno.readDir(corpus)) {
+      if (e.isFile) await Deno.copyFile(join(corpus, e.name), join(cwd, ".mapper", e.name));
+    }
+  }
+  const env: Record<string, string> = { HOME: tmp.join("home"), TMPDIR: tmp.path };
+  delete (env as Record<string, string | undefined>).DISPLAY;
+  const run = (args: string[]) => runMapper(args, { cwd, env });
+  const flags = TEST_FLAGS.map((f) => `--browser-flag=${f}`);
+  const res = await run([
+    "browser",
+    "start",
+    "--detach",
+    "--headless",
+    "--port",
+    "0",
+    "--profile",
+    tmp.join("profile"),
+    ...(BROWSER ? ["--browser", BROWSER] : []),
+    ...flags,
+    ...extra,
+  ]);
+  if (res.code !== 0) {
+    await tmp[Symbol.asyncDispose]();
+    throw new Error(`browser start failed (${res.code}):\n${res.stdout}\n${res.stderr}`);
+  }
+  const info = JSON.parse(await Deno.readTextFile(join(cwd, ".mapper", ".session")));
+  const session: TestSession = {
+    tmp,
+    cwd,
+    env,
+    port: info.port,
+    daemonPid: info.daemonPid,
+    chromiumPid: info.chromiumPid,
+    cdpUrl: info.cdpUrl,
+    run,
+    async api<T>(path: string): Promise<T> {
+      const r = await fetch(`http://127.0.0.1:${info.port}${path}`);
+      if (!r.ok) throw new Error(`${path}: ${r.status} ${await r.text()}`);
+      return (await r.json()) as T;
+    },
+    async [Symbol.asyncDispose]() {
+      if (alive(info.daemonPid) || alive(info.chromiumPid)) await run(["browser", "stop"]).catch(() => {});
+      reap(info.daemonPid);
+      reap(info.chromiumPid);
+      await waitFor("the session's processes to end", () => !alive(info.daemonPid) && !alive(info.chromiumPid), 5000)
+        .catch(() => {});
+      await tmp[Symbol.asyncDispose]();
+    },
+  };
+  return session;
+}
+
+/** Console texts currently buffered. */
+export async function consoleTexts(s: TestSession): Promise<string[]> {
+  const p = await s.api<{ entries: Array<{ text: string }> }>("/devtools/console");
+  return p.entries.map((e) => e.text);
+}
+
+/** Waits for a console message whose text equals `text`. */
+export function waitForLog(s: TestSession, text: string, ms = 15_000): Promise<true> {
+  return waitFor(`console message "${text}"`, async () => (await consoleTexts(s)).includes(text) || undefined, ms);
+}
+
+/** Opens a tab on `url` through `browser start` (the "second start opens a tab" path); returns the tab id. */
+export async function openTab(s: TestSession, url: string): Promise<string> {
+  const res = await s.run(["browser", "start", "--url", url]);
+  if (res.code !== 0) throw new Error(`opening a tab failed:\n${res.stdout}\n${res.stderr}`);
+  const m = /● tab {2}(\S+)/.exec(res.stdout);
+  if (!m?.[1]) throw new Error(`no tab id in:\n${res.stdout}`);
+  return m[1];
+}
