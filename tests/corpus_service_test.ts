@@ -302,3 +302,21 @@ Deno.test("corpus service - lenient start serves an empty corpus until the direc
   );
   assert.equal(refused, "CorpusLoadError");
 });
+
+Deno.test("corpus service - scanning mode (no file-system events) still recompiles on edits and recreation", async () => {
+  await using c = await tempCorpus(BASE);
+  const logs: string[] = [];
+  await using service = await startCorpusService({
+    dir: c.dir,
+    site: "site",
+    log: (line) => logs.push(line),
+    pollIntervalMs: 100,
+  });
+  await c.write("shared.yaml", "version: 1\nmemory: [scanned edit]\n");
+  await waitFor("a scanned edit to be compiled", () => service.current().wire.memory.includes("scanned edit"));
+  await c.write("snapshots/x.yaml", "views: [\n");
+  await Deno.remove(c.dir, { recursive: true });
+  await waitFor("a compile error for the missing directory", () => logs.some((l) => /does not exist/.test(l)));
+  await c.write("a.yaml", "version: 1\nmemory: [back]\n");
+  await waitFor("the re-created corpus to be compiled", () => service.current().wire.memory.includes("back"));
+});

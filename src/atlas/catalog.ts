@@ -106,6 +106,11 @@ export function decodeCatalog(text: string): Catalog {
   } catch (err: unknown) {
     throw new CatalogFormatError(`not valid JSON (${err instanceof Error ? err.message : String(err)})`);
   }
+  return decodeCatalogValue(doc);
+}
+
+/** {@linkcode decodeCatalog} on an already parsed document (the cache stores parsed JSON). */
+export function decodeCatalogValue(doc: unknown): Catalog {
   if (doc === null || typeof doc !== "object" || Array.isArray(doc)) {
     throw new CatalogFormatError(`expected a JSON object with "schema_version" and "entries", found ${kind(doc)}`);
   }

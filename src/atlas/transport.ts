@@ -84,7 +84,7 @@ async function readWithin(
   reader: ReadableStreamDefaultReader<Uint8Array>,
   ms: number,
 ): Promise<ReadableStreamReadResult<Uint8Array>> {
-  let timer: number | undefined;
+  let timer: ReturnType<typeof setTimeout> | undefined;
   try {
     return await Promise.race([
       reader.read(),
@@ -127,7 +127,7 @@ export async function download(url: string, io: Io, options: DownloadOptions = {
     let hops = 0;
     let response: Response;
     for (;;) {
-      let stallTimer: number | undefined;
+      let stallTimer: ReturnType<typeof setTimeout> | undefined;
       try {
         response = await Promise.race([
           io.fetch(current, { redirect: "manual", signal: controller.signal }),

@@ -1,6 +1,6 @@
 /** Wiring of `mapper atlas …`: the atlas client (find, list, validate, add, verify) and the catalog API (serve, build). @module */
 import type { Command } from "@commander-js/extra-typings";
-import { type CliContext, intArg, notImplemented } from "./context.ts";
+import { type CliContext, intArg } from "./context.ts";
 import { registerCatalog } from "./catalog.ts";
 
 /** Registers the `mapper atlas` command group. */
@@ -18,7 +18,10 @@ export function registerAtlas(program: Command, ctx: CliContext): void {
     .option("--limit <n>", "show at most N hits (0 = all)", intArg(0), 10)
     .option("--index <url|file>", "catalog location: an HTTPS URL or a local index.json")
     .option("--refresh", "ignore the 24 h cache and fetch the catalog again")
-    .action(notImplemented("atlas find"));
+    .action(async (query, opts) => {
+      const { runFind } = await import("../atlas/find.ts");
+      ctx.exitCode = await runFind({ query, ...opts }, ctx.io);
+    });
 
   atlas
     .command("list")
@@ -28,14 +31,20 @@ export function registerAtlas(program: Command, ctx: CliContext): void {
     .option("--limit <n>", "show at most N entries (0 = all)", intArg(0), 10)
     .option("--index <url|file>", "catalog location: an HTTPS URL or a local index.json")
     .option("--refresh", "ignore the 24 h cache and fetch the catalog again")
-    .action(notImplemented("atlas list"));
+    .action(async (opts) => {
+      const { runFind } = await import("../atlas/find.ts");
+      ctx.exitCode = await runFind({ query: [], ...opts }, ctx.io);
+    });
 
   atlas
     .command("validate")
     .description("check a catalog index.json for every problem an install would hit (exit 1 when any)")
     .argument("[file]", "index.json to check; '-' or nothing reads standard input")
     .option("--json", "print the report as JSON")
-    .action(notImplemented("atlas validate"));
+    .action(async (file, opts) => {
+      const { runValidate } = await import("../atlas/validate.ts");
+      ctx.exitCode = await runValidate({ file, ...opts }, ctx.io);
+    });
 
   atlas
     .command("add")
@@ -45,14 +54,20 @@ export function registerAtlas(program: Command, ctx: CliContext): void {
     .option("--source <template>", "archive URL template; {slug} is replaced by the slug")
     .option("--index <url|file>", "catalog location; archives are fetched beside it unless --source is given")
     .option("--expect-sha256 <hex>", "refuse the archive unless its SHA-256 is this value")
-    .action(notImplemented("atlas add"));
+    .action(async (slug, opts) => {
+      const { runAdd } = await import("../atlas/install.ts");
+      ctx.exitCode = await runAdd({ slug, ...opts }, ctx.io);
+    });
 
   atlas
     .command("verify")
     .description("compare an installed corpus with its atlas-lock.json (exit 1 on drift)")
     .option("--target <dir>", "installed corpus directory", ".mapper")
     .option("--json", "print the report as JSON")
-    .action(notImplemented("atlas verify"));
+    .action(async (opts) => {
+      const { runVerify } = await import("../atlas/verify.ts");
+      ctx.exitCode = await runVerify(opts, ctx.io);
+    });
 
   registerCatalog(atlas, ctx);
 }

@@ -153,6 +153,11 @@ export interface CorpusServiceOptions {
   now?: () => number;
   /** Watch the directory and recompile (default true). */
   watch?: boolean;
+  /**
+   * Scan the tree for changes at this interval (ms) instead of using file-system events (network file systems,
+   * exhausted inotify watches). Unset: events, with an automatic 1 s scan when the platform refuses a watcher.
+   */
+  pollIntervalMs?: number;
   /** Recompile delay after the last event in ms (default 200). */
   debounceMs?: number;
   /** Log prefix, default `[serve-mapper]`. */

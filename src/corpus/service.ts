@@ -11,7 +11,7 @@ import { gzipSync } from "node:zlib";
 import { compile } from "./compile.ts";
 import { CorpusLoadError, type Diagnostic, formatDiagnostic } from "./diagnostic.ts";
 import { load, LoadCache } from "./load.ts";
-import { EXCLUDED_DIRS, isCorpusFileName, isExcludedPath } from "./_walk.ts";
+import { EXCLUDED_DIRS, isCorpusFileName, isExcludedPath, walkCorpus } from "./_walk.ts";
 import type { CorpusService, CorpusServiceOptions, CorpusSnapshot, WireCorpus } from "./mod.ts";
 
 /** The two paths the service answers. */
@@ -29,6 +29,16 @@ interface Built extends CorpusSnapshot {
   body: Uint8Array<ArrayBuffer>;
   gzip: Uint8Array<ArrayBuffer> | undefined;
   versionBody: Uint8Array<ArrayBuffer>;
+}
+
+/** Paths, sizes and modification times of the corpus files: changes when any YAML file does. */
+async function treeSignature(dir: string): Promise<string> {
+  const files = await walkCorpus(dir, [], []).catch(() => []);
+  const parts = await Promise.all(files.map(async (f) => {
+    const info = await Deno.stat(f.path).catch(() => undefined);
+    return `${f.relative}\0${info?.size}\0${info?.mtime?.getTime()}`;
+  }));
+  return parts.join("\n");
 }
 
 /** Counts the components of a compiled corpus (globals plus every view's), as the extension does. */
@@ -155,6 +165,7 @@ class LiveCorpus implements CorpusService {
   #watcher: Deno.FsWatcher | undefined;
   #watchLoop: Promise<void> | undefined;
   #rearmTimer: ReturnType<typeof setTimeout> | undefined;
+  #scanTimer: ReturnType<typeof setInterval> | undefined;
   #dirIdentity: string | undefined;
   #disposed = false;
   #waiters: Array<(snap: CorpusSnapshot) => void> = [];
@@ -228,20 +239,30 @@ class LiveCorpus implements CorpusService {
     }
   }
 
-  /** Starts a recursive watcher on the directory; when it is missing, polls until it comes back. */
+  /**
+   * Starts a recursive watcher on the directory; when it is missing, polls until it comes back. When the platform
+   * refuses a watcher (e.g. the inotify watch limit), falls back to scanning the tree every second.
+   */
   async #arm(): Promise<void> {
-    if (this.#disposed) return;
+    if (this.#disposed || this.#watcher || this.#scanTimer !== undefined) return;
     const identity = await this.#identity();
+    if (this.#disposed || this.#watcher || this.#scanTimer !== undefined) return;
     if (identity === undefined) {
       this.#pollForDir();
+      return;
+    }
+    if (this.options.pollIntervalMs !== undefined) {
+      await this.#startScanning(this.options.pollIntervalMs);
       return;
     }
     let watcher: Deno.FsWatcher;
     try {
       watcher = Deno.watchFs(this.#absDir, { recursive: true });
     } catch (err: unknown) {
-      this.#log(`watcher error: ${err instanceof Error ? err.message : String(err)}`);
-      this.#pollForDir();
+      this.#log(
+        `watcher error: ${err instanceof Error ? err.message : String(err)}; checking for changes every second instead`,
+      );
+      await this.#startScanning(1000);
       return;
     }
     this.#watcher = watcher;
@@ -252,7 +273,29 @@ class LiveCorpus implements CorpusService {
       } catch (err: unknown) {
         if (!this.#disposed) this.#log(`watcher error: ${err instanceof Error ? err.message : String(err)}`);
       }
+      // The watcher ended on its own (not disarmed): start over so changes keep being noticed.
+      if (!this.#disposed && this.#watcher === watcher) {
+        this.#disarm();
+        this.#pollForDir();
+      }
     })();
+  }
+
+  /** Without a watcher: a cheap signature of the YAML tree (paths, sizes, mtimes) checked at an interval. */
+  async #startScanning(intervalMs: number): Promise<void> {
+    let last = await treeSignature(this.#dir);
+    let scanning = false;
+    this.#scanTimer = setInterval(async () => {
+      if (scanning || this.#disposed) return;
+      scanning = true;
+      try {
+        const signature = await treeSignature(this.#dir);
+        if (signature !== last) this.#schedule();
+        last = signature;
+      } finally {
+        scanning = false;
+      }
+    }, intervalMs);
   }
 
   #disarm(): void {
@@ -336,7 +379,7 @@ class LiveCorpus implements CorpusService {
   async #compileOnce(): Promise<void> {
     if (this.#disposed) return;
     // The directory may have been deleted or replaced: a replaced directory needs a fresh watcher.
-    const identity = await this.#identity();
+    const identity = this.#scanTimer === undefined ? await this.#identity() : this.#dirIdentity;
     if (identity !== this.#dirIdentity) {
       this.#disarm();
       if (identity === undefined) this.#pollForDir();
@@ -371,7 +414,8 @@ class LiveCorpus implements CorpusService {
     this.#disposed = true;
     if (this.#timer !== undefined) clearTimeout(this.#timer);
     if (this.#rearmTimer !== undefined) clearTimeout(this.#rearmTimer);
-    this.#timer = this.#rearmTimer = undefined;
+    if (this.#scanTimer !== undefined) clearInterval(this.#scanTimer);
+    this.#timer = this.#rearmTimer = this.#scanTimer = undefined;
     this.#disarm();
     await this.#watchLoop;
     await this.#compiling;

@@ -1,0 +1,512 @@
+/**
+ * `mapper atlas add SLUG`: install one published corpus. The order of checks is part of the contract:
+ *
+ * 1. slug rule → 2. non-empty `--target` → 3. `--expect-sha256` shape → 4. archive URL template (`{slug}`, parse,
+ *    transport policy) → 5. target must be missing or an empty directory (decided before any network I/O) →
+ * 6. download (policy per hop, caps; 404 = "no corpus published") → 7. archive sha256 (and `--expect-sha256`) →
+ * 8. create parents + a fresh staging directory beside the target → 9. stream-extract under the archive rules →
+ * 10. load gate → 11. write `atlas-lock.json` → 12. rename staging into place.
+ *
+ * On any failure the staging directory (and any parent directory this run created) is removed, the target is left
+ * as it was, and no message shows the staging path.
+ *
+ * @module
+ */
+import { dirname, join, relative, resolve, sep } from "node:path";
+import { parseAllDocuments } from "yaml";
+import {
+  DataError,
+  describe,
+  EXIT_OK,
+  FileError,
+  MapperError,
+  NotFoundError,
+  PolicyError,
+  UsageError,
+} from "../errors.ts";
+import type { Io } from "../io.ts";
+import { escapeTerminal, plural, quote, rfc3339 } from "./_text.ts";
+import { ArchiveBombError, ArchiveFormatError, TarGzReader } from "./_tar.ts";
+import { DEFAULT_SOURCE, ENV_INDEX, ENV_SOURCE, GALLERY_URL, isUrl, SLUG_PLACEHOLDER } from "./defaults.ts";
+import { type AtlasLock, formatLock, LOCK_FILE, LOCK_SCHEMA, sha256Hex } from "./lock.ts";
+import { pathEscape, slugProblem } from "./slug.ts";
+import { download, type DownloadOptions, MAX_BODY_BYTES, policyProblem } from "./transport.ts";
+
+/** Largest single file in an archive: 4 MiB. */
+export const MAX_FILE_BYTES = 4 * 1024 * 1024;
+/** Largest decompressed tar stream (headers and padding included): 32 MiB. */
+export const MAX_TOTAL_BYTES = 32 * 1024 * 1024;
+/** Most members (directories included). */
+export const MAX_MEMBERS = 512;
+/** Prefixes every archive member must sit under (ours, and the public atlas's). */
+export const ARCHIVE_PREFIXES = [".mapper", ".sightmap"] as const;
+
+/** Options of `atlas add`. */
+export interface AddOptions {
+  slug: string;
+  /** `--target`, default `.mapper`. */
+  target: string;
+  /** `--source` URL (or path) template with `{slug}`. */
+  source?: string | undefined;
+  /** `--index`: archives are fetched beside it when `--source` is not given. */
+  index?: string | undefined;
+  /** `--expect-sha256`. */
+  expectSha256?: string | undefined;
+  /** Transport overrides (tests). */
+  transport?: DownloadOptions | undefined;
+}
+
+/** An archive rule was broken; the message is prefixed with `atlas entry "<slug>": `. */
+class ArchiveRuleError extends PolicyError {}
+
+/** The archive URL template in effect: `--source`, else beside `--index`, else the environment, else the default. */
+export function sourceTemplate(options: Pick<AddOptions, "source" | "index">, io: Io): string {
+  if (options.source) return options.source;
+  if (options.index) return besideIndex(options.index);
+  const envSource = io.env(ENV_SOURCE);
+  if (envSource) return envSource;
+  const envIndex = io.env(ENV_INDEX);
+  if (envIndex) return besideIndex(envIndex);
+  return DEFAULT_SOURCE;
+}
+
+/** `<directory of the index>/{slug}.tar.gz` for a URL or a local path. */
+export function besideIndex(index: string): string {
+  if (isUrl(index)) {
+    const cut = index.replace(/[?#].*$/s, "");
+    return cut.slice(0, cut.lastIndexOf("/") + 1) + `${SLUG_PLACEHOLDER}.tar.gz`;
+  }
+  return join(dirname(index), `${SLUG_PLACEHOLDER}.tar.gz`);
+}
+
+const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(\..*)?$/i;
+
+/** Why a member name is unsafe (after stripping one trailing `/` and one leading `./`), or `undefined`. */
+export function unsafePathReason(path: string): string | undefined {
+  if (path === "") return "it is empty";
+  if (path.startsWith("/")) return "it is absolute";
+  if (/^[a-zA-Z]:/.test(path)) return "it names a drive";
+  if (path.includes("\\")) return "it contains a backslash";
+  if (/[\u0000-\u001f\u007f-\u009f]/.test(path)) return "it contains a control character";
+  for (const seg of path.split("/")) {
+    if (seg === "") return "it has an empty segment";
+    if (seg === "." || seg === "..") return `it has a "${seg}" segment`;
+    if (/[<>:"|?*]/.test(seg)) return "it contains a character Windows does not allow in names";
+    if (WINDOWS_RESERVED.test(seg)) return `"${seg}" is a reserved name on Windows`;
+    if (/[. ]$/.test(seg)) return "a segment ends with a dot or a space (not portable to Windows)";
+  }
+  return undefined;
+}
+
+/** The key two paths collide on when the file system folds case or normalises Unicode. */
+function foldKey(path: string): string {
+  return path.normalize("NFC").toLowerCase().normalize("NFC");
+}
+
+/** A file ready to land. */
+interface StagedFile {
+  rel: string;
+  sha256: string;
+}
+
+async function pathKind(path: string): Promise<"missing" | "empty" | "nonempty" | "notdir"> {
+  let info: Deno.FileInfo;
+  try {
+    info = await Deno.lstat(path);
+  } catch (err: unknown) {
+    if (err instanceof Deno.errors.NotFound) return "missing";
+    throw err;
+  }
+  if (!info.isDirectory) return "notdir";
+  for await (const _ of Deno.readDir(path)) return "nonempty";
+  return "empty";
+}
+
+/** Creates `dir` and missing parents; returns the topmost directory this call created (for clean-up). */
+async function mkdirTracked(dir: string): Promise<string | undefined> {
+  let top: string | undefined;
+  let probe = dir;
+  for (;;) {
+    try {
+      await Deno.lstat(probe);
+      break;
+    } catch {
+      top = probe;
+      const up = dirname(probe);
+      if (up === probe) break;
+      probe = up;
+    }
+  }
+  await Deno.mkdir(dir, { recursive: true, mode: 0o755 });
+  return top;
+}
+
+/** Extracts the archive into `staging` under every rule; returns the files written, sorted. */
+async function extract(archive: Uint8Array, staging: string): Promise<StagedFile[]> {
+  let tar: TarGzReader;
+  try {
+    tar = new TarGzReader(archive, MAX_TOTAL_BYTES);
+  } catch (err: unknown) {
+    if (err instanceof ArchiveFormatError) throw new ArchiveRuleError(err.message);
+    throw err;
+  }
+  const files: StagedFile[] = [];
+  const exact = new Set<string>();
+  const fileKeys = new Map<string, string>(); // fold key → rel (files)
+  const dirKeys = new Map<string, string>(); // fold key → rel (directories, explicit or implied)
+  let members = 0;
+  const fail = (message: string) => new ArchiveRuleError(message);
+  try {
+    for (;;) {
+      const m = await tar.next();
+      if (!m) break;
+      members++;
+      if (members > MAX_MEMBERS) throw fail(`holds more than ${MAX_MEMBERS} members`);
+      const original = m.name;
+      if (m.type === "g") throw fail(`carries a PAX global header (${quote(original)}), which mapper does not accept`);
+      if (!m.nameValid) throw fail(`publishes a member whose name is not valid UTF-8 (${quote(original)})`);
+      let name = original.endsWith("/") ? original.slice(0, -1) : original;
+      if (name.startsWith("./")) name = name.slice(2);
+      const reason = unsafePathReason(name);
+      if (reason !== undefined) throw fail(`publishes an unsafe path ${quote(original)}: ${reason}`);
+      const prefix = ARCHIVE_PREFIXES.find((p) => name === p || name.startsWith(`${p}/`));
+      const isDir = m.type === "5";
+      const isFile = m.type === "0" || m.type === "\0";
+      if (prefix === undefined) throw fail(`publishes ${quote(original)}, which is not under .mapper/`);
+      if (name === prefix) {
+        if (isDir) continue;
+        throw fail(`publishes ${prefix}/ as a file`);
+      }
+      if (!isDir && !isFile) {
+        const what = {
+          "1": "a hard link",
+          "2": "a symbolic link",
+          "3": "a character device",
+          "4": "a block device",
+          "6": "a FIFO",
+          "7": "a contiguous file",
+        }[m.type] ?? `a member of type ${JSON.stringify(escapeTerminal(m.type))}`;
+        throw fail(`publishes ${quote(original)}, which is ${what}, not a regular file or a directory`);
+      }
+      const rel = name.slice(prefix.length + 1);
+      if (rel === LOCK_FILE) throw fail(`publishes ${quote(rel)}, a name mapper reserves for its own record`);
+      // Containment: the joined path must stay inside staging (defence in depth; the name rules already ensure it).
+      const dest = resolve(staging, ...rel.split("/"));
+      if (!dest.startsWith(staging + sep)) throw fail(`publishes an unsafe path ${quote(original)}`);
+      const key = foldKey(rel);
+      const segments = rel.split("/");
+      const parents = segments.slice(0, -1).map((_, i) => segments.slice(0, i + 1).join("/"));
+      for (const parent of parents) {
+        const pk = foldKey(parent);
+        const clash = fileKeys.get(pk);
+        if (clash !== undefined) {
+          throw fail(`publishes ${quote(rel)} below ${quote(clash)}, which is a file`);
+        }
+      }
+      if (isDir) {
+        const clash = fileKeys.get(key);
+        if (clash !== undefined) throw fail(`publishes ${quote(rel)} both as a file and as a directory`);
+        const other = dirKeys.get(key);
+        if (other !== undefined && other !== rel) {
+          throw fail(
+            `publishes ${quote(other)} and ${quote(rel)}, which collide on case-insensitive or Unicode-normalising file systems`,
+          );
+        }
+        dirKeys.set(key, rel);
+        for (const parent of parents) dirKeys.set(foldKey(parent), dirKeys.get(foldKey(parent)) ?? parent);
+        await Deno.mkdir(dest, { recursive: true, mode: 0o755 });
+        continue;
+      }
+      if (exact.has(rel)) throw fail(`publishes ${quote(rel)} twice`);
+      const other = fileKeys.get(key) ?? dirKeys.get(key);
+      if (other !== undefined) {
+        throw fail(
+          other === rel
+            ? `publishes ${quote(rel)} both as a file and as a directory`
+            : other.normalize("NFC") === rel.normalize("NFC")
+            ? `publishes ${quote(rel)} twice in different Unicode normalisations, which collide on Unicode-normalising file systems`
+            : `publishes ${quote(other)} and ${quote(rel)}, which collide on case-insensitive file systems`,
+        );
+      }
+      for (const parent of parents) {
+        const pk = foldKey(parent);
+        const seen = dirKeys.get(pk);
+        if (seen !== undefined && seen !== parent) {
+          throw fail(
+            `publishes ${quote(seen)} and ${quote(parent)}, which collide on case-insensitive or Unicode-normalising file systems`,
+          );
+        }
+        dirKeys.set(pk, parent);
+      }
+      exact.add(rel);
+      fileKeys.set(key, rel);
+      const chunks: Uint8Array[] = [];
+      const size = await tar.readData(
+        MAX_FILE_BYTES,
+        (c) => chunks.push(c.slice()),
+        () => fail(`publishes ${quote(rel)} over the ${MAX_FILE_BYTES}-byte file limit`),
+      );
+      const data = new Uint8Array(size);
+      let at = 0;
+      for (const c of chunks) {
+        data.set(c, at);
+        at += c.byteLength;
+      }
+      await Deno.mkdir(dirname(dest), { recursive: true, mode: 0o755 });
+      const file = await Deno.open(dest, { createNew: true, write: true, mode: 0o644 });
+      try {
+        let off = 0;
+        while (off < data.byteLength) off += await file.write(data.subarray(off));
+      } finally {
+        file.close();
+      }
+      files.push({ rel, sha256: await sha256Hex(data) });
+    }
+  } catch (err: unknown) {
+    if (err instanceof ArchiveBombError) throw fail(err.message);
+    if (err instanceof ArchiveFormatError) throw fail(err.message);
+    throw err;
+  } finally {
+    await tar.close();
+  }
+  if (files.length === 0) throw fail("publishes no files under .mapper/");
+  return files.sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
+}
+
+/** Whether a staged corpus-relative path is outside `snapshots/` and `review/` and is YAML. */
+function gated(rel: string): boolean {
+  const segments = rel.split("/");
+  if (segments.slice(0, -1).some((s) => s === "snapshots" || s === "review")) return false;
+  return /\.ya?ml$/i.test(rel);
+}
+
+/** The load gate: every gated YAML file parses; then the corpus loader (when available) accepts the directory. */
+async function loadGate(staging: string, files: readonly StagedFile[], label: string): Promise<void> {
+  for (const f of files) {
+    if (!gated(f.rel)) continue;
+    const text = await Deno.readTextFile(join(staging, ...f.rel.split("/")));
+    const docs = parseAllDocuments(text);
+    for (const doc of Array.isArray(docs) ? docs : [docs]) {
+      const err = doc.errors[0];
+      if (err) {
+        const line = err.linePos?.[0]?.line;
+        const first = err.message.split("\n")[0] ?? err.message;
+        throw new DataError(
+          `publishes a corpus that does not load: ${quote(`${label}/${f.rel}`)}${line ? ` line ${line}` : ""}: ${
+            escapeTerminal(first.replace(/ at line \d+, column \d+:?$/, ""))
+          }`,
+          { hint: "the atlas entry is broken, nothing was installed" },
+        );
+      }
+    }
+  }
+  const { load, CorpusLoadError } = await import("../corpus/mod.ts");
+  try {
+    await load(staging);
+  } catch (err: unknown) {
+    if (err instanceof CorpusLoadError) {
+      const detail = err.problems.slice(0, 3).map((p) => {
+        const file = relative(staging, p.location.file).split(sep).join("/");
+        return `${label}/${file}:${p.location.line}: ${p.message}`;
+      }).join("; ");
+      throw new DataError(`publishes a corpus that does not load: ${escapeTerminal(detail)}`, {
+        hint: "the atlas entry is broken, nothing was installed",
+      });
+    }
+    // The corpus loader is not implemented in this build yet: the YAML syntax gate above is the gate.
+    if (err instanceof Error && err.message.startsWith("corpus loader not implemented yet")) return;
+    throw err;
+  }
+}
+
+/** Shows progress on stderr when the download is slow and stderr is a terminal. */
+function progress(io: Io): { onProgress: (n: number, total: number | undefined) => void; done: () => void } {
+  const start = io.now();
+  let last = 0;
+  let shown = false;
+  return {
+    onProgress: (n, total) => {
+      if (!io.isTTY.stderr) return;
+      const t = io.now();
+      if (t - start < 1000 || t - last < 200) return;
+      last = t;
+      shown = true;
+      const mib = (x: number) => (x / 1048576).toFixed(1);
+      io.stderr.write(`\r\x1b[2Kdownloading… ${mib(n)} MiB${total ? ` of ${mib(total)} MiB` : ""}`);
+    },
+    done: () => {
+      if (shown) io.stderr.write("\r\x1b[2K");
+    },
+  };
+}
+
+/** Fetches the archive from a URL (transport policy) or reads it from a local path (same cap). */
+async function fetchArchive(
+  location: string,
+  slug: string,
+  io: Io,
+  transport: DownloadOptions | undefined,
+): Promise<Uint8Array> {
+  const notPublished = () =>
+    new NotFoundError(`no corpus published for slug ${quote(slug)}`, {
+      hint: `browse ${GALLERY_URL}, or search for the site: mapper atlas find <domain>`,
+    });
+  if (!isUrl(location)) {
+    try {
+      const info = await Deno.stat(location);
+      if (info.size > MAX_BODY_BYTES) {
+        throw new PolicyError(`${quote(location)} exceeds the ${MAX_BODY_BYTES}-byte limit — refusing to install it`);
+      }
+      return await Deno.readFile(location);
+    } catch (err: unknown) {
+      if (err instanceof MapperError) throw err;
+      if (err instanceof Deno.errors.NotFound) throw notPublished();
+      throw new FileError(`cannot read archive ${quote(location)}: ${describe(err)}`);
+    }
+  }
+  const p = progress(io);
+  try {
+    const { bytes } = await download(location, io, { onNotFound: notPublished, onProgress: p.onProgress, ...transport });
+    return bytes;
+  } finally {
+    p.done();
+  }
+}
+
+/** Runs `atlas add`; returns 0 or throws a typed error (exit 1, or 2 for bad arguments). */
+export async function runAdd(options: AddOptions, io: Io): Promise<number> {
+  const { slug, target } = options;
+  const reason = slugProblem(slug);
+  if (reason !== undefined) {
+    throw new UsageError(`invalid slug ${quote(slug)}: ${reason}`, { hint: "find the right slug with 'mapper atlas find <domain>'" });
+  }
+  if (target === "") throw new UsageError("no install target: name the directory to install the corpus into");
+  const expect = options.expectSha256?.trim().toLowerCase();
+  if (expect !== undefined && !/^[0-9a-f]{64}$/.test(expect)) {
+    throw new UsageError(`--expect-sha256 must be 64 hexadecimal digits, got ${quote(options.expectSha256 ?? "")}`);
+  }
+  const template = sourceTemplate(options, io);
+  if (!template.includes(SLUG_PLACEHOLDER)) {
+    throw new UsageError(
+      `archive URL ${quote(template)} has no {slug} placeholder — it must name where one entry's archive lives, ` +
+        `for example ${DEFAULT_SOURCE}`,
+    );
+  }
+  const remote = isUrl(template);
+  const location = remote
+    ? template.replaceAll(SLUG_PLACEHOLDER, pathEscape(slug))
+    : resolve(io.cwd, template.replaceAll(SLUG_PLACEHOLDER, slug));
+  if (remote) {
+    const problem = policyProblem(location);
+    if (problem !== undefined) throw new PolicyError(problem);
+  }
+  const targetAbs = resolve(io.cwd, target);
+  const shownTarget = escapeTerminal(target);
+  let state: Awaited<ReturnType<typeof pathKind>>;
+  try {
+    state = await pathKind(targetAbs);
+  } catch (err: unknown) {
+    throw new FileError(`cannot read install target ${quote(target)}: ${describe(err)}`);
+  }
+  if (state === "notdir") {
+    throw new FileError(`install target ${quote(target)} exists and is not a directory`, {
+      hint: "pass --target with a directory path",
+    });
+  }
+  if (state === "nonempty") {
+    throw new PolicyError(`install target ${quote(target)} already exists and is not empty`, {
+      hint: "delete it and run this again to install over it",
+    });
+  }
+
+  const archive = await fetchArchive(location, slug, io, options.transport);
+  const archiveSha = await sha256Hex(archive);
+  if (expect !== undefined && expect !== archiveSha) {
+    throw new PolicyError(
+      `archive for ${quote(slug)} has sha256 ${archiveSha}, but --expect-sha256 is ${expect}; nothing was installed`,
+    );
+  }
+
+  const parent = dirname(targetAbs);
+  let createdTop: string | undefined;
+  let staging: string | undefined;
+  try {
+    createdTop = await mkdirTracked(parent);
+    staging = await Deno.makeTempDir({ dir: parent, prefix: ".mapper-add-" });
+    let files: StagedFile[];
+    try {
+      files = await extract(archive, staging);
+    } catch (err: unknown) {
+      if (err instanceof ArchiveRuleError) throw new PolicyError(`atlas entry ${quote(slug)}: ${err.message}`);
+      throw err;
+    }
+    try {
+      await loadGate(staging, files, target.replace(/\/+$/, "") || target);
+    } catch (err: unknown) {
+      if (err instanceof DataError) {
+        throw new DataError(`atlas entry ${quote(slug)} ${err.message}`, err.hint ? { hint: err.hint } : {});
+      }
+      throw err;
+    }
+    const lock: AtlasLock = {
+      schema: LOCK_SCHEMA,
+      slug,
+      source: location,
+      archive_sha256: archiveSha,
+      installed_at: rfc3339(io.now()),
+      files: Object.fromEntries(files.map((f) => [f.rel, f.sha256])),
+    };
+    await Deno.writeTextFile(join(staging, LOCK_FILE), formatLock(lock), { mode: 0o644 });
+    await Deno.chmod(staging, 0o755);
+    if (state === "empty") {
+      try {
+        await Deno.remove(targetAbs); // fails if it gained files meanwhile: never overwrite
+      } catch {
+        throw new PolicyError(`install target ${quote(target)} changed while installing and is no longer empty`, {
+          hint: "delete it and run this again to install over it",
+        });
+      }
+    }
+    try {
+      await Deno.rename(staging, targetAbs);
+    } catch (err: unknown) {
+      throw new FileError(`cannot move the corpus into ${quote(target)}: ${err instanceof Error ? err.name : "error"}`);
+    }
+    staging = undefined;
+    createdTop = undefined;
+    const lockShown = escapeTerminal(join(target, LOCK_FILE).split(sep).join("/"));
+    const lines = files.map((f) => `  wrote  ${escapeTerminal(join(target, f.rel).split(sep).join("/"))}\n`);
+    io.stdout.write(
+      lines.join("") + "\n" +
+        `Archive sha256 ${archiveSha} (recorded in ${lockShown}; check with mapper atlas verify).\n` +
+        `Installed ${escapeTerminal(slug)}: ${plural(files.length, "file")} → ${shownTarget}. Next:\n` +
+        `  mapper serve-mapper\n`,
+    );
+    return EXIT_OK;
+  } catch (err: unknown) {
+    if (err instanceof MapperError) throw err;
+    // Never leak the staging path: describe OS failures by kind only.
+    const kind = err instanceof Error ? err.name : "error";
+    const msg = err instanceof Error && staging ? err.message.split(staging).join(shownTarget) : String(err);
+    throw new FileError(`cannot install into ${quote(target)}: ${kind}: ${escapeTerminal(msg)}`);
+  } finally {
+    if (staging) await Deno.remove(staging, { recursive: true }).catch(() => {});
+    if (createdTop) await removeEmptyUpTo(parent, createdTop);
+  }
+}
+
+/** Removes `dir` and its parents up to and including `top` while they are empty. */
+async function removeEmptyUpTo(dir: string, top: string): Promise<void> {
+  let d = dir;
+  for (;;) {
+    try {
+      await Deno.remove(d);
+    } catch {
+      return;
+    }
+    if (d === top) return;
+    const up = dirname(d);
+    if (up === d) return;
+    d = up;
+  }
+}

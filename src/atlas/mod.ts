@@ -1,0 +1,18 @@
+/**
+ * The atlas client: catalog model, transport policy, cache, search, validate, install and verify. Offline of any
+ * browser. Commands call the `run*` functions; other areas may reuse the policy and the catalog decoder.
+ *
+ * @module
+ */
+export { DEFAULT_INDEX, DEFAULT_SOURCE, ENV_INDEX, ENV_SOURCE, GALLERY_URL } from "./defaults.ts";
+export { type AtlasEntry, type Catalog, CatalogFormatError, decodeCatalog, SCHEMA_VERSION } from "./catalog.ts";
+export { assertAllowed, download, MAX_BODY_BYTES, MAX_REDIRECTS, policyProblem } from "./transport.ts";
+export { type Hit, MATCH_KINDS, type MatchKind, normaliseDomain, normaliseQuery, search } from "./search.ts";
+export { escapeTerminal, quote } from "./_text.ts";
+export { slugProblem } from "./slug.ts";
+export { type CatalogProblem, validateCatalog } from "./validate.ts";
+export { type AtlasLock, LOCK_FILE } from "./lock.ts";
+export { type FindOptions, runFind } from "./find.ts";
+export { type ValidateOptions, runValidate } from "./validate.ts";
+export { type AddOptions, MAX_FILE_BYTES, MAX_MEMBERS, MAX_TOTAL_BYTES, runAdd } from "./install.ts";
+export { runVerify, type VerifyOptions } from "./verify.ts";

@@ -1,0 +1,88 @@
+/**
+ * `mapper atlas verify [--target DIR]`: compares an installed corpus with the `atlas-lock.json` that `atlas add`
+ * wrote, and reports drift (modified, missing and added files). Exit 1 on drift.
+ *
+ * @module
+ */
+import { join, resolve } from "node:path";
+import { DataError, EXIT_OK, NotFoundError, ProblemsFound } from "../errors.ts";
+import type { Io } from "../io.ts";
+import { escapeTerminal, plural, quote, toJson } from "./_text.ts";
+import { LOCK_FILE, parseLock, sha256Hex } from "./lock.ts";
+
+/** Options of `atlas verify`. */
+export interface VerifyOptions {
+  target: string;
+  json?: boolean | undefined;
+}
+
+/** One drifted file. */
+export interface Drift {
+  path: string;
+  change: "modified" | "missing" | "added";
+}
+
+async function walk(dir: string, rel = ""): Promise<string[]> {
+  const out: string[] = [];
+  for await (const e of Deno.readDir(join(dir, rel))) {
+    const p = rel ? `${rel}/${e.name}` : e.name;
+    if (e.isDirectory) out.push(...await walk(dir, p));
+    else out.push(p);
+  }
+  return out;
+}
+
+/** Runs `atlas verify`; throws {@linkcode ProblemsFound} (exit 1) on drift. */
+export async function runVerify(options: VerifyOptions, io: Io): Promise<number> {
+  const dir = resolve(io.cwd, options.target);
+  let text: string;
+  try {
+    text = await Deno.readTextFile(join(dir, LOCK_FILE));
+  } catch {
+    throw new NotFoundError(`no ${LOCK_FILE} in ${quote(options.target)}`, {
+      hint: "only corpora installed with 'mapper atlas add' can be verified",
+    });
+  }
+  const lock = parseLock(text);
+  if (!lock) throw new DataError(`${quote(`${options.target}/${LOCK_FILE}`)} is not a valid atlas lock file`);
+  const drift: Drift[] = [];
+  const present = new Set((await walk(dir)).filter((p) => p !== LOCK_FILE));
+  for (const [path, hash] of Object.entries(lock.files).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    if (!present.has(path)) {
+      drift.push({ path, change: "missing" });
+      continue;
+    }
+    present.delete(path);
+    const actual = await sha256Hex(await Deno.readFile(join(dir, ...path.split("/"))));
+    if (actual !== hash) drift.push({ path, change: "modified" });
+  }
+  for (const path of [...present].sort()) drift.push({ path, change: "added" });
+  if (options.json) {
+    io.stdout.write(toJson({
+      schema: 1,
+      target: options.target,
+      slug: lock.slug,
+      source: lock.source,
+      archive_sha256: lock.archive_sha256,
+      installed_at: lock.installed_at,
+      files: Object.keys(lock.files).length,
+      clean: drift.length === 0,
+      drift,
+    }));
+  } else if (drift.length === 0) {
+    io.stdout.write(
+      `${escapeTerminal(options.target)} matches ${LOCK_FILE}: ${escapeTerminal(lock.slug)}, ${
+        plural(Object.keys(lock.files).length, "file")
+      }, archive sha256 ${escapeTerminal(lock.archive_sha256)}, installed ${escapeTerminal(lock.installed_at)}.\n`,
+    );
+  } else {
+    for (const d of drift) io.stdout.write(`  ${d.change.padEnd(8)}  ${escapeTerminal(d.path)}\n`);
+  }
+  if (drift.length > 0) {
+    throw new ProblemsFound(
+      `${escapeTerminal(options.target)} drifted from ${LOCK_FILE} (${plural(drift.length, "file")} changed)`,
+      { hint: `reinstall with 'mapper atlas add ${lock.slug}' into an empty target, or keep your edits` },
+    );
+  }
+  return EXIT_OK;
+}

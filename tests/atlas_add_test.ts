@@ -1,0 +1,266 @@
+/**
+ * `mapper atlas add`: order of checks, the hostile-archive suite (each refused with its own message, exit 1,
+ * nothing written), the lock file and `atlas verify`. Archives are built by the tests and served by a real loopback
+ * HTTPS server with a throwaway CA.
+ */
+import assert from "node:assert/strict";
+import { runCli } from "../src/cli/run.ts";
+import { testIo } from "../src/io.ts";
+import { listFiles, runMapper, tempDir } from "./_helpers.ts";
+import { httpsServer } from "./_https.ts";
+import { concat, goodCorpus, gzip, type Member, tar, tarGz } from "./fixtures/atlas/archive.ts";
+
+const MiB = 1024 * 1024;
+
+/** A server answering `/a/<name>.tar.gz` from a map; anything else 404. */
+async function archiveServer(archives: Map<string, Uint8Array>) {
+  return await httpsServer((req) => {
+    const path = decodeURIComponent(new URL(req.url).pathname);
+    const m = /^\/a\/(.+)\.tar\.gz$/.exec(path);
+    const body = m ? archives.get(m[1] ?? "") : undefined;
+    if (!body) return new Response("not found", { status: 404 });
+    return new Response(body as Uint8Array<ArrayBuffer>, { headers: { "content-type": "application/gzip" } });
+  });
+}
+
+/** Runs `mapper atlas add` in-process against the server. */
+async function add(args: string[], cwd: string, fetchFn: typeof fetch) {
+  const io = testIo({ cwd, home: cwd, fetch: fetchFn, env: {} });
+  const code = await runCli(["atlas", "add", ...args], io);
+  return { code, stdout: io.stdout.text(), stderr: io.stderr.text() };
+}
+
+const tests: Array<[string, () => Promise<Uint8Array> | Uint8Array, string]> = [
+  ["zip-slip", () => tarGz([{ name: ".mapper/../../../etc/passwd", data: "x" }]), 'unsafe path ".mapper/../../../etc/passwd"'],
+  ["absolute", () => tarGz([{ name: "/etc/passwd", data: "x" }]), 'unsafe path "/etc/passwd": it is absolute'],
+  ["backslash", () => tarGz([{ name: ".mapper/..\\..\\evil.yaml", data: "x" }]), "it contains a backslash"],
+  ["control", () => tarGz([{ name: ".mapper/\x1b[2Kconfig.yaml", data: "x" }]), "it contains a control character"],
+  ["emptyseg", () => tarGz([{ name: ".mapper//config.yaml", data: "x" }]), "it has an empty segment"],
+  ["symlink", () => tarGz([{ name: ".mapper/escape", type: "2", linkname: "/etc" }]), "which is a symbolic link"],
+  ["hardlink", () => tarGz([{ name: ".mapper/h", type: "1", linkname: "/etc/passwd" }]), "which is a hard link"],
+  ["device", () => tarGz([{ name: ".mapper/dev", type: "3" }]), "which is a character device"],
+  ["fifo", () => tarGz([{ name: ".mapper/fifo", type: "6" }]), "which is a FIFO"],
+  [
+    "duplicate",
+    () => tarGz([{ name: ".mapper/config.yaml", data: "a: 1\n" }, { name: ".mapper/config.yaml", data: "a: 2\n" }]),
+    'publishes "config.yaml" twice',
+  ],
+  [
+    "casecollide",
+    () => tarGz([{ name: ".mapper/Config.yaml", data: "a: 1\n" }, { name: ".mapper/config.yaml", data: "a: 2\n" }]),
+    'publishes "Config.yaml" and "config.yaml", which collide on case-insensitive file systems',
+  ],
+  [
+    "nfccollide",
+    () => tarGz([{ name: ".mapper/caf\u00e9.yaml", data: "a: 1\n" }, { name: ".mapper/cafe\u0301.yaml", data: "a: 2\n" }]),
+    "twice in different Unicode normalisations, which collide on Unicode-normalising file systems",
+  ],
+  ["winreserved", () => tarGz([{ name: ".mapper/views/CON.yaml", data: "a: 1\n" }]), "is a reserved name on Windows"],
+  [
+    "paxescape",
+    () => tarGz([{ name: ".mapper/ok.yaml", data: "a: 1\n", pax: { path: ".mapper/../../escape.yaml" } }]),
+    'unsafe path ".mapper/../../escape.yaml"',
+  ],
+  ["paxglobal", () => tarGz([{ name: "pax_global_header", type: "g", data: "" }]), "PAX global header"],
+  [
+    "oversize",
+    () => tarGz([{ name: ".mapper/big.yaml", data: new Uint8Array(4 * MiB + 1) }]),
+    'publishes "big.yaml" over the 4194304-byte file limit',
+  ],
+  [
+    "lyingheader",
+    async () => {
+      const t = tar([{ name: ".mapper/a.yaml", data: "a: 1\n", headerSize: 5000 }]);
+      return await gzip(t.subarray(0, 1024));
+    },
+    'the archive ends in the middle of ".mapper/a.yaml"',
+  ],
+  [
+    "n513",
+    () =>
+      tarGz([
+        { name: ".mapper/", type: "5" },
+        ...Array.from({ length: 512 }, (_, i): Member => ({ name: `.mapper/f${i}.txt`, data: "x" })),
+      ]),
+    "holds more than 512 members",
+  ],
+  [
+    "bomb",
+    () =>
+      tarGz(Array.from({ length: 9 }, (_, i): Member => ({ name: `.mapper/big${i}.txt`, data: new Uint8Array(4 * MiB - 1024) }))),
+    "decompresses to more than 33554432 bytes",
+  ],
+  [
+    "badcrc",
+    async () => {
+      const gz = await tarGz(goodCorpus());
+      const bad = gz.slice();
+      const i = bad.length - 8;
+      bad[i] = (bad[i] ?? 0) ^ 0xff;
+      return bad;
+    },
+    "the gzip stream is corrupt",
+  ],
+  ["notgzip", () => new TextEncoder().encode("<!doctype html><title>Oops</title>"), "is not gzip-compressed"],
+  ["nottar", () => gzip(new TextEncoder().encode("just some text\n".repeat(100))), "is not a tar archive"],
+  ["rootfile", () => tarGz([{ name: ".mapper", data: "x" }]), "publishes .mapper/ as a file"],
+  ["outside", () => tarGz([...goodCorpus(), { name: "README.md", data: "x" }]), 'publishes "README.md", which is not under .mapper/'],
+  ["nofiles", () => tarGz([{ name: ".mapper/", type: "5" }, { name: ".mapper/views/", type: "5" }]), "publishes no files under .mapper/"],
+  ["empty", () => gzip(new Uint8Array(1024)), "publishes no files under .mapper/"],
+  [
+    "badyaml",
+    () => tarGz([{ name: ".mapper/config.yaml", data: "a: 1\n" }, { name: ".mapper/views/checkout.yaml", data: "views:\n\t- x\n" }]),
+    'publishes a corpus that does not load: ".mapper/views/checkout.yaml" line 2',
+  ],
+];
+
+Deno.test("atlas add - refuses every hostile archive with its own message, exit 1, nothing written", async (t) => {
+  const archives = new Map<string, Uint8Array>();
+  for (const [name, build] of tests) archives.set(name, await build());
+  await using srv = await archiveServer(archives);
+  const source = `${srv.url}a/{slug}.tar.gz`;
+  const seen = new Set<string>();
+  for (const [name, , expected] of tests) {
+    await t.step(name, async () => {
+      await using dir = await tempDir();
+      const r = await add([name, "--source", source], dir.path, srv.fetch);
+      assert.equal(r.stdout, "");
+      assert.ok(r.stderr.includes(expected), `stderr for ${name}: ${r.stderr}`);
+      assert.ok(r.stderr.startsWith(`mapper atlas add: atlas entry "${name}"`), r.stderr);
+      assert.ok(!r.stderr.includes(".mapper-add-"), "the staging path must not leak");
+      assert.equal(r.code, 1);
+      assert.deepEqual(await listFiles(dir.path), [], "nothing may be left behind");
+      if (Deno.env.get("SHOW_MESSAGES")) console.log(r.stderr);
+      const line = r.stderr.split("\n")[0] ?? "";
+      assert.ok(!seen.has(line), `message not distinct: ${line}`);
+      seen.add(line);
+    });
+  }
+});
+
+Deno.test("atlas add - installs a good archive, prints its sha256 and writes atlas-lock.json; verify finds drift", async () => {
+  const gz = await tarGz(goodCorpus());
+  await using srv = await archiveServer(new Map([["good", gz], ["legacy", await tarGz(goodCorpus(".sightmap"))]]));
+  await using dir = await tempDir();
+  const source = `${srv.url}a/{slug}.tar.gz`;
+  const r = await add(["good", "--source", source, "--target", "./x/y/"], dir.path, srv.fetch);
+  assert.equal(r.stderr, "");
+  assert.equal(r.code, 0);
+  const sha = Array.from(new Uint8Array(await crypto.subtle.digest("SHA-256", gz as Uint8Array<ArrayBuffer>)), (b) =>
+    b.toString(16).padStart(2, "0")).join("");
+  assert.equal(
+    r.stdout,
+    "  wrote  x/y/README.md\n  wrote  x/y/components.yaml\n  wrote  x/y/config.yaml\n  wrote  x/y/views/checkout.yaml\n\n" +
+      `Archive sha256 ${sha} (recorded in x/y/atlas-lock.json; check with mapper atlas verify).\n` +
+      "Installed good: 4 files → ./x/y/. Next:\n  mapper serve-mapper\n",
+  );
+  assert.deepEqual(await listFiles(dir.path), [
+    "x/y/README.md",
+    "x/y/atlas-lock.json",
+    "x/y/components.yaml",
+    "x/y/config.yaml",
+    "x/y/views/checkout.yaml",
+  ]);
+  const lock = JSON.parse(await Deno.readTextFile(dir.join("x/y/atlas-lock.json")));
+  assert.equal(lock.slug, "good");
+  assert.equal(lock.source, `${srv.url}a/good.tar.gz`);
+  assert.equal(lock.archive_sha256, sha);
+  assert.deepEqual(Object.keys(lock.files), ["README.md", "components.yaml", "config.yaml", "views/checkout.yaml"]);
+
+  const verify = (args: string[]) => {
+    const io = testIo({ cwd: dir.path, home: dir.path });
+    return runCli(["atlas", "verify", ...args], io).then((code) => ({ code, out: io.stdout.text(), err: io.stderr.text() }));
+  };
+  const clean = await verify(["--target", "x/y"]);
+  assert.equal(clean.code, 0);
+  assert.match(clean.out, /^x\/y matches atlas-lock\.json: good, 4 files, archive sha256 [0-9a-f]{64}, installed /);
+  await Deno.writeTextFile(dir.join("x/y/config.yaml"), "site: evil\n");
+  await Deno.remove(dir.join("x/y/README.md"));
+  await Deno.writeTextFile(dir.join("x/y/extra.yaml"), "a: 1\n");
+  const drift = await verify(["--target", "x/y"]);
+  assert.equal(drift.out, "  missing   README.md\n  modified  config.yaml\n  added     extra.yaml\n");
+  assert.match(drift.err, /^mapper atlas verify: x\/y drifted from atlas-lock\.json \(3 files changed\)/);
+  assert.equal(drift.code, 1);
+
+  // The public atlas's `.sightmap/` prefix is accepted too.
+  const legacy = await add(["legacy", "--source", source, "--target", "legacy"], dir.path, srv.fetch);
+  assert.equal(legacy.code, 0, legacy.stderr);
+});
+
+Deno.test("atlas add - --expect-sha256 refuses a mismatch and writes nothing", async () => {
+  await using srv = await archiveServer(new Map([["good", await tarGz(goodCorpus())]]));
+  await using dir = await tempDir();
+  const r = await add(["good", "--source", `${srv.url}a/{slug}.tar.gz`, "--expect-sha256", "0".repeat(64)], dir.path, srv.fetch);
+  assert.match(r.stderr, /^mapper atlas add: archive for "good" has sha256 [0-9a-f]{64}, but --expect-sha256 is 0{64}/);
+  assert.equal(r.code, 1);
+  assert.deepEqual(await listFiles(dir.path), []);
+});
+
+Deno.test("atlas add - an unpublished slug (404) points at find and the gallery", async () => {
+  await using srv = await archiveServer(new Map());
+  await using dir = await tempDir();
+  const r = await add(["nope", "--source", `${srv.url}a/{slug}.tar.gz`, "--target", "deep/er/t"], dir.path, srv.fetch);
+  assert.equal(
+    r.stderr,
+    'mapper atlas add: no corpus published for slug "nope" — browse https://sightmap.org/atlas, or search for the site: mapper atlas find <domain>\n',
+  );
+  assert.equal(r.code, 1);
+  assert.deepEqual(await listFiles(dir.path), []);
+});
+
+Deno.test("atlas add - refuses a non-empty target before any fetch", async () => {
+  await using srv = await archiveServer(new Map([["good", await tarGz(goodCorpus())]]));
+  await using dir = await tempDir();
+  await Deno.mkdir(dir.join(".mapper"));
+  await Deno.writeTextFile(dir.join(".mapper/.gitkeep"), "");
+  const r = await add(["good", "--source", `${srv.url}a/{slug}.tar.gz`], dir.path, srv.fetch);
+  assert.equal(
+    r.stderr,
+    'mapper atlas add: install target ".mapper" already exists and is not empty — delete it and run this again to install over it\n',
+  );
+  assert.equal(r.code, 1);
+  assert.equal(srv.requests(), 0);
+  // Offline, with the default source: the same refusal (no DNS, no network).
+  const offline = await runMapper(["atlas", "add", "good"], { cwd: dir.path, env: { HOME: dir.path } });
+  assert.equal(offline.stderr, r.stderr);
+  assert.equal(offline.code, 1);
+});
+
+Deno.test("atlas add - checks the slug, the target and the template in the documented order", async () => {
+  await using dir = await tempDir();
+  const io = () => testIo({ cwd: dir.path, home: dir.path, fetch: () => Promise.reject(new Error("no network")) });
+  const run = async (args: string[]) => {
+    const i = io();
+    const code = await runCli(["atlas", "add", ...args], i);
+    return { code, err: i.stderr.text() };
+  };
+  let r = await run(["../x", "--source", "http://evil.example/{slug}"]);
+  assert.match(r.err, /^mapper atlas add: invalid slug "\.\.\/x": contains a path separator/);
+  assert.equal(r.code, 2);
+  r = await run(["ok", "--target", ""]);
+  assert.match(r.err, /^mapper atlas add: no install target/);
+  r = await run(["ok", "--source", "https://mirror.example/all.tar.gz"]);
+  assert.match(r.err, /has no \{slug\} placeholder/);
+  r = await run(["ok", "--source", "http://evil.example/{slug}.tar.gz"]);
+  assert.match(r.err, /^mapper atlas add: refusing "http:\/\/evil\.example\/ok\.tar\.gz": only HTTPS is allowed/);
+  assert.equal(r.code, 1);
+  await Deno.writeTextFile(dir.join("afile"), "x");
+  r = await run(["ok", "--target", "afile"]);
+  assert.match(r.err, /^mapper atlas add: install target "afile" exists and is not a directory/);
+  r = await run(["ok", "--expect-sha256", "xyz"]);
+  assert.match(r.err, /--expect-sha256 must be 64 hexadecimal digits/);
+});
+
+Deno.test("atlas add - subprocess install over HTTPS trusted with --cert, archives beside --index", async () => {
+  const gz = await tarGz(goodCorpus());
+  await using srv = await archiveServer(new Map([["good", gz]]));
+  await using dir = await tempDir();
+  const r = await runMapper(["atlas", "add", "--index", `${srv.url}a/index.json`, "good"], {
+    cwd: dir.path,
+    env: { HOME: dir.path },
+    denoFlags: ["--cert", srv.caFile],
+  });
+  assert.equal(r.stderr, "");
+  assert.equal(r.code, 0);
+  assert.match(r.stdout, /Installed good: 4 files → \.mapper\. Next:/);
+});
