@@ -8,7 +8,7 @@ import { runCli } from "../src/cli/run.ts";
 import { testIo } from "../src/io.ts";
 import { listFiles, runMapper, tempDir } from "./_helpers.ts";
 import { httpsServer } from "./_https.ts";
-import { concat, goodCorpus, gzip, type Member, tar, tarGz } from "./fixtures/atlas/archive.ts";
+import { goodCorpus, gzip, type Member, tar, tarGz } from "./fixtures/atlas/archive.ts";
 
 const MiB = 1024 * 1024;
 
@@ -31,7 +31,11 @@ async function add(args: string[], cwd: string, fetchFn: typeof fetch) {
 }
 
 const tests: Array<[string, () => Promise<Uint8Array> | Uint8Array, string]> = [
-  ["zip-slip", () => tarGz([{ name: ".mapper/../../../etc/passwd", data: "x" }]), 'unsafe path ".mapper/../../../etc/passwd"'],
+  [
+    "zip-slip",
+    () => tarGz([{ name: ".mapper/../../../etc/passwd", data: "x" }]),
+    'unsafe path ".mapper/../../../etc/passwd"',
+  ],
   ["absolute", () => tarGz([{ name: "/etc/passwd", data: "x" }]), 'unsafe path "/etc/passwd": it is absolute'],
   ["backslash", () => tarGz([{ name: ".mapper/..\\..\\evil.yaml", data: "x" }]), "it contains a backslash"],
   ["control", () => tarGz([{ name: ".mapper/\x1b[2Kconfig.yaml", data: "x" }]), "it contains a control character"],
@@ -52,7 +56,8 @@ const tests: Array<[string, () => Promise<Uint8Array> | Uint8Array, string]> = [
   ],
   [
     "nfccollide",
-    () => tarGz([{ name: ".mapper/caf\u00e9.yaml", data: "a: 1\n" }, { name: ".mapper/cafe\u0301.yaml", data: "a: 2\n" }]),
+    () =>
+      tarGz([{ name: ".mapper/caf\u00e9.yaml", data: "a: 1\n" }, { name: ".mapper/cafe\u0301.yaml", data: "a: 2\n" }]),
     "twice in different Unicode normalisations, which collide on Unicode-normalising file systems",
   ],
   ["winreserved", () => tarGz([{ name: ".mapper/views/CON.yaml", data: "a: 1\n" }]), "is a reserved name on Windows"],
@@ -76,6 +81,15 @@ const tests: Array<[string, () => Promise<Uint8Array> | Uint8Array, string]> = [
     'the archive ends in the middle of ".mapper/a.yaml"',
   ],
   [
+    "lyingsmall",
+    () =>
+      tarGz([
+        { name: ".mapper/a.yaml", data: "a: 1\n".repeat(300), headerSize: 10 },
+        { name: ".mapper/b.yaml", data: "b: 1\n" },
+      ]),
+    'a tar header after ".mapper/a.yaml" is corrupt (bad checksum)',
+  ],
+  [
     "n513",
     () =>
       tarGz([
@@ -87,7 +101,12 @@ const tests: Array<[string, () => Promise<Uint8Array> | Uint8Array, string]> = [
   [
     "bomb",
     () =>
-      tarGz(Array.from({ length: 9 }, (_, i): Member => ({ name: `.mapper/big${i}.txt`, data: new Uint8Array(4 * MiB - 1024) }))),
+      tarGz(
+        Array.from(
+          { length: 9 },
+          (_, i): Member => ({ name: `.mapper/big${i}.txt`, data: new Uint8Array(4 * MiB - 1024) }),
+        ),
+      ),
     "decompresses to more than 33554432 bytes",
   ],
   [
@@ -104,13 +123,30 @@ const tests: Array<[string, () => Promise<Uint8Array> | Uint8Array, string]> = [
   ["notgzip", () => new TextEncoder().encode("<!doctype html><title>Oops</title>"), "is not gzip-compressed"],
   ["nottar", () => gzip(new TextEncoder().encode("just some text\n".repeat(100))), "is not a tar archive"],
   ["rootfile", () => tarGz([{ name: ".mapper", data: "x" }]), "publishes .mapper/ as a file"],
-  ["outside", () => tarGz([...goodCorpus(), { name: "README.md", data: "x" }]), 'publishes "README.md", which is not under .mapper/'],
-  ["nofiles", () => tarGz([{ name: ".mapper/", type: "5" }, { name: ".mapper/views/", type: "5" }]), "publishes no files under .mapper/"],
+  [
+    "outside",
+    () => tarGz([...goodCorpus(), { name: "README.md", data: "x" }]),
+    'publishes "README.md", which is not under .mapper/',
+  ],
+  [
+    "nofiles",
+    () => tarGz([{ name: ".mapper/", type: "5" }, { name: ".mapper/views/", type: "5" }]),
+    "publishes no files under .mapper/",
+  ],
   ["empty", () => gzip(new Uint8Array(1024)), "publishes no files under .mapper/"],
   [
     "badyaml",
-    () => tarGz([{ name: ".mapper/config.yaml", data: "a: 1\n" }, { name: ".mapper/views/checkout.yaml", data: "views:\n\t- x\n" }]),
-    'publishes a corpus that does not load: ".mapper/views/checkout.yaml" line 2',
+    () =>
+      tarGz([{ name: ".mapper/config.yaml", data: "a: 1\n" }, {
+        name: ".mapper/views/checkout.yaml",
+        data: "views:\n\t- x\n",
+      }]),
+    "publishes a corpus that does not load: .mapper/views/checkout.yaml:2: Tabs are not allowed as indentation",
+  ],
+  [
+    "badtype",
+    () => tarGz([{ name: ".mapper/v.yaml", data: 'views: "not a list"\n' }]),
+    "publishes a corpus that does not load: .mapper/v.yaml:1",
   ],
 ];
 
@@ -130,7 +166,7 @@ Deno.test("atlas add - refuses every hostile archive with its own message, exit 
       assert.ok(!r.stderr.includes(".mapper-add-"), "the staging path must not leak");
       assert.equal(r.code, 1);
       assert.deepEqual(await listFiles(dir.path), [], "nothing may be left behind");
-      if (Deno.env.get("SHOW_MESSAGES")) console.log(r.stderr);
+      if (Deno.env.get("SHOW_MESSAGES")) Deno.stderr.writeSync(new TextEncoder().encode(r.stderr));
       const line = r.stderr.split("\n")[0] ?? "";
       assert.ok(!seen.has(line), `message not distinct: ${line}`);
       seen.add(line);
@@ -146,8 +182,10 @@ Deno.test("atlas add - installs a good archive, prints its sha256 and writes atl
   const r = await add(["good", "--source", source, "--target", "./x/y/"], dir.path, srv.fetch);
   assert.equal(r.stderr, "");
   assert.equal(r.code, 0);
-  const sha = Array.from(new Uint8Array(await crypto.subtle.digest("SHA-256", gz as Uint8Array<ArrayBuffer>)), (b) =>
-    b.toString(16).padStart(2, "0")).join("");
+  const sha = Array.from(
+    new Uint8Array(await crypto.subtle.digest("SHA-256", gz as Uint8Array<ArrayBuffer>)),
+    (b) => b.toString(16).padStart(2, "0"),
+  ).join("");
   assert.equal(
     r.stdout,
     "  wrote  x/y/README.md\n  wrote  x/y/components.yaml\n  wrote  x/y/config.yaml\n  wrote  x/y/views/checkout.yaml\n\n" +
@@ -169,7 +207,11 @@ Deno.test("atlas add - installs a good archive, prints its sha256 and writes atl
 
   const verify = (args: string[]) => {
     const io = testIo({ cwd: dir.path, home: dir.path });
-    return runCli(["atlas", "verify", ...args], io).then((code) => ({ code, out: io.stdout.text(), err: io.stderr.text() }));
+    return runCli(["atlas", "verify", ...args], io).then((code) => ({
+      code,
+      out: io.stdout.text(),
+      err: io.stderr.text(),
+    }));
   };
   const clean = await verify(["--target", "x/y"]);
   assert.equal(clean.code, 0);
@@ -187,10 +229,28 @@ Deno.test("atlas add - installs a good archive, prints its sha256 and writes atl
   assert.equal(legacy.code, 0, legacy.stderr);
 });
 
+Deno.test("atlas add - the load gate skips review/ and snapshots/ and lets semantic problems through", async () => {
+  const gz = await tarGz([
+    { name: ".mapper/config.yaml", data: "" },
+    { name: ".mapper/views.yaml", data: "views:\n  - route: /x\n    components:\n      - $ref: Missing\n" },
+    { name: ".mapper/review/draft.yaml", data: "a:\n\t- broken\n" },
+    { name: ".mapper/views/snapshots/s.yml", data: "[unclosed\n" },
+  ]);
+  await using srv = await archiveServer(new Map([["lenient", gz]]));
+  await using dir = await tempDir();
+  const r = await add(["lenient", "--source", `${srv.url}a/{slug}.tar.gz`], dir.path, srv.fetch);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /Installed lenient: 4 files → \.mapper\. Next:/);
+});
+
 Deno.test("atlas add - --expect-sha256 refuses a mismatch and writes nothing", async () => {
   await using srv = await archiveServer(new Map([["good", await tarGz(goodCorpus())]]));
   await using dir = await tempDir();
-  const r = await add(["good", "--source", `${srv.url}a/{slug}.tar.gz`, "--expect-sha256", "0".repeat(64)], dir.path, srv.fetch);
+  const r = await add(
+    ["good", "--source", `${srv.url}a/{slug}.tar.gz`, "--expect-sha256", "0".repeat(64)],
+    dir.path,
+    srv.fetch,
+  );
   assert.match(r.stderr, /^mapper atlas add: archive for "good" has sha256 [0-9a-f]{64}, but --expect-sha256 is 0{64}/);
   assert.equal(r.code, 1);
   assert.deepEqual(await listFiles(dir.path), []);
@@ -263,4 +323,48 @@ Deno.test("atlas add - subprocess install over HTTPS trusted with --cert, archiv
   assert.equal(r.stderr, "");
   assert.equal(r.code, 0);
   assert.match(r.stdout, /Installed good: 4 files → \.mapper\. Next:/);
+});
+
+Deno.test("atlas add - shows download progress on stderr only when slow and stderr is a TTY", async () => {
+  const gz = await tarGz(goodCorpus());
+  await using srv = await httpsServer(() => {
+    const parts = Array.from({ length: 8 }, (_, i) => gz.subarray((i * gz.length) / 8, ((i + 1) * gz.length) / 8));
+    const body = new ReadableStream<Uint8Array>({
+      async pull(c) {
+        const next = parts.shift();
+        if (next === undefined) return c.close();
+        await new Promise((r) => setTimeout(r, 5));
+        c.enqueue(next);
+      },
+    });
+    return new Response(body);
+  });
+  for (const tty of [true, false]) {
+    await using dir = await tempDir();
+    let t = 0;
+    // A clock that advances 400 ms per reading makes the download look slow without sleeping.
+    const io = testIo({ cwd: dir.path, home: dir.path, fetch: srv.fetch, tty, now: () => (t += 400) });
+    const code = await runCli(["atlas", "add", "good", "--source", `${srv.url}{slug}.tar.gz`], io);
+    assert.equal(code, 0, io.stderr.text());
+    // deno-lint-ignore no-control-regex
+    if (tty) assert.match(io.stderr.text(), /^\r\x1b\[2Kdownloading… 0\.0 MiB.*\r\x1b\[2K$/s);
+    else assert.equal(io.stderr.text(), "");
+  }
+});
+
+Deno.test("atlas add - a local --index installs from the archive beside it; MAPPER_ATLAS_SOURCE is the fallback template", async () => {
+  await using dir = await tempDir();
+  await Deno.mkdir(dir.join("cat"));
+  await Deno.writeFile(dir.join("cat/good.tar.gz"), await tarGz(goodCorpus()));
+  const noNet = () => Promise.reject(new Error("no network"));
+  let io = testIo({ cwd: dir.path, home: dir.path, fetch: noNet });
+  assert.equal(await runCli(["atlas", "add", "good", "--index", "cat/index.json", "--target", "one"], io), 0);
+  assert.match(io.stdout.text(), /Installed good: 4 files → one\. Next:/);
+  io = testIo({ cwd: dir.path, home: dir.path, fetch: noNet, env: { MAPPER_ATLAS_SOURCE: "cat/{slug}.tar.gz" } });
+  assert.equal(await runCli(["atlas", "add", "good", "--target", "two"], io), 0);
+  const lock = JSON.parse(await Deno.readTextFile(dir.join("two/atlas-lock.json")));
+  assert.equal(lock.source, dir.join("cat/good.tar.gz"));
+  io = testIo({ cwd: dir.path, home: dir.path, fetch: noNet, env: { MAPPER_ATLAS_SOURCE: "cat/{slug}.tar.gz" } });
+  assert.equal(await runCli(["atlas", "add", "nope", "--target", "three"], io), 1);
+  assert.match(io.stderr.text(), /^mapper atlas add: no corpus published for slug "nope"/);
 });

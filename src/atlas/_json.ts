@@ -6,6 +6,8 @@
  * @module
  */
 
+import { hasControl } from "./_text.ts";
+
 /** A parse failure with the 1-based line and column where it happened. */
 export class JsonSyntaxError extends Error {
   /** Creates the error; the message does not include the position. */
@@ -46,7 +48,7 @@ export function parseLocated(text: string): LocatedJson {
     if (i >= text.length) return "unexpected end of input";
     const c = text[i] ?? "";
     if (c === "\ufeff") return "unexpected byte order mark (save the file as UTF-8 without BOM)";
-    const shown = /[\u0000-\u001f\u007f-\u009f]/.test(c) ? `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}` : c;
+    const shown = hasControl(c) ? `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}` : c;
     return `unexpected character "${shown}"`;
   };
   const ws = () => {

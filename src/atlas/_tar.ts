@@ -183,7 +183,9 @@ export class TarGzReader {
       throw new ArchiveFormatError(
         this.#count === 0
           ? "the gzip data is not a tar archive (bad header checksum)"
-          : `a tar header after "${this.#current?.name ?? ""}" is corrupt (bad checksum) — a member's size may be wrong`,
+          : `a tar header after "${
+            this.#current?.name ?? ""
+          }" is corrupt (bad checksum) — a member's size may be wrong`,
       );
     }
     return block;

@@ -5,8 +5,16 @@
  * @module
  */
 
+// Control characters (Unicode category Cc) are exactly what these patterns are about.
+// deno-lint-ignore no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
+// deno-lint-ignore no-control-regex
 const HAS_CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+
+/** Whether the text holds a Unicode control character (C0, DEL or C1). */
+export function hasControl(text: string): boolean {
+  return HAS_CONTROL.test(text);
+}
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 /**
@@ -65,8 +73,10 @@ export function compareCodePoints(a: string, b: string): number {
 
 /** JSON with two-space indent, a trailing newline and HTML-safe escaping of `<`, `>`, `&`, U+2028 and U+2029. */
 export function toJson(value: unknown): string {
-  return JSON.stringify(value, null, 2).replace(/[<>&\u2028\u2029]/g, (c) =>
-    `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`) + "\n";
+  return JSON.stringify(value, null, 2).replace(
+    /[<>&\u2028\u2029]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  ) + "\n";
 }
 
 /** `n` followed by the singular or plural noun. */

@@ -58,9 +58,13 @@ function str(value: unknown, path: string): string {
 
 function strList(value: unknown, path: string): string[] {
   if (value === undefined || value === null) return [];
-  if (!Array.isArray(value)) throw new CatalogFormatError(`${path}: expected an array of strings, found ${kind(value)}`);
+  if (!Array.isArray(value)) {
+    throw new CatalogFormatError(`${path}: expected an array of strings, found ${kind(value)}`);
+  }
   return value.map((v, i) => {
-    if (typeof v !== "string") throw new CatalogFormatError(`${childPath(path, i)}: expected a string, found ${kind(v)}`);
+    if (typeof v !== "string") {
+      throw new CatalogFormatError(`${childPath(path, i)}: expected a string, found ${kind(v)}`);
+    }
     return escapeTerminal(v);
   });
 }
@@ -150,7 +154,11 @@ export function decodeCatalogValue(doc: unknown): Catalog {
     };
     for (const [k, v] of Object.entries(e)) {
       if (!KNOWN.has(k)) {
-        Object.defineProperty(entry.extra, escapeTerminal(k), { value: escapeDeep(v), enumerable: true, writable: true });
+        Object.defineProperty(entry.extra, escapeTerminal(k), {
+          value: escapeDeep(v),
+          enumerable: true,
+          writable: true,
+        });
       }
     }
     // An unsafe slug can never be offered with an install command: drop the entry from every result.

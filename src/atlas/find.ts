@@ -10,7 +10,7 @@ import { plural, quote, rfc3339, toJson, truncate, utcMinutes } from "./_text.ts
 import { type AtlasEntry, STAT_KEYS } from "./catalog.ts";
 import { GALLERY_URL } from "./defaults.ts";
 import { type Hit, search } from "./search.ts";
-import { type LoadedCatalog, loadCatalog } from "./source.ts";
+import { loadCatalog, type LoadedCatalog } from "./source.ts";
 import type { DownloadOptions } from "./transport.ts";
 
 /** Version of the `--json` shape of find/list. */
@@ -103,7 +103,10 @@ function noMatch(rawQuery: string, category: string, loaded: LoadedCatalog): str
 export async function runFind(options: FindOptions, io: Io): Promise<number> {
   const rawQuery = options.query.join(" ");
   const category = options.category ?? "";
-  const loaded = await loadCatalog({ index: options.index, refresh: options.refresh, transport: options.transport }, io);
+  const loaded = await loadCatalog(
+    { index: options.index, refresh: options.refresh, transport: options.transport },
+    io,
+  );
   const hits = search(loaded.catalog.entries, rawQuery, category);
   const shown = options.limit > 0 ? hits.slice(0, options.limit) : hits;
 

@@ -25,7 +25,7 @@ import {
   UsageError,
 } from "../errors.ts";
 import type { Io } from "../io.ts";
-import { escapeTerminal, plural, quote, rfc3339 } from "./_text.ts";
+import { escapeTerminal, hasControl, plural, quote, rfc3339 } from "./_text.ts";
 import { ArchiveBombError, ArchiveFormatError, TarGzReader } from "./_tar.ts";
 import { DEFAULT_SOURCE, ENV_INDEX, ENV_SOURCE, GALLERY_URL, isUrl, SLUG_PLACEHOLDER } from "./defaults.ts";
 import { type AtlasLock, formatLock, LOCK_FILE, LOCK_SCHEMA, sha256Hex } from "./lock.ts";
@@ -87,7 +87,7 @@ export function unsafePathReason(path: string): string | undefined {
   if (path.startsWith("/")) return "it is absolute";
   if (/^[a-zA-Z]:/.test(path)) return "it names a drive";
   if (path.includes("\\")) return "it contains a backslash";
-  if (/[\u0000-\u001f\u007f-\u009f]/.test(path)) return "it contains a control character";
+  if (hasControl(path)) return "it contains a control character";
   for (const seg of path.split("/")) {
     if (seg === "") return "it has an empty segment";
     if (seg === "." || seg === "..") return `it has a "${seg}" segment`;
@@ -209,7 +209,9 @@ async function extract(archive: Uint8Array, staging: string): Promise<StagedFile
         const other = dirKeys.get(key);
         if (other !== undefined && other !== rel) {
           throw fail(
-            `publishes ${quote(other)} and ${quote(rel)}, which collide on case-insensitive or Unicode-normalising file systems`,
+            `publishes ${quote(other)} and ${
+              quote(rel)
+            }, which collide on case-insensitive or Unicode-normalising file systems`,
           );
         }
         dirKeys.set(key, rel);
@@ -224,7 +226,9 @@ async function extract(archive: Uint8Array, staging: string): Promise<StagedFile
           other === rel
             ? `publishes ${quote(rel)} both as a file and as a directory`
             : other.normalize("NFC") === rel.normalize("NFC")
-            ? `publishes ${quote(rel)} twice in different Unicode normalisations, which collide on Unicode-normalising file systems`
+            ? `publishes ${
+              quote(rel)
+            } twice in different Unicode normalisations, which collide on Unicode-normalising file systems`
             : `publishes ${quote(other)} and ${quote(rel)}, which collide on case-insensitive file systems`,
         );
       }
@@ -233,7 +237,9 @@ async function extract(archive: Uint8Array, staging: string): Promise<StagedFile
         const seen = dirKeys.get(pk);
         if (seen !== undefined && seen !== parent) {
           throw fail(
-            `publishes ${quote(seen)} and ${quote(parent)}, which collide on case-insensitive or Unicode-normalising file systems`,
+            `publishes ${quote(seen)} and ${
+              quote(parent)
+            }, which collide on case-insensitive or Unicode-normalising file systems`,
           );
         }
         dirKeys.set(pk, parent);
@@ -292,7 +298,7 @@ async function loadGate(staging: string, files: readonly StagedFile[], label: st
         const line = err.linePos?.[0]?.line;
         const first = err.message.split("\n")[0] ?? err.message;
         throw new DataError(
-          `publishes a corpus that does not load: ${quote(`${label}/${f.rel}`)}${line ? ` line ${line}` : ""}: ${
+          `publishes a corpus that does not load: ${escapeTerminal(`${label}/${f.rel}`)}${line ? `:${line}` : ""}: ${
             escapeTerminal(first.replace(/ at line \d+, column \d+:?$/, ""))
           }`,
           { hint: "the atlas entry is broken, nothing was installed" },
@@ -313,8 +319,6 @@ async function loadGate(staging: string, files: readonly StagedFile[], label: st
         hint: "the atlas entry is broken, nothing was installed",
       });
     }
-    // The corpus loader is not implemented in this build yet: the YAML syntax gate above is the gate.
-    if (err instanceof Error && err.message.startsWith("corpus loader not implemented yet")) return;
     throw err;
   }
 }
@@ -366,7 +370,11 @@ async function fetchArchive(
   }
   const p = progress(io);
   try {
-    const { bytes } = await download(location, io, { onNotFound: notPublished, onProgress: p.onProgress, ...transport });
+    const { bytes } = await download(location, io, {
+      onNotFound: notPublished,
+      onProgress: p.onProgress,
+      ...transport,
+    });
     return bytes;
   } finally {
     p.done();
@@ -378,7 +386,9 @@ export async function runAdd(options: AddOptions, io: Io): Promise<number> {
   const { slug, target } = options;
   const reason = slugProblem(slug);
   if (reason !== undefined) {
-    throw new UsageError(`invalid slug ${quote(slug)}: ${reason}`, { hint: "find the right slug with 'mapper atlas find <domain>'" });
+    throw new UsageError(`invalid slug ${quote(slug)}: ${reason}`, {
+      hint: "find the right slug with 'mapper atlas find <domain>'",
+    });
   }
   if (target === "") throw new UsageError("no install target: name the directory to install the corpus into");
   const expect = options.expectSha256?.trim().toLowerCase();

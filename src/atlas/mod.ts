@@ -13,6 +13,6 @@ export { slugProblem } from "./slug.ts";
 export { type CatalogProblem, validateCatalog } from "./validate.ts";
 export { type AtlasLock, LOCK_FILE } from "./lock.ts";
 export { type FindOptions, runFind } from "./find.ts";
-export { type ValidateOptions, runValidate } from "./validate.ts";
+export { runValidate, type ValidateOptions } from "./validate.ts";
 export { type AddOptions, MAX_FILE_BYTES, MAX_MEMBERS, MAX_TOTAL_BYTES, runAdd } from "./install.ts";
 export { runVerify, type VerifyOptions } from "./verify.ts";

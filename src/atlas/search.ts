@@ -80,20 +80,48 @@ export function normaliseQuery(raw: string): Query {
   return { text, domain: text === "" ? "" : normaliseDomain(text) };
 }
 
+/** Lowercased (and, for domains, normalised) fields of an entry, computed once per entry. */
+interface Prepared {
+  domains: string[];
+  hosts: string[];
+  slug: string;
+  name: string;
+  categories: string[];
+  description: string;
+}
+
+const preparedCache = new WeakMap<AtlasEntry, Prepared>();
+
+function prepare(entry: AtlasEntry): Prepared {
+  let p = preparedCache.get(entry);
+  if (!p) {
+    const domains = entry.domains.map((d) => d.toLowerCase()).filter((d) => d !== "");
+    p = {
+      domains,
+      hosts: domains.map(normaliseDomain),
+      slug: entry.slug.toLowerCase(),
+      name: entry.name.toLowerCase(),
+      categories: entry.categories.map((c) => c.toLowerCase()).filter((c) => c !== ""),
+      description: entry.description.toLowerCase(),
+    };
+    preparedCache.set(entry, p);
+  }
+  return p;
+}
+
 /** The rank and label of an entry for a query, or `undefined` when it does not match. */
 export function matchEntry(entry: AtlasEntry, query: Query): Hit | undefined {
   const { text, domain } = query;
   const hit = (rank: number): Hit => ({ entry, rank, matchedOn: MATCH_KINDS[rank] ?? "description" });
   if (text === "") return hit(0);
-  const domains = entry.domains.map((d) => d.toLowerCase());
-  if (domain !== "" && domains.some((d) => d !== "" && normaliseDomain(d) === domain)) return hit(0);
-  const slug = entry.slug.toLowerCase();
-  if (slug === text) return hit(1);
-  if (domains.some((d) => d !== "" && (d.includes(text) || text.includes(d)))) return hit(2);
-  if (slug !== "" && (slug.includes(text) || text.includes(slug))) return hit(3);
-  if (entry.name !== "" && entry.name.toLowerCase().includes(text)) return hit(4);
-  if (entry.categories.some((c) => c !== "" && c.toLowerCase().includes(text))) return hit(5);
-  if (entry.description !== "" && entry.description.toLowerCase().includes(text)) return hit(6);
+  const p = prepare(entry);
+  if (domain !== "" && p.hosts.includes(domain)) return hit(0);
+  if (p.slug === text) return hit(1);
+  if (p.domains.some((d) => d.includes(text) || text.includes(d))) return hit(2);
+  if (p.slug !== "" && (p.slug.includes(text) || text.includes(p.slug))) return hit(3);
+  if (p.name !== "" && p.name.includes(text)) return hit(4);
+  if (p.categories.some((c) => c.includes(text))) return hit(5);
+  if (p.description !== "" && p.description.includes(text)) return hit(6);
   return undefined;
 }
 

@@ -5,7 +5,8 @@ import { normaliseDomain, search } from "./search.ts";
 const catalog = decodeCatalog(
   await Deno.readTextFile(new URL("../../tests/fixtures/atlas/search.json", import.meta.url)),
 );
-const hits = (q: string, category = "") => search(catalog.entries, q, category).map((h) => `${h.entry.slug}/${h.matchedOn}`);
+const hits = (q: string, category = "") =>
+  search(catalog.entries, q, category).map((h) => `${h.entry.slug}/${h.matchedOn}`);
 
 Deno.test("atlas search - ranks every match kind and breaks ties by slug", () => {
   const cases: Array<[string, string[]]> = [
@@ -49,11 +50,25 @@ Deno.test("atlas search - an empty query lists every installable entry in byte o
     "zillow",
   ]);
   assert.deepEqual(hits("", "POS"), ["toast-terminal/exact domain"]);
-  assert.deepEqual(hits("", "pay"), ["block-dashboard/exact domain", "hostile/exact domain", "square-pos/exact domain"]);
+  assert.deepEqual(hits("", "pay"), [
+    "block-dashboard/exact domain",
+    "hostile/exact domain",
+    "square-pos/exact domain",
+  ]);
 });
 
 Deno.test("atlas search - normalises domains like a URL authority", () => {
-  for (const q of ["www.squareup.com", "squareup.com:443", "squareup.com.", "user@squareup.com", "mailto:x@squareup.com", "squareup.com/path?q=1#f", "ftp://app.squareup.com"]) {
+  for (
+    const q of [
+      "www.squareup.com",
+      "squareup.com:443",
+      "squareup.com.",
+      "user@squareup.com",
+      "mailto:x@squareup.com",
+      "squareup.com/path?q=1#f",
+      "ftp://app.squareup.com",
+    ]
+  ) {
     assert.ok(["squareup.com", "app.squareup.com"].includes(normaliseDomain(q)), q);
   }
   assert.equal(normaliseDomain("www.www.squareup.com"), "www.squareup.com");

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { hasControl } from "./_text.ts";
 
 /**
  * Why a slug cannot be installed, or `undefined` when it can. Checked in this order: empty, unpaired surrogate
@@ -14,7 +15,7 @@ export function slugProblem(slug: string): string | undefined {
   if (/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(slug)) {
     return "is not valid UTF-8";
   }
-  if (/[\u0000-\u001f\u007f-\u009f]/.test(slug)) return "contains a control character";
+  if (hasControl(slug)) return "contains a control character";
   if (/[/\\]/.test(slug)) return "contains a path separator";
   if (slug.includes("..")) return 'contains ".."';
   return undefined;

@@ -88,7 +88,8 @@ export async function loadCatalog(options: LoadCatalogOptions, io: Io): Promise<
       hint: "pass the plain path of the index.json to --index instead",
     });
   }
-  const home = io.home;
+  // With no HOME the home directory falls back to the working directory: never write a cache into a project.
+  const home = io.env("HOME") || io.env("USERPROFILE") || io.home !== io.cwd ? io.home : "";
   const cached = home ? await readCache(home, source) : undefined;
   let cachedCatalog: Catalog | undefined;
   if (cached) {

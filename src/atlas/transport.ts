@@ -160,7 +160,9 @@ export async function download(url: string, io: Io, options: DownloadOptions = {
           throw fail(`stopped after ${MAX_REDIRECTS} redirects (the next one pointed at "${escapeTerminal(next)}")`);
         }
         const problem = policyProblem(next);
-        if (problem !== undefined) throw new PolicyError(`GET ${shown}: redirected to a URL the atlas policy refuses: ${problem}`);
+        if (problem !== undefined) {
+          throw new PolicyError(`GET ${shown}: redirected to a URL the atlas policy refuses: ${problem}`);
+        }
         current = next;
         continue;
       }

@@ -42,6 +42,11 @@ export interface CatalogProblem {
   message: string;
 }
 
+/** A catalog value in a message: terminal-escaped and wrapped in quotes (backslashes not doubled, for log readability). */
+function shown(value: string): string {
+  return `"${escapeTerminal(value)}"`;
+}
+
 const TEXT_FIELDS = ["name", "description", "last_verified", "updated"] as const;
 
 function kind(value: unknown): string {
@@ -75,7 +80,11 @@ export function validateCatalog(bytes: Uint8Array): { problems: CatalogProblem[]
   };
   const top = doc.value;
   if (top === null || typeof top !== "object" || Array.isArray(top)) {
-    add("not-an-object", "", `the catalog must be a JSON object with "schema_version" and "entries", found ${kind(top)}`);
+    add(
+      "not-an-object",
+      "",
+      `the catalog must be a JSON object with "schema_version" and "entries", found ${kind(top)}`,
+    );
     return { problems, entries: 0 };
   }
   const t = top as Record<string, unknown>;
@@ -83,7 +92,11 @@ export function validateCatalog(bytes: Uint8Array): { problems: CatalogProblem[]
   if (sv === undefined || sv === null) {
     add("schema-version", "", `"schema_version" is missing (write "schema_version": ${SCHEMA_VERSION})`);
   } else if (typeof sv !== "number" || !Number.isInteger(sv) || doc.nonIntegers.has("schema_version")) {
-    add("schema-version", "schema_version", `expected an integer, found ${kind(sv)} ${escapeTerminal(JSON.stringify(sv))}`);
+    add(
+      "schema-version",
+      "schema_version",
+      `expected an integer, found ${kind(sv)} ${escapeTerminal(JSON.stringify(sv))}`,
+    );
   } else if (sv > SCHEMA_VERSION) {
     add(
       "schema-version",
@@ -121,7 +134,7 @@ export function validateCatalog(bytes: Uint8Array): { problems: CatalogProblem[]
     const slug = e.slug;
     const reason = slugProblem(slug);
     if (reason !== undefined) {
-      add("unsafe-slug", slugPath, `slug ${quote(slug)} ${reason}; the entry can never be installed`, i);
+      add("unsafe-slug", slugPath, `slug ${shown(slug)} ${reason}; the entry can never be installed`, i);
       return;
     }
     const first = seen.get(slug);
@@ -129,7 +142,9 @@ export function validateCatalog(bytes: Uint8Array): { problems: CatalogProblem[]
       add(
         "duplicate-slug",
         slugPath,
-        `duplicate slug ${quote(slug)}, first used by entries[${first}] (the second entry would shadow the first at install)`,
+        `duplicate slug ${
+          shown(slug)
+        }, first used by entries[${first}] (the second entry would shadow the first at install)`,
         i,
       );
     } else {
@@ -142,7 +157,8 @@ export function validateCatalog(bytes: Uint8Array): { problems: CatalogProblem[]
           : !valid && /[\udc80-\udcff]/.test(value)
           ? "invalid UTF-8"
           : "an unpaired surrogate escape";
-        add("control-character", p, `${invalid} in ${quote(value)} (terminals would interpret it)`, i);
+        const why = invalid === "a control character" ? "terminals would interpret it" : "it cannot be displayed";
+        add("control-character", p, `${invalid} in ${shown(value)} (${why})`, i);
       }
     };
     for (const field of TEXT_FIELDS) {
@@ -192,7 +208,7 @@ export function validateCatalog(bytes: Uint8Array): { problems: CatalogProblem[]
         } catch {
           ok = false;
         }
-        if (!ok) add("site-url", p, `site_url ${quote(site)} is not an https:// URL`, i);
+        if (!ok) add("site-url", p, `site_url ${shown(site)} is not an https:// URL`, i);
       }
     }
   });
@@ -219,7 +235,9 @@ export async function runValidate(options: ValidateOptions, io: Io): Promise<num
     } catch (err: unknown) {
       if (err instanceof FileError) throw err;
       if (err instanceof Deno.errors.NotFound) {
-        throw new NotFoundError(`no such file: ${quote(label)}`, { hint: "pass the path of an index.json, or - for stdin" });
+        throw new NotFoundError(`no such file: ${quote(label)}`, {
+          hint: "pass the path of an index.json, or - for stdin",
+        });
       }
       throw new FileError(`cannot read ${quote(label)}: ${describe(err)}`);
     }

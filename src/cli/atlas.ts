@@ -2,6 +2,7 @@
 import type { Command } from "@commander-js/extra-typings";
 import { type CliContext, intArg } from "./context.ts";
 import { registerCatalog } from "./catalog.ts";
+import { UsageError } from "../errors.ts";
 
 /** Registers the `mapper atlas` command group. */
 export function registerAtlas(program: Command, ctx: CliContext): void {
@@ -31,7 +32,15 @@ export function registerAtlas(program: Command, ctx: CliContext): void {
     .option("--limit <n>", "show at most N entries (0 = all)", intArg(0), 10)
     .option("--index <url|file>", "catalog location: an HTTPS URL or a local index.json")
     .option("--refresh", "ignore the 24 h cache and fetch the catalog again")
-    .action(async (opts) => {
+    .allowExcessArguments(true)
+    .action(async (opts, cmd) => {
+      const extra = cmd.args[0];
+      if (extra !== undefined) {
+        const { escapeTerminal, quote } = await import("../atlas/_text.ts");
+        throw new UsageError(`unexpected argument ${quote(extra)}`, {
+          hint: `use 'mapper atlas find ${escapeTerminal(extra)}' to search`,
+        });
+      }
       const { runFind } = await import("../atlas/find.ts");
       ctx.exitCode = await runFind({ query: [], ...opts }, ctx.io);
     });

@@ -4,7 +4,7 @@ import { isAlias, isMap, isScalar, isSeq, LineCounter, parseAllDocuments } from 
 import type { Alias, Document, Node as YamlNode, Scalar, YAMLMap, YAMLSeq } from "yaml";
 import { splitSelectors as splitJoined } from "./selector.ts";
 import type { Diagnostic, SourceLocation } from "./diagnostic.ts";
-import type { WireFieldProperty, WirePayload, WireProperty } from "./mod.ts";
+import type { WireFieldProperty, WireMessage, WirePayload, WireProperty, WireRequest } from "./mod.ts";
 
 /** A component as written: either a `$ref` or a definition (children still nested). */
 export type RawComponent = RawRef | RawDefinition;
@@ -35,29 +35,12 @@ export interface RawDefinition {
 }
 
 /** A request as written (required fields checked later). */
-export interface RawRequest {
-  name?: string;
-  route?: string;
-  method?: string;
-  description?: string;
-  source?: string;
-  request?: WirePayload;
-  response?: WirePayload;
-  headers?: Record<string, string>;
-  memory?: string[];
-  tags?: string[];
-  properties?: WireFieldProperty[];
+export interface RawRequest extends Partial<WireRequest> {
   location: SourceLocation;
 }
 
 /** A message as written. */
-export interface RawMessage {
-  name?: string;
-  level?: string;
-  message?: string;
-  description?: string;
-  source?: string;
-  properties?: WireFieldProperty[];
+export interface RawMessage extends Partial<WireMessage> {
   location: SourceLocation;
 }
 

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { SourceLocation, WireFieldProperty, WirePayload, WireProperty } from "./mod.ts";
+import type { SourceLocation, WireMessage, WireProperty, WireRequest } from "./mod.ts";
 
 /** A flattened component: one entry per declaration (children become their own entries, in pre-order). */
 export interface CorpusComponent {
@@ -25,29 +25,12 @@ export interface CorpusComponent {
 }
 
 /** A request as declared (required `name` and `route` checked). */
-export interface CorpusRequest {
-  name: string;
-  route: string;
-  method?: string;
-  description?: string;
-  source?: string;
-  request?: WirePayload;
-  response?: WirePayload;
-  headers?: Record<string, string>;
-  memory?: string[];
-  tags?: string[];
-  properties?: WireFieldProperty[];
+export interface CorpusRequest extends WireRequest {
   location: SourceLocation;
 }
 
 /** A console message as declared (never dropped: a missing name is `""`). */
-export interface CorpusMessage {
-  name: string;
-  level?: string;
-  message?: string;
-  description?: string;
-  source?: string;
-  properties?: WireFieldProperty[];
+export interface CorpusMessage extends WireMessage {
   location: SourceLocation;
 }
 
