@@ -7,7 +7,6 @@
  *
  * Skipped when no browser is found.
  */
-import { join } from "node:path";
 import { baseEnv, mapperCommand, tempDir } from "../tests/_helpers.ts";
 import { startSite } from "../tests/site/server.ts";
 import { alive, BROWSER, openTab, startSession, waitForLog } from "../tests/site/harness.ts";
@@ -187,5 +186,3 @@ if (!ignore) {
     } ms with the collector`,
   );
 }
-
-void join;

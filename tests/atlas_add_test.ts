@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { runCli } from "../src/cli/run.ts";
 import { testIo } from "../src/io.ts";
-import { listFiles, runMapper, tempDir } from "./_helpers.ts";
+import { assertGolden, listFiles, runMapper, tempDir } from "./_helpers.ts";
 import { httpsServer } from "./_https.ts";
 import { goodCorpus, gzip, type Member, tar, tarGz } from "./fixtures/atlas/archive.ts";
 
@@ -59,6 +59,27 @@ const tests: Array<[string, () => Promise<Uint8Array> | Uint8Array, string]> = [
     () =>
       tarGz([{ name: ".mapper/caf\u00e9.yaml", data: "a: 1\n" }, { name: ".mapper/cafe\u0301.yaml", data: "a: 2\n" }]),
     "twice in different Unicode normalisations, which collide on Unicode-normalising file systems",
+  ],
+  [
+    "filedir",
+    () => tarGz([{ name: ".mapper/views", data: "x" }, { name: ".mapper/views/a.yaml", data: "a: 1\n" }]),
+    'publishes "views" both as a file and as a directory',
+  ],
+  [
+    "dircollide",
+    () => tarGz([{ name: ".mapper/Views/a.yaml", data: "a: 1\n" }, { name: ".mapper/views/b.yaml", data: "b: 1\n" }]),
+    'publishes "Views" and "views", which collide on case-insensitive file systems',
+  ],
+  ["contiguous", () => tarGz([{ name: ".mapper/c.yaml", type: "7", data: "a: 1\n" }]), "which is a contiguous file"],
+  [
+    "gnulongescape",
+    () => tarGz([{ name: ".mapper/ok.yaml", data: "a: 1\n", gnuLongName: ".mapper/../../escape.yaml" }]),
+    'unsafe path ".mapper/../../escape.yaml": it has a ".." segment',
+  ],
+  [
+    "lockfile",
+    () => tarGz([...goodCorpus(), { name: ".mapper/Atlas-Lock.json", data: "{}" }]),
+    'publishes "Atlas-Lock.json", a name mapper reserves for its own record',
   ],
   ["winreserved", () => tarGz([{ name: ".mapper/views/CON.yaml", data: "a: 1\n" }]), "is a reserved name on Windows"],
   [
@@ -141,12 +162,12 @@ const tests: Array<[string, () => Promise<Uint8Array> | Uint8Array, string]> = [
         name: ".mapper/views/checkout.yaml",
         data: "views:\n\t- x\n",
       }]),
-    "publishes a corpus that does not load: .mapper/views/checkout.yaml:2: Tabs are not allowed as indentation",
+    "publishes a corpus that does not load: deep/er/.mapper/views/checkout.yaml:2: Tabs are not allowed as indentation",
   ],
   [
     "badtype",
     () => tarGz([{ name: ".mapper/v.yaml", data: 'views: "not a list"\n' }]),
-    "publishes a corpus that does not load: .mapper/v.yaml:1",
+    "publishes a corpus that does not load: deep/er/.mapper/v.yaml:1",
   ],
 ];
 
@@ -159,13 +180,14 @@ Deno.test("atlas add - refuses every hostile archive with its own message, exit 
   for (const [name, , expected] of tests) {
     await t.step(name, async () => {
       await using dir = await tempDir();
-      const r = await add([name, "--source", source], dir.path, srv.fetch);
+      // A nested target: the parents this run creates must go too.
+      const r = await add([name, "--source", source, "--target", "deep/er/.mapper"], dir.path, srv.fetch);
       assert.equal(r.stdout, "");
       assert.ok(r.stderr.includes(expected), `stderr for ${name}: ${r.stderr}`);
       assert.ok(r.stderr.startsWith(`mapper atlas add: atlas entry "${name}"`), r.stderr);
       assert.ok(!r.stderr.includes(".mapper-add-"), "the staging path must not leak");
       assert.equal(r.code, 1);
-      assert.deepEqual(await listFiles(dir.path), [], "nothing may be left behind");
+      assert.deepEqual(await Array.fromAsync(Deno.readDir(dir.path)), [], "nothing may be left behind");
       if (Deno.env.get("SHOW_MESSAGES")) Deno.stderr.writeSync(new TextEncoder().encode(r.stderr));
       const line = r.stderr.split("\n")[0] ?? "";
       assert.ok(!seen.has(line), `message not distinct: ${line}`);
@@ -186,12 +208,8 @@ Deno.test("atlas add - installs a good archive, prints its sha256 and writes atl
     new Uint8Array(await crypto.subtle.digest("SHA-256", gz as Uint8Array<ArrayBuffer>)),
     (b) => b.toString(16).padStart(2, "0"),
   ).join("");
-  assert.equal(
-    r.stdout,
-    "  wrote  x/y/README.md\n  wrote  x/y/components.yaml\n  wrote  x/y/config.yaml\n  wrote  x/y/views/checkout.yaml\n\n" +
-      `Archive sha256 ${sha} (recorded in x/y/atlas-lock.json; check with mapper atlas verify).\n` +
-      "Installed good: 4 files → ./x/y/. Next:\n  mapper serve-mapper\n",
-  );
+  assert.ok(r.stdout.includes(`Archive sha256 ${sha} `), r.stdout);
+  await assertGolden("atlas/add-good.txt", r.stdout.replace(sha, "<sha256>"));
   assert.deepEqual(await listFiles(dir.path), [
     "x/y/README.md",
     "x/y/atlas-lock.json",
@@ -213,6 +231,12 @@ Deno.test("atlas add - installs a good archive, prints its sha256 and writes atl
       err: io.stderr.text(),
     }));
   };
+  const none = await verify(["--target", "x"]);
+  assert.equal(
+    none.err,
+    "mapper atlas verify: no atlas-lock.json in \"x\" — only corpora installed with 'mapper atlas add' can be verified\n",
+  );
+  assert.equal(none.code, 1);
   const clean = await verify(["--target", "x/y"]);
   assert.equal(clean.code, 0);
   assert.match(clean.out, /^x\/y matches atlas-lock\.json: good, 4 files, archive sha256 [0-9a-f]{64}, installed /);
@@ -223,6 +247,13 @@ Deno.test("atlas add - installs a good archive, prints its sha256 and writes atl
   assert.equal(drift.out, "  missing   README.md\n  modified  config.yaml\n  added     extra.yaml\n");
   assert.match(drift.err, /^mapper atlas verify: x\/y drifted from atlas-lock\.json \(3 files changed\)/);
   assert.equal(drift.code, 1);
+  const json = await verify(["--target", "x/y", "--json"]);
+  assert.equal(json.code, 1);
+  assert.deepEqual(JSON.parse(json.out).drift, [
+    { path: "README.md", change: "missing" },
+    { path: "config.yaml", change: "modified" },
+    { path: "extra.yaml", change: "added" },
+  ]);
 
   // The public atlas's `.sightmap/` prefix is accepted too.
   const legacy = await add(["legacy", "--source", source, "--target", "legacy"], dir.path, srv.fetch);
@@ -309,6 +340,51 @@ Deno.test("atlas add - checks the slug, the target and the template in the docum
   assert.match(r.err, /^mapper atlas add: install target "afile" exists and is not a directory/);
   r = await run(["ok", "--expect-sha256", "xyz"]);
   assert.match(r.err, /--expect-sha256 must be 64 hexadecimal digits/);
+  // With a non-empty target, every earlier check still decides first (the target is step 5).
+  await Deno.mkdir(dir.join(".mapper"));
+  await Deno.writeTextFile(dir.join(".mapper/config.yaml"), "");
+  r = await run(["../x"]);
+  assert.match(r.err, /^mapper atlas add: invalid slug/);
+  r = await run(["ok", "--expect-sha256", "xyz"]);
+  assert.match(r.err, /^mapper atlas add: --expect-sha256 must be/);
+  r = await run(["ok", "--source", "https://mirror.example/all.tar.gz"]);
+  assert.match(r.err, /has no \{slug\} placeholder/);
+  r = await run(["ok", "--source", "http://evil.example/{slug}.tar.gz"]);
+  assert.match(r.err, /^mapper atlas add: refusing "http:\/\/evil\.example\/ok\.tar\.gz"/);
+  r = await run(["ok"]);
+  assert.match(r.err, /^mapper atlas add: install target "\.mapper" already exists and is not empty/);
+  // A symbolic link is refused whatever it points at (the rename would replace the link, not fill its directory).
+  await Deno.mkdir(dir.join("empty"));
+  await Deno.symlink(dir.join("empty"), dir.join("link"));
+  r = await run(["ok", "--target", "link"]);
+  assert.equal(
+    r.err,
+    'mapper atlas add: install target "link" is a symbolic link — pass the real directory path with --target\n',
+  );
+  assert.equal(r.code, 1);
+});
+
+Deno.test("atlas add - accepts the limits exactly: a 4 MiB file and 512 members", async () => {
+  await using srv = await archiveServer(
+    new Map([
+      ["file4mib", await tarGz([{ name: ".mapper/big.txt", data: new Uint8Array(4 * MiB).fill(0x0a) }])],
+      [
+        "n512",
+        await tarGz([
+          { name: ".mapper/", type: "5" },
+          ...Array.from({ length: 511 }, (_, i): Member => ({ name: `.mapper/f${i}.txt`, data: "x" })),
+        ]),
+      ],
+    ]),
+  );
+  await using dir = await tempDir();
+  const source = `${srv.url}a/{slug}.tar.gz`;
+  let r = await add(["file4mib", "--source", source, "--target", "a"], dir.path, srv.fetch);
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal((await Deno.stat(dir.join("a/big.txt"))).size, 4 * MiB);
+  r = await add(["n512", "--source", source, "--target", "b"], dir.path, srv.fetch);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /Installed n512: 511 files → b\. Next:/);
 });
 
 Deno.test("atlas add - subprocess install over HTTPS trusted with --cert, archives beside --index", async () => {
@@ -364,6 +440,14 @@ Deno.test("atlas add - a local --index installs from the archive beside it; MAPP
   assert.equal(await runCli(["atlas", "add", "good", "--target", "two"], io), 0);
   const lock = JSON.parse(await Deno.readTextFile(dir.join("two/atlas-lock.json")));
   assert.equal(lock.source, dir.join("cat/good.tar.gz"));
+  // Interrupted (SIGINT/SIGTERM) while installing: exit 130, nothing installed, no staging left.
+  const signal = AbortSignal.abort(new Error("interrupted"));
+  io = testIo({ cwd: dir.path, home: dir.path, fetch: noNet, signal });
+  assert.equal(await runCli(["atlas", "add", "good", "--index", "cat/index.json", "--target", "five"], io), 130);
+  assert.equal(io.stderr.text(), "mapper atlas add: interrupted\n");
+  assert.deepEqual((await Array.fromAsync(Deno.readDir(dir.path))).map((e) => e.name).sort(), ["cat", "one", "two"]);
+  io = testIo({ cwd: dir.path, home: dir.path, fetch: noNet, env: { MAPPER_ATLAS_INDEX: "cat/index.json" } });
+  assert.equal(await runCli(["atlas", "add", "good", "--target", "four"], io), 0, io.stderr.text());
   io = testIo({ cwd: dir.path, home: dir.path, fetch: noNet, env: { MAPPER_ATLAS_SOURCE: "cat/{slug}.tar.gz" } });
   assert.equal(await runCli(["atlas", "add", "nope", "--target", "three"], io), 1);
   assert.match(io.stderr.text(), /^mapper atlas add: no corpus published for slug "nope"/);

@@ -213,6 +213,17 @@ Deno.test("atlas find - cache: hit, expired, corrupt, other source, --refresh", 
   assert.equal(srv.requests(), 5); // other source → miss (and it takes the slot)
   r = await find(NOW + 25 * HOUR);
   assert.equal(srv.requests(), 6);
+
+  // A fetched_at in the future counts as fresh; a missing one is a miss.
+  envelope.fetched_at = "2030-01-01T00:00:00Z";
+  await Deno.writeTextFile(cacheFile, JSON.stringify(envelope));
+  r = await find(NOW);
+  assert.equal(srv.requests(), 6);
+  assert.match(r.stdout, /Catalog cached 2030-01-01 00:00 UTC\. Pass --refresh to re-fetch\.\n$/);
+  delete envelope.fetched_at;
+  await Deno.writeTextFile(cacheFile, JSON.stringify(envelope));
+  r = await find(NOW);
+  assert.equal(srv.requests(), 7);
 });
 
 Deno.test("atlas find - falls back to a stale cache with a warning saying how old it is", async () => {
@@ -256,6 +267,9 @@ Deno.test("atlas find - a local index.json is read directly and never cached", a
   const env = testIo({ cwd: home.path, home: home.path, env: { MAPPER_ATLAS_INDEX: FIXTURE } });
   assert.equal(await runCli(["atlas", "find", "zillow"], env), 0);
   assert.match(env.stdout.text(), /^zillow {2}Zillow\n/);
+  await Deno.writeTextFile(home.join("neg.json"), '{"schema_version":-3,"entries":[{"slug":"../evil"}]}');
+  const none = await run(["list", "--index", "neg.json"], home.path, fetch);
+  assert.deepEqual([none.code, none.stdout], [0, 'The atlas catalog at "neg.json" publishes no entries.\n']);
   const missing = await run(["list", "--index", "nope.json"], home.path, fetch);
   assert.equal(
     missing.stderr,

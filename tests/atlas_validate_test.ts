@@ -73,6 +73,9 @@ Deno.test("atlas validate - reads stdin with no argument; schema gate, syntax er
     r.stderr,
     "mapper atlas validate: 1 problem in <stdin> — fix them and run 'mapper atlas validate' again\n",
   );
+  // A C1 control in an object key (JSON.stringify would keep it raw) is escaped in the JSON path too.
+  r = await v('{"schema_version":1,"entries":[{"slug":"a","stats":{"v\u009b31m":1.5}}]}');
+  assert.equal(r.stdout, '  <stdin>:1: entries[0].stats["v\\x9b31m"]: expected a whole number ≥ 0, found 1.5\n');
   r = await v("\ufeff{}");
   assert.match(r.stdout, /byte order mark/);
   r = await v("", ["nope.json"]);

@@ -5,18 +5,31 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { baseEnv, mapperCommand, ROOT, runMapper, tempDir } from "./_helpers.ts";
-import { alive, BROWSER, reap, skipBrowserTests, startSession, waitFor } from "./site/harness.ts";
+import { alive, reap, requireBrowser, skipBrowserTests, startSession, waitFor, waitForLog } from "./site/harness.ts";
+import { startSite } from "./site/server.ts";
 
 const opts = { sanitizeResources: false, sanitizeOps: false };
 
 Deno.test({
-  name: "browser start - runs in the foreground until SIGTERM, then stops Chromium and removes the session file",
+  name:
+    "browser start - foreground until SIGTERM: slides off a busy port, replaces an old extension, serves a broken corpus empty until fixed",
   ignore: skipBrowserTests(),
   ...opts,
   async fn() {
     await using tmp = await tempDir();
     const cwd = tmp.join("site");
-    await Deno.mkdir(cwd);
+    // A broken corpus does not stop the session: it is served empty and picked up once fixed.
+    await Deno.mkdir(join(cwd, ".mapper"), { recursive: true });
+    await Deno.writeTextFile(join(cwd, ".mapper", "site.yaml"), "views: [\n");
+    // An extension extracted by an older release: replaced whole (the stray file goes) by the bundled version.
+    const extDir = tmp.join("home", ".mapper", "extension");
+    await Deno.mkdir(extDir, { recursive: true });
+    await Deno.writeTextFile(
+      join(extDir, "manifest.json"),
+      JSON.stringify({ name: "Mapper Overlay", version: "0.0.1" }),
+    );
+    await Deno.writeTextFile(join(extDir, "stray.js"), "old");
+    const bundled = JSON.parse(await Deno.readTextFile(join(ROOT, "assets", "extension", "manifest.json"))).version;
     // Something already listens on the requested port: the daemon slides to the next one.
     using busy = Deno.listen({ hostname: "127.0.0.1", port: 0 });
     const wanted = (busy.addr as Deno.NetAddr).port;
@@ -28,7 +41,8 @@ Deno.test({
         String(wanted),
         "--profile",
         tmp.join("profile"),
-        ...(BROWSER ? ["--browser", BROWSER] : []),
+        "--browser",
+        requireBrowser(),
       ]),
       cwd,
       env: { ...baseEnv(tmp.join("home")), DISPLAY: "", WAYLAND_DISPLAY: "" },
@@ -60,6 +74,13 @@ Deno.test({
       assert.equal(version.status, 200);
       assert.equal(version.headers.get("access-control-allow-origin"), "*");
       await version.body?.cancel();
+      const corpus = () => fetch(`http://127.0.0.1:${info!.port}/mapper`).then((r) => r.json());
+      assert.deepEqual((await corpus()).views, []);
+      await Deno.copyFile(
+        join(ROOT, "tests", "fixtures", "browser", "corpus", "site.yaml"),
+        join(cwd, ".mapper", "site.yaml"),
+      );
+      await waitFor("the fixed corpus to be served", async () => (await corpus()).views.length === 1);
       child.kill("SIGTERM");
       const status = await child.status;
       assert.equal(status.code, 0);
@@ -67,6 +88,11 @@ Deno.test({
       const err = await errText;
       assert.match(err, /no display \(\$DISPLAY\/\$WAYLAND_DISPLAY unset\): running headless\n/);
       assert.equal(err.match(/running headless/g)?.length, 1, "said once");
+      assert.ok(err.includes(`[browser] installed extension v${bundled} → ${extDir}\n`), err);
+      assert.equal(JSON.parse(await Deno.readTextFile(join(extDir, "manifest.json"))).version, bundled);
+      await assert.rejects(Deno.stat(join(extDir, "stray.js")));
+      assert.match(err, /\[browser\] compile error: /);
+      assert.match(err, /\[browser\] recompiled \(v\d+\)\n/);
       assert.match(err, /\[browser\] stopping…\n/);
       await waitFor("Chromium to exit", () => !alive(info!.chromiumPid), 5000);
       await assert.rejects(Deno.stat(join(cwd, ".mapper", ".session")));
@@ -83,11 +109,20 @@ Deno.test({
 });
 
 Deno.test({
-  name: "browser session - Chromium dying ends the daemon and removes the session file",
+  name:
+    "browser session - --url opens the first page captured; Chromium dying ends the daemon and removes the session file",
   ignore: skipBrowserTests(),
   ...opts,
   async fn() {
-    await using s = await startSession();
+    await using site = startSite();
+    // --url on a first start: the page is opened once the collector runs, so its first requests are captured.
+    await using s = await startSession(["--url", `${site.origin}/index.html`]);
+    await waitForLog(s, "index done");
+    const doc = await s.run(["network", "list", "--type", "document"]);
+    assert.match(
+      doc.stdout,
+      new RegExp(`^\\[\\d+\\] GET ${site.origin.replace(/\./g, "\\.")}/index\\.html → 200 OK \\(Document\\)$`, "m"),
+    );
     Deno.kill(s.chromiumPid, "SIGKILL");
     await waitFor("the daemon to exit", () => !alive(s.daemonPid), 10_000);
     await assert.rejects(Deno.stat(join(s.cwd, ".mapper", ".session")));
@@ -118,6 +153,11 @@ Deno.test({
     const list = await s.run(["console", "list"]);
     assert.equal(list.code, 1);
     assert.match(list.stderr, /no running session — start one with 'mapper browser start'\n$/);
+    // A start now opens a tab in the surviving Chromium, and says it is not captured.
+    const tab = await s.run(["browser", "start"]);
+    assert.equal(tab.code, 0, tab.stderr);
+    assert.match(tab.stdout, /^● tab {2}[0-9A-F]{32}\n/);
+    assert.match(tab.stdout, /^ {2}warning: the session daemon is not running, so this tab is not being captured\.$/m);
     const stop = await s.run(["browser", "stop"]);
     assert.equal(stop.code, 0, stop.stderr);
     assert.ok(!alive(s.chromiumPid));

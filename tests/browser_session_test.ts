@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { ROOT } from "./_helpers.ts";
+import { CdpConnection } from "../src/browser/cdp.ts";
 import { BIG, PNG, startSite } from "./site/server.ts";
 import { alive, openTab, skipBrowserTests, startSession, waitFor, waitForLog } from "./site/harness.ts";
 
@@ -48,6 +49,11 @@ Deno.test({
       assert.equal(json.schema, 1);
       assert.equal(json.state, "running");
       assert.equal(json.session.port, s.port);
+      const log = join(s.env.HOME!, ".mapper", "logs", "site-daemon.log");
+      await waitFor(
+        "the extension to be told the daemon's port",
+        async () => (await Deno.readTextFile(log)).includes(`[browser] told the extension the port (${s.port})`),
+      );
       const empty = await s.run(["console", "list"]);
       assert.equal(empty.stdout, "No console messages captured.\n");
     });
@@ -82,6 +88,12 @@ Deno.test({
       assert.match(nl, new RegExp(`^\\[\\d+\\] GET ${o}/missing\\.js → 404 Not Found \\(Script\\)$`, "m"));
       assert.match(nl, new RegExp(`^\\[\\d+\\] GET ${o}/img\\.png → 200 OK \\(Image\\)$`, "m"));
       assert.match(nl, new RegExp(`^\\[\\d+\\] GET ${o}/font\\.woff2 → 200 OK \\(Font\\)$`, "m"));
+      // An image body is not retained: it is fetched on demand from the tab that loaded it, byte for byte.
+      const img = /^\[(\d+)\] GET \S+\/img\.png /m.exec(nl)!;
+      const imgFile = join(s.tmp.path, "img.png");
+      const got = await s.run(["network", "get", img[1]!, "--response-file", imgFile]);
+      assert.equal(got.stderr, `response body saved: ${imgFile} (${PNG.length} bytes)\n`);
+      assert.deepEqual(await Deno.readFile(imgFile), PNG);
     });
 
     await t.step("console list filters: --level comma list, --limit, --json; get shows one message", async () => {
@@ -262,6 +274,19 @@ Deno.test({
       await waitForLog(s, "popup child log");
       assert.ok(await findNet((e) => e.url.endsWith("/popup-child.html") && e.status === 200));
       assert.ok(await findNet((e) => e.url.endsWith("/api/data?via=popup") && e.status === 200));
+    });
+
+    await t.step("a tab opened on chrome://newtab/ (as by hand) is captured once it goes to the site", async () => {
+      // Another DevTools client drives the tab, as a person would; the daemon's collector sees it on its own.
+      using cdp = await CdpConnection.connect(s.cdpUrl);
+      const { targetId } = await cdp.send<{ targetId: string }>("Target.createTarget", { url: "chrome://newtab/" });
+      const { sessionId } = await cdp.send<{ sessionId: string }>("Target.attachToTarget", { targetId, flatten: true });
+      await cdp.send("Page.navigate", { url: `${site.origin}/burst.html?tag=ntp&logs=1&fetches=1` }, sessionId);
+      await waitForLog(s, "ntp done");
+      const texts = (await s.api<List<Con>>(`/devtools/console?tab=${targetId}`)).entries.map((e) => e.text);
+      assert.deepEqual(texts, ["ntp 0", "ntp done"]);
+      const urls = (await s.api<List<Net>>(`/devtools/network?tab=${targetId}`)).entries.map((e) => e.url);
+      assert.deepEqual(urls, [`${site.origin}/burst.html?tag=ntp&logs=1&fetches=1`, `${site.origin}/api/n/ntp-0`]);
     });
 
     await t.step("a burst of 300 logs and 50 fetches in a tight loop is captured completely", async () => {

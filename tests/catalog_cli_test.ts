@@ -14,15 +14,15 @@ interface ServeProcess extends AsyncDisposable {
   /** The first stdout line. */
   readonly firstLine: string;
   readonly url: string;
-  /** Sends SIGTERM and collects the exit code and remaining output. */
-  stop(): Promise<{ code: number; stdout: string; stderr: string }>;
+  /** Sends SIGTERM (or the signal given) and collects the exit code and remaining output. */
+  stop(signal?: Deno.Signal): Promise<{ code: number; stdout: string; stderr: string }>;
 }
 
-async function startServe(args: string[], home: string): Promise<ServeProcess> {
+async function startServe(args: string[], home: string, env: Record<string, string> = {}): Promise<ServeProcess> {
   const child = new Deno.Command(Deno.execPath(), {
     args: mapperCommand(["atlas", "serve", ...args]),
     cwd: ROOT,
-    env: baseEnv(home),
+    env: { ...baseEnv(home), ...env },
     clearEnv: true,
     stdin: "null",
     stdout: "piped",
@@ -39,10 +39,10 @@ async function startServe(args: string[], home: string): Promise<ServeProcess> {
   const firstLine = buffered.split("\n")[0] ?? "";
   const url = /(https?:\/\/\S+\/)/.exec(firstLine)?.[1] ?? "";
   let result: Promise<{ code: number; stdout: string; stderr: string }> | undefined;
-  const stop = () =>
+  const stop = (signal: Deno.Signal = "SIGTERM") =>
     result ??= (async () => {
       try {
-        child.kill("SIGTERM");
+        child.kill(signal);
       } catch {
         // already exited
       }
@@ -56,6 +56,21 @@ async function startServe(args: string[], home: string): Promise<ServeProcess> {
       return { code: status.code, stdout: rest, stderr: await stderrText };
     })();
   return { firstLine, url, stop, [Symbol.asyncDispose]: async () => void await stop() };
+}
+
+/** The response headers a static host must reproduce from `_headers`. */
+const HOST_HEADERS = [
+  "content-type",
+  "cache-control",
+  "access-control-allow-origin",
+  "vary",
+  "content-security-policy",
+  "x-content-type-options",
+];
+
+/** Files of an export directory that are published paths (everything but the host rule files). */
+async function exportedFiles(dir: string): Promise<string[]> {
+  return (await listFiles(dir)).filter((f) => f !== "_headers" && f !== "_redirects");
 }
 
 Deno.test("atlas serve - with no --gallery serves the bundled example gallery on --port 0, prints its URL, stops on SIGTERM", async () => {
@@ -196,4 +211,76 @@ Deno.test("atlas serve - unusable --cert/--key files are a clear failure (exit 1
   );
   assert.equal(missing.code, 1);
   assert.match(missing.stderr, /Could not read --cert ".*nope\.pem"/);
+});
+
+Deno.test("atlas build - the export equals what atlas serve answers, byte for byte and header for header, on every path", async () => {
+  await using home = await tempDir();
+  const env = { SOURCE_DATE_EPOCH: "1790000000" };
+  const base = "https://atlas.example.org/catalog/";
+  for (const gallery of [["--gallery", FIXTURE], []]) {
+    const out = home.join(`out-${gallery.length}`);
+    const built = await runMapper(["atlas", "build", ...gallery, "--out", out, "--base-url", base], {
+      env: { HOME: home.path, ...env },
+    });
+    assert.equal(built.code, 0, built.stderr);
+    await using proc = await startServe([...gallery, "--port", "0", "--base-url", base], home.path, env);
+    assert.ok(proc.url, proc.firstLine);
+    const rules = new Map<string, string[]>();
+    for (const block of (await Deno.readTextFile(join(out, "_headers"))).split(/\n(?=\/)/)) {
+      const [path, ...lines] = block.trim().split("\n");
+      rules.set(path!, lines.map((l) => l.trim()));
+    }
+    const rewrites = (await Deno.readTextFile(join(out, "_redirects"))).trim().split("\n").map((l) => l.split(" "));
+    const paths: Array<[string, string]> = [
+      ...(await exportedFiles(out)).map((f): [string, string] => [`/${f}`, f]),
+      ...rewrites.map(([from, to]): [string, string] => [from!, to!.slice(1)]),
+      ["/atlas", "atlas/index.html"],
+      ["/", "index.html"],
+    ];
+    for (const [path, file] of paths) {
+      const res = await fetch(new URL(path.slice(1), proc.url), { headers: { "Accept-Encoding": "identity" } });
+      assert.equal(res.status, 200, path);
+      assert.deepEqual(new Uint8Array(await res.arrayBuffer()), await Deno.readFile(join(out, file)), path);
+      const rule = rules.get(path);
+      assert.ok(rule, `_headers rule for ${path}`);
+      const ruled = new Map(rule.map((l) => [l.slice(0, l.indexOf(":")).toLowerCase(), l.slice(l.indexOf(":") + 2)]));
+      for (const [name, value] of ruled) assert.equal(res.headers.get(name), value, `${path} ${name}`);
+      for (const name of HOST_HEADERS) {
+        assert.equal(ruled.get(name) ?? null, res.headers.get(name), `_headers ${path} ${name}`);
+      }
+    }
+    const entry = JSON.parse(await Deno.readTextFile(join(out, "api", "atlas.json"))).entries[0];
+    assert.match(entry.archive, /^https:\/\/atlas\.example\.org\/catalog\/atlas\/[a-z0-9-]+\.tar\.gz$/);
+    // The pages link within the base URL's path too.
+    const listing = await Deno.readTextFile(join(out, "atlas", "index.html"));
+    assert.ok(listing.includes(`<a href="/catalog/atlas/${entry.slug}">`), "listing links under /catalog/");
+    assert.ok(!/(href|src)="\/(atlas|api|llms|openapi)/.test(listing), "no link outside /catalog/");
+    assert.equal((await proc.stop()).code, 0);
+  }
+});
+
+Deno.test("atlas serve - stops gracefully on SIGINT (exit 0)", async () => {
+  await using home = await tempDir();
+  await using proc = await startServe(["--gallery", FIXTURE, "--port", "0"], home.path);
+  const res = await fetch(`${proc.url}api/atlas`);
+  assert.equal(res.status, 200);
+  await res.body?.cancel();
+  const done = await proc.stop("SIGINT");
+  assert.equal(done.code, 0);
+  assert.match(done.stderr, /\[atlas\] shutting down\n$/);
+});
+
+Deno.test("atlas serve - a port in use is a failure naming --port (exit 1)", async () => {
+  await using home = await tempDir();
+  using listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = String((listener.addr as Deno.NetAddr).port);
+  const r = await runMapper(["atlas", "serve", "--gallery", FIXTURE, "--port", port], { env: { HOME: home.path } });
+  assert.equal(r.code, 1);
+  assert.equal(r.stdout, "");
+  assert.match(
+    r.stderr,
+    new RegExp(
+      `^mapper atlas serve: Could not listen on 127\\.0\\.0\\.1:${port}: the port is in use — pick another with --port`,
+    ),
+  );
 });

@@ -66,7 +66,10 @@ Deno.test({
 
     // Takedown: the next snapshot drops beta from the index and withholds its archive at the same time.
     const next = server.nextRebuild();
-    await Deno.writeTextFile(join(gallery, "removed.yaml"), "- slug: taken-down\n- slug: beta\n");
+    // Replaced in one step (write beside, then rename): the watcher never sees a half-written takedown list.
+    const scratch = await Deno.makeTempFile({ prefix: "mapper-edit-" });
+    await Deno.writeTextFile(scratch, "- slug: taken-down\n- slug: beta\n");
+    await Deno.rename(scratch, join(gallery, "removed.yaml"));
     await next;
     const gone = await runMapper(["atlas", "find", "beta.example.com", "--index", index, "--refresh", "--json"], {
       env,

@@ -10,7 +10,15 @@ import { gunzipSync } from "node:zlib";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { parse as parseYaml } from "yaml";
-import { type CatalogServer, type Snapshot, startCatalogServer, writeSnapshot } from "../src/catalog/mod.ts";
+import {
+  type CatalogServer,
+  CorpusChangedError,
+  loaderStats,
+  readCatalogGallery,
+  type Snapshot,
+  startCatalogServer,
+  writeSnapshot,
+} from "../src/catalog/mod.ts";
 import { listFiles, ROOT, tempDir } from "./_helpers.ts";
 import { testCertificates } from "./_https.ts";
 
@@ -28,6 +36,16 @@ async function copyTree(from: string, to: string): Promise<void> {
   }
 }
 
+/**
+ * Replaces a file in one step (write beside, then rename), as editors do: a watcher never sees it half-written, so
+ * a rebuild never reads a truncated file between two events.
+ */
+async function writeAtomically(path: string, text: string): Promise<void> {
+  const scratch = await Deno.makeTempFile({ prefix: "mapper-edit-" });
+  await Deno.writeTextFile(scratch, text);
+  await Deno.rename(scratch, path);
+}
+
 interface Started extends AsyncDisposable {
   server: CatalogServer;
   gallery: string;
@@ -37,7 +55,7 @@ interface Started extends AsyncDisposable {
 
 /** Copies the fixture gallery (then lets the test alter it) and serves it on 127.0.0.1:0. */
 async function serveFixture(
-  options: { alter?: (gallery: string) => Promise<void>; watch?: boolean; baseUrl?: string } = {},
+  options: { alter?: (gallery: string) => Promise<void>; watch?: boolean; strict?: boolean; baseUrl?: string } = {},
 ): Promise<Started> {
   const tmp = await tempDir("mapper-catalog-");
   const gallery = tmp.join("gallery");
@@ -53,6 +71,7 @@ async function serveFixture(
       now: () => NOW,
       git: false,
       watch: options.watch ?? false,
+      strict: options.strict ?? false,
       debounceMs: 50,
       log: (line) => logs.push(line),
       ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
@@ -217,6 +236,8 @@ Deno.test("atlas serve - the twins: HTML page, verbatim markdown, archive withou
   assert.equal(tgz.status, 200);
   assert.equal(tgz.headers.get("content-type"), "application/gzip");
   assert.equal(tgz.headers.get("content-encoding"), null);
+  assert.equal(tgz.headers.get("vary"), null, "one representation: never re-encoded");
+  assert.equal(s.server.current().resources.get("/atlas/beta.tar.gz")?.compressible, false);
   const bytes = new Uint8Array(await tgz.arrayBuffer());
   assert.deepEqual([...bytes.subarray(0, 10)], [0x1f, 0x8b, 0x08, 0, 0, 0, 0, 0, 0x02, 0x03]);
   const tar = gunzipSync(bytes);
@@ -452,6 +473,10 @@ Deno.test("atlas serve - path traversal attempts are 404, never a file outside t
       "/atlas/screenshots/beta/..%2f..%2f..%2fREADME.md",
       "/atlas/alpha/../../../../etc/hosts",
       "/atlas/%2e%2e%5c%2e%2e%5cetc%5cpasswd",
+      "/atlas/%252e%252e/%252e%252e/etc/passwd",
+      "/atlas/%252e%252e%252f%252e%252e%252fetc%252fpasswd",
+      "/api/atlas/..%2f..%2fentries%2falpha%2fREADME.md",
+      "/atlas/alpha%2f..%2f..%2fremoved.yaml",
     ]
   ) {
     const res = await s.get(path);
@@ -464,7 +489,10 @@ Deno.test("atlas serve - path traversal attempts are 404, never a file outside t
       "/../../etc/passwd",
       "/atlas/../../../etc/passwd",
       "/atlas/%2e%2e/%2e%2e/etc/passwd",
+      "/atlas/..\\..\\etc\\passwd",
+      "/atlas\\..\\..\\removed.yaml",
       "/entries/alpha/README.md",
+      "/removed.yaml",
     ]
   ) {
     const status = await rawStatus(port, target);
@@ -483,6 +511,11 @@ Deno.test("atlas serve - a hostile README is rendered escaped: no script, no eve
   assert.ok(!/href="data:/i.test(page), "no data: link");
   assert.ok(article.includes('<a href="https://example.com/docs" rel="nofollow noopener">ok</a>'), "safe link kept");
   assert.ok(!page.includes('src="https://tracker.example.net'), "off-site images become links");
+  assert.ok(!/<(iframe|style|a href="javascript)/i.test(article), "raw HTML escaped");
+  assert.ok(article.includes("&lt;iframe"), "raw iframe shown as text");
+  const hrefs = [...article.matchAll(/href="([^"]*)"/g)].map((m) => m[1]!);
+  assert.ok(hrefs.length > 0 && hrefs.every((h) => /^https:\/\//.test(h)), hrefs.join(" "));
+  assert.ok(article.includes("![pwn](javascript:alert%281%29)"), "an image with a javascript: source stays text");
   // The markdown twin stays verbatim.
   assert.ok((await (await s.get("/atlas/hostile.md")).text()).includes('<script>alert("owned")</script>'));
 });
@@ -547,11 +580,11 @@ Deno.test("atlas serve - a takedown (removed.yaml or deleted directory) vanishes
   const after = await next;
   assert.ok(!after.slugs.includes("gamma"));
   await gone("gamma");
-  assert.ok(s.logs.some((l) => /^\[atlas\] rebuilt \(3 entries\): removed gamma/.test(l)), s.logs.join("\n"));
+  assert.ok(s.logs.includes("[atlas] rebuilt (3 entries, 1 left out): removed gamma"), s.logs.join("\n"));
 
   // Adding a slug to removed.yaml takes it down too.
   const next2 = s.server.nextRebuild();
-  await Deno.writeTextFile(join(s.gallery, "removed.yaml"), "- slug: taken-down\n- slug: alpha\n");
+  await writeAtomically(join(s.gallery, "removed.yaml"), "- slug: taken-down\n- slug: alpha\n");
   await next2;
   await gone("alpha");
 });
@@ -560,18 +593,76 @@ Deno.test("atlas serve - --watch logs what changed and keeps the last good snaps
   await using s = await serveFixture({ watch: true });
   const readme = join(s.gallery, "entries", "alpha", "README.md");
   const next = s.server.nextRebuild();
-  await Deno.writeTextFile(readme, (await Deno.readTextFile(readme)).replace("# Alpha", "# Alpha, edited"));
+  await writeAtomically(readme, (await Deno.readTextFile(readme)).replace("# Alpha", "# Alpha, edited"));
   await next;
-  assert.ok(s.logs.some((l) => l.includes("changed alpha")), s.logs.join("\n"));
+  assert.ok(s.logs.includes("[atlas] rebuilt (4 entries, 1 left out): changed alpha"), s.logs.join("\n"));
   assert.ok((await (await s.get("/atlas/alpha.md")).text()).includes("# Alpha, edited"));
 
   const good = s.server.current();
   const failed = s.server.nextRebuild().then(() => "swapped", () => "failed");
-  await Deno.writeTextFile(join(s.gallery, "removed.yaml"), "- slug: [unclosed\n");
+  await writeAtomically(join(s.gallery, "removed.yaml"), "- slug: [unclosed\n");
   assert.equal(await failed, "failed");
   assert.equal(s.server.current(), good);
   assert.ok(s.logs.some((l) => l.startsWith("[atlas] rebuild failed, still serving the last good snapshot")));
   assert.equal((await s.get("/api/atlas/alpha")).status, 200);
+
+  // An entry that turns invalid is left out (not a failed rebuild), and the line says so with the rule.
+  const leftOut = s.server.nextRebuild();
+  await writeAtomically(join(s.gallery, "removed.yaml"), "- slug: taken-down\n");
+  const gamma = join(s.gallery, "entries", "gamma", "README.md");
+  await writeAtomically(gamma, (await Deno.readTextFile(gamma)).replace("name: Gamma", "name: ''"));
+  await leftOut;
+  if (s.server.current().slugs.includes("gamma")) await s.server.nextRebuild(); // the two writes came apart
+  assert.ok(s.logs.includes("[atlas] rebuilt (3 entries, 2 left out): left out gamma (schema)"), s.logs.join("\n"));
+  assert.ok(
+    s.logs.includes('[atlas] warning: entry "gamma" left out (schema): /name must NOT have fewer than 1 characters'),
+  );
+});
+
+Deno.test("atlas serve - --watch --strict keeps the last good snapshot when a change leaves an entry out", async () => {
+  await using s = await serveFixture({
+    watch: true,
+    strict: true,
+    alter: async (g) => await Deno.remove(join(g, "entries", "bad-schema"), { recursive: true }),
+  });
+  const good = s.server.current();
+  assert.equal(good.warnings.length, 0);
+  const failed = s.server.nextRebuild().then(() => "swapped", (err) => String(err));
+  const readme = join(s.gallery, "entries", "alpha", "README.md");
+  await writeAtomically(readme, (await Deno.readTextFile(readme)).replace("name: Alpha", "name: ''"));
+  assert.match(await failed, /--strict: entry "alpha" left out \(schema\)/);
+  assert.equal(s.server.current(), good);
+  assert.ok(s.logs.some((l) => /^\[atlas\] rebuild failed, still serving the last good snapshot: --strict/.test(l)));
+  assert.equal((await s.get("/api/atlas/alpha")).status, 200);
+});
+
+Deno.test("atlas serve - archive bytes and stats come from the same corpus: a file changed between reads is read again", async () => {
+  await using tmp = await tempDir("mapper-catalog-race-");
+  const gallery = tmp.join("gallery");
+  await copyTree(FIXTURE, gallery);
+  const home = join(gallery, "entries", "alpha", ".mapper", "home.yaml");
+  const original = await Deno.readTextFile(home);
+  const edited = `${original}\n# edited while the catalog was reading\n`;
+  let calls = 0;
+  const read = await readCatalogGallery(gallery, {
+    git: false,
+    stats: async (dir, archived) => {
+      // An editor saves between the archive's read and the loader's read, the first time only.
+      if (dir.includes("alpha") && calls++ === 0) await Deno.writeTextFile(home, edited);
+      return await loaderStats(dir, archived);
+    },
+  });
+  const alpha = read.entries.find((e) => e.front.slug === "alpha");
+  assert.ok(alpha, JSON.stringify(read.warnings));
+  assert.equal(calls, 2, "alpha read twice");
+  const member = alpha.members.find((m) => m.name === ".mapper/home.yaml");
+  assert.equal(new TextDecoder().decode(member?.data), edited, "the archive holds the bytes the stats came from");
+
+  const stale = [{ name: ".mapper/config.yaml", data: new TextEncoder().encode("version: 2\n") }];
+  await assert.rejects(
+    () => loaderStats(join(gallery, "entries", "gamma", ".mapper"), stale),
+    CorpusChangedError,
+  );
 });
 
 Deno.test("atlas serve - archives are deterministic: two builds are byte-identical", async () => {
@@ -590,9 +681,14 @@ Deno.test("atlas serve - hostile corpora (symlinks, oversize files) are withheld
       await Deno.symlink("/etc/passwd", join(g, "entries", "alpha", ".mapper", "passwd.yaml"));
       const big = new Uint8Array(4 * 1024 * 1024 + 1).fill(0x23);
       await Deno.writeFile(join(g, "entries", "gamma", ".mapper", "huge.yaml"), big);
+      await Deno.symlink(join(g, "entries", "beta", "screenshots"), join(g, "entries", "hostile", "screenshots"));
     },
   });
   const warnings = s.server.current().warnings;
+  assert.ok(warnings.some((w) => w.entry === "hostile" && w.rule === "screenshots"), "symlinked screenshots/");
+  const shot = await s.get("/atlas/screenshots/hostile/01-home.png");
+  assert.equal(shot.status, 404);
+  await shot.body?.cancel();
   assert.ok(warnings.some((w) => w.entry === "alpha" && w.rule === "archive-limits" && /symbolic link/.test(w.detail)));
   assert.ok(warnings.some((w) => w.entry === "gamma" && w.rule === "archive-limits" && /4194304/.test(w.detail)));
   for (const slug of ["alpha", "gamma"]) {

@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { type CorpusService, type CorpusSnapshot, startCorpusService, type WireCorpus } from "../src/corpus/mod.ts";
-import { assertWireSchema, tempCorpus } from "../src/corpus/_testing.ts";
+import { assertWireSchema, tempCorpus, waitFor } from "../src/corpus/_testing.ts";
 
 const BASE = {
   "shared.yaml": "version: 1\nmemory: [base]\ncomponents:\n  - {name: Header, selector: header}\n",
@@ -52,15 +52,6 @@ async function harness(files: Record<string, string>, options: { now?: () => num
       await corpus[Symbol.asyncDispose]();
     },
   };
-}
-
-/** Polls `check` until it returns true; fails after `timeoutMs` with `what`. */
-async function waitFor(what: string, check: () => boolean, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
 }
 
 /** Resolves with the next version, or fails after a generous timeout. */
@@ -248,6 +239,17 @@ Deno.test("corpus service - a subdirectory created later is watched", async () =
   await new Promise((r) => setTimeout(r, 500));
   await h.write("later/deeper/new.yaml", "version: 1\nmemory: [edited in new dir]\n");
   await waitFor("an edit inside the new directory to be compiled", () => memory().includes("edited in new dir"));
+});
+
+Deno.test("corpus service - a subdirectory moved out and back in (with a dotted name) is noticed", async () => {
+  await using h = await harness(BASE);
+  const views = () => h.service.current().wire.views.map((v) => v.name);
+  assert.deepEqual(views(), ["Home"]);
+  const outside = join(h.dir, "..", "parked-views");
+  await Deno.rename(join(h.dir, "views"), outside);
+  await waitFor("the moved-out view to disappear", () => views().length === 0);
+  await Deno.rename(outside, join(h.dir, "views.v2"));
+  await waitFor("the moved-in view to reappear", () => views().includes("Home"));
 });
 
 Deno.test("corpus service - the corpus directory deleted and re-created keeps working", async () => {

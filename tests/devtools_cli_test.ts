@@ -90,7 +90,7 @@ const networkEntries = [
     url: "http://127.0.0.1:8765/a\u0007b",
     state: "complete",
     status: 302,
-    statusText: "Found",
+    statusText: "Found\u001b]0;pwned\u0007",
     resourceType: "Fetch",
     redirected: true,
   },
@@ -98,8 +98,10 @@ const networkEntries = [
 
 const BIG = "x".repeat(5000);
 
+type Mode = "ok" | "starting" | "badjson" | "teapot";
+
 /** A fake daemon: canned answers per path; remembers every request path + query. */
-function fakeDaemon(mode: "ok" | "starting" | "badjson" = "ok") {
+function fakeDaemon(mode: Mode = "ok") {
   const seen: string[] = [];
   const json = (body: unknown, status = 200) =>
     new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
@@ -107,6 +109,7 @@ function fakeDaemon(mode: "ok" | "starting" | "badjson" = "ok") {
     const url = new URL(req.url);
     seen.push(url.pathname + url.search);
     if (mode === "starting") return json({ schema: 1, error: "the session is still starting", code: "starting" }, 503);
+    if (mode === "teapot") return new Response("teapot\n", { status: 418 });
     if (mode === "badjson") return new Response("{nope", { headers: { "content-type": "application/json" } });
     const p = url.pathname;
     if (p === "/devtools/console") {
@@ -176,7 +179,7 @@ function fakeDaemon(mode: "ok" | "starting" | "badjson" = "ok") {
 }
 
 async function withSession(
-  mode: "ok" | "starting" | "badjson",
+  mode: Mode,
   fn: (run: (args: string[]) => ReturnType<typeof runMapper>, seen: string[], dir: string) => Promise<void>,
 ) {
   await using tmp = await tempDir();
@@ -310,6 +313,14 @@ Deno.test("devtools commands - no session, a starting session and a broken daemo
     const res = await run(["console", "list"]);
     assert.equal(res.code, 1);
     assert.equal(res.stderr, "mapper console list: the session is still starting — retry in a moment\n");
+  });
+  await withSession("teapot", async (run) => {
+    const res = await run(["network", "get", "1"]);
+    assert.equal(res.code, 1);
+    assert.equal(
+      res.stderr,
+      "mapper network get: the session daemon answered 418: teapot — check 'mapper browser status'\n",
+    );
   });
   await withSession("badjson", async (run) => {
     const res = await run(["network", "list"]);

@@ -9,16 +9,7 @@ import { dirname, join } from "node:path";
 import { assetsUnder } from "../src/assets.ts";
 import { CdpConnection, type CdpEvent } from "../src/browser/cdp.ts";
 import { tempDir } from "./_helpers.ts";
-
-const CHROMIUM = Deno.env.get("MAPPER_CHROMIUM") ?? "/usr/bin/chromium";
-const REQUIRE = Deno.env.get("MAPPER_REQUIRE_BROWSER") === "1";
-const HAVE_CHROMIUM = await Deno.stat(CHROMIUM).then((s) => s.isFile, () => false);
-if (!HAVE_CHROMIUM && !REQUIRE) {
-  // deno-lint-ignore no-console
-  console.warn(
-    `SKIPPING extension e2e tests: no Chromium at "${CHROMIUM}" (set MAPPER_CHROMIUM, or MAPPER_REQUIRE_BROWSER=1 to fail)`,
-  );
-}
+import { requireBrowser, skipBrowserTests } from "./site/harness.ts";
 
 const PAGE = `<!doctype html>
 <html><head><meta charset="utf-8"><title>Item</title></head>
@@ -113,7 +104,7 @@ function corpusServer() {
 
 /** Headless Chromium with the extension loaded; disposing kills it and waits for it to exit. */
 async function launch(extensionDir: string, profile: string) {
-  const child = new Deno.Command(CHROMIUM, {
+  const child = new Deno.Command(requireBrowser(), {
     args: [
       "--headless=new",
       "--no-sandbox",
@@ -194,7 +185,7 @@ async function until<T>(
 Deno.test({
   name:
     "extension e2e - loads the corpus, resolves hover and click to the component path, follows version changes and server switches",
-  ignore: !HAVE_CHROMIUM && !REQUIRE,
+  ignore: skipBrowserTests(),
 }, async () => {
   await using dir = await tempDir("mapper-ext-e2e-");
   const extDir = dir.join("extension");

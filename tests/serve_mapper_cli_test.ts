@@ -115,8 +115,8 @@ Deno.test("serve-mapper - SIGINT also stops it with exit 0", async () => {
   assert.equal(out.code, 0, out.stderr);
 });
 
-Deno.test("serve-mapper - --json-log prints JSON lines with the URL", async () => {
-  const s = await site(CORPUS);
+Deno.test("serve-mapper - --json-log prints JSON lines with the URL and levels for diagnostics", async () => {
+  const s = await site({ ...CORPUS, "x.yaml": "version: 1\ncomponents:\n  - {selector: .x}\nbogus: 1\n" });
   await using _tmp = s.tmp;
   await using run = spawnServe(["--port", "0", "--json-log"], s.root, s.home);
   const line = await withTimeout(run.firstLine, 30_000, "the serving line");
@@ -127,7 +127,25 @@ Deno.test("serve-mapper - --json-log prints JSON lines with the URL", async () =
   run.child.kill("SIGTERM");
   const out = await withTimeout(run.finish(), 30_000, "the process to exit");
   assert.equal(out.code, 0);
-  for (const l of out.stderr.trim().split("\n")) JSON.parse(l);
+  const logs = out.stderr.trim().split("\n").map((l) => JSON.parse(l));
+  const levelOf = (re: RegExp) => logs.find((l) => re.test(l.message))?.level;
+  assert.equal(levelOf(/missing-name/), "error", out.stderr);
+  assert.equal(levelOf(/unknown-field/), "warn", out.stderr);
+  assert.equal(levelOf(/stopped/), "info", out.stderr);
+});
+
+Deno.test("serve-mapper - --host ::1 binds IPv6 loopback and prints the URL with brackets", async () => {
+  const s = await site(CORPUS);
+  await using _tmp = s.tmp;
+  await using run = spawnServe(["--port", "0", "--host", "::1"], s.root, s.home);
+  const line = await withTimeout(run.firstLine, 30_000, "the serving line");
+  const m = /on (http:\/\/\[::1\]:\d+\/mapper)$/.exec(line);
+  assert.ok(m, `unexpected first line: ${JSON.stringify(line)}`);
+  const corpus = await (await fetch(m[1]!)).json();
+  assert.equal(corpus.site, "my-site");
+  run.child.kill("SIGTERM");
+  const out = await withTimeout(run.finish(), 30_000, "the process to exit");
+  assert.equal(out.code, 0, out.stderr);
 });
 
 Deno.test("serve-mapper - a missing corpus directory fails before serving and says how to get one", async () => {

@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { quote } from "./_text.ts";
 
 /** The archive is not what it claims (not gzip, not tar, truncated, corrupt). `message` is a clause. */
 export class ArchiveFormatError extends Error {}
@@ -25,6 +26,11 @@ export interface TarMember {
 }
 
 const BLOCK = 512;
+/**
+ * Compressed bytes handed to the decompressor at a time. Deflate expands at most ~1032:1, so no decompressed chunk
+ * exceeds ~2 MiB however hostile the archive.
+ */
+export const INPUT_SLICE = 2048;
 
 /** Pulls bytes from a decompressed stream with exact-length reads and a total cap. */
 class ByteReader {
@@ -45,7 +51,7 @@ class ByteReader {
       r = await this.#reader.read();
     } catch (err: unknown) {
       const msg = err instanceof Error ? err.message : String(err);
-      throw new ArchiveFormatError(`the gzip stream is corrupt (${msg.replace(/\s+/g, " ")})`);
+      throw new ArchiveFormatError(`the gzip stream is corrupt or truncated (${msg.replace(/\s+/g, " ")})`);
     }
     if (r.done) {
       this.#done = true;
@@ -157,16 +163,24 @@ export class TarGzReader {
       const head = new TextDecoder().decode(compressed.subarray(0, 16)).replace(/[^\x20-\x7e]/g, ".");
       throw new ArchiveFormatError(`the archive is not gzip-compressed (it starts with "${head}")`);
     }
-    const stream = new Blob([compressed as Uint8Array<ArrayBuffer>]).stream().pipeThrough(
-      new DecompressionStream("gzip"),
-    );
-    this.#bytes = new ByteReader(stream, maxTotal);
+    // The decompressor inflates each input chunk in one go into one output chunk (1 KiB of deflate can become
+    // ~1 MiB), so it is fed small slices on demand: every output chunk stays bounded and the cap is checked
+    // before the next slice is inflated. One big input chunk would let a 1 MB bomb allocate 1 GiB at once.
+    let at = 0;
+    const slices = new ReadableStream<BufferSource>({
+      pull(controller) {
+        if (at >= compressed.byteLength) return controller.close();
+        controller.enqueue(compressed.subarray(at, at + INPUT_SLICE) as Uint8Array<ArrayBuffer>);
+        at += INPUT_SLICE;
+      },
+    }, { highWaterMark: 0 });
+    this.#bytes = new ByteReader(slices.pipeThrough(new DecompressionStream("gzip")), maxTotal);
   }
 
   async #skipPending(): Promise<void> {
     if (this.#pending > 0) {
       const ok = await this.#bytes.stream(this.#pending, () => {});
-      if (!ok) throw new ArchiveFormatError(`the archive ends in the middle of "${this.#current?.name ?? ""}"`);
+      if (!ok) throw new ArchiveFormatError(`the archive ends in the middle of ${quote(this.#current?.name ?? "")}`);
       this.#pending = 0;
     }
   }
@@ -183,9 +197,9 @@ export class TarGzReader {
       throw new ArchiveFormatError(
         this.#count === 0
           ? "the gzip data is not a tar archive (bad header checksum)"
-          : `a tar header after "${
-            this.#current?.name ?? ""
-          }" is corrupt (bad checksum) — a member's size may be wrong`,
+          : `a tar header after ${
+            quote(this.#current?.name ?? "")
+          } is corrupt (bad checksum) — a member's size may be wrong`,
       );
     }
     return block;
@@ -261,10 +275,10 @@ export class TarGzReader {
     if (!member) return 0;
     if (member.size > maxBytes) throw onTooBig();
     const ok = await this.#bytes.stream(member.size, sink);
-    if (!ok) throw new ArchiveFormatError(`the archive ends in the middle of "${member.name}"`);
+    if (!ok) throw new ArchiveFormatError(`the archive ends in the middle of ${quote(member.name)}`);
     const pad = (BLOCK - (member.size % BLOCK)) % BLOCK;
     if (!(await this.#bytes.stream(pad, () => {}))) {
-      throw new ArchiveFormatError(`the archive ends in the middle of "${member.name}"`);
+      throw new ArchiveFormatError(`the archive ends in the middle of ${quote(member.name)}`);
     }
     this.#pending = 0;
     return member.size;

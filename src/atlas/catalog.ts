@@ -108,7 +108,9 @@ export function decodeCatalog(text: string): Catalog {
   try {
     doc = JSON.parse(text);
   } catch (err: unknown) {
-    throw new CatalogFormatError(`not valid JSON (${err instanceof Error ? err.message : String(err)})`);
+    throw new CatalogFormatError(
+      `not valid JSON (${escapeTerminal(err instanceof Error ? err.message : String(err))})`,
+    );
   }
   return decodeCatalogValue(doc);
 }

@@ -10,10 +10,14 @@
  * On any failure the staging directory (and any parent directory this run created) is removed, the target is left
  * as it was, and no message shows the staging path.
  *
+ * Memory: the compressed archive is held whole, but never more than the 8 MiB wire cap, so its sha256 (and
+ * `--expect-sha256`) is settled before a single byte is inflated or written. Decompression then streams in small
+ * slices under the 32 MiB cap (see `_tar.ts`), and each file is held only up to the 4 MiB per-file cap before it is
+ * written. Peak memory is therefore bounded by the caps, whatever the archive claims.
+ *
  * @module
  */
 import { dirname, join, relative, resolve, sep } from "node:path";
-import { parseAllDocuments } from "yaml";
 import {
   DataError,
   describe,
@@ -109,7 +113,11 @@ interface StagedFile {
   sha256: string;
 }
 
-async function pathKind(path: string): Promise<"missing" | "empty" | "nonempty" | "notdir"> {
+/**
+ * What is at the install target. A symbolic link is refused whatever it points at: the final rename would replace
+ * the link itself, not fill the directory it names.
+ */
+async function pathKind(path: string): Promise<"missing" | "empty" | "nonempty" | "notdir" | "symlink"> {
   let info: Deno.FileInfo;
   try {
     info = await Deno.lstat(path);
@@ -117,6 +125,7 @@ async function pathKind(path: string): Promise<"missing" | "empty" | "nonempty" 
     if (err instanceof Deno.errors.NotFound) return "missing";
     throw err;
   }
+  if (info.isSymlink) return "symlink";
   if (!info.isDirectory) return "notdir";
   for await (const _ of Deno.readDir(path)) return "nonempty";
   return "empty";
@@ -141,8 +150,8 @@ async function mkdirTracked(dir: string): Promise<string | undefined> {
   return top;
 }
 
-/** Extracts the archive into `staging` under every rule; returns the files written, sorted. */
-async function extract(archive: Uint8Array, staging: string): Promise<StagedFile[]> {
+/** Extracts the archive into `staging` under every rule; returns the files written, sorted. Stops when `signal` aborts. */
+async function extract(archive: Uint8Array, staging: string, signal: AbortSignal): Promise<StagedFile[]> {
   let tar: TarGzReader;
   try {
     tar = new TarGzReader(archive, MAX_TOTAL_BYTES);
@@ -151,13 +160,37 @@ async function extract(archive: Uint8Array, staging: string): Promise<StagedFile
     throw err;
   }
   const files: StagedFile[] = [];
-  const exact = new Set<string>();
-  const fileKeys = new Map<string, string>(); // fold key → rel (files)
-  const dirKeys = new Map<string, string>(); // fold key → rel (directories, explicit or implied)
+  // Every path the archive lays down (files, directories, and the directories files imply), by fold key: two
+  // different spellings of one key would land on the same file on a case-insensitive or normalising file system.
+  const taken = new Map<string, { rel: string; dir: boolean }>();
   let members = 0;
   const fail = (message: string) => new ArchiveRuleError(message);
+  const claim = (rel: string, dir: boolean) => {
+    const key = foldKey(rel);
+    const seen = taken.get(key);
+    if (seen === undefined) {
+      taken.set(key, { rel, dir });
+      return;
+    }
+    if (seen.rel === rel) {
+      if (seen.dir && dir) return; // a directory named again (explicitly or by another file) is fine
+      throw fail(
+        seen.dir === dir
+          ? `publishes ${quote(rel)} twice`
+          : `publishes ${quote(rel)} both as a file and as a directory`,
+      );
+    }
+    throw fail(
+      seen.rel.normalize("NFC") === rel.normalize("NFC")
+        ? `publishes ${
+          quote(rel)
+        } twice in different Unicode normalisations, which collide on Unicode-normalising file systems`
+        : `publishes ${quote(seen.rel)} and ${quote(rel)}, which collide on case-insensitive file systems`,
+    );
+  };
   try {
     for (;;) {
+      signal.throwIfAborted();
       const m = await tar.next();
       if (!m) break;
       members++;
@@ -189,63 +222,17 @@ async function extract(archive: Uint8Array, staging: string): Promise<StagedFile
         throw fail(`publishes ${quote(original)}, which is ${what}, not a regular file or a directory`);
       }
       const rel = name.slice(prefix.length + 1);
-      if (rel === LOCK_FILE) throw fail(`publishes ${quote(rel)}, a name mapper reserves for its own record`);
+      if (foldKey(rel) === LOCK_FILE) throw fail(`publishes ${quote(rel)}, a name mapper reserves for its own record`);
       // Containment: the joined path must stay inside staging (defence in depth; the name rules already ensure it).
       const dest = resolve(staging, ...rel.split("/"));
       if (!dest.startsWith(staging + sep)) throw fail(`publishes an unsafe path ${quote(original)}`);
-      const key = foldKey(rel);
       const segments = rel.split("/");
-      const parents = segments.slice(0, -1).map((_, i) => segments.slice(0, i + 1).join("/"));
-      for (const parent of parents) {
-        const pk = foldKey(parent);
-        const clash = fileKeys.get(pk);
-        if (clash !== undefined) {
-          throw fail(`publishes ${quote(rel)} below ${quote(clash)}, which is a file`);
-        }
-      }
+      for (let i = 1; i < segments.length; i++) claim(segments.slice(0, i).join("/"), true);
+      claim(rel, isDir);
       if (isDir) {
-        const clash = fileKeys.get(key);
-        if (clash !== undefined) throw fail(`publishes ${quote(rel)} both as a file and as a directory`);
-        const other = dirKeys.get(key);
-        if (other !== undefined && other !== rel) {
-          throw fail(
-            `publishes ${quote(other)} and ${
-              quote(rel)
-            }, which collide on case-insensitive or Unicode-normalising file systems`,
-          );
-        }
-        dirKeys.set(key, rel);
-        for (const parent of parents) dirKeys.set(foldKey(parent), dirKeys.get(foldKey(parent)) ?? parent);
         await Deno.mkdir(dest, { recursive: true, mode: 0o755 });
         continue;
       }
-      if (exact.has(rel)) throw fail(`publishes ${quote(rel)} twice`);
-      const other = fileKeys.get(key) ?? dirKeys.get(key);
-      if (other !== undefined) {
-        throw fail(
-          other === rel
-            ? `publishes ${quote(rel)} both as a file and as a directory`
-            : other.normalize("NFC") === rel.normalize("NFC")
-            ? `publishes ${
-              quote(rel)
-            } twice in different Unicode normalisations, which collide on Unicode-normalising file systems`
-            : `publishes ${quote(other)} and ${quote(rel)}, which collide on case-insensitive file systems`,
-        );
-      }
-      for (const parent of parents) {
-        const pk = foldKey(parent);
-        const seen = dirKeys.get(pk);
-        if (seen !== undefined && seen !== parent) {
-          throw fail(
-            `publishes ${quote(seen)} and ${
-              quote(parent)
-            }, which collide on case-insensitive or Unicode-normalising file systems`,
-          );
-        }
-        dirKeys.set(pk, parent);
-      }
-      exact.add(rel);
-      fileKeys.set(key, rel);
       const chunks: Uint8Array[] = [];
       const size = await tar.readData(
         MAX_FILE_BYTES,
@@ -279,33 +266,12 @@ async function extract(archive: Uint8Array, staging: string): Promise<StagedFile
   return files.sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
 }
 
-/** Whether a staged corpus-relative path is outside `snapshots/` and `review/` and is YAML. */
-function gated(rel: string): boolean {
-  const segments = rel.split("/");
-  if (segments.slice(0, -1).some((s) => s === "snapshots" || s === "review")) return false;
-  return /\.ya?ml$/i.test(rel);
-}
-
-/** The load gate: every gated YAML file parses; then the corpus loader (when available) accepts the directory. */
-async function loadGate(staging: string, files: readonly StagedFile[], label: string): Promise<void> {
-  for (const f of files) {
-    if (!gated(f.rel)) continue;
-    const text = await Deno.readTextFile(join(staging, ...f.rel.split("/")));
-    const docs = parseAllDocuments(text);
-    for (const doc of Array.isArray(docs) ? docs : [docs]) {
-      const err = doc.errors[0];
-      if (err) {
-        const line = err.linePos?.[0]?.line;
-        const first = err.message.split("\n")[0] ?? err.message;
-        throw new DataError(
-          `publishes a corpus that does not load: ${escapeTerminal(`${label}/${f.rel}`)}${line ? `:${line}` : ""}: ${
-            escapeTerminal(first.replace(/ at line \d+, column \d+:?$/, ""))
-          }`,
-          { hint: "the atlas entry is broken, nothing was installed" },
-        );
-      }
-    }
-  }
+/**
+ * The load gate: the corpus loader (the one every other command uses) must accept the staged directory. It parses
+ * every `.yaml`/`.yml` outside `snapshots/` and `review/`; only unreadable files, YAML syntax and wrong types fail,
+ * semantic problems (unknown fields, dangling `$ref`) pass. Its problems are shown against the target's name.
+ */
+async function loadGate(staging: string, label: string): Promise<void> {
   const { load, CorpusLoadError } = await import("../corpus/mod.ts");
   try {
     await load(staging);
@@ -357,11 +323,19 @@ async function fetchArchive(
     });
   if (!isUrl(location)) {
     try {
-      const info = await Deno.stat(location);
-      if (info.size > MAX_BODY_BYTES) {
-        throw new PolicyError(`${quote(location)} exceeds the ${MAX_BODY_BYTES}-byte limit — refusing to install it`);
+      // Counted on bytes read, like a download: a FIFO or a growing file has no trustworthy size.
+      using file = await Deno.open(location);
+      const body = new Uint8Array(MAX_BODY_BYTES + 1);
+      let size = 0;
+      for (;;) {
+        const n = await file.read(body.subarray(size));
+        if (n === null) break;
+        size += n;
+        if (size > MAX_BODY_BYTES) {
+          throw new PolicyError(`${quote(location)} exceeds the ${MAX_BODY_BYTES}-byte limit — refusing to install it`);
+        }
       }
-      return await Deno.readFile(location);
+      return body.subarray(0, size);
     } catch (err: unknown) {
       if (err instanceof MapperError) throw err;
       if (err instanceof Deno.errors.NotFound) throw notPublished();
@@ -423,6 +397,11 @@ export async function runAdd(options: AddOptions, io: Io): Promise<number> {
       hint: "pass --target with a directory path",
     });
   }
+  if (state === "symlink") {
+    throw new FileError(`install target ${quote(target)} is a symbolic link`, {
+      hint: "pass the real directory path with --target",
+    });
+  }
   if (state === "nonempty") {
     throw new PolicyError(`install target ${quote(target)} already exists and is not empty`, {
       hint: "delete it and run this again to install over it",
@@ -445,13 +424,13 @@ export async function runAdd(options: AddOptions, io: Io): Promise<number> {
     staging = await Deno.makeTempDir({ dir: parent, prefix: ".mapper-add-" });
     let files: StagedFile[];
     try {
-      files = await extract(archive, staging);
+      files = await extract(archive, staging, io.signal);
     } catch (err: unknown) {
       if (err instanceof ArchiveRuleError) throw new PolicyError(`atlas entry ${quote(slug)}: ${err.message}`);
       throw err;
     }
     try {
-      await loadGate(staging, files, target.replace(/\/+$/, "") || target);
+      await loadGate(staging, target.replace(/\/+$/, "") || target);
     } catch (err: unknown) {
       if (err instanceof DataError) {
         throw new DataError(`atlas entry ${quote(slug)} ${err.message}`, err.hint ? { hint: err.hint } : {});
@@ -467,6 +446,7 @@ export async function runAdd(options: AddOptions, io: Io): Promise<number> {
       files: Object.fromEntries(files.map((f) => [f.rel, f.sha256])),
     };
     await Deno.writeTextFile(join(staging, LOCK_FILE), formatLock(lock), { mode: 0o644 });
+    io.signal.throwIfAborted(); // interrupted: install nothing
     await Deno.chmod(staging, 0o755);
     if (state === "empty") {
       try {
@@ -494,8 +474,12 @@ export async function runAdd(options: AddOptions, io: Io): Promise<number> {
     );
     return EXIT_OK;
   } catch (err: unknown) {
-    if (err instanceof MapperError) throw err;
-    // Never leak the staging path: describe OS failures by kind only.
+    // Never leak the staging path: show the target instead.
+    if (err instanceof MapperError) {
+      if (staging && err.message.includes(staging)) err.message = err.message.split(staging).join(shownTarget);
+      throw err;
+    }
+    if (io.signal.aborted) throw err; // reported as "interrupted" (exit 130); the finally block cleans up
     const kind = err instanceof Error ? err.name : "error";
     const msg = err instanceof Error && staging ? err.message.split(staging).join(shownTarget) : String(err);
     throw new FileError(`cannot install into ${quote(target)}: ${kind}: ${escapeTerminal(msg)}`);

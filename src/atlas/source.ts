@@ -47,9 +47,12 @@ function decodeFrom(source: string, decode: () => Catalog): Catalog {
     return decode();
   } catch (err: unknown) {
     if (err instanceof CatalogFormatError) {
-      throw new DataError(`catalog ${JSON.stringify(escapeTerminal(source))} cannot be used: ${err.message}`, {
-        hint: `check it with 'mapper atlas validate'`,
-      });
+      throw new DataError(
+        `catalog ${JSON.stringify(escapeTerminal(source))} cannot be used: ${escapeTerminal(err.message)}`,
+        {
+          hint: `check it with 'mapper atlas validate'`,
+        },
+      );
     }
     throw err;
   }

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { compareCodePoints, escapeTerminal, quote, truncate } from "./_text.ts";
+import { compareCodePoints, escapeTerminal, quote, toJson, truncate } from "./_text.ts";
 import { pathEscape, slugProblem } from "./slug.ts";
 import { decodeUtf8Marked, parseLocated } from "./_json.ts";
 
@@ -51,4 +51,11 @@ Deno.test("atlas json - records lines and non-integer numbers; marks invalid UTF
   const marked = decodeUtf8Marked(new Uint8Array([0x61, 0xff, 0xc3, 0xa9]));
   assert.equal(marked.valid, false);
   assert.equal(marked.text, "a\udcffé");
+});
+
+Deno.test("atlas text - JSON output escapes HTML-sensitive characters, DEL and C1 controls, values unchanged", () => {
+  const value = { q: "a<b>&c\u2028\u007f\u009b[31m\u00a0é" };
+  const text = toJson(value);
+  assert.equal(text, '{\n  "q": "a\\u003cb\\u003e\\u0026c\\u2028\\u007f\\u009b[31m\u00a0é"\n}\n');
+  assert.deepEqual(JSON.parse(text), value);
 });

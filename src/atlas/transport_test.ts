@@ -86,3 +86,29 @@ Deno.test("atlas transport - 404 is NotFoundError, other statuses and untrusted 
   // Without the test CA the certificate is not trusted: verification is never disabled.
   await assert.rejects(download(`${srv.url}404`, testIo()), NetworkError);
 });
+
+Deno.test("atlas transport - the body cap counts bytes actually read, whatever the headers say", async () => {
+  // Streamed bodies carry no Content-Length: only counting the bytes read can stop them.
+  await using srv = await httpsServer((req) => {
+    const n = Number(new URL(req.url).pathname.slice(1));
+    let left = n;
+    const body = new ReadableStream<Uint8Array>({
+      pull(c) {
+        if (left <= 0) return c.close();
+        const chunk = new Uint8Array(Math.min(left, 64 * 1024));
+        left -= chunk.length;
+        c.enqueue(chunk);
+      },
+    });
+    return new Response(body);
+  });
+  const io = testIo({ fetch: srv.fetch });
+  const ok = await download(`${srv.url}1000`, io, { maxBytes: 1000 });
+  assert.equal(ok.bytes.length, 1000);
+  await assert.rejects(
+    download(`${srv.url}200001`, io, { maxBytes: 200_000, purpose: "install" }),
+    (err: unknown) =>
+      err instanceof NetworkError &&
+      /: the response exceeds the 200000-byte limit — refusing to install it$/.test(err.message),
+  );
+});

@@ -256,7 +256,7 @@ export async function runValidate(options: ValidateOptions, io: Io): Promise<num
     io.stdout.write(`The catalog is valid (${plural(entries, "entry", "entries")}).\n`);
   } else {
     for (const p of problems) {
-      io.stdout.write(`  ${shownLabel}:${p.line}: ${p.path === "" ? "" : `${p.path}: `}${p.message}\n`);
+      io.stdout.write(`  ${shownLabel}:${p.line}: ${p.path === "" ? "" : `${escapeTerminal(p.path)}: `}${p.message}\n`);
     }
   }
   if (problems.length > 0) {

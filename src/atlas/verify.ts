@@ -81,7 +81,9 @@ export async function runVerify(options: VerifyOptions, io: Io): Promise<number>
   if (drift.length > 0) {
     throw new ProblemsFound(
       `${escapeTerminal(options.target)} drifted from ${LOCK_FILE} (${plural(drift.length, "file")} changed)`,
-      { hint: `reinstall with 'mapper atlas add ${lock.slug}' into an empty target, or keep your edits` },
+      {
+        hint: `reinstall with 'mapper atlas add ${escapeTerminal(lock.slug)}' into an empty target, or keep your edits`,
+      },
     );
   }
   return EXIT_OK;

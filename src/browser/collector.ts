@@ -42,7 +42,7 @@ const AUTO_ATTACH = {
   ],
 };
 
-/** URLs of Chromium's own pages and extensions: attached (so they resume) but not recorded. */
+/** URLs of Chromium's own pages and extensions: their targets, requests and console output are not recorded. */
 function internalUrl(url: string): boolean {
   return /^(chrome|chrome-extension|chrome-untrusted|devtools|chrome-search):/.test(url);
 }
@@ -228,7 +228,8 @@ export class Collector {
   #bodyBudget: number;
   #attachWaiters: Array<(s: SessionInfo) => void> = [];
   #ready = new Map<string, Promise<void>>();
-  /** Execution contexts of extensions' content scripts (`<session>|<contextId>`): their console output is not the page's. */
+  /** Execution contexts of extensions' content scripts and Chromium's own pages (`<session>|<contextId>`): their
+   * console output and exceptions are not the page's. */
   #extensionContexts = new Set<string>();
 
   /** Creates a collector on a connection; nothing is sent until {@linkcode start}. */
@@ -318,6 +319,15 @@ export class Collector {
         if (internalUrl(str(ctx.origin))) this.#extensionContexts.add(`${session.id}|${String(ctx.id)}`);
         return;
       }
+      // Context ids restart in a new renderer (a chrome:// tab navigated to the site): forget the old ones.
+      case "Runtime.executionContextDestroyed":
+        this.#extensionContexts.delete(`${session.id}|${String(p.executionContextId)}`);
+        return;
+      case "Runtime.executionContextsCleared":
+        for (const key of this.#extensionContexts) {
+          if (key.startsWith(`${session.id}|`)) this.#extensionContexts.delete(key);
+        }
+        return;
       case "Runtime.consoleAPICalled":
         if (this.#extensionContexts.has(`${session.id}|${String(p.executionContextId)}`)) return;
         return this.#consoleCalled(session, p);
@@ -358,7 +368,9 @@ export class Collector {
         );
       }
     };
-    const extension = internalUrl(url) || !CONTENT_TYPES.has(type);
+    // A page is always captured, even one that starts on chrome://newtab/ (a tab opened by hand): it may navigate
+    // to the site later. Chromium's own requests and console output on such pages are filtered per event.
+    const extension = !CONTENT_TYPES.has(type) || (type !== "page" && internalUrl(url));
     s.internal = extension;
     // Commands on one session run in order: every domain is enabled before the target resumes.
     if (!extension) {
@@ -406,6 +418,7 @@ export class Collector {
 
   #exception(session: SessionInfo, p: Record<string, unknown>): void {
     const d = (p.exceptionDetails ?? {}) as Record<string, unknown>;
+    if (this.#extensionContexts.has(`${session.id}|${String(d.executionContextId)}`)) return;
     const ex = d.exception as RemoteObject | undefined;
     const head = str(d.text) || "Uncaught";
     let text = head;
@@ -428,7 +441,7 @@ export class Collector {
   #logEntry(session: SessionInfo, p: Record<string, unknown>): void {
     const e = (p.entry ?? {}) as Record<string, unknown>;
     // A worker's console calls also surface as `worker` log entries on its parent; the worker session has them.
-    if (str(e.source) === "worker") return;
+    if (str(e.source) === "worker" || internalUrl(str(e.url))) return;
     let frame = topFrame(e.stackTrace);
     if (!frame && str(e.url)) {
       frame = { function: "", url: str(e.url), line: (num(e.lineNumber) ?? 0) + 1, column: 1 };
@@ -457,8 +470,9 @@ export class Collector {
     const requestId = str(p.requestId);
     const key = this.#key(session, requestId);
     const req = (p.request ?? {}) as Record<string, unknown>;
-    // Extensions' own resources (the overlay's content script modules) are not the page's traffic.
-    if (internalUrl(str(req.url))) return;
+    // Extensions' own resources (the overlay's content script modules) and what Chromium's own pages load (the
+    // new-tab page) are not the site's traffic.
+    if (internalUrl(str(req.url)) || internalUrl(str(p.documentURL))) return;
     const t = num(p.timestamp) ?? 0;
     const previous = this.#byRequest.get(key);
     const redirect = p.redirectResponse as Record<string, unknown> | undefined;
@@ -525,7 +539,12 @@ export class Collector {
     rec.statusText = str(r.statusText) || STATUS_TEXT[rec.status] || "";
     rec.responseHeaders = headerList(r.headers);
     if (str(r.mimeType)) rec.mimeType = str(r.mimeType);
-    rec.responseMs = Math.max(0, Math.round((t - rec.t0) * 1000));
+    // The event's own timestamp can trail the load for navigations; the response timing says when headers came.
+    const timing = (r.timing ?? {}) as Record<string, unknown>;
+    const base = num(timing.requestTime);
+    const headers = num(timing.receiveHeadersEnd);
+    const at = base !== undefined && headers !== undefined && headers >= 0 ? base + headers / 1000 : t;
+    rec.responseMs = Math.max(0, Math.round((at - rec.t0) * 1000));
     const key = `${rec.sessionId}|${rec.requestId}`;
     const extra = this.#extraResponse.get(key);
     if (extra && (extra.status === undefined || extra.status === rec.status)) {
@@ -547,7 +566,7 @@ export class Collector {
     const rec = this.#find(session, str(p.requestId));
     if (!rec) return;
     const t = num(p.timestamp) ?? rec.t0;
-    rec.durationMs = Math.max(0, Math.round((t - rec.t0) * 1000));
+    rec.durationMs = Math.max(rec.responseMs ?? 0, Math.round((t - rec.t0) * 1000));
     const bytes = num(p.encodedDataLength);
     if (bytes !== undefined) rec.encodedBytes = bytes;
     if (rec.status === null) rec.state = "complete";
@@ -570,7 +589,7 @@ export class Collector {
     if (this.network.get(rec.index) !== rec) return;
     if (body.length > this.#bodyLimit) {
       this.#bodiesDropped++;
-      rec.bodyNote = `it is larger than the ${this.#bodyLimit} bytes a body may keep (${body.length} bytes)`;
+      rec.bodyNote = `${NOT_KEPT}: ${body.length} bytes is over the ${size(this.#bodyLimit)} limit per body`;
       return;
     }
     rec.body = body;
@@ -581,7 +600,7 @@ export class Collector {
       const old = this.#retained[0]!;
       this.#release(old);
       this.#bodiesDropped++;
-      old.bodyNote = `it was released to keep retained bodies under ${this.#bodyBudget} bytes`;
+      old.bodyNote = `${NOT_KEPT}: released to stay within the ${size(this.#bodyBudget)} budget for all bodies`;
     }
   }
 
@@ -598,7 +617,7 @@ export class Collector {
     const rec = this.#find(session, str(p.requestId));
     if (!rec) return;
     const t = num(p.timestamp) ?? rec.t0;
-    rec.durationMs = Math.max(0, Math.round((t - rec.t0) * 1000));
+    rec.durationMs = Math.max(rec.responseMs ?? 0, Math.round((t - rec.t0) * 1000));
     const reason = str(p.errorText) || (p.canceled === true ? "net::ERR_ABORTED" : "unknown error");
     rec.failure = str(p.blockedReason) ? `${reason} (blocked: ${str(p.blockedReason)})` : reason;
     if (str(p.type)) rec.resourceType = str(p.type);
@@ -608,17 +627,19 @@ export class Collector {
     rec.responseBody = "none";
   }
 
-  /** The response body of a buffered record: retained bytes, else a live fetch from the session that saw it. */
+  /**
+   * The response body of a buffered record: retained bytes, else a live fetch from the session that saw it. When
+   * neither has it, the error says why (and why the collector kept no copy, when it tried).
+   */
   async responseBody(rec: NetworkRecord): Promise<Uint8Array> {
     if (rec.body) return rec.body;
     if (rec.state === "failed") throw new BodyUnavailable(`the request failed (${rec.failure ?? "unknown error"})`);
     if (rec.status === null) throw new BodyUnavailable("the request is still pending: no response has arrived");
     if (rec.redirected) throw new BodyUnavailable(`it is a redirect hop (${rec.status}); see the next request`);
-    if (rec.bodyNote && RETAINED_TYPES.has(rec.resourceType) && rec.bodyNote.startsWith("it ")) {
-      throw new BodyUnavailable(rec.bodyNote);
-    }
+    const why = (reason: string) =>
+      new BodyUnavailable(rec.bodyNote?.startsWith(NOT_KEPT) ? `${reason}; ${rec.bodyNote}` : reason);
     const s = this.#sessions.get(rec.bodySessionId);
-    if (!s || s.detached) throw new BodyUnavailable("the tab, frame or worker that loaded it has closed");
+    if (!s || s.detached) throw why("the tab, frame or worker that loaded it has closed");
     try {
       const res = await this.#cdp.send<{ body: string; base64Encoded: boolean }>(
         "Network.getResponseBody",
@@ -628,7 +649,7 @@ export class Collector {
       );
       return bodyBytes(res.body ?? "", res.base64Encoded === true);
     } catch (err: unknown) {
-      throw new BodyUnavailable(friendly(err));
+      throw why(friendly(err));
     }
   }
 
@@ -650,6 +671,14 @@ export class Collector {
       throw new BodyUnavailable(friendly(err));
     }
   }
+}
+
+/** How a body note starts when the collector chose not to keep a copy (the budget). */
+const NOT_KEPT = "not kept by the collector";
+
+/** `1 MB` for whole mebibytes, else bytes. */
+function size(n: number): string {
+  return n % (1024 * 1024) === 0 ? `${n / (1024 * 1024)} MB` : `${n} bytes`;
 }
 
 function friendly(err: unknown): string {

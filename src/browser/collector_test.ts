@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { Ring } from "./collector.ts";
+import { BodyUnavailable, Collector, Ring } from "./collector.ts";
+import { fakeCdp, fetchDone, page, settle } from "./_testing.ts";
 
 Deno.test("ring - keeps the newest entries, indices monotonic, cumulative drops", () => {
   const ring = new Ring<{ index: number }>(3);
@@ -16,4 +17,172 @@ Deno.test("ring - keeps the newest entries, indices monotonic, cumulative drops"
   assert.equal(ring.get(5), undefined);
   assert.equal(ring.first, 2);
   assert.equal(ring.last, 4);
+});
+
+Deno.test("collector - enables Runtime, Log and Network on a new target before it resumes", () => {
+  const { cdp, sent, emit } = fakeCdp();
+  new Collector(cdp);
+  page(emit);
+  const order = sent.filter((c) => c.sessionId === "S1").map((c) => c.method);
+  const resume = order.indexOf("Runtime.runIfWaitingForDebugger");
+  assert.ok(resume > 0, order.join(", "));
+  for (const m of ["Runtime.enable", "Log.enable", "Network.enable", "Target.setAutoAttach"]) {
+    assert.ok(order.indexOf(m) >= 0 && order.indexOf(m) < resume, `${m} before resuming: ${order.join(", ")}`);
+  }
+});
+
+Deno.test("collector - body budget: per-body limit and total budget, drops counted, the reason kept", async () => {
+  const { cdp, bodies, emit } = fakeCdp();
+  const c = new Collector(cdp, { bodyLimit: 100, bodyBudget: 250 });
+  page(emit);
+  bodies.set("a", "a".repeat(80));
+  bodies.set("big", "b".repeat(150));
+  bodies.set("c", "c".repeat(90));
+  bodies.set("d", "d".repeat(90));
+  bodies.set("img", "i".repeat(10));
+  for (const id of ["a", "big", "c", "d"]) {
+    fetchDone(emit, id);
+    await settle();
+  }
+  fetchDone(emit, "img", 200, "Image");
+  await settle();
+  // a (80) + c (90) + d (90) = 260 > 250: the oldest retained body (a) is released; big never fit; images are
+  // never retained (fetched on demand).
+  assert.deepEqual(c.bodyStats(), { retained: 2, bytes: 180, dropped: 2 });
+  const rec = (id: string) => c.network.all().find((r) => r.requestId === id)!;
+  assert.equal(rec("c").responseBody, "retained");
+  assert.equal(rec("img").responseBody, "live");
+  assert.equal(new TextDecoder().decode(await c.responseBody(rec("d"))), "d".repeat(90));
+
+  // Chromium still has them: served live although the collector kept no copy.
+  assert.equal((await c.responseBody(rec("big"))).length, 150);
+  assert.equal((await c.responseBody(rec("a"))).length, 80);
+  // Gone from Chromium too: the error says both why.
+  bodies.delete("a");
+  bodies.delete("big");
+  await assert.rejects(
+    c.responseBody(rec("a")),
+    (err: unknown) =>
+      err instanceof BodyUnavailable &&
+      err.message ===
+        "Chromium no longer holds it (the page navigated away or its network cache evicted the body); not kept by the collector: released to stay within the 250 bytes budget for all bodies",
+  );
+  await assert.rejects(
+    c.responseBody(rec("big")),
+    (err: unknown) =>
+      err instanceof BodyUnavailable && err.message.endsWith("150 bytes is over the 100 bytes limit per body"),
+  );
+});
+
+Deno.test("collector - evicting a record from the ring releases its retained body", async () => {
+  const { cdp, bodies, emit } = fakeCdp();
+  const c = new Collector(cdp, { ringSize: 2 });
+  page(emit);
+  bodies.set("a", "xxxx");
+  fetchDone(emit, "a");
+  await settle();
+  assert.deepEqual(c.bodyStats(), { retained: 1, bytes: 4, dropped: 0 });
+  fetchDone(emit, "b");
+  fetchDone(emit, "c");
+  await settle();
+  assert.equal(c.network.dropped, 1);
+  assert.deepEqual(c.bodyStats(), { retained: 0, bytes: 0, dropped: 0 });
+});
+
+Deno.test("collector - redirect hops are completed 3xx entries; failures are never left pending", async () => {
+  const { cdp, emit } = fakeCdp();
+  const c = new Collector(cdp);
+  page(emit);
+  const req = (url: string) => ({ method: "GET", url, headers: {} });
+  emit("Network.requestWillBeSent", { requestId: "r", type: "Fetch", timestamp: 1, request: req("http://h/a") }, "S1");
+  emit("Network.requestWillBeSent", {
+    requestId: "r",
+    type: "Fetch",
+    timestamp: 1.1,
+    request: req("http://h/b"),
+    redirectResponse: { status: 302, statusText: "Found", headers: { Location: "/b" } },
+  }, "S1");
+  emit("Network.responseReceived", {
+    requestId: "r",
+    type: "Fetch",
+    timestamp: 1.2,
+    response: { status: 200, statusText: "OK", headers: {} },
+  }, "S1");
+  emit("Network.requestWillBeSent", { requestId: "f", type: "Fetch", timestamp: 2, request: req("http://h/f") }, "S1");
+  emit("Network.loadingFailed", { requestId: "f", timestamp: 2.1, errorText: "net::ERR_CONNECTION_REFUSED" }, "S1");
+  emit("Network.requestWillBeSent", { requestId: "s", type: "Script", timestamp: 3, request: req("http://h/s") }, "S1");
+  emit("Network.responseReceived", {
+    requestId: "s",
+    type: "Script",
+    timestamp: 3.1,
+    response: { status: 404, statusText: "Not Found", headers: {} },
+  }, "S1");
+  emit("Network.loadingFailed", { requestId: "s", timestamp: 3.2, errorText: "net::ERR_ABORTED" }, "S1");
+  const all = c.network.all();
+  assert.deepEqual(
+    all.map((r) => [r.index, r.url, r.state, r.status, r.redirected === true]),
+    [
+      [0, "http://h/a", "complete", 302, true],
+      [1, "http://h/b", "complete", 200, false],
+      [2, "http://h/f", "failed", null, false],
+      [3, "http://h/s", "complete", 404, false],
+    ],
+  );
+  assert.equal(all[2]!.failure, "net::ERR_CONNECTION_REFUSED");
+  await assert.rejects(c.responseBody(all[0]!), /it is a redirect hop \(302\); see the next request/);
+  await assert.rejects(c.responseBody(all[2]!), /the request failed \(net::ERR_CONNECTION_REFUSED\)/);
+});
+
+Deno.test("collector - a closed tab's bodies are gone and the error says so", async () => {
+  const { cdp, emit } = fakeCdp();
+  const c = new Collector(cdp);
+  page(emit);
+  fetchDone(emit, "x", 200, "Image");
+  emit("Target.detachedFromTarget", { sessionId: "S1", targetId: "T1" });
+  await assert.rejects(c.responseBody(c.network.all()[0]!), /the tab, frame or worker that loaded it has closed/);
+});
+
+Deno.test("collector - console levels, exceptions and Log entries; extension content scripts are not the page", () => {
+  const { cdp, emit } = fakeCdp();
+  const c = new Collector(cdp);
+  page(emit);
+  emit("Runtime.executionContextCreated", { context: { id: 9, origin: "chrome-extension://abc" } }, "S1");
+  const call = (type: string, text: string, ctx = 1) =>
+    emit("Runtime.consoleAPICalled", {
+      type,
+      executionContextId: ctx,
+      timestamp: 1795298000000,
+      args: [{ type: "string", value: text }],
+    }, "S1");
+  for (const t of ["log", "debug", "info", "warning", "error", "table"]) call(t, t);
+  call("log", "from the overlay", 9);
+  emit("Runtime.exceptionThrown", {
+    timestamp: 1795298000001,
+    exceptionDetails: {
+      text: "Uncaught",
+      exception: { type: "object", subtype: "error", description: "TypeError: boom\n    at f (http://h/:1:2)" },
+      stackTrace: { callFrames: [{ functionName: "f", url: "http://h/", lineNumber: 0, columnNumber: 1 }] },
+    },
+  }, "S1");
+  emit(
+    "Log.entryAdded",
+    { entry: { source: "network", level: "error", text: "Failed to load", url: "http://h/x" } },
+    "S1",
+  );
+  emit("Log.entryAdded", { entry: { source: "worker", level: "info", text: "dup of a worker log" } }, "S1");
+  assert.deepEqual(
+    c.console.all().map((e) => `${e.level} ${e.text}`),
+    [
+      "log log",
+      "debug debug",
+      "info info",
+      "warn warning",
+      "error error",
+      "info table",
+      "exception Uncaught TypeError: boom\n    at f (http://h/:1:2)",
+      "error Failed to load",
+    ],
+  );
+  assert.deepEqual(c.console.all()[6]!.frame, { function: "f", url: "http://h/", line: 1, column: 2 });
+  assert.ok(c.console.all().every((e) => e.tab === "T1"));
 });

@@ -11,7 +11,6 @@ import { basename, join, resolve } from "node:path";
 import type { Io } from "../io.ts";
 import { SessionError } from "../errors.ts";
 import { VERSION } from "../version.ts";
-import type { CorpusService, WireCorpus } from "../corpus/mod.ts";
 import { CdpConnection } from "./cdp.ts";
 import { chromiumArgs, findBrowser, launchChromium, type LaunchedChromium, pidAlive } from "./chromium.ts";
 import { Collector } from "./collector.ts";
@@ -52,46 +51,9 @@ export function listenSliding(port: number, handler: Deno.ServeHandler): Deno.Ht
   });
 }
 
-function emptyCorpus(site: string, version: number): WireCorpus {
-  return { site, version, memory: [], globals: [], views: [], requests: [], messages: [] };
-}
-
-/** A corpus source: the live service, or an empty corpus when the directory cannot be compiled. */
-interface CorpusSource extends AsyncDisposable {
-  wire(): WireCorpus | undefined;
-  handle(req: Request): Response | undefined;
-}
-
-async function openCorpus(dir: string, site: string, io: Io): Promise<CorpusSource> {
-  const log = (line: string) => io.stderr.write(`${line}\n`);
-  try {
-    const mod = await import("../corpus/mod.ts");
-    const service: CorpusService = await mod.startCorpusService({ dir, site, log, logPrefix: "[browser]" });
-    return {
-      wire: () => service.current().wire,
-      handle: (req) => service.handle(req),
-      [Symbol.asyncDispose]: () => service[Symbol.asyncDispose](),
-    };
-  } catch (err: unknown) {
-    log(
-      `[browser] warning: corpus "${dir}" not served (${
-        err instanceof Error ? err.message.split("\n")[0] : String(err)
-      }); serving an empty corpus`,
-    );
-    const version = Date.now();
-    const body = JSON.stringify(emptyCorpus(site, version));
-    const headers = { "content-type": "application/json", "access-control-allow-origin": "*" };
-    return {
-      wire: () => undefined,
-      handle(req) {
-        const path = new URL(req.url).pathname;
-        if (path === "/mapper") return new Response(body, { headers });
-        if (path === "/mapper/version") return new Response(JSON.stringify({ version }), { headers });
-        return undefined;
-      },
-      [Symbol.asyncDispose]: () => Promise.resolve(),
-    };
-  }
+/** The command that stops the session of corpus directory `dir`: `--dir` only when it is not the default. */
+export function stopCommand(dir: string, cwd: string): string {
+  return resolve(cwd, dir) === resolve(cwd, ".mapper") ? "mapper browser stop" : `mapper browser stop --dir ${dir}`;
 }
 
 /** Whether Chromium should run headless, and whether that was decided for lack of a display. */
@@ -149,11 +111,19 @@ export async function runDaemon(opts: StartOptions, io: Io): Promise<number> {
   const ext = await ensureExtension(io.home);
   if (ext.installed) io.stderr.write(`[browser] installed extension v${ext.version} → ${ext.dir}\n`);
 
-  await using corpus = await openCorpus(dir, site, io);
+  // Lenient: a missing or broken corpus is logged and served empty, and picked up as soon as it is fixed.
+  const { startCorpusService } = await import("../corpus/mod.ts");
+  await using corpus = await startCorpusService({
+    dir,
+    site,
+    log: (line) => io.stderr.write(`${line}\n`),
+    logPrefix: "[browser]",
+    lenient: true,
+  });
   let matcherVersion: unknown = null;
   let matcher: CorpusMatcher = compileMatcher(undefined);
   const currentMatcher = () => {
-    const wire = corpus.wire();
+    const wire = corpus.current().wire;
     if (wire !== matcherVersion) {
       matcher = compileMatcher(wire);
       matcherVersion = wire;
@@ -277,9 +247,7 @@ export async function runDaemon(opts: StartOptions, io: Io): Promise<number> {
         `  cdp:      ${chromium.wsUrl}`,
         `  profile:  ${profile}`,
         `  session:  ${sessionPath(dir)}`,
-        `  stop:     ${opts.logFile ? "" : "Ctrl-C here, or "}'mapper browser stop'${
-          opts.dir === ".mapper" ? "" : ` --dir ${opts.dir}`
-        }`,
+        `  stop:     ${opts.logFile ? "" : "Ctrl-C here, or "}'${stopCommand(opts.dir, io.cwd)}'`,
         "",
       ].join("\n"),
     );

@@ -103,24 +103,37 @@ export async function injectPort(
       remaining,
     ).catch(() => undefined);
     if (!sw) break;
-    // A freshly started worker may not have its context yet: short attempts, retried.
+    // A freshly started worker runs its script only after it resumes: probe synchronously until the extension
+    // APIs exist. Awaiting a promise in the worker before that can wedge it for good (observed on Chromium 156).
     const res = await cdp.send<{ result?: { value?: unknown } }>(
       "Runtime.evaluate",
       {
-        expression: `(async () => {
-        const m = chrome.runtime.getManifest();
+        expression: `(() => {
+        const api = globalThis.chrome;
+        if (!api?.storage?.local || !api.runtime?.getManifest) return "not ready";
+        const m = api.runtime.getManifest();
         if (!/mapper/i.test(m.name || "")) return "not mapper: " + m.name;
-        await chrome.storage.local.set({ serverPort: ${port} });
-        return "ok";
+        return "ready";
       })()`,
-        awaitPromise: true,
         returnByValue: true,
       },
       sw.id,
       1000,
     ).catch((err: unknown) => ({ result: { value: err instanceof Error ? err.message : String(err) } }));
-    if (res.result?.value === "ok") return;
-    last = String(res.result?.value);
+    if (res.result?.value === "ready") {
+      const set = await cdp.send<{ result?: { value?: unknown } }>(
+        "Runtime.evaluate",
+        {
+          expression: `chrome.storage.local.set({ serverPort: ${port} }).then(() => "ok")`,
+          awaitPromise: true,
+          returnByValue: true,
+        },
+        sw.id,
+        3000,
+      ).catch((err: unknown) => ({ result: { value: err instanceof Error ? err.message : String(err) } }));
+      if (set.result?.value === "ok") return;
+      last = String(set.result?.value);
+    } else last = String(res.result?.value);
     if (cdp.isClosed) break;
     await new Promise((r) => setTimeout(r, 200));
   }

@@ -10,7 +10,7 @@ import type { Io, Sink } from "../io.ts";
 import { describe, SessionError } from "../errors.ts";
 import { CdpConnection } from "./cdp.ts";
 import { findBrowser } from "./chromium.ts";
-import { runDaemon, type StartOptions } from "./daemon.ts";
+import { runDaemon, type StartOptions, stopCommand } from "./daemon.ts";
 import { liveness, readSession, removeSession, type SessionInfo } from "./session_file.ts";
 
 export type { StartOptions } from "./daemon.ts";
@@ -129,9 +129,7 @@ async function detach(opts: StartOptions, dir: string, io: Io): Promise<number> 
           info.headless ? ", headless" : ""
         })`,
         `  log:  ${logFile}`,
-        `  The daemon runs in the background; stop it with 'mapper browser stop'${
-          opts.dir === ".mapper" ? "" : ` --dir ${opts.dir}`
-        }.`,
+        `  The daemon runs in the background; stop it with '${stopCommand(opts.dir, io.cwd)}'.`,
         "",
       ].join("\n"),
     );

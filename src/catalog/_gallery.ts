@@ -59,8 +59,20 @@ export interface GalleryRead {
   tombstones: Tombstone[];
 }
 
-/** Computes a corpus's catalog statistics; the default loads it with the corpus library. */
-export type StatsFn = (corpusDir: string) => Promise<CorpusStats>;
+/**
+ * Computes a corpus's catalog statistics; the default loads it with the corpus library. `archived` holds the bytes
+ * the archive will publish (read just before): an implementation that reads the files again should check it read
+ * the same bytes and throw {@linkcode CorpusChangedError} if not, so stats and archive never describe two versions.
+ */
+export type StatsFn = (corpusDir: string, archived: readonly TarMember[]) => Promise<CorpusStats>;
+
+/** A corpus file changed between the archive's read and the statistics' read; the entry is read again. */
+export class CorpusChangedError extends Error {
+  override name = "CorpusChangedError";
+}
+
+/** Reads of an entry's corpus attempted before a file that keeps changing leaves the entry out. */
+const CORPUS_READ_ATTEMPTS = 3;
 
 /** Options of {@linkcode readGallery}. */
 export interface ReadGalleryOptions {
@@ -75,6 +87,11 @@ const MAX_SCREENSHOT_BYTES = 300 * 1024;
 const ALLOWED_IN_ENTRY = new Set(["README.md", ".mapper", "screenshots"]);
 /** Entries read at the same time. */
 const CONCURRENCY = 8;
+
+/** The first line of an error's message, without the trailing colon a YAML code frame leaves. */
+function firstLine(err: unknown): string {
+  return (describe(err).split("\n")[0] ?? "").replace(/:\s*$/, "");
+}
 
 /** Code-unit string order (not locale), as JavaScript's default sort. */
 export function byCodeUnit(a: string, b: string): number {
@@ -92,7 +109,7 @@ export function splitFrontMatter(text: string): { data: unknown; body: string } 
   try {
     data = parseYaml(yaml);
   } catch (err: unknown) {
-    throw new Error(`front matter is not valid YAML: ${describe(err).split("\n")[0]}`);
+    throw new Error(`front matter is not valid YAML: ${firstLine(err)}`);
   }
   if (data === null || typeof data !== "object" || Array.isArray(data)) {
     throw new Error("front matter is not a YAML mapping");
@@ -114,7 +131,7 @@ export async function readTombstones(gallery: string): Promise<Tombstone[]> {
   try {
     data = parseYaml(text);
   } catch (err: unknown) {
-    throw new DataError(`"${path}" is not valid YAML: ${describe(err).split("\n")[0]}`, {
+    throw new DataError(`"${path}" is not valid YAML: ${firstLine(err)}`, {
       hint: "fix the takedown list; no snapshot is published while it is unreadable",
     });
   }
@@ -231,6 +248,11 @@ async function walkCorpus(
 async function readScreenshots(dir: string, problems: string[]): Promise<Screenshot[]> {
   const names: string[] = [];
   try {
+    // lstat first: a symlinked screenshots/ must not publish files from elsewhere.
+    if (!(await Deno.lstat(dir)).isDirectory) {
+      problems.push("screenshots is not a directory");
+      return [];
+    }
     for await (const e of Deno.readDir(dir)) if (!e.name.startsWith(".")) names.push(e.name);
   } catch (err: unknown) {
     if (err instanceof Deno.errors.NotFound) return [];
@@ -279,7 +301,6 @@ async function readEntry(
   gallery: string,
   folder: string,
   options: ReadGalleryOptions,
-  commits: Map<string, string>,
   warn: (rule: string, detail: string) => void,
 ): Promise<GalleryEntry | undefined> {
   const dir = join(gallery, "entries", folder);
@@ -333,22 +354,28 @@ async function readEntry(
     warn("corpus", corpusInfo ? ".mapper is not a directory" : "no .mapper/ directory");
     return undefined;
   }
-  const limitProblems: string[] = [];
-  ({ members, files } = await walkCorpus(corpusDir, limitProblems));
-  if (limitProblems.length > 0) {
-    for (const p of limitProblems) warn("archive-limits", p);
-    return undefined;
+  let stats: CorpusStats | undefined;
+  // The archive's bytes and the statistics must describe the same files: when a file changes between the two
+  // reads (an editor saving under --watch), read the corpus again.
+  for (let attempt = 1; attempt <= CORPUS_READ_ATTEMPTS; attempt++) {
+    const limitProblems: string[] = [];
+    ({ members, files } = await walkCorpus(corpusDir, limitProblems));
+    if (limitProblems.length > 0) {
+      for (const p of limitProblems) warn("archive-limits", p);
+      return undefined;
+    }
+    try {
+      stats = await options.stats(corpusDir, members);
+      break;
+    } catch (err: unknown) {
+      if (err instanceof CorpusChangedError && attempt < CORPUS_READ_ATTEMPTS) continue;
+      warn("corpus", `the corpus does not load: ${firstLine(err)}`);
+      ok = false;
+      break;
+    }
   }
   if (front && configVersion(members) !== front.spec_version) {
     warn("spec-version", `.mapper/config.yaml version must equal spec_version ${front.spec_version}`);
-    ok = false;
-  }
-
-  let stats: CorpusStats | undefined;
-  try {
-    stats = await options.stats(corpusDir);
-  } catch (err: unknown) {
-    warn("corpus", `the corpus does not load: ${describe(err).split("\n")[0]}`);
     ok = false;
   }
 
@@ -358,7 +385,7 @@ async function readEntry(
   if (shotProblems.length > 0) ok = false;
 
   if (!ok || !front || !readme || !stats) return undefined;
-  return { front, readme, body, stats, files, members, screenshots, commit: commits.get(folder) ?? null };
+  return { front, readme, body, stats, files, members, screenshots, commit: null };
 }
 
 /**
@@ -379,9 +406,14 @@ export async function readGallery(gallery: string, options: ReadGalleryOptions):
       hint: "a gallery holds entries/<slug>/README.md and entries/<slug>/.mapper/",
     });
   }
-  const tombstones = await readTombstones(gallery);
+  // The history walk runs while the entries are read (it only fills in `commit` at the end).
+  const commitsRead = options.git === false ? Promise.resolve(new Map<string, string>()) : entryCommits(gallery);
+  // Never leave the git process running behind a failure.
+  const tombstones = await readTombstones(gallery).catch(async (err: unknown) => {
+    await commitsRead;
+    throw err;
+  });
   const removed = new Set(tombstones.map((t) => t.slug));
-  const commits = options.git === false ? new Map<string, string>() : await entryCommits(gallery);
 
   const folders: string[] = [];
   for await (const e of Deno.readDir(entriesDir)) {
@@ -406,7 +438,7 @@ export async function readGallery(gallery: string, options: ReadGalleryOptions):
         if (!entryInfo.isDirectory) {
           warn("layout", entryInfo.isSymlink ? "the entry is a symbolic link" : "the entry is not a directory");
         } else {
-          entry = await readEntry(gallery, folder, options, commits, warn);
+          entry = await readEntry(gallery, folder, options, warn);
         }
       } catch (err: unknown) {
         warn("read", `could not read the entry: ${describe(err)}`);
@@ -415,7 +447,9 @@ export async function readGallery(gallery: string, options: ReadGalleryOptions):
     }
   };
   await Promise.all(Array.from({ length: Math.min(CONCURRENCY, pending.length) }, worker));
-  const entries = results.flatMap((r) => (r.entry ? [r.entry] : []));
+  const commits = await commitsRead;
+  const entries: GalleryEntry[] = [];
+  for (const { entry } of results) if (entry) entries.push({ ...entry, commit: commits.get(entry.front.slug) ?? null });
   const warnings = results.flatMap((r) => r.warnings);
   return { entries, warnings, withheld, tombstones };
 }

@@ -61,7 +61,7 @@ function markdown() {
     const t = tokens[idx];
     const level = Math.min(6, Number(String(t.tag).slice(1)) + 1);
     t.tag = `h${level}`;
-    return `<${t.nesting === 1 ? "" : "/"}${t.tag}>`;
+    return t.nesting === 1 ? `<${t.tag}>` : `</${t.tag}>\n`;
   };
   md.renderer.rules.heading_open = demote;
   md.renderer.rules.heading_close = demote;
@@ -106,9 +106,22 @@ ${main}
 `;
 }
 
+/**
+ * The path of the base URL without a trailing slash (`""` at a host's root): the pages' own links are
+ * root-relative under it, so a catalog published under `https://host/catalog` links within `/catalog/`.
+ */
+function basePath(base: string): string {
+  try {
+    return new URL(base).pathname.replace(/\/+$/, "");
+  } catch {
+    return "";
+  }
+}
+
 /** The entry page (`/atlas/<slug>`). `readmeHtml` must come from {@linkcode renderMarkdown}. */
 export function entryPage(base: string, e: PageEntry, readmeHtml: string): string {
   const h = escapeHtml;
+  const r = h(basePath(base));
   const md = `${base}/atlas/${e.slug}.md`;
   const dataset = {
     "@context": "https://schema.org",
@@ -134,7 +147,7 @@ export function entryPage(base: string, e: PageEntry, readmeHtml: string): strin
   ).join("\n");
   const shots = e.screenshots.map((s) => {
     const file = s.slice(s.lastIndexOf("/") + 1);
-    return `<img src="/atlas/screenshots/${h(e.slug)}/${h(file)}" alt="${h(file)}" loading="lazy">`;
+    return `<img src="${r}/atlas/screenshots/${h(e.slug)}/${h(file)}" alt="${h(file)}" loading="lazy">`;
   }).join("\n");
   const meta: Array<[string, string]> = [
     ["Site", `<a href="${h(e.site_url)}" rel="nofollow noopener">${h(e.site_url)}</a>`],
@@ -154,7 +167,7 @@ export function entryPage(base: string, e: PageEntry, readmeHtml: string): strin
       `${e.stats.properties} properties, ${e.stats.memory} memory notes`,
     ],
   ];
-  const main = `<header><p><a href="/atlas">mapper atlas</a></p>
+  const main = `<header><p><a href="${r}/atlas">mapper atlas</a></p>
 <h1>${h(e.name)}</h1>
 <p>${h(e.description)}</p>
 </header>
@@ -177,13 +190,13 @@ ${shots ? `<h2>Screenshots</h2>\n${shots}\n` : ""}<h2>README</h2>
 ${readmeHtml}</article>
 <h2>Machine-readable</h2>
 <ul>
-<li><a href="/atlas/${h(e.slug)}.md">README (markdown)</a></li>
-<li><a href="/api/atlas/${h(e.slug)}">Catalog entry (JSON)</a></li>
+<li><a href="${r}/atlas/${h(e.slug)}.md">README (markdown)</a></li>
+<li><a href="${r}/api/atlas/${h(e.slug)}">Catalog entry (JSON)</a></li>
 ${
     e.archive
-      ? `<li><a href="/atlas/${h(e.slug)}.tar.gz">Corpus archive (.tar.gz)</a></li>\n`
+      ? `<li><a href="${r}/atlas/${h(e.slug)}.tar.gz">Corpus archive (.tar.gz)</a></li>\n`
       : ""
-  }<li><a href="/atlas/index.json">Atlas index (JSON)</a></li>
+  }<li><a href="${r}/atlas/index.json">Atlas index (JSON)</a></li>
 </ul>
 </main>`;
   return page(`${e.name} — mapper atlas`, head, main);
@@ -192,8 +205,9 @@ ${
 /** The listing page (`/atlas` and `/`), entries in catalog order. */
 export function listingPage(base: string, entries: readonly PageEntry[], note: string): string {
   const h = escapeHtml;
+  const r = h(basePath(base));
   const rows = entries.map((e) =>
-    `<tr><td><a href="/atlas/${h(e.slug)}">${h(e.name)}</a></td><td>${e.domains.map(h).join(", ")}</td>` +
+    `<tr><td><a href="${r}/atlas/${h(e.slug)}">${h(e.name)}</a></td><td>${e.domains.map(h).join(", ")}</td>` +
     `<td>${h(e.description)}</td><td>${h(e.updated)}</td><td><code>mapper atlas add ${h(e.slug)}</code></td></tr>`
   ).join("\n");
   const main = `<h1>mapper atlas</h1>
@@ -208,10 +222,10 @@ ${rows}
   }
 <h2>Machine-readable</h2>
 <ul>
-<li><a href="/llms.txt">llms.txt</a> (agent site index)</li>
-<li><a href="/openapi.json">OpenAPI description</a> (<a href="/api/openapi.yaml">YAML</a>)</li>
-<li><a href="/api/atlas">Catalog (JSON)</a></li>
-<li><a href="/atlas/index.json">Atlas index (JSON)</a></li>
+<li><a href="${r}/llms.txt">llms.txt</a> (agent site index)</li>
+<li><a href="${r}/openapi.json">OpenAPI description</a> (<a href="${r}/api/openapi.yaml">YAML</a>)</li>
+<li><a href="${r}/api/atlas">Catalog (JSON)</a></li>
+<li><a href="${r}/atlas/index.json">Atlas index (JSON)</a></li>
 </ul>`;
   return page("mapper atlas", `<link rel="alternate" type="text/plain" href="${h(base)}/llms.txt">\n`, main);
 }

@@ -10,6 +10,7 @@ export {
   CACHE_API,
   CACHE_ERROR,
   CACHE_REVALIDATE,
+  CorpusChangedError,
   type EntryWarning,
   type GalleryRead,
   loaderStats,

@@ -10,7 +10,14 @@ import { DataError, describe, EXIT_OK, FileError, MapperError, UsageError } from
 import { materializeBundledGallery } from "./_bundled.ts";
 import { writeSnapshot } from "./export.ts";
 import { startCatalogServer } from "./server.ts";
-import { assembleSnapshot, type GalleryRead, readCatalogGallery, type StatsFn, warningLine } from "./snapshot.ts";
+import {
+  assembleSnapshot,
+  type GalleryRead,
+  readCatalogGallery,
+  type Snapshot,
+  type StatsFn,
+  warningLine,
+} from "./snapshot.ts";
 
 /** Options of `mapper atlas serve`. */
 export interface ServeOptions {
@@ -64,16 +71,28 @@ function checkBaseUrl(value: string | undefined): void {
   }
 }
 
-/** Prints warnings and enforces `--strict`. */
-function reportWarnings(io: Io, command: string, read: GalleryRead, strict: boolean | undefined): void {
-  for (const w of read.warnings) io.stderr.write(`mapper ${command}: warning: ${warningLine(w)}\n`);
-  if (read.withheld.length > 0) {
+/** The listing page's sentence: the same for `serve` and `build`, so the export equals the served bytes. */
+function listingNote(bundled: boolean, gallery: string): string {
+  return bundled ? "The example gallery bundled with mapper." : `Gallery ${basename(gallery)}.`;
+}
+
+/**
+ * Prints the snapshot's warnings (the gallery's and the archive limits') and enforces `--strict` on all of them.
+ */
+function reportWarnings(
+  io: Io,
+  command: string,
+  snapshot: Pick<Snapshot, "warnings" | "withheld">,
+  strict: boolean | undefined,
+): void {
+  for (const w of snapshot.warnings) io.stderr.write(`mapper ${command}: warning: ${warningLine(w)}\n`);
+  if (snapshot.withheld.length > 0) {
     io.stderr.write(
-      `mapper ${command}: withheld ${read.withheld.map((s) => `"${s}"`).join(", ")}: listed in removed.yaml\n`,
+      `mapper ${command}: withheld ${snapshot.withheld.map((s) => `"${s}"`).join(", ")}: listed in removed.yaml\n`,
     );
   }
-  if (strict && read.warnings.length > 0) {
-    const entries = new Set(read.warnings.map((w) => w.entry)).size;
+  if (strict && snapshot.warnings.length > 0) {
+    const entries = new Set(snapshot.warnings.map((w) => w.entry)).size;
     throw new DataError(`${entries} ${entries === 1 ? "entry is" : "entries are"} invalid (--strict)`, {
       hint: "fix the entries named above, or drop --strict to leave them out",
     });
@@ -105,7 +124,6 @@ export async function runServe(opts: ServeOptions, io: Io): Promise<number> {
   }
   const now = buildClock(io);
   let read: GalleryRead | undefined = await readCatalogGallery(gallery, opts.stats ? { stats: opts.stats } : {});
-  reportWarnings(io, "atlas serve", read, opts.strict);
   let server;
   try {
     server = await startCatalogServer({
@@ -115,11 +133,10 @@ export async function runServe(opts: ServeOptions, io: Io): Promise<number> {
       ...(opts.baseUrl === undefined ? {} : { baseUrl: opts.baseUrl }),
       ...(tls ? { tls } : {}),
       watch: Boolean(opts.watch) && !bundled,
+      strict: Boolean(opts.strict),
       now,
       ...(opts.stats ? { stats: opts.stats } : {}),
-      note: bundled
-        ? "The bundled example gallery; run 'mapper atlas serve --gallery DIR' to serve your own."
-        : `Gallery ${basename(gallery)}.`,
+      note: listingNote(bundled !== undefined, gallery),
       read,
       log: (line) => io.stderr.write(`${line}\n`),
     });
@@ -146,6 +163,8 @@ export async function runServe(opts: ServeOptions, io: Io): Promise<number> {
   }
   read = undefined; // the server holds the snapshot; the raw read can be collected
   await using _server = server;
+  // Reported from the snapshot, not the read: archive limits found while assembling count too.
+  reportWarnings(io, "atlas serve", server.current(), opts.strict);
   const n = server.current().slugs.length;
   const what = bundled
     ? `${label} (${n} ${n === 1 ? "entry" : "entries"}; pass --gallery DIR to serve your own)`
@@ -186,12 +205,12 @@ export async function runBuild(opts: BuildOptions, io: Io): Promise<number> {
   await using bundled = opts.gallery === undefined ? await materializeBundledGallery() : undefined;
   const gallery = bundled?.dir ?? resolve(io.cwd, opts.gallery!);
   const read = await readCatalogGallery(gallery, opts.stats ? { stats: opts.stats } : {});
-  reportWarnings(io, "atlas build", read, opts.strict);
   const snapshot = assembleSnapshot(read, {
     baseUrl: opts.baseUrl,
     now: buildClock(io),
-    note: bundled ? "The bundled example gallery." : `Gallery ${basename(gallery)}.`,
+    note: listingNote(bundled !== undefined, gallery),
   });
+  reportWarnings(io, "atlas build", snapshot, opts.strict);
   await Deno.mkdir(dirname(out), { recursive: true });
   const staging = await Deno.makeTempDir({ dir: dirname(out), prefix: `.${basename(out)}.tmp-` });
   let files: number;

@@ -29,6 +29,8 @@ export interface CatalogServerOptions {
   tls?: { cert: string; key: string };
   /** Rebuild on gallery changes. */
   watch?: boolean;
+  /** Treat a rebuild that leaves any entry out as failed (`--strict`): the last good snapshot stays. */
+  strict?: boolean;
   /** Quiet time after the last file event before a rebuild, in ms (default 200). */
   debounceMs?: number;
   /** Clock for `generated_at`. */
@@ -63,20 +65,25 @@ function urlHost(hostname: string): string {
   return hostname.includes(":") ? `[${hostname}]` : hostname;
 }
 
-/** One line saying what a rebuild changed. */
+/** One line saying what a rebuild changed: entries added, removed (deleted or taken down), left out, changed. */
 export function describeRebuild(before: Snapshot, after: Snapshot): string {
   const old = new Set(before.slugs);
   const now = new Set(after.slugs);
+  const rules = new Map<string, string>();
+  for (const w of after.warnings) if (!rules.has(w.entry)) rules.set(w.entry, w.rule);
   const added = after.slugs.filter((s) => !old.has(s));
-  const removed = before.slugs.filter((s) => !now.has(s));
+  const gone = before.slugs.filter((s) => !now.has(s));
+  const removed = gone.filter((s) => !rules.has(s));
+  const leftOut = gone.filter((s) => rules.has(s)).map((s) => `${s} (${rules.get(s)})`);
   const changed = after.slugs.filter((s) => old.has(s) && before.digests.get(s) !== after.digests.get(s));
   const parts: string[] = [];
   if (added.length) parts.push(`added ${added.join(", ")}`);
   if (removed.length) parts.push(`removed ${removed.join(", ")}`);
+  if (leftOut.length) parts.push(`left out ${leftOut.join(", ")}`);
   if (changed.length) parts.push(`changed ${changed.join(", ")}`);
-  const left = after.warnings.length ? `; ${new Set(after.warnings.map((w) => w.entry)).size} left out` : "";
   const n = after.slugs.length;
-  return `[atlas] rebuilt (${n} ${n === 1 ? "entry" : "entries"}): ${parts.join("; ") || "no entry changed"}${left}`;
+  const invalid = rules.size ? `, ${rules.size} left out` : "";
+  return `[atlas] rebuilt (${n} ${n === 1 ? "entry" : "entries"}${invalid}): ${parts.join("; ") || "no entry changed"}`;
 }
 
 /** Starts the server on an already built or freshly read gallery. */
@@ -131,6 +138,10 @@ export async function startCatalogServer(given: CatalogServerOptions): Promise<C
     try {
       const next = assemble(await readCatalogGallery(options.gallery, options));
       if (stopped) return;
+      if (options.strict && next.warnings.length > 0) {
+        const more = next.warnings.length > 1 ? ` (and ${next.warnings.length - 1} more)` : "";
+        throw new Error(`--strict: ${warningLine(next.warnings[0]!)}${more}`);
+      }
       const before = snapshot!;
       snapshot = next;
       options.log(describeRebuild(before, next));

@@ -7,15 +7,24 @@
  */
 import { createHash } from "node:crypto";
 import { stringify as toYaml } from "yaml";
-import { load, stats as corpusStats } from "../corpus/mod.ts";
+import { join } from "node:path";
+import { load, LoadCache, stats as corpusStats } from "../corpus/mod.ts";
 import type { CorpusStats } from "../corpus/mod.ts";
-import { type EntryWarning, type GalleryEntry, type GalleryRead, readGallery, type StatsFn } from "./_gallery.ts";
+import {
+  CorpusChangedError,
+  type EntryWarning,
+  type GalleryEntry,
+  type GalleryRead,
+  readGallery,
+  type StatsFn,
+} from "./_gallery.ts";
 
+export { CorpusChangedError };
 export type { EntryWarning, GalleryRead, StatsFn };
 import { llmsTxt } from "./_llms.ts";
 import { openApiDocument } from "./_openapi.ts";
 import { entryPage, listingPage, type PageEntry, renderMarkdown } from "./_render.ts";
-import { tarGz } from "./_tar.ts";
+import { tarGz, type TarMember } from "./_tar.ts";
 import { MAX_ARCHIVE_BYTES } from "./_limits.ts";
 import { FRONT_MATTER_KEYS } from "./_schema.ts";
 
@@ -84,10 +93,16 @@ export interface SnapshotOptions {
 }
 
 const encoder = new TextEncoder();
+const utf8 = new TextDecoder();
 
-/** The default statistics: load the corpus with the corpus library; error diagnostics refuse it (it under-reports). */
-export const loaderStats: StatsFn = async (dir: string): Promise<CorpusStats> => {
-  const { corpus, diagnostics } = await load(dir);
+/**
+ * The default statistics: load the corpus with the corpus library; error diagnostics refuse it (it under-reports).
+ * The loader reads the files itself, so its record of what it parsed (a fresh `LoadCache`) is compared with the
+ * archive's bytes: statistics and archive always describe the same corpus (else {@linkcode CorpusChangedError}).
+ */
+export const loaderStats: StatsFn = async (dir: string, archived: readonly TarMember[]): Promise<CorpusStats> => {
+  const cache = new LoadCache();
+  const { corpus, diagnostics } = await load(dir, { cache });
   const errors = diagnostics.filter((d) => d.severity === "error");
   if (errors.length > 0) {
     const first = errors[0]!;
@@ -95,6 +110,17 @@ export const loaderStats: StatsFn = async (dir: string): Promise<CorpusStats> =>
       `${errors.length} error(s), first: ${first.location.file}:${first.location.line}: ${first.message}`,
     );
   }
+  const bytes = new Map(archived.map((m) => [join(dir, ...m.name.slice(".mapper/".length).split("/")), m.data]));
+  // The corpus library's file rule (corpus.md §2): `.yaml`/`.yml` in any case, outside snapshots/ and review/.
+  const corpusFiles = archived.filter((m) =>
+    /\.ya?ml$/i.test(m.name) && !m.name.split("/").slice(1, -1).some((d) => d === "snapshots" || d === "review")
+  );
+  const same = cache.entries.size === corpusFiles.length &&
+    [...cache.entries].every(([path, { text }]) => {
+      const data = bytes.get(path);
+      return data !== undefined && utf8.decode(data) === text;
+    });
+  if (!same) throw new CorpusChangedError("a corpus file changed while it was read; read it again");
   return corpusStats(corpus);
 };
 

@@ -1,5 +1,6 @@
 // Per-file decode: YAML text → typed raw entries with source locations. Syntax errors and wrong types are fatal
 // problems; unknown fields and similar are warnings. Aliases and `<<` merge keys are resolved here.
+import process from "node:process";
 import { isAlias, isMap, isScalar, isSeq, LineCounter, parseAllDocuments } from "yaml";
 import type { Alias, Document, Node as YamlNode, Scalar, YAMLMap, YAMLSeq } from "yaml";
 import { splitSelectors as splitJoined } from "./selector.ts";
@@ -232,6 +233,7 @@ class FileDecoder {
         }
         out.push({ key, keyNode, value: (pair.value as YamlNode | null) ?? null });
       }
+      if (merged.length === 0) return out;
       // Merged entries come after the explicit ones but never override them (YAML merge key semantics).
       const explicit = new Set(out.map((e) => e.key));
       const seen = new Set<string>();
@@ -303,6 +305,9 @@ class FileDecoder {
     for (const item of items) {
       const s = this.string(item, `an item of ${what}`);
       if (s !== undefined) out.push(s);
+      else if (item === null || isNullScalar(this.deref(item))) {
+        this.warn("empty-entry", `empty item in ${what}; it is skipped`, this.loc(item));
+      }
     }
     return out;
   }
@@ -315,12 +320,14 @@ class FileDecoder {
   // ---- entities -------------------------------------------------------------------------------------------
 
   decode(text: string): RawFile | undefined {
-    const docs = parseAllDocuments(text, {
-      lineCounter: this.lines,
-      prettyErrors: false,
-      uniqueKeys: true,
-      keepSourceTokens: false,
-    });
+    const docs = withoutEnvLookups(() =>
+      parseAllDocuments(text, {
+        lineCounter: this.lines,
+        prettyErrors: false,
+        uniqueKeys: true,
+        keepSourceTokens: false,
+      })
+    );
     const list = Array.isArray(docs) ? docs : [docs];
     let syntax = false;
     for (const doc of list) {
@@ -700,6 +707,25 @@ class FileDecoder {
       }
     }
     return v;
+  }
+}
+
+/**
+ * Runs a synchronous `yaml` call with `process.env` replaced by an empty object. The parser reads
+ * `process.env.LOG_TOKENS` once per token (a debugging switch); under Deno each read is a call into the runtime,
+ * about a third of the parse time. Nothing else runs while `fn` does, and the real environment is always restored.
+ */
+function withoutEnvLookups<T>(fn: () => T): T {
+  const saved = process.env;
+  try {
+    (process as { env: Record<string, string | undefined> }).env = {};
+  } catch {
+    return fn(); // not writable on this runtime: same result, just slower
+  }
+  try {
+    return fn();
+  } finally {
+    process.env = saved;
   }
 }
 

@@ -44,3 +44,12 @@ export function assertWireSchema(value: unknown): void {
     throw new Error(`wire format does not match the schema: ${ajv.errorsText(validateWire.errors)}`);
   }
 }
+
+/** Polls `check` every 20 ms until it returns true; fails after `timeoutMs` naming `what`. */
+export async function waitFor(what: string, check: () => boolean, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}

@@ -478,3 +478,18 @@ Deno.test("load - empty list items are dropped with a diagnostic", async () => {
   assert.equal(wire.views.length, 1);
   assert.deepEqual(codes(diagnostics).filter((c) => c.startsWith("empty-entry")).length, 3);
 });
+
+Deno.test("load - empty items of string lists are skipped with a warning", async () => {
+  const { wire, diagnostics } = await loadFiles({
+    "a.yaml": "version: 1\nmemory: [a, ~, b]\ncomponents:\n  - name: C\n    selector: [.c, null]\n    tags:\n      -\n",
+  });
+  assert.deepEqual(wire.memory, ["a", "b"]);
+  assert.equal(wire.globals[0]!.selector, ".c");
+  assert.deepEqual(wire.globals[0]!.tags, []);
+  assert.deepEqual(codes(diagnostics), [
+    "empty-entry a.yaml:2:13",
+    "empty-entry a.yaml:5:20",
+    "empty-entry a.yaml:7:8",
+  ]);
+  assert.ok(diagnostics.every((d) => d.severity === "warning"));
+});

@@ -11,6 +11,10 @@ Deno.test("splitSelectors - quotes are opaque and a backslash escapes the next c
   assert.deepEqual(splitSelectors("a[title='x,y'], b\\,c, d"), ["a[title='x,y']", "b\\,c", "d"]);
   assert.deepEqual(splitSelectors(`a[title="it's, fine"], b`), [`a[title="it's, fine"]`, "b"]);
   assert.deepEqual(splitSelectors(`a[title="say \\"hi, there\\""], b`), [`a[title="say \\"hi, there\\""]`, "b"]);
+  // Brackets and parentheses inside quotes do not nest: the comma after them is still top-level.
+  assert.deepEqual(splitSelectors(`a[title="(, ["], b[x=')'], c`), [`a[title="(, ["]`, `b[x=')']`, "c"]);
+  // An escaped quote does not open a string.
+  assert.deepEqual(splitSelectors(`a\\"b, c`), [`a\\"b`, "c"]);
 });
 
 Deno.test("splitSelectors - nested brackets and parentheses keep their commas", () => {

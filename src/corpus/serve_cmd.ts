@@ -63,7 +63,11 @@ export async function runServeMapper(opts: ServeMapperOptions, io: Io): Promise<
       return;
     }
     const message = text.startsWith(`${PREFIX} `) ? text.slice(PREFIX.length + 1) : text;
-    const level = /^(compile error|watcher error)/.test(message) ? "error" : /^warning/.test(message) ? "warn" : "info";
+    const level = /^(compile error|watcher error|request error|error:)/.test(message)
+      ? "error"
+      : /^warning/.test(message)
+      ? "warn"
+      : "info";
     const recompiled = /^recompiled \(v(\d+)\)$/.exec(message);
     const event = recompiled ? { event: "recompiled", version: Number(recompiled[1]) } : {};
     io[stream].write(

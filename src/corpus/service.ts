@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { basename, isAbsolute, relative, resolve } from "node:path";
+import { basename, isAbsolute, relative, resolve, sep as SEP } from "node:path";
 import { gzipSync } from "node:zlib";
 import { compile } from "./compile.ts";
 import { CorpusLoadError, type Diagnostic, formatDiagnostic } from "./diagnostic.ts";
@@ -27,7 +27,10 @@ const GZIP_MIN_BYTES = 1024;
 /** A snapshot plus its response bytes, built once per compile. */
 interface Built extends CorpusSnapshot {
   body: Uint8Array<ArrayBuffer>;
-  gzip: Uint8Array<ArrayBuffer> | undefined;
+  /** Whether the body is large enough to be worth compressing. */
+  compressible: boolean;
+  /** The gzip-compressed body, made on first use (so a recompile is visible without waiting for it). */
+  gzip(): Uint8Array<ArrayBuffer>;
   versionBody: Uint8Array<ArrayBuffer>;
 }
 
@@ -48,13 +51,14 @@ export function componentCount(wire: WireCorpus): number {
 
 function build(wire: WireCorpus, diagnostics: readonly Diagnostic[]): Built {
   const body = encoder.encode(JSON.stringify(wire));
-  const gzip = body.length >= GZIP_MIN_BYTES ? new Uint8Array(gzipSync(body, { level: 6 })) : undefined;
+  let gzip: Uint8Array<ArrayBuffer> | undefined;
   return {
     version: wire.version,
     wire,
     diagnostics,
     body,
-    gzip,
+    compressible: body.length >= GZIP_MIN_BYTES,
+    gzip: () => gzip ??= new Uint8Array(gzipSync(body, { level: 6 })),
     versionBody: encoder.encode(JSON.stringify({ version: wire.version })),
   };
 }
@@ -121,7 +125,7 @@ export function respond(request: Request, snap: Built): Response | undefined {
   }
   const identityTag = `"${snap.version}${isCorpus ? "" : "-v"}"`;
   const gzipTag = `"${snap.version}-gz"`;
-  const useGzip = isCorpus && snap.gzip !== undefined && acceptsGzip(request.headers.get("accept-encoding"));
+  const useGzip = isCorpus && snap.compressible && acceptsGzip(request.headers.get("accept-encoding"));
   const headers: Record<string, string> = {
     ...CORS,
     "content-type": JSON_TYPE,
@@ -132,7 +136,7 @@ export function respond(request: Request, snap: Built): Response | undefined {
   if (matches(request.headers.get("if-none-match"), isCorpus ? [identityTag, gzipTag] : [identityTag])) {
     return new Response(null, { status: 304, headers });
   }
-  const body = isCorpus ? (useGzip ? snap.gzip! : snap.body) : snap.versionBody;
+  const body = isCorpus ? (useGzip ? snap.gzip() : snap.body) : snap.versionBody;
   if (useGzip) headers["content-encoding"] = "gzip";
   headers["content-length"] = String(body.length);
   return new Response(method === "HEAD" ? null : body, { status: 200, headers });
@@ -150,8 +154,11 @@ export async function startCorpusService(options: CorpusServiceOptions): Promise
   return service;
 }
 
-/** A running service (see {@linkcode startCorpusService}). */
-class LiveCorpus implements CorpusService {
+/**
+ * A running service (see {@linkcode startCorpusService}); call `start()` once. Private to the corpus area: its own
+ * tests construct it with an instrumented `loader`.
+ */
+export class LiveCorpus implements CorpusService {
   readonly #dir: string;
   readonly #absDir: string;
   readonly #now: () => number;
@@ -169,9 +176,11 @@ class LiveCorpus implements CorpusService {
   #dirIdentity: string | undefined;
   #disposed = false;
   #waiters: Array<(snap: CorpusSnapshot) => void> = [];
+  /** Absolute paths of the files the last successful compile read. */
+  #files: string[] = [];
   readonly #cache = new LoadCache();
 
-  constructor(readonly options: CorpusServiceOptions) {
+  constructor(readonly options: CorpusServiceOptions, readonly loader: typeof load = load) {
     this.#dir = options.dir;
     this.#absDir = resolve(options.dir);
     this.#now = options.now ?? Date.now;
@@ -181,21 +190,13 @@ class LiveCorpus implements CorpusService {
 
   async start(): Promise<void> {
     try {
-      const { corpus, diagnostics } = await load(this.#dir, { cache: this.#cache });
-      this.#install(compile(corpus, { site: this.options.site, version: this.#mint() }), diagnostics);
+      const { corpus, diagnostics } = await this.loader(this.#dir, { cache: this.#cache });
+      this.#install(compile(corpus, { site: this.options.site, version: this.#mint() }), diagnostics, corpus.files);
     } catch (err: unknown) {
       if (!this.options.lenient) throw err;
       this.#logFailure(err);
-      const version = this.#mint();
-      this.#install({
-        site: this.options.site,
-        version,
-        memory: [],
-        globals: [],
-        views: [],
-        requests: [],
-        messages: [],
-      }, []);
+      const empty = { memory: [], globals: [], views: [], requests: [], messages: [] };
+      this.#install({ site: this.options.site, version: this.#mint(), ...empty }, [], []);
     }
     if (this.options.watch !== false) await this.#arm();
   }
@@ -220,8 +221,9 @@ class LiveCorpus implements CorpusService {
     return v;
   }
 
-  #install(wire: WireCorpus, diagnostics: readonly Diagnostic[]): void {
+  #install(wire: WireCorpus, diagnostics: readonly Diagnostic[], files: readonly string[]): void {
     this.#snap = build(wire, diagnostics);
+    this.#files = files.map((f) => resolve(f));
   }
 
   #log(line: string): void {
@@ -344,8 +346,15 @@ class LiveCorpus implements CorpusService {
     const name = basename(abs);
     if (isCorpusFileName(name)) return true;
     if (EXCLUDED_DIRS.has(name)) return false;
-    // A directory created, renamed or removed can add or remove YAML files without any YAML event of its own.
-    return (kind === "create" || kind === "remove" || kind === "rename") && !name.includes(".");
+    // A directory created, moved or removed can add or remove YAML files without any YAML event of its own: one
+    // that exists now may hold new files; one that is gone matters if the last compile read files from it.
+    if (kind !== "create" && kind !== "remove" && kind !== "rename") return false;
+    try {
+      return Deno.statSync(abs).isDirectory;
+    } catch {
+      const prefix = `${abs}${SEP}`;
+      return this.#files.some((f) => f.startsWith(prefix));
+    }
   }
 
   #schedule(): void {
@@ -386,10 +395,10 @@ class LiveCorpus implements CorpusService {
       else await this.#arm();
     }
     try {
-      const { corpus, diagnostics } = await load(this.#dir, { cache: this.#cache });
+      const { corpus, diagnostics } = await this.loader(this.#dir, { cache: this.#cache });
       if (this.#disposed) return;
       const wire = compile(corpus, { site: this.options.site, version: this.#mint() });
-      this.#install(wire, diagnostics);
+      this.#install(wire, diagnostics, corpus.files);
       this.#log(`recompiled (v${wire.version})`);
       const snap = this.current();
       const waiters = this.#waiters;

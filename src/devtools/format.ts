@@ -38,9 +38,9 @@ export function escapeText(s: string, multiline: boolean): string {
 
 /** The status column: `200 OK`, `pending`, or `failed: <reason>`. */
 export function statusText(e: NetworkEntry): string {
-  if (e.state === "failed") return `failed: ${e.failure ?? "unknown error"}`;
+  if (e.state === "failed") return `failed: ${escapeText(e.failure ?? "unknown error", false)}`;
   if (e.status === null) return "pending";
-  return e.statusText ? `${e.status} ${e.statusText}` : String(e.status);
+  return e.statusText ? `${e.status} ${escapeText(e.statusText, false)}` : String(e.status);
 }
 
 function overflow(dropped: number, what: string): string[] {

@@ -5,6 +5,7 @@
  * @module
  */
 import { delimiter, join } from "node:path";
+import { tmpdir } from "node:os";
 import { runMapper, type TempDir, tempDir } from "../_helpers.ts";
 
 const NAMES = ["chromium", "chromium-browser", "google-chrome", "google-chrome-stable"];
@@ -27,19 +28,55 @@ function findBrowserSync(): string | undefined {
 /** The Chromium binary the tests use, or `undefined` (tests are then skipped, unless MAPPER_REQUIRE_BROWSER=1). */
 export const BROWSER: string | undefined = findBrowserSync();
 
-/** Whether the browser tests must be skipped; prints ONE loud line the first time it is asked. */
-export function skipBrowserTests(): boolean {
-  if (BROWSER) return false;
-  if (Deno.env.get("MAPPER_REQUIRE_BROWSER") === "1") return false; // the tests then fail on the missing browser
-  const g = globalThis as { __mapperSkipSaid?: boolean };
-  if (!g.__mapperSkipSaid) {
-    g.__mapperSkipSaid = true;
-    // deno-lint-ignore no-console
-    console.error(
-      "!!! SKIPPING the real-browser tests: no Chromium found (set MAPPER_BROWSER or put chromium on PATH; MAPPER_REQUIRE_BROWSER=1 makes this a failure) !!!",
-    );
+/** Whether a missing browser must fail the run instead of skipping (`.ci/run` sets it). */
+export const REQUIRE_BROWSER: boolean = Deno.env.get("MAPPER_REQUIRE_BROWSER") === "1";
+
+const SKIP_MARKER = "mapper-browser-tests-skipped-";
+
+/**
+ * Prints the skip line once per `deno test` run. Every test file is evaluated in its own isolate, but all of them
+ * (also with `--parallel`) live in one process: a marker file named after that pid, created atomically, elects the
+ * one file that speaks. Markers of earlier runs (dead pids) are removed on the way.
+ */
+function sayOnce(line: string): void {
+  const dir = tmpdir();
+  try {
+    Deno.openSync(join(dir, `${SKIP_MARKER}${Deno.pid}`), { write: true, createNew: true }).close();
+  } catch {
+    return; // another file of this run already said it (or the temp dir is unusable: stay quiet)
   }
+  try {
+    for (const e of Deno.readDirSync(dir)) {
+      const pid = e.name.startsWith(SKIP_MARKER) ? Number(e.name.slice(SKIP_MARKER.length)) : NaN;
+      if (Deno.build.os === "linux" && Number.isInteger(pid) && pid !== Deno.pid && !alive(pid)) {
+        Deno.removeSync(join(dir, e.name));
+      }
+    }
+  } catch {
+    // best effort
+  }
+  // deno-lint-ignore no-console
+  console.error(line);
+}
+
+/**
+ * Whether the real-browser tests must be skipped. Without a browser it prints ONE loud line for the whole run;
+ * with MAPPER_REQUIRE_BROWSER=1 it returns false and {@linkcode requireBrowser} fails every such test instead.
+ */
+export function skipBrowserTests(): boolean {
+  if (BROWSER || REQUIRE_BROWSER) return false;
+  sayOnce(
+    "!!! SKIPPING the real-browser tests: no Chromium found (set MAPPER_BROWSER or put chromium on PATH; MAPPER_REQUIRE_BROWSER=1 makes this a failure) !!!",
+  );
   return true;
+}
+
+/** The browser binary, or a clear failure (only reached with MAPPER_REQUIRE_BROWSER=1 and no browser). */
+export function requireBrowser(): string {
+  if (BROWSER) return BROWSER;
+  throw new Error(
+    "MAPPER_REQUIRE_BROWSER=1 but no Chromium found: set MAPPER_BROWSER or put chromium/google-chrome on PATH",
+  );
 }
 
 /** Flags every test session passes to Chromium. */
@@ -104,6 +141,7 @@ export function reap(pid: number): void {
 
 /** Starts a detached session (`browser start --detach --port 0`) in a fresh temp dir with its own HOME. */
 export async function startSession(extra: string[] = [], corpus?: string): Promise<TestSession> {
+  const browser = requireBrowser();
   const tmp = await tempDir("mapper-browser-");
   const cwd = tmp.join("site");
   await Deno.mkdir(join(cwd, ".mapper"), { recursive: true });
@@ -125,7 +163,8 @@ export async function startSession(extra: string[] = [], corpus?: string): Promi
     "0",
     "--profile",
     tmp.join("profile"),
-    ...(BROWSER ? ["--browser", BROWSER] : []),
+    "--browser",
+    browser,
     ...flags,
     ...extra,
   ]);

@@ -1,0 +1,39 @@
+import assert from "node:assert/strict";
+import { load } from "./load.ts";
+import { LiveCorpus } from "./service.ts";
+import { tempCorpus, waitFor } from "./_testing.ts";
+
+Deno.test("corpus service - changes during a compile run one more compile after it, never two at once", async () => {
+  await using c = await tempCorpus({ "a.yaml": "version: 1\nmemory: [start]\n" });
+  let active = 0;
+  let maxActive = 0;
+  let gate: PromiseWithResolvers<void> | undefined;
+  const entered = Promise.withResolvers<void>();
+  const loader: typeof load = async (dir, options) => {
+    active++;
+    maxActive = Math.max(maxActive, active);
+    try {
+      const result = await load(dir, options);
+      if (gate) {
+        entered.resolve();
+        await gate.promise;
+      }
+      return result;
+    } finally {
+      active--;
+    }
+  };
+  await using service = new LiveCorpus({ dir: c.dir, site: "site", log: () => {}, debounceMs: 20 }, loader);
+  await service.start();
+  gate = Promise.withResolvers<void>();
+  await c.write("a.yaml", "version: 1\nmemory: [one]\n");
+  await entered.promise; // the compile that read "one" is now held open
+  await c.write("a.yaml", "version: 1\nmemory: [two]\n");
+  // Give the second change's debounce time to fire while the first compile is still running.
+  await new Promise((r) => setTimeout(r, 500));
+  const opened = gate;
+  gate = undefined;
+  opened.resolve();
+  await waitFor("the change made during the compile to be compiled", () => service.current().wire.memory[0] === "two");
+  assert.equal(maxActive, 1);
+});
