@@ -20,8 +20,8 @@ export interface Io {
   readonly stderr: Sink;
   /** Standard input as a byte stream (for `atlas validate -`). */
   readonly stdin: () => ReadableStream<Uint8Array>;
-  /** Whether each stream is an interactive terminal (progress and colour only on a TTY). */
-  readonly isTTY: { readonly stdout: boolean; readonly stderr: boolean };
+  /** Whether each stream is an interactive terminal (progress and colour only on a TTY; no silent wait on stdin). */
+  readonly isTTY: { readonly stdin: boolean; readonly stdout: boolean; readonly stderr: boolean };
   /** Reads an environment variable; `undefined` when unset. */
   readonly env: (name: string) => string | undefined;
   /** The user's home directory (`~`), where `~/.mapper/` and `~/.agents/skills/` live. */
@@ -79,7 +79,7 @@ export function processIo(): Io {
     stdout: fileSink(Deno.stdout),
     stderr: fileSink(Deno.stderr),
     stdin: () => Deno.stdin.readable,
-    isTTY: { stdout: Deno.stdout.isTerminal(), stderr: Deno.stderr.isTerminal() },
+    isTTY: { stdin: Deno.stdin.isTerminal(), stdout: Deno.stdout.isTerminal(), stderr: Deno.stderr.isTerminal() },
     env,
     home: homeFrom(env, cwd),
     cwd,
@@ -134,7 +134,7 @@ export function testIo(options: TestIoOptions = {}): Io & { stdout: CapturedSink
     stdout: capture(),
     stderr: capture(),
     stdin: () => new Blob([options.stdin ?? ""]).stream(),
-    isTTY: { stdout: options.tty ?? false, stderr: options.tty ?? false },
+    isTTY: { stdin: options.tty ?? false, stdout: options.tty ?? false, stderr: options.tty ?? false },
     env: (name) => env[name],
     home: options.home ?? homeFrom((n) => env[n], cwd),
     cwd,

@@ -5,9 +5,9 @@
  * @module
  */
 
-// Control characters (Unicode category Cc) are exactly what these patterns are about.
-// deno-lint-ignore no-control-regex
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
+import { escapeControls } from "../terminal.ts";
+
+// Control characters (Unicode category Cc) are exactly what this pattern is about.
 // deno-lint-ignore no-control-regex
 const HAS_CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 
@@ -17,14 +17,9 @@ export function hasControl(text: string): boolean {
 }
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
-/**
- * Rewrites every Unicode control character (C0, DEL, C1) as the literal text `\xHH` and every unpaired surrogate as
- * U+FFFD; everything else is kept. Safe to print to a terminal: no escape sequence survives.
- */
+/** The shared terminal escaper ({@linkcode escapeControls}) as every catalog display field uses it. */
 export function escapeTerminal(text: string): string {
-  const wellFormed = LONE_SURROGATE.test(text) ? text.toWellFormed() : text;
-  if (!HAS_CONTROL.test(wellFormed)) return wellFormed;
-  return wellFormed.replace(CONTROL, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`);
+  return escapeControls(text);
 }
 
 /** Whether {@linkcode escapeTerminal} would change the text (control character or unpaired surrogate). */

@@ -11,7 +11,7 @@
  * @module
  */
 import { resolve } from "node:path";
-import { describe, EXIT_OK, FileError, NotFoundError, ProblemsFound } from "../errors.ts";
+import { describe, EXIT_OK, FileError, NotFoundError, ProblemsFound, UsageError } from "../errors.ts";
 import type { Io } from "../io.ts";
 import { childPath, decodeUtf8Marked, JsonSyntaxError, type LocatedJson, parseLocated } from "./_json.ts";
 import { escapeTerminal, needsEscape, plural, quote, toJson } from "./_text.ts";
@@ -225,6 +225,11 @@ export async function runValidate(options: ValidateOptions, io: Io): Promise<num
   const label = fromStdin ? "<stdin>" : options.file ?? "";
   let bytes: Uint8Array;
   if (fromStdin) {
+    if (options.file === undefined && io.isTTY.stdin) {
+      throw new UsageError("no catalog to check: standard input is a terminal", {
+        hint: "pass the path of an index.json, or pipe one in ('mapper atlas validate - < index.json')",
+      });
+    }
     bytes = await readAll(io.stdin());
   } else {
     const abs = resolve(io.cwd, label);

@@ -21,6 +21,7 @@ export interface CliContext {
  */
 export function intArg(min: number, max = Number.MAX_SAFE_INTEGER): (value: string) => number {
   return (value: string) => {
+    if (/^-\d+$/.test(value.trim())) throw new InvalidArgumentError(`must be ${min} or greater`);
     if (!/^\d+$/.test(value.trim())) throw new InvalidArgumentError(`expected a whole number, got "${value}"`);
     const n = Number(value.trim());
     if (n < min || n > max) throw new InvalidArgumentError(`expected a number from ${min} to ${max}, got ${n}`);

@@ -8,6 +8,7 @@ import type { Command, CommanderError } from "@commander-js/extra-typings";
 import type { Io } from "../io.ts";
 import { EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, MapperError, UsageError } from "../errors.ts";
 import type { CliContext } from "./context.ts";
+import { escapeControls } from "../terminal.ts";
 import { buildProgram, commandPath } from "./program.ts";
 
 // deno-lint-ignore no-explicit-any
@@ -27,9 +28,9 @@ function display(path: string): string {
   return path ? `mapper ${path}` : "mapper";
 }
 
-/** Strips commander's `error: ` prefix and trailing newline. */
+/** Strips commander's `error: ` prefix and trailing newline; echoed arguments are shown, never executed. */
 function clean(message: string): string {
-  return message.replace(/^error:\s*/, "").replace(/\s+$/, "").replace(/\n+/g, " ");
+  return escapeControls(message.replace(/^error:\s*/, "").replace(/\s+$/, "").replace(/\n+/g, " "));
 }
 
 /** Walks every command so each reports parse failures with itself attached and writes through `io`. */

@@ -31,3 +31,18 @@ Deno.test("runCli() - a typed error prints 'mapper <command>: <message> — <hin
   }
   assert.equal(new NotFoundError("x").exitCode, 1);
 });
+
+Deno.test("runCli() - echoed arguments in parse errors are terminal-escaped", async () => {
+  const io = testIo();
+  assert.equal(await runCli(["version", "--x\u001b[31m"], io), 2);
+  assert.equal(io.stderr.text(), "mapper version: unknown option '--x\\x1b[31m' — see 'mapper version --help'\n");
+});
+
+Deno.test("runCli() - a negative number for a count flag says what is allowed", async () => {
+  const io = testIo();
+  assert.equal(await runCli(["atlas", "list", "--limit=-1"], io), 2);
+  assert.match(
+    io.stderr.text(),
+    /^mapper atlas list: option '--limit <n>' argument '-1' is invalid\. must be 0 or greater\n/,
+  );
+});

@@ -1,0 +1,37 @@
+/**
+ * Terminal safety for text that came from the network or from the user: control characters are shown, never
+ * executed. One escaper for every area (catalog text, page console output, URLs, echoed arguments).
+ *
+ * @module
+ */
+
+// Control characters (Unicode category Cc) are exactly what these patterns are about.
+// deno-lint-ignore no-control-regex
+const ALL_CONTROLS = /[\u0000-\u001f\u007f-\u009f]/g;
+// deno-lint-ignore no-control-regex
+const CONTROLS_BUT_NEWLINE_TAB = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+const BIDI_OVERRIDES = /[\u202a-\u202e\u2066-\u2069]/g;
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** Options of {@linkcode escapeControls}. */
+export interface EscapeOptions {
+  /** Keep `\n` and `\t` as they are (multi-line text such as console messages and bodies). Default false. */
+  keepNewlines?: boolean;
+  /** Also show bidirectional overrides (U+202A–202E, U+2066–2069) as `\uXXXX`, so text cannot reorder itself. */
+  bidi?: boolean;
+}
+
+function hex(c: string): string {
+  const code = c.charCodeAt(0);
+  return code <= 0xff ? `\\x${code.toString(16).padStart(2, "0")}` : `\\u${code.toString(16).padStart(4, "0")}`;
+}
+
+/**
+ * Rewrites every control character (C0, DEL, C1) as the literal text `\xHH` and every unpaired surrogate as U+FFFD;
+ * everything else is kept. No escape sequence survives, so the result is safe to print to a terminal.
+ */
+export function escapeControls(text: string, options: EscapeOptions = {}): string {
+  let out = LONE_SURROGATE.test(text) ? text.toWellFormed() : text;
+  out = out.replace(options.keepNewlines ? CONTROLS_BUT_NEWLINE_TAB : ALL_CONTROLS, hex);
+  return options.bidi ? out.replace(BIDI_OVERRIDES, hex) : out;
+}
