@@ -186,3 +186,40 @@ Deno.test("collector - console levels, exceptions and Log entries; extension con
   assert.deepEqual(c.console.all()[6]!.frame, { function: "f", url: "http://h/", line: 1, column: 2 });
   assert.ok(c.console.all().every((e) => e.tab === "T1"));
 });
+
+Deno.test("collector - a tab that starts on chrome://newtab/ is captured once it reaches the site, Chromium's own traffic is not", () => {
+  const { cdp, sent, emit } = fakeCdp();
+  const c = new Collector(cdp);
+  emit("Target.attachedToTarget", {
+    sessionId: "N",
+    targetInfo: { targetId: "NTP", type: "page", url: "chrome://new-tab-page-third-party/" },
+    waitingForDebugger: true,
+  });
+  assert.ok(sent.some((m) => m.method === "Network.enable" && m.sessionId === "N"));
+  const log = (text: string) =>
+    emit(
+      "Runtime.consoleAPICalled",
+      { type: "log", executionContextId: 1, args: [{ type: "string", value: text }] },
+      "N",
+    );
+  emit("Runtime.executionContextCreated", { context: { id: 1, origin: "chrome://new-tab-page-third-party" } }, "N");
+  log("new tab page chatter");
+  emit("Network.requestWillBeSent", {
+    requestId: "ntp",
+    type: "Image",
+    documentURL: "chrome://new-tab-page-third-party/",
+    request: { method: "GET", url: "data:image/gif;base64,R0lG", headers: {} },
+  }, "N");
+  // Navigating to the site swaps the renderer: context ids start over.
+  emit("Runtime.executionContextsCleared", {}, "N");
+  emit("Runtime.executionContextCreated", { context: { id: 1, origin: "http://127.0.0.1:1" } }, "N");
+  log("site log");
+  emit("Network.requestWillBeSent", {
+    requestId: "doc",
+    type: "Document",
+    documentURL: "http://127.0.0.1:1/",
+    request: { method: "GET", url: "http://127.0.0.1:1/", headers: {} },
+  }, "N");
+  assert.deepEqual(c.console.all().map((e) => e.text), ["site log"]);
+  assert.deepEqual(c.network.all().map((e) => e.url), ["http://127.0.0.1:1/"]);
+});

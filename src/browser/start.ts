@@ -160,7 +160,7 @@ function fileIo(io: Io, path: string): Io {
     stdout: sink,
     stderr: sink,
     stdin: io.stdin,
-    isTTY: { stdout: false, stderr: false },
+    isTTY: { stdin: false, stdout: false, stderr: false },
     env: io.env,
     home: io.home,
     cwd: io.cwd,

@@ -13,6 +13,7 @@ import { SessionError } from "../errors.ts";
 import { API_SCHEMA, type StatusPayload } from "./api.ts";
 import { pidAlive } from "./chromium.ts";
 import { liveness, readSession, removeSession, type SessionInfo, sessionPath } from "./session_file.ts";
+import { escapeControls } from "../terminal.ts";
 
 /** Options of `browser stop`. */
 export interface StopOptions {
@@ -139,11 +140,6 @@ export async function sessionStatus(dir: string, io: Io): Promise<StatusReport> 
   return daemon ? { ...base, state: "degraded", note, daemon } : { ...base, state: "degraded", note };
 }
 
-function clean(s: string): string {
-  // deno-lint-ignore no-control-regex
-  return s.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`);
-}
-
 /** Runs `mapper browser status`. */
 export async function runBrowserStatus(opts: StatusOptions, io: Io): Promise<number> {
   const dir = resolve(io.cwd, opts.dir);
@@ -177,7 +173,7 @@ export async function runBrowserStatus(opts: StatusOptions, io: Io): Promise<num
       `  console: ${d.console.buffered} buffered, ${d.console.dropped} dropped;  network: ${d.network.buffered} buffered, ${d.network.dropped} dropped`,
     );
     lines.push(d.tabs.length === 0 ? "  tabs: (none)" : `  tabs (${d.tabs.length}):`);
-    for (const t of d.tabs) lines.push(`    ${t.id.slice(0, 8)}  ${clean(t.url).slice(0, 100)}`);
+    for (const t of d.tabs) lines.push(`    ${t.id.slice(0, 8)}  ${escapeControls(t.url).slice(0, 100)}`);
   }
   io.stdout.write(lines.join("\n") + "\n");
   return 0;

@@ -353,6 +353,7 @@ class FileDecoder {
       );
     }
     this.doc = first;
+    for (const w of first.warnings) this.warn("yaml-warning", firstLine(w.message), this.at(w.pos[0]));
     const root = (first.contents ?? null) as YamlNode | null;
     const entries = this.entries(root, "the file root");
     if (!entries) return file;

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
+import process from "node:process";
 import { compile, CorpusLoadError, type Diagnostic, formatDiagnostic, load, LoadCache } from "./mod.ts";
 import { assertWireSchema, tempCorpus } from "./_testing.ts";
 
@@ -492,4 +493,41 @@ Deno.test("load - empty items of string lists are skipped with a warning", async
     "empty-entry a.yaml:7:8",
   ]);
   assert.ok(diagnostics.every((d) => d.severity === "warning"));
+});
+
+Deno.test("load - the environment is intact after parsing, even when parsing fails", async () => {
+  const before = process.env;
+  await loadFiles({ "a.yaml": "memory: [a]\n" });
+  await loadFailure({ "b.yaml": "views: [\n" });
+  assert.equal(process.env, before);
+  assert.equal(process.env.PATH, Deno.env.get("PATH"));
+});
+
+Deno.test("load - YAML parser warnings (an unknown tag) become diagnostics; the value is read as text", async () => {
+  const { wire, diagnostics } = await loadFiles({ "a.yaml": "version: 1\nmemory: [!custom note]\n" });
+  assert.deepEqual(wire.memory, ["note"]);
+  assert.deepEqual(codes(diagnostics), ["yaml-warning a.yaml:2:10"]);
+  assert.match(diagnostics[0]!.message, /!custom/);
+});
+
+Deno.test("load - file url defaults each view's url; url and components without views warns", async () => {
+  const { corpus, wire, diagnostics } = await loadFiles({
+    "a.yaml":
+      "version: 1\nurl: https://a.example/\nviews:\n  - {name: A, route: /}\n  - {name: B, route: /b, url: https://b.example/}\n",
+    "b.yaml": "version: 1\nurl: https://c.example/\ncomponents:\n  - {name: C, selector: .c}\n",
+    "survey.yaml": "version: 1\nanything: goes\n",
+  });
+  assert.deepEqual(corpus.views.map((v) => v.url), ["https://a.example/", "https://b.example/"]);
+  assert.ok(!JSON.stringify(wire).includes("example"), "url leaked to the wire");
+  assert.deepEqual(wire.globals.map((g) => g.name), ["C"]);
+  assert.deepEqual(codes(diagnostics), ["no-views-in-file b.yaml:3:1"]);
+});
+
+Deno.test("load - component properties missing name or extract are kept as empty strings, with warnings", async () => {
+  const { wire, diagnostics } = await loadFiles({
+    "a.yaml":
+      "version: 1\ncomponents:\n  - name: C\n    selector: .c\n    properties:\n      - {extract: text}\n      - {name: n}\n",
+  });
+  assert.deepEqual(wire.globals[0]!.properties, [{ name: "", extract: "text" }, { name: "n", extract: "" }]);
+  assert.deepEqual(codes(diagnostics), ["property-missing-name a.yaml:6:9", "property-missing-extract a.yaml:7:9"]);
 });

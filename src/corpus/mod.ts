@@ -24,8 +24,8 @@
  *   `missing-selector`, `missing-route`, `ref-unresolved`, `ref-circular`, `selector-explosion`, `empty-entry`
  *   (errors; `empty-entry` is a warning for an empty item of a string list such as `memory`); `ref-ambiguous`,
  *   `ref-sibling-ignored`, `unknown-field`, `view-field-at-file-root`, `no-views-in-file`, `missing-version`,
- *   `unsupported-version`, `ignored-document`, `symlink-dir-skipped`, `property-missing-name`,
- *   `property-missing-extract` (warnings).
+ *   `unsupported-version`, `ignored-document`, `yaml-warning` (e.g. an unknown tag), `symlink-dir-skipped`,
+ *   `property-missing-name`, `property-missing-extract` (warnings).
  * - Line and column are 1-based; `0` means the problem concerns a whole file or directory.
  *
  * @module

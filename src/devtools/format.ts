@@ -5,6 +5,7 @@
  * @module
  */
 import type { ConsoleEntry, Header, ListPayload, NetworkEntry } from "../browser/api.ts";
+import { escapeControls } from "../terminal.ts";
 
 /** Bytes of a response body previewed inline. */
 export const PREVIEW_BYTES = 4096;
@@ -18,22 +19,12 @@ export const SECRET_HEADERS: ReadonlySet<string> = new Set([
   "set-cookie",
 ]);
 
-function hex(c: string): string {
-  const code = c.charCodeAt(0);
-  return code <= 0xff ? `\\x${code.toString(16).padStart(2, "0")}` : `\\u${code.toString(16).padStart(4, "0")}`;
-}
-
 /**
  * Escapes control characters (C0, DEL, C1, and bidi overrides) as `\xNN`/`\uNNNN`. With `multiline`, newlines
  * and tabs are kept (console text and bodies); otherwise they are escaped too (URLs, headers).
  */
 export function escapeText(s: string, multiline: boolean): string {
-  const re = multiline
-    // deno-lint-ignore no-control-regex
-    ? /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g
-    // deno-lint-ignore no-control-regex
-    : /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
-  return s.replace(re, hex);
+  return escapeControls(s, { keepNewlines: multiline, bidi: true });
 }
 
 /** The status column: `200 OK`, `pending`, or `failed: <reason>`. */
