@@ -1,15 +1,18 @@
 /**
- * Catalog snapshot build time: the shared real gallery (skipped when `/work/shared` is absent) and a generated
+ * Catalog snapshot build time: the shared real gallery (`../shared/data/atlas-gallery` beside the clone, or
+ * `MAPPER_GALLERY_ROOT`; skipped when absent) and a generated
  * 1,000-entry gallery. Load figures (req/s, p99, memory) come from `bench/catalog_load.ts` (wrk).
  *
  * Run: `deno bench -A bench/catalog_bench.ts`
  *
  * @module
  */
+import { fileURLToPath } from "node:url";
 import { buildSnapshot } from "../src/catalog/mod.ts";
 import { generateGallery } from "./_catalog_gallery.ts";
 
-const REAL = "/work/shared/data/atlas-gallery";
+const REAL = Deno.env.get("MAPPER_GALLERY_ROOT") ??
+  fileURLToPath(new URL("../../shared/data/atlas-gallery", import.meta.url));
 const hasReal = await Deno.stat(REAL).then((s) => s.isDirectory, () => false);
 
 const generated = await Deno.makeTempDir({ prefix: "mapper-bench-gallery-" });

@@ -9,6 +9,7 @@
  *
  * @module
  */
+import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { mapperCommand, ROOT } from "../tests/_helpers.ts";
 import { generateGallery } from "./_catalog_gallery.ts";
@@ -95,7 +96,8 @@ const generated = await Deno.makeTempDir({ prefix: "mapper-load-gallery-" });
 try {
   await generateGallery(generated, 1000);
   await loadTest("generated gallery (1,000 entries)", generated, "site-0500");
-  const real = "/work/shared/data/atlas-gallery";
+  const real = Deno.env.get("MAPPER_GALLERY_ROOT") ??
+    fileURLToPath(new URL("../../shared/data/atlas-gallery", import.meta.url));
   if (await Deno.stat(real).then(() => true, () => false)) {
     await loadTest("shared real gallery (10 entries)", real, "airbnb");
   }
