@@ -6,26 +6,10 @@
  * @module
  */
 import MarkdownIt from "markdown-it";
+import type { IndexRecord } from "./_schema.ts";
 
-/** Everything an entry page shows. */
-export interface PageEntry {
-  slug: string;
-  name: string;
-  site_url: string;
-  domains: string[];
-  description: string;
-  categories: string[];
-  author: string;
-  updated: string;
-  last_verified: string;
-  cli_version: string;
-  spec_version: number;
-  method: string;
-  auth: string;
-  stats: { views: number; components: number; requests: number; properties: number; memory: number };
-  per_view: Array<{ name: string; route: string; components: number; requests: number }>;
-  screenshots: string[];
-  commit: string | null;
+/** Everything an entry page shows: the entry's index record, and whether an archive is published. */
+export interface PageEntry extends IndexRecord {
   /** Whether an archive is published (always true for accepted entries today). */
   archive: boolean;
 }

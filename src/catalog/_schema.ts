@@ -99,6 +99,15 @@ export interface FrontMatter {
   auth: string;
 }
 
+/** One entry of `/atlas/index.json`: the front matter in its fixed key order, then what the build derives. */
+export interface IndexRecord extends FrontMatter {
+  stats: { views: number; components: number; requests: number; properties: number; memory: number };
+  per_view: Array<{ name: string; route: string; components: number; requests: number }>;
+  screenshots: string[];
+  files: string[];
+  commit: string | null;
+}
+
 const ajv = new Ajv2020({ allErrors: true, strict: true });
 const validate = ajv.compile(ENTRY_SCHEMA);
 

@@ -26,7 +26,7 @@ import { openApiDocument } from "./_openapi.ts";
 import { entryPage, listingPage, type PageEntry, renderMarkdown } from "./_render.ts";
 import { tarGz, type TarMember } from "./_tar.ts";
 import { MAX_ARCHIVE_BYTES } from "./_limits.ts";
-import { FRONT_MATTER_KEYS } from "./_schema.ts";
+import { FRONT_MATTER_KEYS, type FrontMatter, type IndexRecord } from "./_schema.ts";
 
 /** `Cache-Control` of the API documents (catalog-api.md §2.9). */
 export const CACHE_API = "public, max-age=300";
@@ -140,27 +140,24 @@ export function isoSeconds(ms: number): string {
 }
 
 /** The full gallery record of one entry, in the fixed key order of `index.json`. */
-function indexRecord(e: GalleryEntry): Record<string, unknown> {
-  const record: Record<string, unknown> = {};
-  for (const key of FRONT_MATTER_KEYS) record[key] = e.front[key];
+function indexRecord(e: GalleryEntry): IndexRecord {
+  // Key order is part of the format: the front matter's keys in the fixed order, whatever the README's order.
+  const front = Object.fromEntries(FRONT_MATTER_KEYS.map((key) => [key, e.front[key]])) as unknown as FrontMatter;
   const s = e.stats;
-  record.stats = {
-    views: s.views,
-    components: s.components,
-    requests: s.requests,
-    properties: s.properties,
-    memory: s.memory,
+  return {
+    ...front,
+    stats: {
+      views: s.views,
+      components: s.components,
+      requests: s.requests,
+      properties: s.properties,
+      memory: s.memory,
+    },
+    per_view: s.per_view.map((v) => ({ name: v.name, route: v.route, components: v.components, requests: v.requests })),
+    screenshots: e.screenshots.map((s) => `screenshots/${s.name}`),
+    files: e.files,
+    commit: e.commit,
   };
-  record.per_view = s.per_view.map((v) => ({
-    name: v.name,
-    route: v.route,
-    components: v.components,
-    requests: v.requests,
-  }));
-  record.screenshots = e.screenshots.map((s) => `screenshots/${s.name}`);
-  record.files = e.files;
-  record.commit = e.commit;
-  return record;
 }
 
 /** The AtlasEntry of one entry (service description §2.1): twelve fields, twin URLs absolute. */
@@ -295,8 +292,7 @@ export function assembleSnapshot(read: GalleryRead, options: SnapshotOptions): S
   const pages: PageEntry[] = [];
   for (const e of entries) {
     const slug = e.front.slug;
-    const record = indexRecord(e) as unknown as PageEntry;
-    const pageEntry: PageEntry = { ...record, archive: true };
+    const pageEntry: PageEntry = { ...indexRecord(e), archive: true };
     pages.push(pageEntry);
     add(`/api/atlas/${slug}`, `api/atlas/${slug}.json`, JSON.stringify(apiEntry(base, e)), JSON_TYPE, {
       cache: CACHE_API,
