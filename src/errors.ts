@@ -6,7 +6,7 @@
  * Exit codes (documented in the README):
  * - 0 success (also: a search that matched nothing)
  * - 1 the action failed (bad input data, refused by policy, not found, network, no session, problems found)
- * - 2 usage error (unknown command or flag, bad flag value, missing argument) or a command not implemented yet
+ * - 2 usage error (unknown command or flag, bad flag value, missing argument)
  * - 130 interrupted before finishing
  *
  * @module
@@ -47,15 +47,6 @@ export class MapperError extends Error {
 /** Bad command line: unknown flag, bad value, missing or extra argument. Printed with the command's usage line. */
 export class UsageError extends MapperError {
   override readonly exitCode: number = EXIT_USAGE;
-}
-
-/** A command that a later release fills in. */
-export class NotImplementedError extends MapperError {
-  override readonly exitCode: number = EXIT_USAGE;
-  /** Creates the error for the given command path (e.g. `atlas serve`). */
-  constructor(command: string) {
-    super("not implemented yet", { hint: `see 'mapper --help' for what '${command}' will do` });
-  }
 }
 
 /** Something asked for does not exist (a slug, an index, a file). */

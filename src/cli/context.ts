@@ -5,7 +5,6 @@
  */
 import { InvalidArgumentError } from "@commander-js/extra-typings";
 import type { Io } from "../io.ts";
-import { NotImplementedError } from "../errors.ts";
 
 /** Shared state of one CLI invocation. */
 export interface CliContext {
@@ -32,11 +31,4 @@ export function intArg(min: number, max = Number.MAX_SAFE_INTEGER): (value: stri
 /** Collects a repeatable string flag into an array. */
 export function collect(value: string, previous: string[] | undefined): string[] {
   return [...(previous ?? []), value];
-}
-
-/** The action of a command that a later release fills in: fails honestly with exit 2. */
-export function notImplemented(command: string): () => never {
-  return () => {
-    throw new NotImplementedError(command);
-  };
 }
