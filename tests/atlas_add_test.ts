@@ -287,16 +287,38 @@ Deno.test("atlas add - --expect-sha256 refuses a mismatch and writes nothing", a
   assert.deepEqual(await listFiles(dir.path), []);
 });
 
-Deno.test("atlas add - an unpublished slug (404) points at find and the gallery", async () => {
+Deno.test("atlas add - an unpublished slug (404) points at find and the catalog in use", async () => {
   await using srv = await archiveServer(new Map());
   await using dir = await tempDir();
-  const r = await add(["nope", "--source", `${srv.url}a/{slug}.tar.gz`, "--target", "deep/er/t"], dir.path, srv.fetch);
+  const source = `${srv.url}a/{slug}.tar.gz`;
+  const r = await add(["nope", "--source", source, "--target", "deep/er/t"], dir.path, srv.fetch);
   assert.equal(
     r.stderr,
-    'mapper atlas add: no corpus published for slug "nope" — browse https://sightmap.org/atlas, or search for the site: mapper atlas find <domain>\n',
+    `mapper atlas add: no corpus published for slug "nope" — check the slug and the --source template "${source}", or search: mapper atlas find <domain>\n`,
   );
   assert.equal(r.code, 1);
   assert.deepEqual(await listFiles(dir.path), []);
+  const index = `${srv.url}a/index.json`;
+  const viaIndex = await add(["nope", "--index", index], dir.path, srv.fetch);
+  assert.equal(
+    viaIndex.stderr,
+    `mapper atlas add: no corpus published for slug "nope" — search that catalog: mapper atlas find <domain> --index "${index}"\n`,
+  );
+  assert.equal(viaIndex.code, 1);
+  assert.deepEqual(await listFiles(dir.path), []);
+});
+
+Deno.test("notPublishedHint() - the public gallery only when no catalog override is in effect", async () => {
+  const { notPublishedHint } = await import("../src/atlas/install.ts");
+  const { testIo } = await import("../src/io.ts");
+  assert.equal(
+    notPublishedHint({}, testIo()),
+    "browse https://sightmap.org/atlas, or search for the site: mapper atlas find <domain>",
+  );
+  assert.equal(
+    notPublishedHint({}, testIo({ env: { MAPPER_ATLAS_INDEX: "https://x/index.json" } })),
+    "search that catalog (MAPPER_ATLAS_INDEX): mapper atlas find <domain>",
+  );
 });
 
 Deno.test("atlas add - refuses a non-empty target before any fetch", async () => {

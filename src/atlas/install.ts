@@ -74,6 +74,22 @@ export function sourceTemplate(options: Pick<AddOptions, "source" | "index">, io
   return DEFAULT_SOURCE;
 }
 
+/**
+ * Where to look for the right slug when an archive is not published: the catalog actually in use, not always the
+ * public gallery.
+ */
+export function notPublishedHint(options: Pick<AddOptions, "source" | "index">, io: Io): string {
+  if (options.source) {
+    return `check the slug and the --source template ${quote(options.source)}, or search: mapper atlas find <domain>`;
+  }
+  if (options.index) return `search that catalog: mapper atlas find <domain> --index ${quote(options.index)}`;
+  if (io.env(ENV_SOURCE)) {
+    return `check the slug and ${ENV_SOURCE} ${quote(io.env(ENV_SOURCE) ?? "")}, or search: mapper atlas find <domain>`;
+  }
+  if (io.env(ENV_INDEX)) return `search that catalog (${ENV_INDEX}): mapper atlas find <domain>`;
+  return `browse ${GALLERY_URL}, or search for the site: mapper atlas find <domain>`;
+}
+
 /** `<directory of the index>/{slug}.tar.gz` for a URL or a local path. */
 export function besideIndex(index: string): string {
   if (isUrl(index)) {
@@ -316,11 +332,9 @@ async function fetchArchive(
   slug: string,
   io: Io,
   transport: DownloadOptions | undefined,
+  hint: string,
 ): Promise<Uint8Array> {
-  const notPublished = () =>
-    new NotFoundError(`no corpus published for slug ${quote(slug)}`, {
-      hint: `browse ${GALLERY_URL}, or search for the site: mapper atlas find <domain>`,
-    });
+  const notPublished = () => new NotFoundError(`no corpus published for slug ${quote(slug)}`, { hint });
   if (!isUrl(location)) {
     try {
       // Counted on bytes read, like a download: a FIFO or a growing file has no trustworthy size.
@@ -408,7 +422,7 @@ export async function runAdd(options: AddOptions, io: Io): Promise<number> {
     });
   }
 
-  const archive = await fetchArchive(location, slug, io, options.transport);
+  const archive = await fetchArchive(location, slug, io, options.transport, notPublishedHint(options, io));
   const archiveSha = await sha256Hex(archive);
   if (expect !== undefined && expect !== archiveSha) {
     throw new PolicyError(
