@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { runCli } from "../src/cli/run.ts";
 import { testIo } from "../src/io.ts";
+import { installCommand } from "../src/atlas/find.ts";
 import { assertGolden, ROOT, runMapper, tempDir } from "./_helpers.ts";
 import { httpsServer } from "./_https.ts";
 
@@ -69,7 +70,7 @@ Deno.test("atlas list - text layout of every entry (escaped, truncated, details)
   });
   assert.equal(r.stderr, "");
   assert.equal(r.code, 0);
-  await assertGolden("atlas/list-all.txt", r.stdout);
+  await assertGolden("atlas/list-all.txt", portless(r.stdout, srv.url));
   assert.ok(!r.stdout.includes("\x1b"), "no raw escape sequence reaches the terminal");
   // The second run is served from the cache and says so.
   const again = await runMapper(["atlas", "find", "square", "--index", `${srv.url}search.json`], {
@@ -104,15 +105,28 @@ Deno.test("atlas find - text for a partial list and the limit summary (golden)",
   await using home = await tempDir();
   const r = await run(["find", "pos", "--limit", "2", "--index", `${srv.url}search.json`], home.path, srv.fetch);
   assert.equal(r.code, 0);
-  await assertGolden("atlas/find-pos-limit2.txt", r.stdout);
+  await assertGolden("atlas/find-pos-limit2.txt", portless(r.stdout, srv.url));
+});
+
+Deno.test("installCommand() - names a non-default catalog as one shell word so the line can be copied", () => {
+  assert.equal(installCommand("stripe"), "mapper atlas add stripe");
+  assert.equal(
+    installCommand("stripe", "https://mirror.example/atlas/index.json"),
+    "mapper atlas add stripe --index https://mirror.example/atlas/index.json",
+  );
+  assert.equal(
+    installCommand("stripe", "my catalogs/it's.json"),
+    "mapper atlas add stripe --index 'my catalogs/it'\\''s.json'",
+  );
+  assert.equal(installCommand("stripe", "x\u001b[31m.json"), "mapper atlas add stripe --index 'x\\x1b[31m.json'");
 });
 
 Deno.test("atlas find - no match exits 0 and names every applied constraint", async () => {
   await using srv = await catalogServer();
   await using home = await tempDir();
   const index = `${srv.url}search.json`;
-  const second =
-    "Run mapper atlas list to see everything published, browse https://sightmap.org/atlas, or map the site yourself (mapper skills install gives your agent the authoring playbook).\n";
+  const second = `Run mapper atlas list --index ${index} to see everything that catalog publishes, or map the site ` +
+    "yourself (mapper skills install gives your agent the authoring playbook).\n";
   let r = await run(["find", "stripe.com", "--index", index], home.path, srv.fetch);
   assert.deepEqual([r.code, r.stdout, r.stderr], [0, `No atlas entry matches "stripe.com".\n${second}`, ""]);
   r = await run(["list", "--category", "aerospace", "--index", index], home.path, srv.fetch);

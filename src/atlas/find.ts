@@ -6,7 +6,7 @@
  */
 import type { Io } from "../io.ts";
 import { EXIT_OK } from "../errors.ts";
-import { plural, quote, rfc3339, toJson, truncate, utcMinutes } from "./_text.ts";
+import { escapeTerminal, plural, quote, rfc3339, toJson, truncate, utcMinutes } from "./_text.ts";
 import { type AtlasEntry, STAT_KEYS } from "./catalog.ts";
 import { GALLERY_URL } from "./defaults.ts";
 import { type Hit, search } from "./search.ts";
@@ -31,9 +31,18 @@ export interface FindOptions {
   transport?: DownloadOptions | undefined;
 }
 
-/** The command that installs an entry. */
-export function installCommand(slug: string): string {
-  return `mapper atlas add ${slug}`;
+/** A value as one shell word: as-is when plainly safe, else single-quoted; always terminal-escaped. */
+export function shellWord(value: string): string {
+  const word = /^[A-Za-z0-9_@%+=:,./-]+$/.test(value) ? value : `'${value.replaceAll("'", `'\\''`)}'`;
+  return escapeTerminal(word);
+}
+
+/**
+ * The command that installs an entry. With a catalog other than the default (`--index`), the command names it too,
+ * so copying it installs from the catalog that was searched, not from the public atlas.
+ */
+export function installCommand(slug: string, index?: string): string {
+  return `mapper atlas add ${slug}${index ? ` --index ${shellWord(index)}` : ""}`;
 }
 
 /** The detail line of a hit: domains · categories · counts · verified date. */
@@ -52,19 +61,19 @@ function detailLine(e: AtlasEntry): string {
 }
 
 /** Formats hits as text blocks separated by blank lines (no summary). */
-export function formatHits(hits: readonly Hit[]): string {
+export function formatHits(hits: readonly Hit[], index?: string): string {
   return hits.map(({ entry: e }) => {
     const title = e.name !== "" && e.name !== e.slug ? `${e.slug}  ${e.name}` : e.slug;
     const lines = [title];
     if (e.description !== "") lines.push(`  ${truncate(e.description)}`);
     lines.push(`  ${truncate(detailLine(e))}`);
-    lines.push(`  ${installCommand(e.slug)}`);
+    lines.push(`  ${installCommand(e.slug, index)}`);
     return lines.join("\n") + "\n";
   }).join("\n");
 }
 
 /** The JSON object of one hit: every field the entry carries, plus `matched_on` and `install`. */
-export function hitJson(hit: Hit): Record<string, unknown> {
+export function hitJson(hit: Hit, index?: string): Record<string, unknown> {
   const e = hit.entry;
   const out: Record<string, unknown> = { slug: e.slug };
   if (e.name !== "") out.name = e.name;
@@ -82,21 +91,23 @@ export function hitJson(hit: Hit): Record<string, unknown> {
     }
   }
   out.matched_on = hit.matchedOn;
-  out.install = installCommand(e.slug);
+  out.install = installCommand(e.slug, index);
   return out;
 }
 
 /** The no-match text, naming every applied constraint. */
-function noMatch(rawQuery: string, category: string, loaded: LoadedCatalog): string {
+function noMatch(rawQuery: string, category: string, loaded: LoadedCatalog, index: string | undefined): string {
   const constraints: string[] = [];
   if (rawQuery !== "") constraints.push(`matches ${quote(rawQuery)}`);
   if (category !== "") constraints.push(`is in category ${quote(category)}`);
   if (constraints.length === 0) {
     return `The atlas catalog at ${quote(loaded.source)} publishes no entries.\n`;
   }
+  const where = index
+    ? `Run mapper atlas list --index ${shellWord(index)} to see everything that catalog publishes`
+    : `Run mapper atlas list to see everything published, browse ${GALLERY_URL}`;
   return `No atlas entry ${constraints.join(" and ")}.\n` +
-    `Run mapper atlas list to see everything published, browse ${GALLERY_URL}, or map the site yourself ` +
-    `(mapper skills install gives your agent the authoring playbook).\n`;
+    `${where}, or map the site yourself (mapper skills install gives your agent the authoring playbook).\n`;
 }
 
 /** Runs find/list and returns the exit code (0 also when nothing matched). */
@@ -115,7 +126,7 @@ export async function runFind(options: FindOptions, io: Io): Promise<number> {
     if (category !== "") doc.category = category;
     doc.total = hits.length;
     doc.shown = shown.length;
-    doc.results = shown.map(hitJson);
+    doc.results = shown.map((hit) => hitJson(hit, options.index));
     const index: Record<string, unknown> = {
       source: loaded.source,
       fetched_at: rfc3339(loaded.fetchedAt),
@@ -128,7 +139,7 @@ export async function runFind(options: FindOptions, io: Io): Promise<number> {
   }
 
   if (hits.length === 0) {
-    io.stdout.write(noMatch(rawQuery, category, loaded));
+    io.stdout.write(noMatch(rawQuery, category, loaded, options.index));
     return EXIT_OK;
   }
   let summary = shown.length < hits.length
@@ -141,6 +152,6 @@ export async function runFind(options: FindOptions, io: Io): Promise<number> {
       loaded.stale ? " (stale: the refresh failed)" : ""
     }. Pass --refresh to re-fetch.`;
   }
-  io.stdout.write(formatHits(shown) + "\n" + summary + "\n");
+  io.stdout.write(formatHits(shown, options.index) + "\n" + summary + "\n");
   return EXIT_OK;
 }
