@@ -39,12 +39,17 @@ export interface Io {
 /** A sink over a Deno file resource that writes every byte before returning. */
 function fileSink(file: { writeSync(p: Uint8Array): number }): Sink {
   const encoder = new TextEncoder();
+  let closed = false; // the reader went away (`mapper atlas list | head -1`): drop the rest quietly
   return {
     write(text: string): void {
       let bytes = encoder.encode(text);
-      while (bytes.length > 0) {
-        const n = file.writeSync(bytes);
-        bytes = bytes.subarray(n);
+      while (bytes.length > 0 && !closed) {
+        try {
+          bytes = bytes.subarray(file.writeSync(bytes));
+        } catch (err: unknown) {
+          if (!(err instanceof Deno.errors.BrokenPipe)) throw err;
+          closed = true;
+        }
       }
     },
   };

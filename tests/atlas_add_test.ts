@@ -351,7 +351,7 @@ Deno.test("atlas add - checks the slug, the target and the template in the docum
   assert.match(r.err, /^mapper atlas add: invalid slug "\.\.\/x": contains a path separator/);
   assert.equal(r.code, 2);
   r = await run(["ok", "--target", ""]);
-  assert.match(r.err, /^mapper atlas add: no install target/);
+  assert.match(r.err, /^mapper atlas add: --target is empty/);
   r = await run(["ok", "--source", "https://mirror.example/all.tar.gz"]);
   assert.match(r.err, /has no \{slug\} placeholder/);
   r = await run(["ok", "--source", "http://evil.example/{slug}.tar.gz"]);

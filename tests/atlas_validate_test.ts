@@ -85,6 +85,9 @@ Deno.test("atlas validate - reads stdin with no argument; schema gate, syntax er
   );
   assert.equal(r.code, 1);
   r = await v("", ["."]);
-  assert.equal(r.stderr, 'mapper atlas validate: cannot read ".": it is a directory\n');
+  assert.equal(
+    r.stderr,
+    'mapper atlas validate: cannot read ".": it is a directory — pass the path of the index.json inside it\n',
+  );
   assert.equal(r.code, 1);
 });

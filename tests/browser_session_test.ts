@@ -232,7 +232,7 @@ Deno.test({
       assert.equal(missing.code, 1);
       assert.match(
         missing.stderr,
-        /^mapper network get: network request index 999999 is not buffered: it does not exist yet; buffered: 0–\d+\n$/,
+        /^mapper network get: network request index 999999 is not buffered: it does not exist yet; buffered: 0–\d+ — pick an index shown by 'mapper network list'\n$/,
       );
     });
 

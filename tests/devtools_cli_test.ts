@@ -232,11 +232,14 @@ Deno.test("console get - header, text, source, matches; an evicted index names t
     assert.equal(gone.stdout, "");
     assert.equal(
       gone.stderr,
-      "mapper console get: console message index 5 is not buffered: it was dropped when the buffer overflowed; buffered: 139–141\n",
+      "mapper console get: console message index 5 is not buffered: it was dropped when the buffer overflowed; buffered: 139–141 — pick an index shown by 'mapper console list'\n",
     );
     const bad = await run(["console", "get", "abc"]);
     assert.equal(bad.code, 2);
     assert.match(bad.stderr, /index must be a whole number, got "abc"/);
+    const huge = await run(["console", "get", "99999999999999999999"]);
+    assert.equal(huge.code, 2);
+    assert.match(huge.stderr, /^mapper console get: index must be a whole number, got "99999999999999999999" — /);
   });
 });
 
@@ -272,7 +275,7 @@ Deno.test("network get - headers redacted and cut, body preview header, files, b
     assert.equal(pending.stderr, "response body unavailable: the request is still pending: no response has arrived\n");
     const failed = await run(["network", "get", "178", "--request-file", "x.bin"]);
     assert.equal(failed.code, 1);
-    assert.match(failed.stdout, /^Status: failed: net::ERR_CONNECTION_REFUSED$/m);
+    assert.equal(failed.stdout, "");
     const json = JSON.parse((await run(["network", "get", "176", "--json"])).stdout);
     assert.equal(json.schema, 1);
     assert.equal(json.entry.requestHeaders[0].value, "<redacted, 13 bytes — use --show-secrets>");
@@ -287,6 +290,25 @@ Deno.test("network get - headers redacted and cut, body preview header, files, b
     assert.equal(json.responseBody.size, 5000);
     assert.equal(json.responseBody.truncated, true);
     assert.equal(json.responseBody.preview.length, 4096);
+  });
+});
+
+Deno.test("network get - a body file that cannot be written fails with one line, empty stdout and no file", async () => {
+  await withSession("ok", async (run, _seen, dir) => {
+    await Deno.mkdir(join(dir, "adir"));
+    for (const target of ["missing/rsp.txt", "adir"]) {
+      const res = await run(["network", "get", "176", "--response-file", target]);
+      assert.equal(res.code, 1);
+      assert.equal(res.stdout, "");
+      assert.match(
+        res.stderr,
+        new RegExp(
+          `^mapper network get: cannot write "${target}": .* — pass a file path in an existing, writable directory\n$`,
+        ),
+      );
+    }
+    await assert.rejects(Deno.stat(join(dir, "missing")), Deno.errors.NotFound);
+    assert.deepEqual(await Array.fromAsync(Deno.readDir(join(dir, "adir"))), []);
   });
 });
 

@@ -121,6 +121,10 @@ export function decodeCatalogValue(doc: unknown): Catalog {
     throw new CatalogFormatError(`expected a JSON object with "schema_version" and "entries", found ${kind(doc)}`);
   }
   const top = doc as Record<string, unknown>;
+  if (!("schema_version" in top) && !("entries" in top)) {
+    // Some other JSON file (a package.json, an API answer): not a catalog that happens to be empty.
+    throw new CatalogFormatError(`expected a JSON object with "schema_version" and "entries", found neither`);
+  }
   const version = top.schema_version ?? 0;
   if (typeof version !== "number" || !Number.isInteger(version)) {
     throw new CatalogFormatError(`schema_version: expected an integer, found ${kind(version)}`);

@@ -17,7 +17,7 @@
  *
  * @module
  */
-import { dirname, join, relative, resolve, sep } from "node:path";
+import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import {
   DataError,
   describe,
@@ -99,7 +99,7 @@ export function besideIndex(index: string): string {
   return join(dirname(index), `${SLUG_PLACEHOLDER}.tar.gz`);
 }
 
-const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(\..*)?$/i;
+const WINDOWS_RESERVED = /^(con|prn|aux|nul|conin\$|conout\$|com[0-9¹²³]|lpt[0-9¹²³])(\..*)?$/i;
 
 /** Why a member name is unsafe (after stripping one trailing `/` and one leading `./`), or `undefined`. */
 export function unsafePathReason(path: string): string | undefined {
@@ -396,15 +396,24 @@ export async function runAdd(options: AddOptions, io: Io): Promise<number> {
     : resolve(io.cwd, template.replaceAll(SLUG_PLACEHOLDER, slug));
   if (remote) {
     const problem = policyProblem(location);
-    if (problem !== undefined) throw new PolicyError(problem);
+    if (problem !== undefined) throw new PolicyError(problem, { hint: "use an https:// URL in --source" });
   }
   const targetAbs = resolve(io.cwd, target);
+  const fromTarget = relative(targetAbs, resolve(io.cwd));
+  if (fromTarget !== ".." && !fromTarget.startsWith(`..${sep}`) && !isAbsolute(fromTarget)) {
+    // The corpus is swapped in by rename: that would pull the directory the user stands in out from under them.
+    throw new UsageError(`install target ${quote(target)} is the current directory or contains it`, {
+      hint: "pass a new directory with --target (the default is .mapper)",
+    });
+  }
   const shownTarget = escapeTerminal(target);
   let state: Awaited<ReturnType<typeof pathKind>>;
   try {
     state = await pathKind(targetAbs);
   } catch (err: unknown) {
-    throw new FileError(`cannot read install target ${quote(target)}: ${describe(err)}`);
+    throw new FileError(`cannot read install target ${quote(target)}: ${describe(err)}`, {
+      hint: "pass --target with a directory path you can write to",
+    });
   }
   if (state === "notdir") {
     throw new FileError(`install target ${quote(target)} exists and is not a directory`, {
@@ -444,7 +453,7 @@ export async function runAdd(options: AddOptions, io: Io): Promise<number> {
       throw err;
     }
     try {
-      await loadGate(staging, target.replace(/\/+$/, "") || target);
+      await loadGate(staging, target.replace(Deno.build.os === "windows" ? /[\\/]+$/ : /\/+$/, "") || target);
     } catch (err: unknown) {
       if (err instanceof DataError) {
         throw new DataError(`atlas entry ${quote(slug)} ${err.message}`, err.hint ? { hint: err.hint } : {});

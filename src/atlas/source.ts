@@ -12,7 +12,7 @@ import { age, escapeTerminal, utcMinutes } from "./_text.ts";
 import { isFresh, readCache, writeCache } from "./cache.ts";
 import { type Catalog, CatalogFormatError, decodeCatalog, decodeCatalogValue } from "./catalog.ts";
 import { DEFAULT_INDEX, ENV_INDEX, isUrl } from "./defaults.ts";
-import { assertAllowed, download, type DownloadOptions } from "./transport.ts";
+import { assertAllowed, download, type DownloadOptions, readCapped } from "./transport.ts";
 
 /** A catalog ready to search, with where it came from. */
 export interface LoadedCatalog {
@@ -63,16 +63,25 @@ async function loadFile(path: string, io: Io): Promise<LoadedCatalog> {
   let bytes: Uint8Array;
   let mtime: number;
   try {
-    bytes = await Deno.readFile(abs);
-    mtime = (await Deno.stat(abs)).mtime?.getTime() ?? io.now();
+    const info = await Deno.stat(abs);
+    mtime = info.mtime?.getTime() ?? io.now();
+    if (info.isDirectory) {
+      throw new FileError(`cannot read catalog file ${JSON.stringify(escapeTerminal(path))}: it is a directory`, {
+        hint: "pass the path of the index.json inside it, or an HTTPS URL, to --index",
+      });
+    }
+    bytes = await readCapped((await Deno.open(abs)).readable, `catalog file ${JSON.stringify(escapeTerminal(path))}`);
   } catch (err: unknown) {
+    if (err instanceof MapperError) throw err;
     const shown = JSON.stringify(escapeTerminal(path));
     if (err instanceof Deno.errors.NotFound) {
       throw new NotFoundError(`no catalog file at ${shown}`, {
         hint: "pass an HTTPS URL or the path of an index.json to --index",
       });
     }
-    throw new FileError(`cannot read catalog file ${shown}: ${describe(err)}`);
+    throw new FileError(`cannot read catalog file ${shown}: ${describe(err)}`, {
+      hint: "pass an HTTPS URL or the path of an index.json to --index",
+    });
   }
   const text = new TextDecoder().decode(bytes);
   const catalog = decodeFrom(path, () => decodeCatalog(text));
@@ -111,7 +120,10 @@ export async function loadCatalog(options: LoadCatalogOptions, io: Io): Promise<
   try {
     const { bytes } = await download(source, io, {
       purpose: "use",
-      onNotFound: () => new NotFoundError(`no catalog at ${escapeTerminal(source)} (HTTP 404 Not Found)`),
+      onNotFound: () =>
+        new NotFoundError(`no catalog at ${escapeTerminal(source)} (HTTP 404 Not Found)`, {
+          hint: "check the --index URL (or $MAPPER_ATLAS_INDEX)",
+        }),
       ...options.transport,
     });
     text = new TextDecoder().decode(bytes);

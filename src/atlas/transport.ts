@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { NetworkError, NotFoundError, PolicyError } from "../errors.ts";
+import { DataError, NetworkError, NotFoundError, PolicyError } from "../errors.ts";
 import type { Io } from "../io.ts";
 import { escapeTerminal } from "./_text.ts";
 
@@ -51,7 +51,36 @@ function hostAsTyped(url: string): string | undefined {
 /** Throws {@linkcode PolicyError} when the policy refuses the URL. */
 export function assertAllowed(url: string): void {
   const problem = policyProblem(url);
-  if (problem !== undefined) throw new PolicyError(problem);
+  if (problem !== undefined) throw new PolicyError(problem, { hint: "use an https:// URL" });
+}
+
+/**
+ * Reads a local stream (a file, a pipe, stdin) with the same cap as a download, so `/dev/zero` or an endless pipe
+ * fails with a {@linkcode DataError} instead of exhausting memory. `label` names the source in the message.
+ */
+export async function readCapped(
+  stream: ReadableStream<Uint8Array>,
+  label: string,
+  maxBytes = MAX_BODY_BYTES,
+): Promise<Uint8Array> {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of stream) {
+    size += chunk.byteLength;
+    if (size > maxBytes) {
+      throw new DataError(`${label} is larger than the ${maxBytes}-byte limit of a catalog`, {
+        hint: "check that it is an atlas index.json",
+      });
+    }
+    chunks.push(chunk);
+  }
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.byteLength;
+  }
+  return out;
 }
 
 /** Options of {@linkcode download}. */
@@ -119,8 +148,14 @@ export async function download(url: string, io: Io, options: DownloadOptions = {
   }, totalMs);
   const fail = (what: string, cause?: unknown) =>
     new NetworkError(`GET ${shown}: ${what}`, cause === undefined ? {} : { cause });
-  const stalledError = () => fail(`the server sent nothing for ${stallMs / 1000} s`);
-  const timeoutError = () => fail(`no complete answer within ${totalMs / 1000} s`);
+  /** The server could not be reached or stopped answering: the fix is on the user's side of the wire. */
+  const unreachable = (what: string, cause?: unknown) =>
+    new NetworkError(`GET ${shown}: ${what}`, {
+      hint: "check the URL and that the server is reachable, then run this again",
+      ...(cause === undefined ? {} : { cause }),
+    });
+  const stalledError = () => unreachable(`the server sent nothing for ${stallMs / 1000} s`);
+  const timeoutError = () => unreachable(`no complete answer within ${totalMs / 1000} s`);
 
   try {
     let current = url;
@@ -142,7 +177,7 @@ export async function download(url: string, io: Io, options: DownloadOptions = {
         }
         if (timedOut) throw timeoutError();
         if (io.signal.aborted) throw err;
-        throw fail(networkReason(err), err);
+        throw unreachable(networkReason(err), err);
       } finally {
         clearTimeout(stallTimer);
       }
@@ -170,7 +205,7 @@ export async function download(url: string, io: Io, options: DownloadOptions = {
     }
     if (response.status === 404) {
       await response.body?.cancel();
-      throw options.onNotFound?.() ?? new NotFoundError(`GET ${shown}: HTTP 404 Not Found`);
+      throw options.onNotFound?.() ?? new NotFoundError(`GET ${shown}: HTTP 404 Not Found`, { hint: "check the URL" });
     }
     if (response.status !== 200) {
       await response.body?.cancel();
@@ -196,7 +231,7 @@ export async function download(url: string, io: Io, options: DownloadOptions = {
             if (err instanceof Stalled) throw stalledError();
             if (timedOut) throw timeoutError();
             if (io.signal.aborted) throw err;
-            throw fail(networkReason(err), err);
+            throw unreachable(networkReason(err), err);
           }
           if (chunk.done) break;
           received += chunk.value.byteLength;

@@ -11,12 +11,13 @@
  * @module
  */
 import { resolve } from "node:path";
-import { describe, EXIT_OK, FileError, NotFoundError, ProblemsFound, UsageError } from "../errors.ts";
+import { describe, EXIT_OK, FileError, MapperError, NotFoundError, ProblemsFound, UsageError } from "../errors.ts";
 import type { Io } from "../io.ts";
 import { childPath, decodeUtf8Marked, JsonSyntaxError, type LocatedJson, parseLocated } from "./_json.ts";
 import { escapeTerminal, needsEscape, plural, quote, toJson } from "./_text.ts";
 import { SCHEMA_VERSION } from "./catalog.ts";
 import { slugProblem } from "./slug.ts";
+import { readCapped } from "./transport.ts";
 
 /** Version of the `--json` report shape. */
 export const VALIDATE_JSON_SCHEMA = 1;
@@ -215,10 +216,6 @@ export function validateCatalog(bytes: Uint8Array): { problems: CatalogProblem[]
   return { problems, entries: entries.length };
 }
 
-async function readAll(stream: ReadableStream<Uint8Array>): Promise<Uint8Array> {
-  return new Uint8Array(await new Response(stream).arrayBuffer());
-}
-
 /** Runs `atlas validate`: prints the report; throws {@linkcode ProblemsFound} (exit 1) when there are problems. */
 export async function runValidate(options: ValidateOptions, io: Io): Promise<number> {
   const fromStdin = options.file === undefined || options.file === "-";
@@ -230,15 +227,19 @@ export async function runValidate(options: ValidateOptions, io: Io): Promise<num
         hint: "pass the path of an index.json, or pipe one in ('mapper atlas validate - < index.json')",
       });
     }
-    bytes = await readAll(io.stdin());
+    bytes = await readCapped(io.stdin(), "standard input");
   } else {
     const abs = resolve(io.cwd, label);
     try {
       const info = await Deno.stat(abs);
-      if (info.isDirectory) throw new FileError(`cannot read ${quote(label)}: it is a directory`);
-      bytes = await Deno.readFile(abs);
+      if (info.isDirectory) {
+        throw new FileError(`cannot read ${quote(label)}: it is a directory`, {
+          hint: "pass the path of the index.json inside it",
+        });
+      }
+      bytes = await readCapped((await Deno.open(abs)).readable, quote(label));
     } catch (err: unknown) {
-      if (err instanceof FileError) throw err;
+      if (err instanceof MapperError) throw err;
       if (err instanceof Deno.errors.NotFound) {
         throw new NotFoundError(`no such file: ${quote(label)}`, {
           hint: "pass the path of an index.json, or - for stdin",

@@ -44,19 +44,25 @@ export async function runVerify(options: VerifyOptions, io: Io): Promise<number>
     });
   }
   const lock = parseLock(text);
-  if (!lock) throw new DataError(`${quote(`${options.target}/${LOCK_FILE}`)} is not a valid atlas lock file`);
+  if (!lock) {
+    throw new DataError(`${quote(`${options.target}/${LOCK_FILE}`)} is not a valid atlas lock file`, {
+      hint: "reinstall the corpus with 'mapper atlas add' to write a fresh one",
+    });
+  }
   const drift: Drift[] = [];
-  const present = new Set((await walk(dir)).filter((p) => p !== LOCK_FILE));
+  // Keyed by NFC: HFS+ and SMB shares (macOS) hand names back decomposed (NFD) whatever form they were written in.
+  const present = new Map((await walk(dir)).filter((p) => p !== LOCK_FILE).map((p) => [p.normalize("NFC"), p]));
   for (const [path, hash] of Object.entries(lock.files).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-    if (!present.has(path)) {
+    const onDisk = present.get(path.normalize("NFC"));
+    if (onDisk === undefined) {
       drift.push({ path, change: "missing" });
       continue;
     }
-    present.delete(path);
-    const actual = await sha256Hex(await Deno.readFile(join(dir, ...path.split("/"))));
+    present.delete(path.normalize("NFC"));
+    const actual = await sha256Hex(await Deno.readFile(join(dir, ...onDisk.split("/"))));
     if (actual !== hash) drift.push({ path, change: "modified" });
   }
-  for (const path of [...present].sort()) drift.push({ path, change: "added" });
+  for (const path of [...present.values()].sort()) drift.push({ path, change: "added" });
   if (options.json) {
     io.stdout.write(toJson({
       schema: 1,

@@ -1,19 +1,76 @@
 /**
- * Finding and launching Chromium: discovery (`--browser`, `MAPPER_BROWSER`, then `PATH`), the argv, and the
+ * Finding and launching Chromium: discovery (`--browser`, `MAPPER_BROWSER`, `PATH`, then the standard install
+ * locations on macOS and Windows), the argv, and the
  * DevTools endpoint (`DevTools listening on ws://…` on stderr, or `DevToolsActivePort` in the profile).
  *
  * @module
  */
-import { delimiter, join } from "node:path";
+import { posix, win32 } from "node:path";
 import { SessionError } from "../errors.ts";
 
-/** Executable names searched on `PATH`, in order. */
+/** An operating system as `Deno.build.os` names it. */
+export type Os = typeof Deno.build.os;
+
+/** Executable names searched on `PATH`, in order (Linux, the BSDs, macOS). */
 export const BROWSER_NAMES = ["chromium", "chromium-browser", "google-chrome", "google-chrome-stable"] as const;
 
-async function isExecutable(path: string): Promise<boolean> {
+/** Executable names searched on `PATH` on Windows, each with every `PATHEXT` extension. */
+export const WINDOWS_BROWSER_NAMES = ["chrome", "chromium", "msedge"] as const;
+
+/** The file names looked for in each `PATH` directory on `os` (Windows: with the `PATHEXT` extensions). */
+export function pathNames(os: Os, env: (name: string) => string | undefined): string[] {
+  if (os !== "windows") return [...BROWSER_NAMES];
+  const exts = (env("PATHEXT") || ".COM;.EXE;.BAT;.CMD").split(";").map((e) => e.trim().toLowerCase()).filter(
+    (e) => e.startsWith("."),
+  );
+  return WINDOWS_BROWSER_NAMES.flatMap((name) => exts.map((ext) => name + ext));
+}
+
+/**
+ * The standard install locations of Chrome, Chromium and Edge on `os`, in order of preference: the app bundles in
+ * `/Applications` and `~/Applications` on macOS; the per-machine (`%ProgramFiles%`, `%ProgramFiles(x86)%`) and
+ * per-user (`%LocalAppData%`) installs on Windows. None elsewhere (`PATH` covers them).
+ */
+export function installLocations(os: Os, env: (name: string) => string | undefined): string[] {
+  const out: string[] = [];
+  if (os === "darwin") {
+    const home = env("HOME");
+    const roots = ["/Applications", ...(home ? [posix.join(home, "Applications")] : [])];
+    for (const app of ["Google Chrome", "Chromium", "Microsoft Edge"]) {
+      for (const root of roots) out.push(posix.join(root, `${app}.app`, "Contents", "MacOS", app));
+    }
+  } else if (os === "windows") {
+    const roots = [env("ProgramFiles"), env("ProgramW6432"), env("ProgramFiles(x86)"), env("LocalAppData")]
+      .filter((r): r is string => !!r);
+    const installs = [
+      ["Google", "Chrome", "Application", "chrome.exe"],
+      ["Chromium", "Application", "chrome.exe"],
+      ["Microsoft", "Edge", "Application", "msedge.exe"],
+    ];
+    for (const rel of installs) for (const root of roots) out.push(win32.join(root, ...rel));
+  }
+  return [...new Set(out)];
+}
+
+/** Every path tried after `--browser` and `MAPPER_BROWSER`, in order: the `PATH` directories, then {@linkcode installLocations}. */
+export function browserCandidates(os: Os, env: (name: string) => string | undefined): string[] {
+  const path = os === "windows" ? win32 : posix;
+  const names = pathNames(os, env);
+  const out: string[] = [];
+  for (const entry of (env("PATH") ?? "").split(path.delimiter)) {
+    // Windows PATH entries may be wrapped in double quotes.
+    const dir = os === "windows" ? entry.trim().replace(/^"(.*)"$/, "$1") : entry;
+    if (!dir) continue;
+    for (const name of names) out.push(path.join(dir, name));
+  }
+  return [...out, ...installLocations(os, env)];
+}
+
+async function isExecutable(path: string, os: Os): Promise<boolean> {
   try {
     const st = await Deno.stat(path);
-    return st.isFile && (st.mode === null || (st.mode & 0o111) !== 0);
+    // Windows has no execute bit (a reported mode is synthesised from the read-only flag): a file is enough.
+    return st.isFile && (os === "windows" || st.mode === null || (st.mode & 0o111) !== 0);
   } catch {
     return false;
   }
@@ -21,33 +78,33 @@ async function isExecutable(path: string): Promise<boolean> {
 
 /**
  * Finds the browser: `explicit` (from `--browser`), else `MAPPER_BROWSER`, else the first of
- * {@linkcode BROWSER_NAMES} on `PATH`. Throws one {@linkcode SessionError} naming all three ways.
+ * {@linkcode browserCandidates} (`PATH`, then the standard install locations on macOS and Windows). Throws one
+ * {@linkcode SessionError} naming all three ways.
  */
 export async function findBrowser(
   explicit: string | undefined,
   env: (name: string) => string | undefined,
+  os: Os = Deno.build.os,
 ): Promise<string> {
   if (explicit) {
-    if (await isExecutable(explicit)) return explicit;
+    if (await isExecutable(explicit, os)) return explicit;
     throw new SessionError(`browser "${explicit}" given with --browser is not an executable file`, {
       hint: "pass the path of a Chromium or Chrome binary",
     });
   }
   const fromEnv = env("MAPPER_BROWSER");
   if (fromEnv) {
-    if (await isExecutable(fromEnv)) return fromEnv;
+    if (await isExecutable(fromEnv, os)) return fromEnv;
     throw new SessionError(`browser "${fromEnv}" from MAPPER_BROWSER is not an executable file`, {
       hint: "fix MAPPER_BROWSER or pass --browser PATH",
     });
   }
-  for (const dir of (env("PATH") ?? "").split(delimiter)) {
-    if (!dir) continue;
-    for (const name of BROWSER_NAMES) {
-      const candidate = join(dir, name);
-      if (await isExecutable(candidate)) return candidate;
-    }
+  for (const candidate of browserCandidates(os, env)) {
+    if (await isExecutable(candidate, os)) return candidate;
   }
-  throw new SessionError(`no Chromium or Chrome found (looked for ${BROWSER_NAMES.join(", ")} on PATH)`, {
+  const names = os === "windows" ? WINDOWS_BROWSER_NAMES.map((n) => `${n}.exe`) : BROWSER_NAMES;
+  const where = installLocations(os, env).length > 0 ? " and in the standard install locations" : "";
+  throw new SessionError(`no Chromium or Chrome found (looked for ${names.join(", ")} on PATH${where})`, {
     hint: "pass --browser PATH, set MAPPER_BROWSER, or install chromium",
   });
 }
@@ -104,9 +161,56 @@ export interface LaunchedChromium {
   stderrTail(): string;
 }
 
-/** Whether a process is alive and not a zombie (Linux `/proc`; elsewhere a harmless signal probe). */
+/** The image name (first CSV column) `tasklist /FI "PID eq <pid>" /FO CSV /NH` output gives for `pid`, if listed. */
+export function tasklistImage(output: string, pid: number): string | undefined {
+  for (const line of output.split(/\r?\n/)) {
+    const m = /^"([^"]*)","(\d+)"/.exec(line.trim());
+    if (m?.[2] === String(pid)) return m[1];
+  }
+  return undefined;
+}
+
+/** Windows: the image name of a running process (`chrome.exe`), from `tasklist`; `undefined` when gone or elsewhere. */
+export function pidImageName(pid: number): string | undefined {
+  if (Deno.build.os !== "windows" || !Number.isInteger(pid) || pid <= 0) return undefined;
+  try {
+    const out = new Deno.Command("tasklist", {
+      args: ["/FI", `PID eq ${pid}`, "/FO", "CSV", "/NH"],
+      stdin: "null",
+      stdout: "piped",
+      stderr: "null",
+    }).outputSync();
+    return out.success ? tasklistImage(new TextDecoder().decode(out.stdout), pid) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Image names of the browsers {@linkcode findBrowser} finds on Windows (and the common Chromium forks). */
+const WINDOWS_BROWSER_IMAGES = new Set(["chrome.exe", "chromium.exe", "msedge.exe", "brave.exe", "vivaldi.exe"]);
+
+/**
+ * Windows stand-in for the Linux command-line check (Windows recycles pids quickly, and `Deno.kill` there
+ * terminates at once): the daemon must run this very program (`self`, the image of `Deno.execPath()`); Chromium is
+ * trusted while that daemon runs, and otherwise only when its image is a known browser.
+ */
+export function windowsSessionLiveness(
+  daemonImage: string | undefined,
+  chromiumImage: string | undefined,
+  self: string,
+): { daemon: boolean; chromium: boolean } {
+  const daemon = daemonImage !== undefined && daemonImage.toLowerCase() === self.toLowerCase();
+  const chromium = chromiumImage !== undefined && (daemon || WINDOWS_BROWSER_IMAGES.has(chromiumImage.toLowerCase()));
+  return { daemon, chromium };
+}
+
+/**
+ * Whether a process is alive and not a zombie: Linux reads `/proc`; Windows asks `tasklist` (`Deno.kill` there only
+ * terminates, it cannot probe); elsewhere a harmless signal probe.
+ */
 export function pidAlive(pid: number): boolean {
   if (!Number.isInteger(pid) || pid <= 0) return false;
+  if (Deno.build.os === "windows") return pidImageName(pid) !== undefined;
   if (Deno.build.os === "linux") {
     try {
       const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
@@ -124,21 +228,36 @@ export function pidAlive(pid: number): boolean {
   }
 }
 
-/** The command line of a process (Linux only; `undefined` elsewhere or when gone). */
+/**
+ * The command line of a process, to tell a recorded pid from an unrelated process that reused it: Linux reads
+ * `/proc`, macOS and the BSDs ask `ps`. `undefined` on Windows (no cheap way) or when it cannot be read.
+ */
 export function pidCommandLine(pid: number): string | undefined {
-  if (Deno.build.os !== "linux") return undefined;
+  if (Deno.build.os === "windows" || !Number.isInteger(pid) || pid <= 0) return undefined;
   try {
-    return Deno.readTextFileSync(`/proc/${pid}/cmdline`).replaceAll("\u0000", " ");
+    if (Deno.build.os === "linux") return Deno.readTextFileSync(`/proc/${pid}/cmdline`).replaceAll("\u0000", " ");
+    const out = new Deno.Command("ps", {
+      args: ["-ww", "-o", "command=", "-p", String(pid)],
+      stdin: "null",
+      stdout: "piped",
+      stderr: "null",
+    }).outputSync();
+    // `ps` exits 1 with no output when the pid is gone: an empty command line matches nothing.
+    return new TextDecoder().decode(out.stdout).trim();
   } catch {
     return undefined;
   }
 }
 
-/** Launches Chromium and waits (up to `timeoutMs`) for its DevTools endpoint. Kills it again on failure. */
+/**
+ * Launches Chromium and waits (up to `timeoutMs`) for its DevTools endpoint. Kills it again on failure, and when
+ * `signal` aborts (then rejects with the signal's reason, so the caller reports "interrupted").
+ */
 export async function launchChromium(
   binary: string,
   args: readonly string[],
   timeoutMs = 20_000,
+  signal?: AbortSignal,
 ): Promise<LaunchedChromium> {
   let child: Deno.ChildProcess;
   try {
@@ -178,10 +297,14 @@ export async function launchChromium(
     urlPromise.then((url) => ({ url })),
     exited.then((status) => ({ status })),
     new Promise<{ timeout: true }>((resolve) => (timer = setTimeout(() => resolve({ timeout: true }), timeoutMs))),
+    new Promise<{ aborted: true }>((resolve) => {
+      if (signal?.aborted) resolve({ aborted: true });
+      signal?.addEventListener("abort", () => resolve({ aborted: true }), { once: true });
+    }),
   ]);
   clearTimeout(timer);
   if (!("url" in outcome)) {
-    if ("timeout" in outcome) {
+    if ("timeout" in outcome || "aborted" in outcome) {
       try {
         child.kill("SIGKILL");
       } catch {
@@ -190,13 +313,14 @@ export async function launchChromium(
       await exited;
     }
     await pump;
+    if ("aborted" in outcome) throw signal?.reason ?? new DOMException("interrupted", "AbortError");
     const why = "timeout" in outcome
       ? `did not open its DevTools endpoint within ${timeoutMs} ms`
       : `exited with code ${outcome.status.code} before opening its DevTools endpoint`;
-    const stderr = tail.trim()
-      ? tail.trim().split("\n").slice(-6).map((l) => `    ${l}`).join("\n")
-      : "    (no stderr output)";
-    throw new SessionError(`browser "${binary}" ${why}; its stderr ended with:\n${stderr}\n`, {
+    // One line: the last few stderr lines joined, so the error stays `mapper <command>: <message> — <hint>`.
+    const last = tail.split("\n").map((l) => l.trim()).filter(Boolean).slice(-3).join(" | ");
+    const stderr = last ? `its stderr ended with: ${last}` : "it wrote nothing on stderr";
+    throw new SessionError(`browser "${binary}" ${why}; ${stderr}`, {
       hint: "check the binary, or pass --browser-flag to adjust its flags",
     });
   }

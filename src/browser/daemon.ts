@@ -9,7 +9,8 @@
  */
 import { basename, join, resolve } from "node:path";
 import type { Io } from "../io.ts";
-import { SessionError } from "../errors.ts";
+import { describe, EXIT_INTERRUPTED, FileError, SessionError } from "../errors.ts";
+import { escapeControls } from "../terminal.ts";
 import { VERSION } from "../version.ts";
 import { CdpConnection } from "./cdp.ts";
 import { chromiumArgs, findBrowser, launchChromium, type LaunchedChromium, pidAlive } from "./chromium.ts";
@@ -56,13 +57,18 @@ export function stopCommand(dir: string, cwd: string): string {
   return resolve(cwd, dir) === resolve(cwd, ".mapper") ? "mapper browser stop" : `mapper browser stop --dir ${dir}`;
 }
 
-/** Whether Chromium should run headless, and whether that was decided for lack of a display. */
+/**
+ * Whether Chromium should run headless, and whether that was decided for lack of a display. Only X11/Wayland
+ * systems (Linux, the BSDs) announce a display in the environment; macOS and Windows always have one.
+ */
 export function headlessMode(
   flag: boolean,
   env: (name: string) => string | undefined,
+  os: typeof Deno.build.os = Deno.build.os,
 ): { headless: boolean; auto: boolean } {
   if (flag) return { headless: true, auto: false };
-  const noDisplay = Deno.build.os === "linux" && !env("DISPLAY") && !env("WAYLAND_DISPLAY");
+  const x11 = os !== "darwin" && os !== "windows" && os !== "android";
+  const noDisplay = x11 && !env("DISPLAY") && !env("WAYLAND_DISPLAY");
   return { headless: noDisplay, auto: noDisplay };
 }
 
@@ -95,16 +101,31 @@ async function stopChromium(chromium: LaunchedChromium): Promise<void> {
   }
 }
 
+/** `mkdir -p` that reports a path it cannot create (a file in the way, a read-only place) as a {@linkcode FileError}. */
+async function makeDir(abs: string, shown: string, what: string, hint: string, mode?: number): Promise<void> {
+  try {
+    await Deno.mkdir(abs, mode === undefined ? { recursive: true } : { recursive: true, mode });
+  } catch (err: unknown) {
+    throw new FileError(`cannot create ${what} ${JSON.stringify(escapeControls(shown))}: ${describe(err)}`, { hint });
+  }
+}
+
 /** Runs the daemon in this process until it is stopped; returns the exit code. */
 export async function runDaemon(opts: StartOptions, io: Io): Promise<number> {
   // Install the SIGINT/SIGTERM listeners now: a signal during start-up must still stop Chromium cleanly.
   const stopSignal = io.signal;
   const dir = resolve(io.cwd, opts.dir);
   const site = basename(io.cwd);
-  await Deno.mkdir(dir, { recursive: true });
+  await makeDir(dir, opts.dir, "corpus directory", "pass --dir <path> naming a directory");
   const binary = await findBrowser(opts.browser, io.env);
   const profile = opts.profile ? resolve(io.cwd, opts.profile) : defaultProfile(io);
-  await Deno.mkdir(profile, { recursive: true, mode: 0o700 });
+  await makeDir(
+    profile,
+    opts.profile ?? profile,
+    "browser profile",
+    "pass --profile <dir> naming a writable directory",
+    0o700,
+  );
   const mode = headlessMode(opts.headless, io.env);
   if (mode.auto) io.stderr.write("[browser] no display ($DISPLAY/$WAYLAND_DISPLAY unset): running headless\n");
 
@@ -164,8 +185,14 @@ export async function runDaemon(opts: StartOptions, io: Io): Promise<number> {
         extraFlags: opts.browserFlags,
         root: Deno.build.os !== "windows" && Deno.uid() === 0,
       }),
+      undefined,
+      stopSignal,
     );
-    if (stopSignal.aborted) return 0;
+    const interrupted = () => {
+      io.stderr.write("mapper browser start: interrupted before the session was ready\n");
+      return EXIT_INTERRUPTED;
+    };
+    if (stopSignal.aborted) return interrupted();
     cdp = await CdpConnection.connect(chromium.wsUrl);
     const collector = new Collector(cdp, { log: (line) => io.stderr.write(`${line}\n`), now: io.now });
     await collector.start();
@@ -216,6 +243,7 @@ export async function runDaemon(opts: StartOptions, io: Io): Promise<number> {
       version: VERSION,
       log: opts.logFile ?? null,
     };
+    if (stopSignal.aborted) return interrupted();
     await writeSession(dir, info);
 
     if (ext.hasServiceWorker) {

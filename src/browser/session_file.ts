@@ -7,12 +7,13 @@
  *
  * Written atomically (temp file + rename) once Chromium, the collector and the HTTP server are all up; removed by
  * the daemon when it stops and by `browser stop`. Readers never trust it blindly: {@linkcode liveness} checks the
- * recorded pids (and, on Linux, that they still run the expected programs).
+ * recorded pids (and that they still run the expected programs: by command line on Linux, macOS and the BSDs, by
+ * image name on Windows).
  *
  * @module
  */
-import { join } from "node:path";
-import { pidAlive, pidCommandLine } from "./chromium.ts";
+import { basename, join } from "node:path";
+import { pidAlive, pidCommandLine, pidImageName, windowsSessionLiveness } from "./chromium.ts";
 
 /** Contents of the session file. */
 export interface SessionInfo {
@@ -40,7 +41,8 @@ export async function readSession(dir: string): Promise<SessionInfo | "unreadabl
   try {
     text = await Deno.readTextFile(sessionPath(dir));
   } catch (err: unknown) {
-    if (err instanceof Deno.errors.NotFound) return undefined;
+    // A corpus path that is a file (ENOTDIR) cannot hold a session either.
+    if (err instanceof Deno.errors.NotFound || err instanceof Deno.errors.NotADirectory) return undefined;
     return "unreadable";
   }
   try {
@@ -79,8 +81,15 @@ export interface Liveness {
   chromium: boolean;
 }
 
-/** Checks the recorded pids; on Linux also that they still run mapper / this profile's Chromium (pid reuse). */
+/**
+ * Checks the recorded pids, and that they still run mapper / this profile's Chromium (pid reuse): by command line
+ * where it can be read (Linux, macOS, the BSDs), by image name on Windows.
+ */
 export function liveness(info: SessionInfo): Liveness {
+  if (Deno.build.os === "windows") {
+    const self = basename(Deno.execPath());
+    return windowsSessionLiveness(pidImageName(info.daemonPid), pidImageName(info.chromiumPid), self);
+  }
   const daemon = pidAlive(info.daemonPid) && matches(info.daemonPid, "browser");
   const chromium = pidAlive(info.chromiumPid) && matches(info.chromiumPid, info.profile);
   return { daemon, chromium };

@@ -7,7 +7,8 @@
 import { basename, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Io, Sink } from "../io.ts";
-import { describe, SessionError } from "../errors.ts";
+import { describe, FileError, SessionError, UsageError } from "../errors.ts";
+import { escapeControls } from "../terminal.ts";
 import { CdpConnection } from "./cdp.ts";
 import { findBrowser } from "./chromium.ts";
 import { runDaemon, type StartOptions, stopCommand } from "./daemon.ts";
@@ -84,13 +85,26 @@ async function tail(path: string, bytes = 4000): Promise<string> {
   }
 }
 
+/** The one line of a daemon log that says why it stopped: its own error line if there is one, else the last line. */
+function failureLine(log: string): string {
+  const lines = log.split("\n").map((l) => l.trim()).filter(Boolean);
+  const own = lines.findLast((l) => l.startsWith("mapper browser start: "));
+  return (own ?? lines.at(-1) ?? "(empty log)").replace(/^mapper browser start: /, "");
+}
+
 async function detach(opts: StartOptions, dir: string, io: Io): Promise<number> {
   // Fail here, not in the background, when there is no browser to run.
   await findBrowser(opts.browser, io.env);
   const logs = join(io.home, ".mapper", "logs");
-  await Deno.mkdir(logs, { recursive: true });
   const logFile = join(logs, `${basename(io.cwd) || "session"}-daemon.log`);
-  await Deno.writeTextFile(logFile, "");
+  try {
+    await Deno.mkdir(logs, { recursive: true });
+    await Deno.writeTextFile(logFile, "");
+  } catch (err: unknown) {
+    throw new FileError(`cannot write the daemon log "${logFile}": ${describe(err)}`, {
+      hint: "make ~/.mapper/logs writable (or set HOME to a writable directory)",
+    });
+  }
   const child = new Deno.Command(Deno.execPath(), {
     args: selfCommand(daemonArgs(opts, dir, logFile, io)),
     cwd: io.cwd,
@@ -106,9 +120,8 @@ async function detach(opts: StartOptions, dir: string, io: Io): Promise<number> 
     await new Promise((r) => setTimeout(r, 50));
     if (exited) {
       throw new SessionError(
-        `the session daemon exited with code ${exited.code} before it was ready; its log "${logFile}" ends with:\n${await tail(
-          logFile,
-        )}\n`,
+        `the session daemon exited with code ${exited.code} before it was ready: ${failureLine(await tail(logFile))}`,
+        { hint: `read its log "${logFile}"` },
       );
     }
     const info = await readSession(dir);
@@ -141,9 +154,10 @@ async function detach(opts: StartOptions, dir: string, io: Io): Promise<number> 
     // gone
   }
   throw new SessionError(
-    `the session daemon did not answer within ${
-      DETACH_TIMEOUT_MS / 1000
-    } s; its log "${logFile}" ends with:\n${await tail(logFile)}\n`,
+    `the session daemon did not answer within ${DETACH_TIMEOUT_MS / 1000} s; its log ends with: ${
+      failureLine(await tail(logFile))
+    }`,
+    { hint: `read its log "${logFile}", then run 'mapper browser stop' if it is still running` },
   );
 }
 
@@ -174,6 +188,11 @@ function fileIo(io: Io, path: string): Io {
 
 /** Runs `mapper browser start`. */
 export async function runBrowserStart(opts: StartOptions, io: Io): Promise<number> {
+  if (opts.url !== undefined && !URL.canParse(opts.url)) {
+    throw new UsageError(`--url ${JSON.stringify(escapeControls(opts.url))} is not an absolute URL`, {
+      hint: "include the scheme, e.g. --url https://example.com/",
+    });
+  }
   const dir = resolve(io.cwd, opts.dir);
   if (opts.logFile) {
     const logIo = fileIo(io, opts.logFile);

@@ -100,7 +100,8 @@ export function byCodeUnit(a: string, b: string): number {
 
 /** Splits a README into its front matter (parsed) and body; throws a readable message when malformed. */
 export function splitFrontMatter(text: string): { data: unknown; body: string } {
-  const lines = text.split("\n");
+  // A byte order mark (Windows editors write one) is not content.
+  const lines = text.replace(/^\uFEFF/, "").split("\n");
   if (lines[0]?.replace(/\r$/, "") !== "---") throw new Error("README.md does not start with a '---' line");
   const end = lines.findIndex((line, i) => i > 0 && line.startsWith("---"));
   if (end < 0) throw new Error("front matter has no closing '---' line");

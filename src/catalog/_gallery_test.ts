@@ -12,6 +12,12 @@ Deno.test("catalog gallery - front matter: LF or CRLF, dates stay strings, body 
   assert.throws(() => splitFrontMatter("---\n- a\n---\n"), /not a YAML mapping/);
 });
 
+Deno.test("catalog gallery - front matter after a UTF-8 byte order mark (Windows editors) is read", () => {
+  const { data, body } = splitFrontMatter("\uFEFF---\r\nname: X\r\n---\r\n# X\r\n");
+  assert.deepEqual(data, { name: "X" });
+  assert.equal(body, "# X\r\n");
+});
+
 Deno.test("catalog gallery - the schema names the failing key", () => {
   const problems = checkFrontMatter({ name: "" });
   assert.ok(problems.includes("/name must NOT have fewer than 1 characters"), problems.join("\n"));

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { basename, dirname, join, resolve } from "node:path";
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import type { Io } from "../io.ts";
 import { DataError, describe, EXIT_OK, FileError, MapperError, UsageError } from "../errors.ts";
 import { materializeBundledGallery } from "./_bundled.ts";
@@ -146,7 +146,10 @@ export async function runServe(opts: ServeOptions, io: Io): Promise<number> {
         hint: "pick another with --port, or --port 0 for any free port",
       });
     }
-    if (err instanceof Deno.errors.AddrNotAvailable || err instanceof Deno.errors.PermissionDenied) {
+    if (
+      err instanceof Deno.errors.AddrNotAvailable || err instanceof Deno.errors.PermissionDenied ||
+      (!tls && !(err instanceof MapperError))
+    ) {
       throw new FileError(`Could not listen on ${opts.host}:${opts.port}: ${describe(err)}`, {
         hint: "check --host and --port",
       });
@@ -181,10 +184,32 @@ export async function runServe(opts: ServeOptions, io: Io): Promise<number> {
   return EXIT_OK;
 }
 
+/** The outermost missing directory on the way to `dir` (created by `mkdir -p`, removed again on failure), if any. */
+async function firstMissingAncestor(dir: string): Promise<string | undefined> {
+  let missing: string | undefined;
+  for (let d = dir;; d = dirname(d)) {
+    try {
+      await Deno.lstat(d);
+      return missing;
+    } catch (err: unknown) {
+      if (!(err instanceof Deno.errors.NotFound)) return missing;
+      missing = d;
+    }
+    if (dirname(d) === d) return missing;
+  }
+}
+
 /** `mapper atlas build`: writes the snapshot as static files (atomically) into `--out`. Returns the exit code. */
 export async function runBuild(opts: BuildOptions, io: Io): Promise<number> {
   checkBaseUrl(opts.baseUrl);
   const out = resolve(io.cwd, opts.out);
+  const fromOut = relative(out, resolve(io.cwd));
+  if (fromOut !== ".." && !fromOut.startsWith(`..${sep}`) && !isAbsolute(fromOut)) {
+    // The output directory is swapped in by rename: it must not be (or hold) the directory the user is standing in.
+    throw new UsageError(`--out "${opts.out}" is the current directory or contains it`, {
+      hint: "pass a new directory, e.g. --out site",
+    });
+  }
   try {
     let empty = true;
     for await (const _ of Deno.readDir(out)) {
@@ -211,8 +236,17 @@ export async function runBuild(opts: BuildOptions, io: Io): Promise<number> {
     note: listingNote(bundled !== undefined, gallery),
   });
   reportWarnings(io, "atlas build", snapshot, opts.strict);
-  await Deno.mkdir(dirname(out), { recursive: true });
-  const staging = await Deno.makeTempDir({ dir: dirname(out), prefix: `.${basename(out)}.tmp-` });
+  const created = await firstMissingAncestor(dirname(out));
+  let staging: string;
+  try {
+    await Deno.mkdir(dirname(out), { recursive: true });
+    staging = await Deno.makeTempDir({ dir: dirname(out), prefix: `.${basename(out)}.tmp-` });
+  } catch (err: unknown) {
+    if (created !== undefined) await Deno.remove(created, { recursive: true }).catch(() => {});
+    throw new FileError(`Could not create --out "${opts.out}": ${describe(err)}`, {
+      hint: "pass an --out directory in a writable location",
+    });
+  }
   let files: number;
   try {
     files = await writeSnapshot(snapshot, staging);
@@ -220,7 +254,10 @@ export async function runBuild(opts: BuildOptions, io: Io): Promise<number> {
     await Deno.rename(staging, out);
   } catch (err: unknown) {
     await Deno.remove(staging, { recursive: true }).catch(() => {});
-    throw new FileError(`Could not write "${opts.out}": ${describe(err)}`);
+    if (created !== undefined) await Deno.remove(created, { recursive: true }).catch(() => {});
+    throw new FileError(`Could not write "${opts.out}": ${describe(err)}`, {
+      hint: "pass an --out directory in a writable location",
+    });
   }
   const n = snapshot.slugs.length;
   io.stdout.write(

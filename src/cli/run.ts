@@ -48,9 +48,21 @@ function configure(cmd: AnyCommand, io: Io): void {
 
 /** Prints an expected error as `mapper <command>: <message> — <hint>` (one line), plus the usage line for usage errors. */
 function report(io: Io, path: string, err: MapperError, usage: string | undefined): void {
-  const hint = err.hint ? ` — ${err.hint}` : "";
-  io.stderr.write(`${display(path)}: ${err.message}${hint}\n`);
+  // Messages echo paths and values the user typed: show control characters, never let them reach the terminal.
+  const safe = (text: string) => escapeControls(text, { keepNewlines: true });
+  const hint = err.hint ? ` — ${safe(err.hint)}` : "";
+  io.stderr.write(`${display(path)}: ${safe(err.message)}${hint}\n`);
   if (err instanceof UsageError && usage !== undefined) io.stderr.write(`usage: ${display(path)} ${usage}\n`);
+}
+
+/** An empty option value (`--dir ""`, an unset `$VAR`) never means the default: it is a usage error, not the cwd. */
+function rejectEmptyOptions(cmd: AnyCommand): void {
+  const values = cmd.opts() as Record<string, unknown>;
+  for (const option of cmd.options) {
+    if (values[option.attributeName()] !== "") continue;
+    const flag = option.long ?? option.short ?? option.attributeName();
+    throw new UsageError(`${flag} is empty`, { hint: `give ${flag} a value, or leave it out for its default` });
+  }
 }
 
 /**
@@ -63,6 +75,7 @@ export async function runCli(argv: readonly string[], io: Io): Promise<number> {
   let active: AnyCommand = program;
   program.hook("preAction", (_root: AnyCommand, actionCommand: AnyCommand) => {
     active = actionCommand;
+    rejectEmptyOptions(actionCommand);
   });
   try {
     await program.parseAsync([...argv], { from: "user" });
@@ -91,8 +104,10 @@ function parseFailure(io: Io, failure: ParseFailure): number {
     case "commander.version":
       return EXIT_OK;
     case "commander.help":
+      // `mapper help <command>` asked for help (exit code 0, on stdout); a group called without a subcommand got
+      // its help on stderr as an error.
+      return error.exitCode === 0 ? EXIT_OK : EXIT_USAGE;
     case "commander.executeSubCommandAsync":
-      // A group called without a subcommand: commander already printed its help on stderr.
       return EXIT_USAGE;
   }
   const message = clean(error.message);

@@ -17,6 +17,18 @@ Deno.test("runCli() - help goes to stdout with exit 0", async () => {
   assert.equal(io.stderr.text(), "");
 });
 
+Deno.test("runCli() - 'mapper help <command>' is asked-for help: stdout, exit 0; a bare group is a usage error", async () => {
+  for (const args of [["help"], ["help", "atlas"], ["atlas", "help", "find"]]) {
+    const io = testIo();
+    assert.equal(await runCli(args, io), 0, args.join(" "));
+    assert.match(io.stdout.text(), /^Usage: mapper/);
+    assert.equal(io.stderr.text(), "");
+  }
+  const bare = testIo();
+  assert.equal(await runCli(["atlas"], bare), 2);
+  assert.equal(bare.stdout.text(), "");
+});
+
 Deno.test("runCli() - a typed error prints 'mapper <command>: <message> — <hint>' and its exit code", async () => {
   const io = testIo();
   // Drive the handler through a real command whose run throws a typed error: skills install into a file path.

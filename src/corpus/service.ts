@@ -14,6 +14,22 @@ import { load, LoadCache } from "./load.ts";
 import { EXCLUDED_DIRS, isCorpusFileName, isExcludedPath, walkCorpus } from "./_walk.ts";
 import type { CorpusService, CorpusServiceOptions, CorpusSnapshot, WireCorpus } from "./mod.ts";
 
+/**
+ * A watcher event's path as a path under `absDir`, or `undefined` when it lies outside. FSEvents (macOS) reports
+ * paths with symbolic links resolved (`/private/var/…` for `/var/…`, `/private/tmp/…` for `/tmp/…`), so a path under
+ * `realDir` (the resolved `absDir`) is mapped back under `absDir`; Windows' `\\?\` verbatim prefix is ignored.
+ */
+export function watchedPath(path: string, absDir: string, realDir: string | undefined): string | undefined {
+  const strip = (p: string) => p.replace(/^\\\\\?\\(?!UNC\\)/, "");
+  const abs = isAbsolute(path) ? strip(path) : resolve(absDir, path);
+  for (const root of realDir && realDir !== absDir ? [absDir, strip(realDir)] : [absDir]) {
+    const rel = relative(root, abs);
+    if (rel === "") return absDir;
+    if (!rel.startsWith("..") && !isAbsolute(rel)) return resolve(absDir, rel);
+  }
+  return undefined;
+}
+
 /** The two paths the service answers. */
 export const MAPPER_PATH = "/mapper";
 /** The version path clients poll. */
@@ -161,6 +177,8 @@ export async function startCorpusService(options: CorpusServiceOptions): Promise
 export class LiveCorpus implements CorpusService {
   readonly #dir: string;
   readonly #absDir: string;
+  /** The directory with symbolic links resolved (what FSEvents on macOS reports), once a watcher is armed. */
+  #realDir: string | undefined;
   readonly #now: () => number;
   readonly #prefix: string;
   readonly #debounceMs: number;
@@ -257,6 +275,7 @@ export class LiveCorpus implements CorpusService {
       await this.#startScanning(this.options.pollIntervalMs);
       return;
     }
+    this.#realDir = await Deno.realPath(this.#absDir).catch(() => undefined);
     let watcher: Deno.FsWatcher;
     try {
       watcher = Deno.watchFs(this.#absDir, { recursive: true });
@@ -338,10 +357,10 @@ export class LiveCorpus implements CorpusService {
 
   /** YAML files outside `snapshots/`/`review/`, directories appearing or vanishing, and the root itself. */
   #relevant(path: string, kind: Deno.FsEvent["kind"]): boolean {
-    const abs = isAbsolute(path) ? path : resolve(this.#absDir, path);
+    const abs = watchedPath(path, this.#absDir, this.#realDir);
+    if (abs === undefined) return false;
     const rel = relative(this.#absDir, abs);
     if (rel === "") return true;
-    if (rel.startsWith("..") || isAbsolute(rel)) return false;
     if (isExcludedPath(rel)) return false;
     const name = basename(abs);
     if (isCorpusFileName(name)) return true;

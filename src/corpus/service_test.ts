@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { load } from "./load.ts";
-import { LiveCorpus } from "./service.ts";
+import { LiveCorpus, watchedPath } from "./service.ts";
 import { tempCorpus, waitFor } from "./_testing.ts";
 
 Deno.test("corpus service - changes during a compile run one more compile after it, never two at once", async () => {
@@ -36,4 +36,15 @@ Deno.test("corpus service - changes during a compile run one more compile after 
   opened.resolve();
   await waitFor("the change made during the compile to be compiled", () => service.current().wire.memory[0] === "two");
   assert.equal(maxActive, 1);
+});
+
+Deno.test("corpus service - watcher paths with symbolic links resolved (macOS FSEvents) map back under the directory", () => {
+  const dir = "/var/folders/x/site/.mapper";
+  const real = "/private/var/folders/x/site/.mapper";
+  assert.equal(watchedPath(`${real}/app.yaml`, dir, real), `${dir}/app.yaml`);
+  assert.equal(watchedPath(`${dir}/views/a.yaml`, dir, real), `${dir}/views/a.yaml`);
+  assert.equal(watchedPath(real, dir, real), dir);
+  assert.equal(watchedPath("views/a.yaml", dir, undefined), `${dir}/views/a.yaml`);
+  assert.equal(watchedPath("/private/var/folders/x/site/other.yaml", dir, real), undefined);
+  assert.equal(watchedPath("/elsewhere/a.yaml", dir, undefined), undefined);
 });

@@ -61,7 +61,10 @@ export async function connect(dir: string, io: Io): Promise<DaemonClient> {
     }
     const message = payload.error ?? (text.trim().split("\n")[0] || res.statusText);
     if (res.status === 503) throw new SessionError("the session is still starting", { hint: "retry in a moment" });
-    if (res.status === 404 && payload.code === "not_buffered") throw new NotFoundError(message);
+    if (res.status === 404 && payload.code === "not_buffered") {
+      const list = message.startsWith("console") ? "console" : "network";
+      throw new NotFoundError(message, { hint: `pick an index shown by 'mapper ${list} list'` });
+    }
     throw new SessionError(`the session daemon answered ${res.status}: ${message}`, {
       hint: "check 'mapper browser status'",
     });

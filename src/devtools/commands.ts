@@ -14,6 +14,7 @@
 import { resolve } from "node:path";
 import type { Io } from "../io.ts";
 import { FileError, SessionError, UsageError } from "../errors.ts";
+import { escapeControls } from "../terminal.ts";
 import {
   API_SCHEMA,
   type ConsoleEntry,
@@ -71,8 +72,13 @@ function query(params: Record<string, string | number | undefined>): string {
 }
 
 function parseIndex(raw: string): number {
-  if (!/^\d+$/.test(raw.trim())) throw new UsageError(`index must be a whole number, got "${raw}"`);
-  return Number(raw.trim());
+  const index = Number(raw.trim());
+  if (!/^\d+$/.test(raw.trim()) || !Number.isSafeInteger(index)) {
+    throw new UsageError(`index must be a whole number, got "${escapeControls(raw)}"`, {
+      hint: "use an index shown by the list command",
+    });
+  }
+  return index;
 }
 
 /** Checks a `--level` comma list. */
@@ -124,7 +130,9 @@ async function save(path: string, bytes: Uint8Array, io: Io): Promise<string> {
   try {
     await Deno.writeFile(abs, bytes);
   } catch (err: unknown) {
-    throw new FileError(`cannot write "${path}": ${err instanceof Error ? err.message : String(err)}`);
+    throw new FileError(`cannot write "${escapeControls(path)}": ${err instanceof Error ? err.message : String(err)}`, {
+      hint: "pass a file path in an existing, writable directory",
+    });
   }
   return path;
 }
@@ -165,7 +173,8 @@ export async function runNetworkGet(opts: GetOptions, io: Io): Promise<number> {
     requestHeaders: redactHeaders(raw.requestHeaders ?? [], show),
     responseHeaders: redactHeaders(raw.responseHeaders ?? [], show),
   };
-  if (!opts.json) io.stdout.write(formatNetworkHead(entry));
+  // Stdout is written last: a body file that cannot be written fails the command with nothing printed.
+  let text = opts.json ? "" : formatNetworkHead(entry);
 
   let requestBody: BodyJson | null = null;
   if (opts.requestFile !== undefined) {
@@ -196,10 +205,9 @@ export async function runNetworkGet(opts: GetOptions, io: Io): Promise<number> {
     responseBody = bodyJson(got.bytes, got.contentType, saved);
   } else {
     responseBody = bodyJson(got.bytes, got.contentType, undefined);
-    if (!opts.json) io.stdout.write(formatBodyPreview("Response Body", got.bytes, got.contentType, "--response-file"));
+    if (!opts.json) text += formatBodyPreview("Response Body", got.bytes, got.contentType, "--response-file");
   }
-  if (opts.json) {
-    io.stdout.write(JSON.stringify({ schema: API_SCHEMA, entry, requestBody, responseBody }, null, 2) + "\n");
-  }
+  if (opts.json) text = JSON.stringify({ schema: API_SCHEMA, entry, requestBody, responseBody }, null, 2) + "\n";
+  io.stdout.write(text);
   return 0;
 }
