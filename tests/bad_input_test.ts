@@ -52,7 +52,7 @@ Deno.test("bad input - atlas build into an uncreatable --out fails with one line
   const r = await run(["atlas", "build", "--out", "/proc/mapper-no-such-dir/out"], dir.path);
   assert.equal(r.code, 1);
   assert.equal(r.stdout, "");
-  assertOneLine(r.stderr, 'mapper atlas build: Could not create --out "/proc/mapper-no-such-dir/out": ');
+  assertOneLine(r.stderr, 'mapper atlas build: cannot create --out "/proc/mapper-no-such-dir/out": ');
 });
 
 Deno.test("bad input - atlas serve on an unresolvable --host fails with one line, not a stack trace", async () => {
@@ -60,7 +60,7 @@ Deno.test("bad input - atlas serve on an unresolvable --host fails with one line
   const r = await run(["atlas", "serve", "--host", "999.1.1.1", "--port", "0"], dir.path);
   assert.equal(r.code, 1);
   assert.equal(r.stdout, "");
-  assertOneLine(r.stderr, "mapper atlas serve: Could not listen on 999.1.1.1:0: ");
+  assertOneLine(r.stderr, "mapper atlas serve: cannot listen on 999.1.1.1:0: ");
 });
 
 Deno.test("bad input - atlas find names the fix for a closed loopback port and for a directory as --index", async () => {

@@ -125,7 +125,7 @@ Deno.test("atlas serve - a missing gallery directory is a clear failure (exit 1)
   });
   assert.equal(r.code, 1);
   assert.equal(r.stdout, "");
-  assert.match(r.stderr, /^mapper atlas serve: Gallery ".*nope" is not a directory — pass --gallery DIR/);
+  assert.match(r.stderr, /^mapper atlas serve: gallery ".*nope" is not a directory — pass --gallery DIR/);
   const noEntries = await runMapper(["atlas", "serve", "--gallery", home.path, "--port", "0"], {
     env: { HOME: home.path },
   });
@@ -182,7 +182,7 @@ Deno.test("atlas build - refuses a non-empty --out and builds the bundled galler
   await Deno.writeTextFile(home.join("full", "keep.txt"), "mine");
   const refused = await runMapper(["atlas", "build", "--out", home.join("full")], { env: { HOME: home.path } });
   assert.equal(refused.code, 1);
-  assert.match(refused.stderr, /Refusing to write into ".*full": the directory is not empty/);
+  assert.match(refused.stderr, /refusing to write into ".*full": the directory is not empty/);
   assert.equal(await Deno.readTextFile(home.join("full", "keep.txt")), "mine");
 
   const ok = await runMapper(["atlas", "build", "--out", home.join("out"), "--base-url", "https://atlas.example.org"], {
@@ -204,13 +204,13 @@ Deno.test("atlas serve - unusable --cert/--key files are a clear failure (exit 1
   );
   assert.equal(r.code, 1);
   assert.equal(r.stdout, "");
-  assert.match(r.stderr, /^mapper atlas serve: Could not serve HTTPS with --cert ".*bad\.pem" and --key/);
+  assert.match(r.stderr, /^mapper atlas serve: cannot serve HTTPS with --cert ".*bad\.pem" and --key/);
   const missing = await runMapper(
     ["atlas", "serve", "--port", "0", "--cert", home.join("nope.pem"), "--key", home.join("nope.pem")],
     { env: { HOME: home.path } },
   );
   assert.equal(missing.code, 1);
-  assert.match(missing.stderr, /Could not read --cert ".*nope\.pem"/);
+  assert.match(missing.stderr, /cannot read --cert ".*nope\.pem"/);
 });
 
 Deno.test("atlas build - the export equals what atlas serve answers, byte for byte and header for header, on every path", async () => {
@@ -280,7 +280,7 @@ Deno.test("atlas serve - a port in use is a failure naming --port (exit 1)", asy
   assert.match(
     r.stderr,
     new RegExp(
-      `^mapper atlas serve: Could not listen on 127\\.0\\.0\\.1:${port}: the port is in use — pick another with --port`,
+      `^mapper atlas serve: cannot listen on 127\\.0\\.0\\.1:${port}: the port is in use — pick another with --port`,
     ),
   );
 });

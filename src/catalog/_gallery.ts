@@ -126,7 +126,7 @@ export async function readTombstones(gallery: string): Promise<Tombstone[]> {
     text = await Deno.readTextFile(path);
   } catch (err: unknown) {
     if (err instanceof Deno.errors.NotFound) return [];
-    throw new FileError(`Could not read "${path}": ${describe(err)}`);
+    throw new FileError(`cannot read "${path}": ${describe(err)}`);
   }
   let data: unknown;
   try {
@@ -397,13 +397,13 @@ export async function readGallery(gallery: string, options: ReadGalleryOptions):
   const entriesDir = join(gallery, "entries");
   const info = await Deno.stat(gallery).catch(() => undefined);
   if (!info?.isDirectory) {
-    throw new FileError(`Gallery "${gallery}" is not a directory`, {
+    throw new FileError(`gallery "${gallery}" is not a directory`, {
       hint: "pass --gallery DIR with entries/<slug>/README.md inside, or omit it to serve the bundled example",
     });
   }
   const entriesInfo = await Deno.stat(entriesDir).catch(() => undefined);
   if (!entriesInfo?.isDirectory) {
-    throw new FileError(`Gallery "${gallery}" has no "entries/" directory`, {
+    throw new FileError(`gallery "${gallery}" has no "entries/" directory`, {
       hint: "a gallery holds entries/<slug>/README.md and entries/<slug>/.mapper/",
     });
   }

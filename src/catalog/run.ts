@@ -103,7 +103,7 @@ async function readPem(path: string, flag: string, cwd: string): Promise<string>
   try {
     return await Deno.readTextFile(resolve(cwd, path));
   } catch (err: unknown) {
-    throw new FileError(`Could not read ${flag} "${path}": ${describe(err)}`, { hint: "pass a PEM file" });
+    throw new FileError(`cannot read ${flag} "${path}": ${describe(err)}`, { hint: "pass a PEM file" });
   }
 }
 
@@ -142,7 +142,7 @@ export async function runServe(opts: ServeOptions, io: Io): Promise<number> {
     });
   } catch (err: unknown) {
     if (err instanceof Deno.errors.AddrInUse) {
-      throw new FileError(`Could not listen on ${opts.host}:${opts.port}: the port is in use`, {
+      throw new FileError(`cannot listen on ${opts.host}:${opts.port}: the port is in use`, {
         hint: "pick another with --port, or --port 0 for any free port",
       });
     }
@@ -150,13 +150,13 @@ export async function runServe(opts: ServeOptions, io: Io): Promise<number> {
       err instanceof Deno.errors.AddrNotAvailable || err instanceof Deno.errors.PermissionDenied ||
       (!tls && !(err instanceof MapperError))
     ) {
-      throw new FileError(`Could not listen on ${opts.host}:${opts.port}: ${describe(err)}`, {
+      throw new FileError(`cannot listen on ${opts.host}:${opts.port}: ${describe(err)}`, {
         hint: "check --host and --port",
       });
     }
     if (tls && !(err instanceof MapperError)) {
       throw new FileError(
-        `Could not serve HTTPS with --cert "${opts.cert}" and --key "${opts.key}": ${describe(err)}`,
+        `cannot serve HTTPS with --cert "${opts.cert}" and --key "${opts.key}": ${describe(err)}`,
         {
           hint: "pass a PEM certificate chain and its matching private key",
         },
@@ -217,14 +217,14 @@ export async function runBuild(opts: BuildOptions, io: Io): Promise<number> {
       break;
     }
     if (!empty) {
-      throw new FileError(`Refusing to write into "${opts.out}": the directory is not empty`, {
+      throw new FileError(`refusing to write into "${opts.out}": the directory is not empty`, {
         hint: "pass a new or empty --out directory",
       });
     }
   } catch (err: unknown) {
     if (!(err instanceof Deno.errors.NotFound)) {
       if (err instanceof FileError) throw err;
-      throw new FileError(`Could not use --out "${opts.out}": ${describe(err)}`, { hint: "pass a directory path" });
+      throw new FileError(`cannot use --out "${opts.out}": ${describe(err)}`, { hint: "pass a directory path" });
     }
   }
   await using bundled = opts.gallery === undefined ? await materializeBundledGallery() : undefined;
@@ -243,7 +243,7 @@ export async function runBuild(opts: BuildOptions, io: Io): Promise<number> {
     staging = await Deno.makeTempDir({ dir: dirname(out), prefix: `.${basename(out)}.tmp-` });
   } catch (err: unknown) {
     if (created !== undefined) await Deno.remove(created, { recursive: true }).catch(() => {});
-    throw new FileError(`Could not create --out "${opts.out}": ${describe(err)}`, {
+    throw new FileError(`cannot create --out "${opts.out}": ${describe(err)}`, {
       hint: "pass an --out directory in a writable location",
     });
   }
@@ -255,7 +255,7 @@ export async function runBuild(opts: BuildOptions, io: Io): Promise<number> {
   } catch (err: unknown) {
     await Deno.remove(staging, { recursive: true }).catch(() => {});
     if (created !== undefined) await Deno.remove(created, { recursive: true }).catch(() => {});
-    throw new FileError(`Could not write "${opts.out}": ${describe(err)}`, {
+    throw new FileError(`cannot write "${opts.out}": ${describe(err)}`, {
       hint: "pass an --out directory in a writable location",
     });
   }

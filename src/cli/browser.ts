@@ -19,7 +19,12 @@ export function registerBrowser(program: Command, ctx: CliContext): void {
     .option("--headless", "run without a window (automatic when there is no display)")
     .option("--url <url>", "page to open once the session is ready")
     .option("--browser-flag <flag>", "extra Chromium flag (repeatable)", collect)
-    .option("--port <n>", "daemon HTTP port: corpus server + devtools API (0 = any free port)", intArg(0, 65535), 7891)
+    .option(
+      "--port <n>",
+      "daemon HTTP port: corpus server + devtools API (the next free port when busy; 0 = any free port)",
+      intArg(0, 65535),
+      7891,
+    )
     .option("--dir <path>", "corpus directory", ".mapper")
     .option("--detach", "return once the session answers; the daemon keeps running in the background")
     .addOption(new Option("--log-file <path>", "(internal) the detached daemon's log").hideHelp())

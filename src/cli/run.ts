@@ -71,6 +71,11 @@ function rejectEmptyOptions(cmd: AnyCommand): void {
 export async function runCli(argv: readonly string[], io: Io): Promise<number> {
   const ctx: CliContext = { io, exitCode: EXIT_OK };
   const program = buildProgram(ctx) as AnyCommand;
+  const unknownHelp = unknownHelpTopic(program, argv);
+  if (unknownHelp !== undefined) {
+    io.stderr.write(`mapper help: unknown command '${escapeControls(unknownHelp)}' — see 'mapper --help'\n`);
+    return EXIT_USAGE;
+  }
   configure(program, io);
   let active: AnyCommand = program;
   program.hook("preAction", (_root: AnyCommand, actionCommand: AnyCommand) => {
@@ -93,6 +98,12 @@ export async function runCli(argv: readonly string[], io: Io): Promise<number> {
     }
     throw err;
   }
+}
+
+/** The topic of `mapper help <topic> …` when no such command exists (commander would print the whole root help). */
+function unknownHelpTopic(program: AnyCommand, argv: readonly string[]): string | undefined {
+  if (argv[0] !== "help" || argv[1] === undefined || argv[1].startsWith("-")) return undefined;
+  return program.commands.some((c) => c.name() === argv[1] || c.aliases().includes(argv[1]!)) ? undefined : argv[1];
 }
 
 /** Maps a commander failure to output and an exit code. */

@@ -58,3 +58,16 @@ Deno.test("runCli() - a negative number for a count flag says what is allowed", 
     /^mapper atlas list: option '--limit <n>' argument '-1' is invalid\. must be 0 or greater\n/,
   );
 });
+
+Deno.test("runCli() - 'mapper --version' prints the same line as 'mapper version'", async () => {
+  const io = testIo();
+  assert.equal(await runCli(["--version"], io), 0);
+  assert.match(io.stdout.text(), /^mapper \d+\.\d+\.\d+\S*\n$/);
+});
+
+Deno.test("runCli() - 'mapper help <unknown>' is one line naming 'mapper --help', exit 2", async () => {
+  const io = testIo();
+  assert.equal(await runCli(["help", "nosuch"], io), 2);
+  assert.equal(io.stderr.text(), "mapper help: unknown command 'nosuch' — see 'mapper --help'\n");
+  assert.equal(io.stdout.text(), "");
+});
