@@ -21,6 +21,23 @@ export interface TempDir extends AsyncDisposable {
   join(...parts: string[]): string;
 }
 
+/**
+ * Removes a directory tree, retrying for a moment: a browser's helper processes may still write into a profile
+ * just after the browser itself exited, which makes a single recursive remove fail with "directory not empty".
+ */
+export async function removeTree(path: string): Promise<void> {
+  for (let attempt = 0;; attempt++) {
+    try {
+      await Deno.remove(path, { recursive: true });
+      return;
+    } catch (err: unknown) {
+      if (err instanceof Deno.errors.NotFound) return;
+      if (attempt >= 20) throw new Error(`cannot remove test directory "${path}": ${String(err)}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+}
+
 /** Creates a temporary directory; use with `await using`. */
 export async function tempDir(prefix = "mapper-test-"): Promise<TempDir> {
   const path = await Deno.makeTempDir({ prefix });
@@ -28,7 +45,7 @@ export async function tempDir(prefix = "mapper-test-"): Promise<TempDir> {
     path,
     join: (...parts: string[]) => join(path, ...parts),
     async [Symbol.asyncDispose]() {
-      await Deno.remove(path, { recursive: true }).catch(() => {});
+      await removeTree(path);
     },
   };
 }

@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { dirname, join } from "node:path";
 import { assetsUnder } from "../src/assets.ts";
 import { CdpConnection, type CdpEvent } from "../src/browser/cdp.ts";
+import { chromiumEnv } from "../src/browser/chromium.ts";
 import { tempDir } from "./_helpers.ts";
 import { requireBrowser, skipBrowserTests } from "./site/harness.ts";
 
@@ -104,29 +105,29 @@ function corpusServer() {
 
 /** Headless Chromium with the extension loaded; disposing kills it and waits for it to exit. */
 async function launch(extensionDir: string, profile: string) {
-  const child = new Deno.Command(requireBrowser(), {
-    args: [
-      "--headless=new",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--no-default-browser-check",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--disable-breakpad",
-      "--remote-debugging-port=0",
-      `--user-data-dir=${profile}`,
-      `--load-extension=${extensionDir}`,
-      `--disable-extensions-except=${extensionDir}`,
-      "--disable-features=DisableLoadExtensionCommandLineSwitch",
-      "about:blank",
-    ],
-    stdin: "null",
-    stdout: "null",
-    stderr: "piped",
-  }).spawn();
+  const args = [
+    "--headless=new",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--no-default-browser-check",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-breakpad",
+    "--remote-debugging-port=0",
+    `--user-data-dir=${profile}`,
+    `--load-extension=${extensionDir}`,
+    `--disable-extensions-except=${extensionDir}`,
+    "--disable-features=DisableLoadExtensionCommandLineSwitch",
+    "about:blank",
+  ];
+  // Chromium's singleton directory goes inside the profile, which the test removes.
+  const env = chromiumEnv(args);
+  if (env.TMPDIR) await Deno.mkdir(env.TMPDIR, { recursive: true });
+  const child = new Deno.Command(requireBrowser(), { args, env, stdin: "null", stdout: "null", stderr: "piped" })
+    .spawn();
   let stderr = "";
   const wsUrl = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no DevTools URL from Chromium:\n${stderr}`)), 20_000);

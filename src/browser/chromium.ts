@@ -250,6 +250,20 @@ export function pidCommandLine(pid: number): string | undefined {
 }
 
 /**
+ * On Linux, Chromium puts its singleton socket directory (`org.chromium.Chromium.*`) in `$TMPDIR`; when the browser
+ * is killed it stays there forever. Pointing `TMPDIR` inside the profile keeps such leftovers with the profile. Only
+ * when the resulting socket path fits the 108-byte limit of Unix socket addresses; otherwise Chromium keeps its
+ * default.
+ */
+export function chromiumEnv(args: readonly string[], os: typeof Deno.build.os = Deno.build.os): Record<string, string> {
+  const profile = args.find((a) => a.startsWith("--user-data-dir="))?.slice("--user-data-dir=".length);
+  if (os !== "linux" || !profile) return {};
+  const tmp = posix.join(profile, ".tmp");
+  const socket = posix.join(tmp, "org.chromium.Chromium.XXXXXX", "SingletonSocket");
+  return new TextEncoder().encode(socket).length < 100 ? { TMPDIR: tmp } : {};
+}
+
+/**
  * Launches Chromium and waits (up to `timeoutMs`) for its DevTools endpoint. Kills it again on failure, and when
  * `signal` aborts (then rejects with the signal's reason, so the caller reports "interrupted").
  */
@@ -261,7 +275,9 @@ export async function launchChromium(
 ): Promise<LaunchedChromium> {
   let child: Deno.ChildProcess;
   try {
-    child = new Deno.Command(binary, { args: [...args], stdin: "null", stdout: "null", stderr: "piped" }).spawn();
+    const env = chromiumEnv(args);
+    if (env.TMPDIR) await Deno.mkdir(env.TMPDIR, { recursive: true });
+    child = new Deno.Command(binary, { args: [...args], env, stdin: "null", stdout: "null", stderr: "piped" }).spawn();
   } catch (err: unknown) {
     throw new SessionError(`cannot run browser "${binary}": ${err instanceof Error ? err.message : String(err)}`, {
       hint: "pass --browser PATH to a working Chromium",

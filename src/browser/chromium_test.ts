@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import {
   browserCandidates,
   chromiumArgs,
+  chromiumEnv,
   installLocations,
   pathNames,
   tasklistImage,
@@ -125,4 +126,13 @@ Deno.test("chromium - Windows pid reuse: the daemon must be this program, Chromi
     chromium: false,
   });
   assert.deepEqual(windowsSessionLiveness(undefined, undefined, "deno.exe"), { daemon: false, chromium: false });
+});
+
+Deno.test("chromiumEnv() - on Linux, Chromium's temp dir goes inside the profile when the socket path fits", () => {
+  assert.deepEqual(chromiumEnv(["--user-data-dir=/home/u/.mapper/profiles/site"], "linux"), {
+    TMPDIR: "/home/u/.mapper/profiles/site/.tmp",
+  });
+  assert.deepEqual(chromiumEnv([`--user-data-dir=/${"x".repeat(80)}`], "linux"), {});
+  assert.deepEqual(chromiumEnv(["--user-data-dir=/p"], "darwin"), {});
+  assert.deepEqual(chromiumEnv(["--headless"], "linux"), {});
 });
