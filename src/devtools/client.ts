@@ -7,8 +7,8 @@
 import { resolve } from "node:path";
 import type { Io } from "../io.ts";
 import { NotFoundError, SessionError } from "../errors.ts";
-import type { ErrorPayload } from "../browser/api.ts";
-import { liveness, readSession, type SessionInfo } from "../browser/session_file.ts";
+import type { ErrorPayload } from "../browser/mod.ts";
+import { liveness, readSession, type SessionInfo } from "../browser/mod.ts";
 
 /** Hint of every "no session" error. */
 export const START_HINT = "start one with 'mapper browser start'";

@@ -22,7 +22,7 @@ import {
   LEVELS,
   type ListPayload,
   type NetworkEntry,
-} from "../browser/api.ts";
+} from "../browser/mod.ts";
 import { connect } from "./client.ts";
 import {
   bodyText,

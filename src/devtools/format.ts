@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { ConsoleEntry, Header, ListPayload, NetworkEntry } from "../browser/api.ts";
+import type { ConsoleEntry, Header, ListPayload, NetworkEntry } from "../browser/mod.ts";
 import { escapeControls } from "../terminal.ts";
 
 /** Bytes of a response body previewed inline. */

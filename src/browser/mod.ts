@@ -1,0 +1,10 @@
+/**
+ * The managed browser session: Chromium launch, the CDP collector and the session daemon. This module is what
+ * other areas may use: the daemon's devtools API (paths, payloads, record shapes) and the session file, which the
+ * `console` / `network` commands read to find a running session. The `browser start|stop|status` implementations
+ * are loaded by the command table directly (lazily, per command).
+ *
+ * @module
+ */
+export * from "./api.ts";
+export { type Liveness, liveness, readSession, type SessionInfo, sessionPath } from "./session_file.ts";
