@@ -219,7 +219,11 @@ Deno.test("atlas serve - the twins: HTML page, verbatim markdown, archive withou
   assert.equal(html.headers.get("content-type"), "text/html; charset=utf-8");
   assert.match(html.headers.get("content-security-policy") ?? "", /default-src 'none'/);
   const page = await html.text();
-  assert.ok(page.includes("<code>mapper atlas add beta</code>"), "install command");
+  assert.match(
+    page,
+    /<code>mapper atlas add beta --index https?:\/\/[^<\s]+\/atlas\/index\.json<\/code>/,
+    "install command",
+  );
   assert.ok(page.includes("<td>Docs</td><td><code>/docs/:page</code></td><td>1</td><td>0</td>"), "per-view table");
   assert.ok(page.includes("<dt>Author</dt><dd>fixture-author</dd>"), "metadata");
   assert.ok(page.includes('<img src="/atlas/screenshots/beta/01-home.png"'), "screenshot");
@@ -744,7 +748,8 @@ Deno.test("atlas serve - llms.txt lists accepted entries linking markdown twins 
   assert.equal(
     entryLines[0],
     "- [Beta](https://atlas.example.org/atlas/beta.md): beta.example.com. Beta fixture with a nested folder in its corpus. " +
-      "2 views, 4 components, 1 request. Verified 2026-01-02. `mapper atlas add beta`",
+      "2 views, 4 components, 1 request. Verified 2026-01-02. " +
+      "`mapper atlas add beta --index https://atlas.example.org/atlas/index.json`",
   );
   assert.ok(!/sightmap/.test(text));
   assert.ok(text.endsWith("\n"));

@@ -37,6 +37,6 @@ Deno.test("catalog llms - entry lines: singular counts, full stop added, whitesp
   assert.equal(
     line,
     "- [Multi line](https://a.example/atlas/x.md): www.x.example. Ends without a stop. 1 view, 2 components, " +
-      "1 request. `mapper atlas add x`",
+      "1 request. `mapper atlas add x --index https://a.example/atlas/index.json`",
   );
 });

@@ -4,6 +4,8 @@
  * @module
  */
 
+import { addCommand, findCommand } from "./_install.ts";
+
 /** What one llms.txt entry line needs. */
 export interface LlmsEntry {
   slug: string;
@@ -47,7 +49,7 @@ export function llmsEntryLine(base: string, e: LlmsEntry): string {
   }.`;
   const verified = e.last_verified ? ` Verified ${oneLine(e.last_verified)}.` : "";
   return `- [${oneLine(e.name)}](${base}/atlas/${e.slug}.md): ${sentence(domains)} ${sentence(e.description)} ` +
-    `${counts}${verified} \`mapper atlas add ${e.slug}\``;
+    `${counts}${verified} \`${addCommand(base, e.slug)}\``;
 }
 
 /** The whole llms.txt for the entries in catalog order. */
@@ -67,15 +69,15 @@ export function llmsTxt(base: string, entries: readonly LlmsEntry[]): string {
     "",
     `- [Atlas HTTP API](${base}/api/atlas): JSON catalog of published corpora. No authentication.`,
     `- [Atlas index](${base}/atlas/index.json): The full gallery record that \`mapper atlas find\` searches.`,
-    "- The mapper CLI: `mapper atlas find <domain>`, `mapper atlas add <slug>`.",
+    `- The mapper CLI: \`${findCommand(base)}\`, \`${addCommand(base, "<slug>")}\`.`,
     "",
     "## Atlas",
     "",
     "> Community-contributed maps of views, components, and requests, made by browsing the live site with no " +
     "source access. Check here before exploring a site by hand.",
     ">",
-    ">     mapper atlas find <domain>    find a map by hostname",
-    ">     mapper atlas add <slug>       install it into .mapper/",
+    `>     ${findCommand(base)}    find a map by hostname`,
+    `>     ${addCommand(base, "<slug>")}       install it into .mapper/`,
     ">",
     `> Without the CLI, fetch ${base}/atlas/index.json and match your hostname against each entry's \`domains[]\`, ` +
     "then read that entry's .md twin below.",

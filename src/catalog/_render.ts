@@ -7,6 +7,7 @@
  */
 import MarkdownIt from "markdown-it";
 import type { IndexRecord } from "./_schema.ts";
+import { addCommand } from "./_install.ts";
 
 /** Everything an entry page shows: the entry's index record, and whether an archive is published. */
 export interface PageEntry extends IndexRecord {
@@ -157,7 +158,7 @@ export function entryPage(base: string, e: PageEntry, readmeHtml: string): strin
 </header>
 <main>
 <h2>Install</h2>
-<pre class="install"><code>mapper atlas add ${h(e.slug)}</code></pre>
+<pre class="install"><code>${h(addCommand(base, e.slug))}</code></pre>
 <h2>Views</h2>
 <table>
 <thead><tr><th>View</th><th>Route</th><th>Components</th><th>Requests</th></tr></thead>
@@ -192,7 +193,7 @@ export function listingPage(base: string, entries: readonly PageEntry[], note: s
   const r = h(basePath(base));
   const rows = entries.map((e) =>
     `<tr><td><a href="${r}/atlas/${h(e.slug)}">${h(e.name)}</a></td><td>${e.domains.map(h).join(", ")}</td>` +
-    `<td>${h(e.description)}</td><td>${h(e.updated)}</td><td><code>mapper atlas add ${h(e.slug)}</code></td></tr>`
+    `<td>${h(e.description)}</td><td>${h(e.updated)}</td><td><code>${h(addCommand(base, e.slug))}</code></td></tr>`
   ).join("\n");
   const main = `<h1>mapper atlas</h1>
 <p>${h(note)}</p>
