@@ -44,6 +44,19 @@ function limitOf(v: string | null): number {
   return v !== null && Number.isInteger(n) && n > 0 ? n : 0;
 }
 
+/** The window of a ring a list answer reports alongside its (filtered) entries. */
+interface RingWindow {
+  readonly dropped: number;
+  readonly first: number;
+  readonly last: number;
+}
+
+/** A list answer: the most recent `limit` of the filtered entries (all when 0), mapped, with the ring's window. */
+function listPayload<R, T>(ring: RingWindow, filtered: R[], limit: number, map: (r: R) => T): ListPayload<T> {
+  const shown = limit > 0 ? filtered.slice(-limit) : filtered;
+  return { schema: API_SCHEMA, dropped: ring.dropped, first: ring.first, last: ring.last, entries: shown.map(map) };
+}
+
 function tabMatcher(tab: string | null): (id: string) => boolean {
   if (!tab) return () => true;
   const t = tab.toUpperCase();
@@ -134,17 +147,8 @@ async function handle(ctx: ApiContext, req: Request, url: URL): Promise<Response
     if (idx === undefined) {
       const levels = (q.get("level") ?? "").split(",").map((s) => s.trim()).filter(Boolean);
       const tab = tabMatcher(q.get("tab"));
-      let entries = c.console.all().filter((e) => (levels.length === 0 || levels.includes(e.level)) && tab(e.tab));
-      const limit = limitOf(q.get("limit"));
-      if (limit > 0) entries = entries.slice(-limit);
-      const payload: ListPayload<ConsoleEntry> = {
-        schema: API_SCHEMA,
-        dropped: c.console.dropped,
-        first: c.console.first,
-        last: c.console.last,
-        entries: entries.map(withMatches),
-      };
-      return json(payload);
+      const entries = c.console.all().filter((e) => (levels.length === 0 || levels.includes(e.level)) && tab(e.tab));
+      return json(listPayload(c.console, entries, limitOf(q.get("limit")), withMatches));
     }
     const index = Number(idx);
     if (!Number.isInteger(index) || index < 0 || sub !== undefined) {
@@ -160,20 +164,12 @@ async function handle(ctx: ApiContext, req: Request, url: URL): Promise<Response
       const type = (q.get("type") ?? "").toLowerCase();
       const needle = (q.get("url") ?? "").toLowerCase();
       const tab = tabMatcher(q.get("tab"));
-      let entries = c.network.all().filter((r) =>
+      const entries = c.network.all().filter((r) =>
         (!type || r.resourceType.toLowerCase() === type) && (!needle || r.url.toLowerCase().includes(needle)) &&
         tab(r.tab)
       );
-      const limit = limitOf(q.get("limit"));
-      if (limit > 0) entries = entries.slice(-limit);
-      const payload: ListPayload<NetworkEntry> = {
-        schema: API_SCHEMA,
-        dropped: c.network.dropped,
-        first: c.network.first,
-        last: c.network.last,
-        entries: entries.map((r) => publicNetwork(r, false, m.request(r.method, r.url))),
-      };
-      return json(payload);
+      const toPublic = (r: (typeof entries)[number]) => publicNetwork(r, false, m.request(r.method, r.url));
+      return json(listPayload(c.network, entries, limitOf(q.get("limit")), toPublic));
     }
     const index = Number(idx);
     if (!Number.isInteger(index) || index < 0) return error(400, "bad_index", `bad index "${idx}"`);
