@@ -35,3 +35,18 @@ export function escapeControls(text: string, options: EscapeOptions = {}): strin
   out = out.replace(options.keepNewlines ? CONTROLS_BUT_NEWLINE_TAB : ALL_CONTROLS, hex);
   return options.bidi ? out.replace(BIDI_OVERRIDES, hex) : out;
 }
+
+// deno-lint-ignore no-control-regex
+const JSON_UNSAFE = /[<>&\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * The one JSON writer behind every `--json`: two-space indent, a trailing newline, and `<`, `>`, `&`, DEL, the C1
+ * controls, U+2028/U+2029 and the bidirectional overrides written as `\uXXXX` (which `JSON.stringify` leaves raw),
+ * so no value can reach a terminal as a control sequence or reorder the text around it. Parsed values are unchanged.
+ */
+export function toJson(value: unknown): string {
+  return JSON.stringify(value, null, 2).replace(
+    JSON_UNSAFE,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  ) + "\n";
+}

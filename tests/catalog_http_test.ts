@@ -157,7 +157,7 @@ Deno.test("atlas serve - /api/atlas/{slug} answers the AtlasEntry with twin URLs
     categories: ["devtools"],
     updated: "2026-03-01",
     last_verified: "2026-01-02",
-    stats: { views: 1, components: 2, requests: 1, properties: 1, memory: 0 },
+    stats: { views: 1, components: 2, requests: 1, messages: 0, properties: 1, memory: 0 },
     html: `${base}/atlas/alpha`,
     markdown: `${base}/atlas/alpha.md`,
     archive: `${base}/atlas/alpha.tar.gz`,
@@ -208,7 +208,7 @@ Deno.test("atlas serve - /atlas/index.json is the full gallery record in fixed k
     { name: "Home", route: "/", components: 1, requests: 1 },
     { name: "Docs", route: "/docs/:page", components: 1, requests: 0 },
   ]);
-  assert.deepEqual(beta.stats, { views: 2, components: 4, requests: 1, properties: 1, memory: 0 });
+  assert.deepEqual(beta.stats, { views: 2, components: 4, requests: 1, messages: 0, properties: 1, memory: 0 });
   assert.equal(beta.commit, null);
 });
 

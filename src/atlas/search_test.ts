@@ -49,11 +49,11 @@ Deno.test("atlas search - an empty query lists every installable entry in byte o
     "trailing",
     "zillow",
   ]);
-  assert.deepEqual(hits("", "POS"), ["toast-terminal/exact domain"]);
+  assert.deepEqual(hits("", "POS"), ["toast-terminal/category"]);
   assert.deepEqual(hits("", "pay"), [
-    "block-dashboard/exact domain",
-    "hostile/exact domain",
-    "square-pos/exact domain",
+    "block-dashboard/category",
+    "hostile/category",
+    "square-pos/category",
   ]);
 });
 
@@ -75,4 +75,20 @@ Deno.test("atlas search - normalises domains like a URL authority", () => {
   assert.equal(normaliseDomain("a b"), "");
   assert.equal(normaliseDomain("//squareup.com"), "");
   assert.equal(normaliseDomain("[::1]:80"), "::1");
+});
+
+Deno.test("atlas search - a plain listing says it matched everything, not an exact domain", () => {
+  const entries = [{
+    slug: "a",
+    name: "",
+    description: "",
+    domains: ["a.test"],
+    categories: [],
+    stats: {},
+    last_verified: "",
+    extra: {},
+  }];
+  // deno-lint-ignore no-explicit-any
+  const [hit] = search(entries as any, "");
+  assert.equal(hit?.matchedOn, "all");
 });

@@ -13,7 +13,7 @@ import { SessionError } from "../errors.ts";
 import { API_SCHEMA, type StatusPayload } from "./api.ts";
 import { pidAlive } from "./chromium.ts";
 import { liveness, readSession, removeSession, type SessionInfo, sessionPath } from "./session_file.ts";
-import { escapeControls } from "../terminal.ts";
+import { escapeControls, toJson } from "../terminal.ts";
 
 /** Options of `browser stop`. */
 export interface StopOptions {
@@ -145,7 +145,7 @@ export async function runBrowserStatus(opts: StatusOptions, io: Io): Promise<num
   const dir = resolve(io.cwd, opts.dir);
   const report = await sessionStatus(dir, io);
   if (opts.json) {
-    io.stdout.write(JSON.stringify(report, null, 2) + "\n");
+    io.stdout.write(toJson(report));
     return 0;
   }
   if (report.note && report.state === "none") io.stderr.write(`${report.note}\n`);

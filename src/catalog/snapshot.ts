@@ -10,6 +10,7 @@ import { stringify as toYaml } from "yaml";
 import { join } from "node:path";
 import { load, LoadCache, stats as corpusStats } from "../corpus/mod.ts";
 import type { CorpusStats } from "../corpus/mod.ts";
+import { type CatalogStats, STAT_KEYS } from "../atlas/mod.ts";
 import {
   CorpusChangedError,
   type EntryWarning,
@@ -139,6 +140,11 @@ export function isoSeconds(ms: number): string {
   return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace(".000Z", "Z");
 }
 
+/** The published counts of a corpus, in {@linkcode STAT_KEYS} order (the same keys `atlas find` reads). */
+function catalogStats(s: CorpusStats): CatalogStats {
+  return Object.fromEntries(STAT_KEYS.map((k) => [k, s[k]])) as CatalogStats;
+}
+
 /** The full gallery record of one entry, in the fixed key order of `index.json`. */
 function indexRecord(e: GalleryEntry): IndexRecord {
   // Key order is part of the format: the front matter's keys in the fixed order, whatever the README's order.
@@ -146,13 +152,7 @@ function indexRecord(e: GalleryEntry): IndexRecord {
   const s = e.stats;
   return {
     ...front,
-    stats: {
-      views: s.views,
-      components: s.components,
-      requests: s.requests,
-      properties: s.properties,
-      memory: s.memory,
-    },
+    stats: catalogStats(s),
     per_view: s.per_view.map((v) => ({ name: v.name, route: v.route, components: v.components, requests: v.requests })),
     screenshots: e.screenshots.map((s) => `screenshots/${s.name}`),
     files: e.files,
@@ -172,13 +172,7 @@ function apiEntry(base: string, e: GalleryEntry): Record<string, unknown> {
     categories: f.categories,
     updated: f.updated,
     last_verified: f.last_verified,
-    stats: {
-      views: e.stats.views,
-      components: e.stats.components,
-      requests: e.stats.requests,
-      properties: e.stats.properties,
-      memory: e.stats.memory,
-    },
+    stats: catalogStats(e.stats),
     html: `${base}/atlas/${f.slug}`,
     markdown: `${base}/atlas/${f.slug}.md`,
     archive: `${base}/atlas/${f.slug}.tar.gz`,

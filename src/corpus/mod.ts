@@ -135,6 +135,8 @@ export interface CorpusStats {
   /** Distinct component names corpus-wide. */
   components: number;
   requests: number;
+  /** Global message definitions. */
+  messages: number;
   properties: number;
   memory: number;
   per_view: ViewStats[];

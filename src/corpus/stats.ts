@@ -44,6 +44,7 @@ export function stats(corpus: Corpus): CorpusStats {
     views: corpus.views.length,
     components: names.size,
     requests,
+    messages: corpus.messages.length,
     properties,
     memory,
     per_view: corpus.views.map((v) => ({
