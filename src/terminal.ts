@@ -36,7 +36,6 @@ export function escapeControls(text: string, options: EscapeOptions = {}): strin
   return options.bidi ? out.replace(BIDI_OVERRIDES, hex) : out;
 }
 
-// deno-lint-ignore no-control-regex
 const JSON_UNSAFE = /[<>&\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 
 /**

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { decodeCatalog } from "./catalog.ts";
+import { type AtlasEntry, decodeCatalog } from "./catalog.ts";
 import { normaliseDomain, search } from "./search.ts";
 
 const catalog = decodeCatalog(
@@ -78,17 +78,17 @@ Deno.test("atlas search - normalises domains like a URL authority", () => {
 });
 
 Deno.test("atlas search - a plain listing says it matched everything, not an exact domain", () => {
-  const entries = [{
+  const entry: AtlasEntry = {
     slug: "a",
     name: "",
     description: "",
     domains: ["a.test"],
-    categories: [],
+    categories: ["shop"],
     stats: {},
     last_verified: "",
     extra: {},
-  }];
-  // deno-lint-ignore no-explicit-any
-  const [hit] = search(entries as any, "");
-  assert.equal(hit?.matchedOn, "all");
+  };
+  assert.deepEqual(search([entry], "").map((h) => h.matchedOn), ["all"]);
+  assert.deepEqual(search([entry], "", "sho").map((h) => h.matchedOn), ["category"]);
+  assert.deepEqual(search([entry], "a.test").map((h) => h.matchedOn), ["exact domain"]);
 });
