@@ -24,7 +24,15 @@ export { CorpusChangedError };
 export type { EntryWarning, GalleryRead, StatsFn };
 import { llmsTxt } from "./_llms.ts";
 import { openApiDocument } from "./_openapi.ts";
-import { entryPage, listingPage, type PageEntry, renderMarkdown } from "./_render.ts";
+import {
+  entryPage,
+  FILTER_SCRIPT,
+  FILTER_SCRIPT_PATH,
+  listingPage,
+  notFoundPage,
+  type PageEntry,
+  renderMarkdown,
+} from "./_render.ts";
 import { tarGz, type TarMember } from "./_tar.ts";
 import { MAX_ARCHIVE_BYTES } from "./_limits.ts";
 import { FRONT_MATTER_KEYS, type FrontMatter, type IndexRecord } from "./_schema.ts";
@@ -35,9 +43,12 @@ export const CACHE_API = "public, max-age=300";
 export const CACHE_REVALIDATE = "public, max-age=0, must-revalidate";
 /** `Cache-Control` of errors. */
 export const CACHE_ERROR = "no-store";
-/** `Content-Security-Policy` of the HTML pages: no scripts, images from this origin only. */
+/**
+ * `Content-Security-Policy` of the HTML pages: images and the one filter script from this origin only, no inline
+ * script, no forms posting anywhere, no framing.
+ */
 export const HTML_CSP =
-  "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+  "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; script-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 /** One response of the snapshot. */
 export interface Resource {
@@ -77,6 +88,8 @@ export interface Snapshot {
   readonly warnings: readonly EntryWarning[];
   /** Slugs withheld because `removed.yaml` lists them although their directory still exists. */
   readonly withheld: readonly string[];
+  /** The HTML 404 page browsers get (API clients get JSON); `atlas build` writes it as `404.html`. */
+  readonly notFoundHtml: Uint8Array<ArrayBuffer>;
 }
 
 /** Options of {@linkcode buildSnapshot}. */
@@ -322,6 +335,7 @@ export function assembleSnapshot(read: GalleryRead, options: SnapshotOptions): S
   const listing = listingPage(base, orderedPages, note);
   add("/", "index.html", listing, HTML, html);
   add("/atlas", "atlas/index.html", listing, HTML, html);
+  add(FILTER_SCRIPT_PATH, FILTER_SCRIPT_PATH.slice(1), FILTER_SCRIPT, "text/javascript; charset=utf-8");
 
   add(
     "/llms.txt",
@@ -343,6 +357,7 @@ export function assembleSnapshot(read: GalleryRead, options: SnapshotOptions): S
     slugs: entries.map((e) => e.front.slug),
     digests: new Map([...digests].map(([slug, h]) => [slug, h.digest("hex")])),
     warnings,
+    notFoundHtml: encoder.encode(notFoundPage(base)),
     withheld: read.withheld,
   });
 }
