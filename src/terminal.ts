@@ -49,3 +49,19 @@ export function toJson(value: unknown): string {
     (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
   ) + "\n";
 }
+
+const INVISIBLE = /[\p{Cf}\p{Zl}\p{Zp}\p{Co}\p{Cn}\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000]/gu;
+
+/**
+ * Shows a user or catalog value inside a message: terminal-escaped, then wrapped in double quotes with `"` and `\`
+ * backslash-escaped and invisible characters (format, separators, unassigned) written `\uXXXX`.
+ */
+export function quote(text: string): string {
+  const body = escapeControls(text)
+    .replace(/[\\"]/g, (c) => `\\${c}`)
+    .replace(INVISIBLE, (c) => {
+      const cp = c.codePointAt(0) ?? 0;
+      return cp > 0xffff ? `\\U${cp.toString(16).padStart(8, "0")}` : `\\u${cp.toString(16).padStart(4, "0")}`;
+    });
+  return `"${body}"`;
+}

@@ -27,21 +27,7 @@ export function needsEscape(text: string): boolean {
   return HAS_CONTROL.test(text) || LONE_SURROGATE.test(text);
 }
 
-const INVISIBLE = /[\p{Cf}\p{Zl}\p{Zp}\p{Co}\p{Cn}\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000]/gu;
-
-/**
- * Shows a user or catalog value inside a message: terminal-escaped, then wrapped in double quotes with `"` and `\`
- * backslash-escaped and invisible characters (format, separators, unassigned) written `\uXXXX`.
- */
-export function quote(text: string): string {
-  const body = escapeTerminal(text)
-    .replace(/[\\"]/g, (c) => `\\${c}`)
-    .replace(INVISIBLE, (c) => {
-      const cp = c.codePointAt(0) ?? 0;
-      return cp > 0xffff ? `\\U${cp.toString(16).padStart(8, "0")}` : `\\u${cp.toString(16).padStart(4, "0")}`;
-    });
-  return `"${body}"`;
-}
+export { quote } from "../terminal.ts";
 
 /** Cuts text to `max` code points, appending `…` when anything was cut. */
 export function truncate(text: string, max = 200): string {

@@ -16,7 +16,6 @@ export {
 } from "./catalog.ts";
 export { assertAllowed, download, MAX_BODY_BYTES, MAX_REDIRECTS, policyProblem } from "./transport.ts";
 export { type Hit, MATCH_KINDS, type MatchKind, normaliseDomain, normaliseQuery, search } from "./search.ts";
-export { escapeTerminal, quote } from "./_text.ts";
 export { slugProblem } from "./slug.ts";
 export { type CatalogProblem, validateCatalog } from "./validate.ts";
 export { type AtlasLock, LOCK_FILE } from "./lock.ts";
