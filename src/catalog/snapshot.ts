@@ -33,7 +33,7 @@ import {
   type PageEntry,
   renderMarkdown,
 } from "./_render.ts";
-import { tarGz, type TarMember } from "./_tar.ts";
+import { type ArchiveFile, tarGz } from "./_tar.ts";
 import { MAX_ARCHIVE_BYTES } from "./_limits.ts";
 import { FRONT_MATTER_KEYS, type FrontMatter, type IndexRecord } from "./_schema.ts";
 
@@ -114,7 +114,7 @@ const utf8 = new TextDecoder();
  * The loader reads the files itself, so its record of what it parsed (a fresh `LoadCache`) is compared with the
  * archive's bytes: statistics and archive always describe the same corpus (else {@linkcode CorpusChangedError}).
  */
-export const loaderStats: StatsFn = async (dir: string, archived: readonly TarMember[]): Promise<CorpusStats> => {
+export const loaderStats: StatsFn = async (dir: string, archived: readonly ArchiveFile[]): Promise<CorpusStats> => {
   const cache = new LoadCache();
   const { corpus, diagnostics } = await load(dir, { cache });
   const errors = diagnostics.filter((d) => d.severity === "error");
