@@ -32,7 +32,6 @@ import {
   formatNetworkHead,
   formatNetworkList,
   PREVIEW_BYTES,
-  redactHeaders,
 } from "./format.ts";
 
 /** Options of `console list`. */
@@ -166,12 +165,15 @@ function bodyJson(bytes: Uint8Array, contentType: string, savedTo: string | unde
 export async function runNetworkGet(opts: GetOptions, io: Io): Promise<number> {
   const index = parseIndex(opts.index);
   const client = await connect(opts.dir, io);
-  const { entry: raw } = await client.json<EntryPayload<NetworkEntry>>(`/devtools/network/${index}`);
   const show = opts.showSecrets === true;
+  // The daemon redacts secret header values itself unless asked for them.
+  const { entry: raw } = await client.json<EntryPayload<NetworkEntry>>(
+    `/devtools/network/${index}${show ? "?secrets=1" : ""}`,
+  );
   const entry: NetworkEntry = {
     ...raw,
-    requestHeaders: redactHeaders(raw.requestHeaders ?? [], show),
-    responseHeaders: redactHeaders(raw.responseHeaders ?? [], show),
+    requestHeaders: raw.requestHeaders ?? [],
+    responseHeaders: raw.responseHeaders ?? [],
   };
   // Stdout is written last: a body file that cannot be written fails the command with nothing printed.
   let text = opts.json ? "" : formatNetworkHead(entry);
@@ -196,6 +198,12 @@ export async function runNetworkGet(opts: GetOptions, io: Io): Promise<number> {
 
   let responseBody: BodyJson;
   const got = await client.body(index, "response");
+  if ("reason" in got && opts.responseFile !== undefined) {
+    // Asked for a file: failing quietly would leave the caller with no file and exit 0.
+    throw new SessionError(`response body unavailable: ${got.reason}`, {
+      hint: "nothing was written; fetch the page again and run 'mapper network get' on the new request",
+    });
+  }
   if ("reason" in got) {
     responseBody = { available: false, reason: got.reason };
     if (!opts.json) io.stderr.write(`response body unavailable: ${got.reason}\n`);
