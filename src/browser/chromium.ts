@@ -339,7 +339,10 @@ export async function launchChromium(
   let timer: ReturnType<typeof setTimeout> | undefined;
   let onAbort: (() => void) | undefined;
   const outcome = await Promise.race([
-    cdp.send("Browser.getVersion", {}, undefined, 0).then(() => ({ ready: true as const }), () => ({ closed: true as const })),
+    cdp.send("Browser.getVersion", {}, undefined, 0).then(
+      () => ({ ready: true as const }),
+      () => ({ closed: true as const }),
+    ),
     exited.then((status) => ({ status })),
     new Promise<{ timeout: true }>((resolve) => (timer = setTimeout(() => resolve({ timeout: true }), timeoutMs))),
     new Promise<{ aborted: true }>((resolve) => {
@@ -377,7 +380,10 @@ export async function launchChromium(
     }
   }
   const last = lastOutputLine(tail);
-  throw new SessionError(`browser "${binary}" ${why}: ${last ? `it last said "${last}"` : "it wrote nothing"}${saved}`, {
-    hint: "check the binary, or pass --browser-flag to adjust its flags",
-  });
+  throw new SessionError(
+    `browser "${binary}" ${why}: ${last ? `it last said "${last}"` : "it wrote nothing"}${saved}`,
+    {
+      hint: "check the binary, or pass --browser-flag to adjust its flags",
+    },
+  );
 }

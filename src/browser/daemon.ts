@@ -139,7 +139,11 @@ export async function prepareCorpusDir(dir: string, shown: string): Promise<void
           JSON.stringify(escapeControls(dirname(dir)))
         })`
         : `cannot create the corpus directory ${JSON.stringify(escapeControls(shown))}: ${describe(err)}`,
-      { hint: parentMissing ? "create it first, or pass --dir inside an existing folder" : "pass --dir <path> naming a writable directory" },
+      {
+        hint: parentMissing
+          ? "create it first, or pass --dir inside an existing folder"
+          : "pass --dir <path> naming a writable directory",
+      },
     );
   }
 }
@@ -197,22 +201,25 @@ export async function runDaemon(opts: StartOptions, io: Io): Promise<number> {
   // request passes the guard first, whatever its path (routes added later included).
   let api: ((req: Request) => Promise<Response> | undefined) | undefined;
   const access: Access = { port: 0, secret, extensionOrigin: ext.origin };
-  const server = listenSliding(opts.port, guarded(() => access, async (req) => {
-    const fromCorpus = corpus.handle(req);
-    if (fromCorpus) return fromCorpus;
-    if (new URL(req.url).pathname.startsWith("/devtools")) {
-      const answer = api?.(req);
-      if (answer) return await answer;
-      return new Response(
-        JSON.stringify({ schema: 1, error: "the session is still starting", code: "starting" }) + "\n",
-        {
-          status: 503,
-          headers: { "content-type": "application/json; charset=utf-8" },
-        },
-      );
-    }
-    return new Response("not found\n", { status: 404, headers: { "content-type": "text/plain; charset=utf-8" } });
-  }));
+  const server = listenSliding(
+    opts.port,
+    guarded(() => access, async (req) => {
+      const fromCorpus = corpus.handle(req);
+      if (fromCorpus) return fromCorpus;
+      if (new URL(req.url).pathname.startsWith("/devtools")) {
+        const answer = api?.(req);
+        if (answer) return await answer;
+        return new Response(
+          JSON.stringify({ schema: 1, error: "the session is still starting", code: "starting" }) + "\n",
+          {
+            status: 503,
+            headers: { "content-type": "application/json; charset=utf-8" },
+          },
+        );
+      }
+      return new Response("not found\n", { status: 404, headers: { "content-type": "text/plain; charset=utf-8" } });
+    }),
+  );
   const port = server.addr.port;
   access.port = port;
   io.stderr.write(`[browser] listening on http://127.0.0.1:${port}\n`);

@@ -98,7 +98,9 @@ export async function readSession(dir: string): Promise<SessionInfo | Unreadable
   if (!st.isFile) return { unreadable: "it is not a regular file" };
   if (Deno.build.os !== "windows") {
     if (st.mode !== null && (st.mode & 0o077) !== 0) {
-      return { unreadable: `it is readable by others (mode ${(st.mode & 0o777).toString(8)}), so mapper did not write it` };
+      return {
+        unreadable: `it is readable by others (mode ${(st.mode & 0o777).toString(8)}), so mapper did not write it`,
+      };
     }
     if (st.uid !== null && st.uid !== Deno.uid()) return { unreadable: "it belongs to another user" };
   }

@@ -122,7 +122,9 @@ export interface StatusReport {
 export async function sessionStatus(dir: string, io: Io): Promise<StatusReport> {
   let note: string | undefined;
   const session = await openSession(dir, io, (line) => (note = line));
-  if (!session) return note === undefined ? { schema: API_SCHEMA, state: "none" } : { schema: API_SCHEMA, state: "none", note };
+  if (!session) {
+    return note === undefined ? { schema: API_SCHEMA, state: "none" } : { schema: API_SCHEMA, state: "none", note };
+  }
   let daemon: StatusPayload | undefined;
   let why = "";
   try {
