@@ -14,7 +14,7 @@ import type { Io } from "../io.ts";
 import { SessionError } from "../errors.ts";
 import { API_SCHEMA, type StatusPayload } from "./api.ts";
 import { pidAlive, pidCommandLine, pidImageName, windowsSessionLiveness } from "./chromium.ts";
-import { openSession } from "./session.ts";
+import { openSession, staleLine } from "./session.ts";
 import { type PublicSession, publicSession, removeSession } from "./session_file.ts";
 import { escapeControls } from "../terminal.ts";
 
@@ -83,6 +83,12 @@ export async function runBrowserStop(opts: StopOptions, io: Io): Promise<number>
     return 0;
   }
   const { info } = session;
+  if (!runsMapperDaemon(info.daemonPid)) {
+    // Something answered the handshake for a pid that is no mapper daemon: the file names processes it must not.
+    await removeSession(dir);
+    io.stderr.write(`${staleLine(dir, `its daemon pid ${info.daemonPid} does not run a mapper session daemon`)}\n`);
+    return 0;
+  }
   try {
     const res = await session.request("/devtools/shutdown", { method: "POST", signal: AbortSignal.timeout(5000) });
     await res.body?.cancel();
