@@ -21,8 +21,14 @@ async function code(res: Response | undefined): Promise<string | undefined> {
 
 Deno.test("daemon guard - the devtools API needs the session secret", async () => {
   assert.equal(await code(refusal(req("/devtools/status"), access)), "forbidden_secret");
-  assert.equal(await code(refusal(req("/devtools/status", { authorization: "Bearer nope" }), access)), "forbidden_secret");
-  assert.equal(await code(refusal(req("/devtools/status", { authorization: access.secret }), access)), "forbidden_secret");
+  assert.equal(
+    await code(refusal(req("/devtools/status", { authorization: "Bearer nope" }), access)),
+    "forbidden_secret",
+  );
+  assert.equal(
+    await code(refusal(req("/devtools/status", { authorization: access.secret }), access)),
+    "forbidden_secret",
+  );
   assert.equal(refusal(req("/devtools/status", auth), access), undefined);
   // Every path that is not the public corpus, including ones added later.
   assert.equal(await code(refusal(req("/devtools/page/click", {}, "POST"), access)), "forbidden_secret");
@@ -31,7 +37,10 @@ Deno.test("daemon guard - the devtools API needs the session secret", async () =
 
 Deno.test("daemon guard - a foreign Origin is refused even with the secret; the extension's is not", async () => {
   const evil = { ...auth, origin: "https://evil.example" };
-  assert.equal(await code(refusal(req("/devtools/tabs?url=file:///etc/shadow", evil, "POST"), access)), "forbidden_origin");
+  assert.equal(
+    await code(refusal(req("/devtools/tabs?url=file:///etc/shadow", evil, "POST"), access)),
+    "forbidden_origin",
+  );
   const other = { ...auth, origin: "chrome-extension://zzzzzzzzzzzzzzzz" };
   assert.equal(await code(refusal(req("/devtools/status", other), access)), "forbidden_origin");
   assert.equal(await code(refusal(req("/devtools/status", { ...auth, origin: "null" }), access)), "forbidden_origin");
