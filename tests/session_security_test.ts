@@ -161,13 +161,16 @@ function bystander(): { pid: number } & AsyncDisposable {
   };
 }
 
-/** A loopback server answering every request with `body` (status 200, JSON); records what it was asked. */
-function impostor(body: (path: string) => unknown) {
+/** A loopback server answering every request with `body` (JSON, `status`); records what it was asked. */
+function impostor(body: (path: string) => unknown, status = 200) {
   const seen: string[] = [];
   const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, (req) => {
     const url = new URL(req.url);
     seen.push(`${req.method} ${url.pathname}`);
-    return new Response(JSON.stringify(body(url.pathname)), { headers: { "content-type": "application/json" } });
+    return new Response(JSON.stringify(body(url.pathname)), {
+      status,
+      headers: { "content-type": "application/json" },
+    });
   });
   return {
     port: server.addr.port,
@@ -216,6 +219,8 @@ Deno.test("browser stop - never signals processes named by a planted session fil
   }));
   const liar2Port = liar2.port;
   await using empty = impostor(() => ({}));
+  // A real daemon of another session: our secret is not its secret.
+  await using other = impostor(() => ({ schema: 1, error: "no", code: "forbidden_secret" }), 403);
   const free = (() => {
     const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
     const port = (l.addr as Deno.NetAddr).port;
@@ -234,6 +239,12 @@ Deno.test("browser stop - never signals processes named by a planted session fil
       new RegExp(`\\(port ${empty.port} answered as another session\\)`),
     ],
     ["the wrong port in the answer", planted(liar.port), 0o600, /answered as another session/],
+    [
+      "a daemon refusing the secret",
+      planted(other.port),
+      0o600,
+      new RegExp(`\\(port ${other.port} answered the handshake with 403\\)`),
+    ],
     [
       "a port answering the handshake for pids that are no mapper daemon",
       planted(liar2Port),

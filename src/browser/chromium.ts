@@ -10,6 +10,7 @@ import { spawn } from "node:child_process";
 import type { Readable, Writable } from "node:stream";
 import { posix, win32 } from "node:path";
 import { SessionError } from "../errors.ts";
+import { escapeControls } from "../terminal.ts";
 import { CdpConnection, pipeTransport } from "./cdp.ts";
 
 /** An operating system as `Deno.build.os` names it. */
@@ -356,6 +357,12 @@ export async function launchChromium(
   if ("ready" in outcome && child.pid !== undefined) {
     return { pid: child.pid, cdp, exited, kill, outputTail: () => tail };
   }
+  if ("closed" in outcome) {
+    // The pipe closed first: Chromium is exiting; let it say how before making sure it is gone.
+    let grace: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([exited, new Promise((r) => (grace = setTimeout(r, 2000)))]);
+    clearTimeout(grace);
+  }
   kill("SIGKILL");
   cdp.close();
   await exited;
@@ -368,7 +375,9 @@ export async function launchChromium(
   const status = "status" in outcome ? outcome.status : await exited;
   const why = "timeout" in outcome
     ? `did not answer on its DevTools pipe within ${timeoutMs} ms`
-    : `exited (${status.signal ?? `code ${status.code}`}) before answering on its DevTools pipe`;
+    : `exited ${
+      status.signal ? `on ${status.signal}` : `with code ${status.code}`
+    } before answering on its DevTools pipe`;
   let saved = "";
   if (outputLog && tail) {
     try {
