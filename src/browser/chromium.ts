@@ -388,7 +388,7 @@ export async function launchChromium(
       // the one line below still says the essentials
     }
   }
-  const last = lastOutputLine(tail);
+  const last = escapeControls(lastOutputLine(tail));
   throw new SessionError(
     `browser "${binary}" ${why}: ${last ? `it last said "${last}"` : "it wrote nothing"}${saved}`,
     {
