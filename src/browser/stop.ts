@@ -16,7 +16,7 @@ import { API_SCHEMA, type StatusPayload } from "./api.ts";
 import { pidAlive, pidCommandLine, pidImageName, windowsSessionLiveness } from "./chromium.ts";
 import { openSession, staleLine } from "./session.ts";
 import { type PublicSession, publicSession, removeSession } from "./session_file.ts";
-import { escapeControls } from "../terminal.ts";
+import { escapeControls, toJson } from "../terminal.ts";
 
 /** Options of `browser stop`. */
 export interface StopOptions {
@@ -153,7 +153,7 @@ export async function runBrowserStatus(opts: StatusOptions, io: Io): Promise<num
   const dir = resolve(io.cwd, opts.dir);
   const report = await sessionStatus(dir, io);
   if (opts.json) {
-    io.stdout.write(JSON.stringify(report, null, 2) + "\n");
+    io.stdout.write(toJson(report));
     return 0;
   }
   if (report.note && report.state === "none") io.stderr.write(`${report.note}\n`);

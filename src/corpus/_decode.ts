@@ -5,7 +5,7 @@ import { isAlias, isMap, isScalar, isSeq, LineCounter, parseAllDocuments } from 
 import type { Alias, Document, Node as YamlNode, Scalar, YAMLMap, YAMLSeq } from "yaml";
 import { splitSelectors as splitJoined } from "./selector.ts";
 import type { Diagnostic, SourceLocation } from "./diagnostic.ts";
-import type { WireFieldProperty, WireMessage, WirePayload, WireProperty, WireRequest } from "./mod.ts";
+import type { WireFieldProperty, WireMessage, WirePayload, WireProperty, WireRequest } from "./wire.ts";
 
 /** A component as written: either a `$ref` or a definition (children still nested). */
 export type RawComponent = RawRef | RawDefinition;

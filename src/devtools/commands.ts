@@ -14,7 +14,7 @@
 import { resolve } from "node:path";
 import type { Io } from "../io.ts";
 import { FileError, SessionError, UsageError } from "../errors.ts";
-import { escapeControls } from "../terminal.ts";
+import { escapeControls, toJson } from "../terminal.ts";
 import {
   API_SCHEMA,
   type ConsoleEntry,
@@ -101,7 +101,7 @@ export async function runConsoleList(opts: ConsoleListOptions, io: Io): Promise<
   const payload = await client.json<ListPayload<ConsoleEntry>>(
     `/devtools/console${query({ level, tab: opts.tab, limit: opts.limit })}`,
   );
-  io.stdout.write(opts.json ? JSON.stringify(payload, null, 2) + "\n" : formatConsoleList(payload));
+  io.stdout.write(opts.json ? toJson(payload) : formatConsoleList(payload));
   return 0;
 }
 
@@ -110,7 +110,7 @@ export async function runConsoleGet(opts: GetOptions, io: Io): Promise<number> {
   const index = parseIndex(opts.index);
   const client = await connect(opts.dir, io);
   const { entry } = await client.json<EntryPayload<ConsoleEntry>>(`/devtools/console/${index}`);
-  io.stdout.write(opts.json ? JSON.stringify({ schema: API_SCHEMA, entry }, null, 2) + "\n" : formatConsoleGet(entry));
+  io.stdout.write(opts.json ? toJson({ schema: API_SCHEMA, entry }) : formatConsoleGet(entry));
   return 0;
 }
 
@@ -120,7 +120,7 @@ export async function runNetworkList(opts: NetworkListOptions, io: Io): Promise<
   const payload = await client.json<ListPayload<NetworkEntry>>(
     `/devtools/network${query({ type: opts.type, url: opts.url, tab: opts.tab, limit: opts.limit })}`,
   );
-  io.stdout.write(opts.json ? JSON.stringify(payload, null, 2) + "\n" : formatNetworkList(payload));
+  io.stdout.write(opts.json ? toJson(payload) : formatNetworkList(payload));
   return 0;
 }
 
@@ -215,7 +215,7 @@ export async function runNetworkGet(opts: GetOptions, io: Io): Promise<number> {
     responseBody = bodyJson(got.bytes, got.contentType, undefined);
     if (!opts.json) text += formatBodyPreview("Response Body", got.bytes, got.contentType, "--response-file");
   }
-  if (opts.json) text = JSON.stringify({ schema: API_SCHEMA, entry, requestBody, responseBody }, null, 2) + "\n";
+  if (opts.json) text = toJson({ schema: API_SCHEMA, entry, requestBody, responseBody });
   io.stdout.write(text);
   return 0;
 }
