@@ -150,8 +150,8 @@ export async function prepareCorpusDir(dir: string, shown: string): Promise<void
 
 /** Runs the daemon in this process until it is stopped; returns the exit code. */
 export async function runDaemon(opts: StartOptions, io: Io): Promise<number> {
-  // Install the SIGINT/SIGTERM listeners now: a signal during start-up must still stop Chromium cleanly.
-  // Stopped by a signal or by `POST /devtools/shutdown`.
+  // Stopped by a signal (listened to from now on: a signal during start-up must still stop Chromium cleanly) or by
+  // `POST /devtools/shutdown`.
   const shutdown = new AbortController();
   const stopSignal = AbortSignal.any([io.signal, shutdown.signal]);
   const dir = resolve(io.cwd, opts.dir);
@@ -160,6 +160,8 @@ export async function runDaemon(opts: StartOptions, io: Io): Promise<number> {
   const binary = await findBrowser(opts.browser, io.env);
   const key = await projectKey(dir);
   const profile = opts.profile ? resolve(io.cwd, opts.profile) : await defaultProfile(io, dir);
+  // ~/.mapper and its profiles are private, also when an older release made them 0755.
+  await privateDir(join(io.home, ".mapper")).catch(() => {});
   if (!opts.profile) await privateDir(join(io.home, ".mapper", "profiles")).catch(() => {});
   await makeDir(
     profile,
