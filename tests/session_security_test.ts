@@ -267,6 +267,22 @@ Deno.test("browser stop - never signals processes named by a planted session fil
     assert.ok(alive(a.pid) && alive(b.pid), `${what}: a bystander was signalled`);
   }
   assert.ok(!liar2.seen.includes("POST /devtools/shutdown"), "an impostor is never asked to act");
+  // Not a file at all: a symlink to a real session-shaped file elsewhere, a FIFO (reading it would block forever).
+  const elsewhere = tmp.join("elsewhere.json");
+  await Deno.writeTextFile(elsewhere, planted(liar2Port), { mode: 0o600 });
+  await Deno.symlink(elsewhere, file);
+  const link = await run(["browser", "stop"]);
+  assert.match(link.stderr, /\(it is not a regular file\); nothing was signalled\n$/);
+  await assert.rejects(Deno.lstat(file), Deno.errors.NotFound);
+  assert.ok(await Deno.stat(elsewhere), "the link's target is left alone");
+  if (Deno.build.os !== "windows") {
+    assert.ok((await new Deno.Command("mkfifo", { args: [file] }).output()).success);
+    const fifo = await run(["browser", "status"]);
+    assert.equal(fifo.code, 0);
+    assert.match(fifo.stderr, /\(it is not a regular file\); nothing was signalled\n$/);
+    await assert.rejects(Deno.lstat(file), Deno.errors.NotFound);
+  }
+  assert.ok(alive(a.pid) && alive(b.pid));
 });
 
 Deno.test("browser status, console list, network get, browser start - a planted session file is reported stale in one line, never talked to", async () => {
