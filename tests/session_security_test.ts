@@ -345,6 +345,53 @@ Deno.test("browser status, console list, network get, browser start - a planted 
   await assert.rejects(Deno.stat(tmp.join("x")), Deno.errors.NotFound);
 });
 
+Deno.test("console, network, status - an impostor that passes the handshake gets one clear line, never a stack trace", async () => {
+  // Whoever plants a session file knows its secret and can answer the handshake; its other answers are garbage.
+  await using tmp = await tempDir();
+  await using a = bystander();
+  await using b = bystander();
+  const sessionId = "5e55".repeat(8);
+  let port = 0;
+  await using liar = impostor((path) =>
+    path === "/devtools/session" ? { schema: 1, sessionId, daemonPid: a.pid, chromiumPid: b.pid, port } : {}
+  );
+  port = liar.port;
+  await Deno.mkdir(tmp.join(".mapper"));
+  await Deno.writeTextFile(
+    tmp.join(".mapper", ".session"),
+    JSON.stringify({
+      schema: 2,
+      sessionId,
+      secret: "5ec7".repeat(16),
+      daemonPid: a.pid,
+      chromiumPid: b.pid,
+      port,
+      profile: tmp.path,
+      headless: true,
+      startedAt: "",
+      version: "0",
+      log: null,
+    }),
+    { mode: 0o600 },
+  );
+  const env = { HOME: tmp.join("home") };
+  for (const args of [["console", "list"], ["console", "get", "1"], ["network", "list"], ["network", "get", "1"]]) {
+    const res = await runMapper(args, { cwd: tmp.path, env });
+    assert.equal(res.code, 1, args.join(" "));
+    assert.equal(res.stdout, "");
+    assert.match(
+      res.stderr,
+      new RegExp(`^mapper ${args[0]} ${args[1]}: the session daemon sent an answer of the wrong shape for "/devtools/`),
+    );
+    assert.equal(res.stderr.split("\n").length, 2, res.stderr);
+  }
+  const st = await runMapper(["browser", "status"], { cwd: tmp.path, env });
+  assert.equal(st.code, 0);
+  assert.match(st.stdout, /^⚠ degraded {2}its daemon sent an invalid status\n/);
+  assert.ok(!st.stderr.includes("TypeError"));
+  assert.ok(alive(a.pid) && alive(b.pid));
+});
+
 Deno.test("browser start - refuses a --dir whose parent folder is missing, in one line, creating nothing", async () => {
   await using tmp = await tempDir();
   const res = await runMapper(["browser", "start", "--dir", tmp.join("nope", "x", ".mapper")], {

@@ -175,3 +175,41 @@ export interface ErrorPayload {
   last?: number;
   reason?: string;
 }
+
+type Shape = Record<string, unknown>;
+const isObject = (v: unknown): v is Shape => v !== null && typeof v === "object" && !Array.isArray(v);
+const isStrings = (v: unknown) => Array.isArray(v) && v.every((x) => typeof x === "string");
+const isHeaders = (v: unknown) =>
+  v === undefined ||
+  Array.isArray(v) && v.every((h) => isObject(h) && typeof h.name === "string" && typeof h.value === "string");
+
+/** Whether `v` has the shape of a {@linkcode ConsoleEntry} (what the formatters read). */
+export function isConsoleEntry(v: unknown): v is ConsoleEntry {
+  if (!isObject(v)) return false;
+  const f = v.frame;
+  return typeof v.index === "number" && typeof v.level === "string" && typeof v.text === "string" &&
+    typeof v.tab === "string" && typeof v.ts === "number" && isStrings(v.matches) &&
+    (f === undefined ||
+      isObject(f) && typeof f.url === "string" && typeof f.function === "string" && typeof f.line === "number" &&
+        typeof f.column === "number");
+}
+
+/** Whether `v` has the shape of a {@linkcode NetworkEntry} (what the formatters read). */
+export function isNetworkEntry(v: unknown): v is NetworkEntry {
+  return isObject(v) && typeof v.index === "number" && typeof v.tab === "string" && typeof v.method === "string" &&
+    typeof v.url === "string" && typeof v.state === "string" && (v.status === null || typeof v.status === "number") &&
+    typeof v.statusText === "string" && typeof v.resourceType === "string" && isStrings(v.matches) &&
+    (v.failure === undefined || typeof v.failure === "string") && isHeaders(v.requestHeaders) &&
+    isHeaders(v.responseHeaders);
+}
+
+/** Whether `v` is a {@linkcode ListPayload} whose entries pass `entry`. */
+export function isListPayload(v: unknown, entry: (e: unknown) => boolean): boolean {
+  return isObject(v) && typeof v.dropped === "number" && typeof v.first === "number" &&
+    typeof v.last === "number" && Array.isArray(v.entries) && v.entries.every(entry);
+}
+
+/** Whether `v` is an {@linkcode EntryPayload} whose entry passes `entry`. */
+export function isEntryPayload(v: unknown, entry: (e: unknown) => boolean): boolean {
+  return isObject(v) && entry(v.entry);
+}

@@ -124,6 +124,17 @@ export interface StatusReport {
   daemon?: StatusPayload;
 }
 
+/** Whether a daemon's answer has the shape `browser status` prints (an impostor's may not). */
+function isStatusPayload(v: unknown): v is StatusPayload {
+  const p = v as Partial<StatusPayload> | null | undefined;
+  const counts = (c: unknown) =>
+    c !== null && typeof c === "object" && typeof (c as { buffered?: unknown }).buffered === "number" &&
+    typeof (c as { dropped?: unknown }).dropped === "number";
+  return typeof p === "object" && p !== null && Array.isArray(p.tabs) &&
+    p.tabs.every((t) => t !== null && typeof t === "object" && typeof t.id === "string" && typeof t.url === "string") &&
+    counts(p.console) && counts(p.network);
+}
+
 /** Works out the status without printing. A stale session file is removed (and said in `note`). */
 export async function sessionStatus(dir: string, io: Io): Promise<StatusReport> {
   let note: string | undefined;
@@ -144,7 +155,7 @@ export async function sessionStatus(dir: string, io: Io): Promise<StatusReport> 
     why = `its daemon did not answer /devtools/status (${err instanceof Error ? err.message : String(err)})`;
   }
   const base = { schema: API_SCHEMA, session: publicSession(session.info) };
-  if (daemon && typeof daemon === "object" && Array.isArray(daemon.tabs)) return { ...base, state: "running", daemon };
+  if (isStatusPayload(daemon)) return { ...base, state: "running", daemon };
   return { ...base, state: "degraded", note: why || "its daemon sent an invalid status" };
 }
 

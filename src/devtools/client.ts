@@ -17,8 +17,11 @@ export const START_HINT = "start one with 'mapper browser start'";
 /** A connection to the running daemon. */
 export interface DaemonClient {
   readonly session: SessionInfo;
-  /** GETs a JSON path; throws typed errors (404 `not_buffered` → {@linkcode NotFoundError}). */
-  json<T>(path: string): Promise<T>;
+  /**
+   * GETs a JSON path; throws typed errors (404 `not_buffered` → {@linkcode NotFoundError}; an answer failing `valid`
+   * → {@linkcode SessionError}, never a crash in the formatter).
+   */
+  json<T>(path: string, valid?: (v: unknown) => boolean): Promise<T>;
   /** GETs a body; resolves with bytes and content type, or with the daemon's reason it is unavailable. */
   body(
     index: number,
@@ -68,17 +71,24 @@ export async function connect(dir: string, io: Io): Promise<DaemonClient> {
   };
   return {
     session: info,
-    async json<T>(path: string): Promise<T> {
+    async json<T>(path: string, valid: (v: unknown) => boolean = () => true): Promise<T> {
       const res = await request(path);
       if (!res.ok) return await fail(res);
       const text = await res.text();
+      let v: unknown;
       try {
-        return JSON.parse(text) as T;
+        v = JSON.parse(text);
       } catch (err: unknown) {
         throw new SessionError(
           `the session daemon sent invalid JSON for "${path}": ${err instanceof Error ? err.message : String(err)}`,
         );
       }
+      if (!valid(v)) {
+        throw new SessionError(`the session daemon sent an answer of the wrong shape for "${path}"`, {
+          hint: "check 'mapper browser status'",
+        });
+      }
+      return v as T;
     },
     async body(index, kind) {
       const res = await request(`/devtools/network/${index}/body?kind=${kind}`);

@@ -19,6 +19,10 @@ import {
   API_SCHEMA,
   type ConsoleEntry,
   type EntryPayload,
+  isConsoleEntry,
+  isEntryPayload,
+  isListPayload,
+  isNetworkEntry,
   LEVELS,
   type ListPayload,
   type NetworkEntry,
@@ -100,6 +104,7 @@ export async function runConsoleList(opts: ConsoleListOptions, io: Io): Promise<
   const client = await connect(opts.dir, io);
   const payload = await client.json<ListPayload<ConsoleEntry>>(
     `/devtools/console${query({ level, tab: opts.tab, limit: opts.limit })}`,
+    (v) => isListPayload(v, isConsoleEntry),
   );
   io.stdout.write(opts.json ? toJson(payload) : formatConsoleList(payload));
   return 0;
@@ -109,7 +114,10 @@ export async function runConsoleList(opts: ConsoleListOptions, io: Io): Promise<
 export async function runConsoleGet(opts: GetOptions, io: Io): Promise<number> {
   const index = parseIndex(opts.index);
   const client = await connect(opts.dir, io);
-  const { entry } = await client.json<EntryPayload<ConsoleEntry>>(`/devtools/console/${index}`);
+  const { entry } = await client.json<EntryPayload<ConsoleEntry>>(
+    `/devtools/console/${index}`,
+    (v) => isEntryPayload(v, isConsoleEntry),
+  );
   io.stdout.write(opts.json ? toJson({ schema: API_SCHEMA, entry }) : formatConsoleGet(entry));
   return 0;
 }
@@ -119,6 +127,7 @@ export async function runNetworkList(opts: NetworkListOptions, io: Io): Promise<
   const client = await connect(opts.dir, io);
   const payload = await client.json<ListPayload<NetworkEntry>>(
     `/devtools/network${query({ type: opts.type, url: opts.url, tab: opts.tab, limit: opts.limit })}`,
+    (v) => isListPayload(v, isNetworkEntry),
   );
   io.stdout.write(opts.json ? toJson(payload) : formatNetworkList(payload));
   return 0;
@@ -169,6 +178,7 @@ export async function runNetworkGet(opts: GetOptions, io: Io): Promise<number> {
   // The daemon redacts secret header values itself unless asked for them.
   const { entry: raw } = await client.json<EntryPayload<NetworkEntry>>(
     `/devtools/network/${index}${show ? "?secrets=1" : ""}`,
+    (v) => isEntryPayload(v, isNetworkEntry),
   );
   const entry: NetworkEntry = {
     ...raw,
