@@ -1,79 +1,41 @@
 /**
- * A minimal DevTools-protocol client over `--remote-debugging-pipe` for page-level tests that need no session
- * daemon (layout checks of the catalog pages). Requests go to fd 3, answers come from fd 4, NUL-terminated.
+ * A headless Chromium for page-level tests that need no session daemon (layout checks of the catalog pages),
+ * driven over its DevTools pipe with the project's own launcher and client (`src/browser/chromium.ts`, `cdp.ts`):
+ * one implementation of the pipe transport.
  *
  * @module
  */
-import { spawn } from "node:child_process";
-import type { Readable, Writable } from "node:stream";
-
-type Message = {
-  id?: number;
-  method?: string;
-  sessionId?: string;
-  params?: unknown;
-  result?: unknown;
-  error?: unknown;
-};
+import { chromiumArgs, launchChromium, type LaunchedChromium } from "../src/browser/chromium.ts";
 
 /** A headless Chromium driven over its DevTools pipe; close it with `close()`. */
 export class PipeCdp {
-  #next = 1;
-  #pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
   #waiters: Array<{ method: string; sessionId?: string | undefined; resolve: () => void }> = [];
-  #exited: Promise<void>;
 
-  private constructor(private readonly child: ReturnType<typeof spawn>) {
-    const input = child.stdio[4] as Readable;
-    let buffer = "";
-    input.setEncoding("utf8");
-    input.on("data", (chunk: string) => {
-      buffer += chunk;
-      for (let end = buffer.indexOf("\0"); end >= 0; end = buffer.indexOf("\0")) {
-        this.#dispatch(JSON.parse(buffer.slice(0, end)) as Message);
-        buffer = buffer.slice(end + 1);
-      }
-    });
-    this.#exited = new Promise((resolve) => child.once("exit", () => resolve()));
+  private constructor(private readonly chromium: LaunchedChromium) {
+    chromium.cdp.onEvent = (ev) => {
+      this.#waiters = this.#waiters.filter((w) => {
+        if (w.method !== ev.method || (w.sessionId !== undefined && w.sessionId !== ev.sessionId)) return true;
+        w.resolve();
+        return false;
+      });
+    };
   }
 
   /** Starts headless Chromium with a fresh profile directory. */
-  static launch(browser: string, profile: string): Promise<PipeCdp> {
-    const child = spawn(browser, [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--no-first-run",
-      `--user-data-dir=${profile}`,
-      "--remote-debugging-pipe",
-      "about:blank",
-    ], { stdio: ["ignore", "ignore", "ignore", "pipe", "pipe"] });
-    return Promise.resolve(new PipeCdp(child));
-  }
-
-  #dispatch(message: Message): void {
-    if (message.id !== undefined) {
-      const p = this.#pending.get(message.id);
-      this.#pending.delete(message.id);
-      if (message.error) p?.reject(new Error(JSON.stringify(message.error)));
-      else p?.resolve(message.result);
-      return;
-    }
-    this.#waiters = this.#waiters.filter((w) => {
-      if (w.method !== message.method || (w.sessionId !== undefined && w.sessionId !== message.sessionId)) return true;
-      w.resolve();
-      return false;
+  static async launch(browser: string, profile: string): Promise<PipeCdp> {
+    const args = chromiumArgs({
+      profile,
+      headless: true,
+      extensionDir: undefined,
+      extraFlags: [],
+      root: Deno.build.os !== "windows" && Deno.uid() === 0,
     });
+    return new PipeCdp(await launchChromium(browser, args));
   }
 
   /** Sends one command (to a page when `sessionId` is given) and resolves with its result. */
   send<T = unknown>(method: string, params: Record<string, unknown> = {}, sessionId?: string): Promise<T> {
-    const id = this.#next++;
-    const message = sessionId === undefined ? { id, method, params } : { id, method, params, sessionId };
-    return new Promise<T>((resolve, reject) => {
-      this.#pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
-      (this.child.stdio[3] as Writable).write(JSON.stringify(message) + "\0");
-    });
+    return this.chromium.cdp.send<T & Record<string, unknown>>(method, params, sessionId);
   }
 
   /** Resolves at the next event `method` (of one page when `sessionId` is given). */
@@ -83,9 +45,10 @@ export class PipeCdp {
 
   /** Asks the browser to close and waits for the process to end. */
   async close(): Promise<void> {
-    await Promise.race([this.send("Browser.close"), this.#exited]).catch(() => {});
-    const timer = setTimeout(() => this.child.kill("SIGKILL"), 3000);
-    await this.#exited;
+    await Promise.race([this.send("Browser.close"), this.chromium.exited]).catch(() => {});
+    const timer = setTimeout(() => this.chromium.kill("SIGKILL"), 3000);
+    await this.chromium.exited;
     clearTimeout(timer);
+    this.chromium.cdp.close();
   }
 }

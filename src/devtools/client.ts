@@ -1,6 +1,7 @@
 /**
- * The devtools commands' client of the session daemon: finds it through the session file, calls its HTTP API
- * (`src/browser/api.ts`), and turns every failure into one clear {@linkcode SessionError}.
+ * The devtools commands' client of the session daemon: finds it through the session file (trusted only after the
+ * handshake, `openSession`), calls its HTTP API (`src/browser/api.ts`) with the session secret, and turns every
+ * failure into one clear {@linkcode SessionError}.
  *
  * @module
  */
@@ -8,7 +9,7 @@ import { resolve } from "node:path";
 import type { Io } from "../io.ts";
 import { NotFoundError, SessionError } from "../errors.ts";
 import type { ErrorPayload } from "../browser/mod.ts";
-import { liveness, readSession, type SessionInfo } from "../browser/mod.ts";
+import { openSession, pidAlive, type SessionInfo } from "../browser/mod.ts";
 
 /** Hint of every "no session" error. */
 export const START_HINT = "start one with 'mapper browser start'";
@@ -16,8 +17,11 @@ export const START_HINT = "start one with 'mapper browser start'";
 /** A connection to the running daemon. */
 export interface DaemonClient {
   readonly session: SessionInfo;
-  /** GETs a JSON path; throws typed errors (404 `not_buffered` → {@linkcode NotFoundError}). */
-  json<T>(path: string): Promise<T>;
+  /**
+   * GETs a JSON path; throws typed errors (404 `not_buffered` → {@linkcode NotFoundError}; an answer failing `valid`
+   * → {@linkcode SessionError}, never a crash in the formatter).
+   */
+  json<T>(path: string, valid?: (v: unknown) => boolean): Promise<T>;
   /** GETs a body; resolves with bytes and content type, or with the daemon's reason it is unavailable. */
   body(
     index: number,
@@ -31,18 +35,14 @@ function noSession(): SessionError {
 
 /** Opens a client for the session of corpus directory `dir`. */
 export async function connect(dir: string, io: Io): Promise<DaemonClient> {
-  const info = await readSession(resolve(io.cwd, dir));
-  if (info === undefined || info === "unreadable") throw noSession();
-  const base = `http://127.0.0.1:${info.port}`;
+  const session = await openSession(resolve(io.cwd, dir), io);
+  if (session === undefined) throw noSession();
+  const { info, base } = session;
   const request = async (path: string): Promise<Response> => {
     try {
-      return await io.fetch(base + path, { signal: AbortSignal.timeout(15_000) });
+      return await session.request(path, { signal: AbortSignal.timeout(15_000) });
     } catch (err: unknown) {
-      const live = liveness(info);
-      if (!live.daemon) {
-        io.stderr.write(`(the session file names daemon pid ${info.daemonPid}, which is no longer running)\n`);
-        throw noSession();
-      }
+      if (!pidAlive(info.daemonPid)) throw noSession();
       throw new SessionError(
         `cannot reach the session daemon at ${base}: ${err instanceof Error ? err.message : String(err)}`,
         {
@@ -71,17 +71,24 @@ export async function connect(dir: string, io: Io): Promise<DaemonClient> {
   };
   return {
     session: info,
-    async json<T>(path: string): Promise<T> {
+    async json<T>(path: string, valid: (v: unknown) => boolean = () => true): Promise<T> {
       const res = await request(path);
       if (!res.ok) return await fail(res);
       const text = await res.text();
+      let v: unknown;
       try {
-        return JSON.parse(text) as T;
+        v = JSON.parse(text);
       } catch (err: unknown) {
         throw new SessionError(
           `the session daemon sent invalid JSON for "${path}": ${err instanceof Error ? err.message : String(err)}`,
         );
       }
+      if (!valid(v)) {
+        throw new SessionError(`the session daemon sent an answer of the wrong shape for "${path}"`, {
+          hint: "check 'mapper browser status'",
+        });
+      }
+      return v as T;
     },
     async body(index, kind) {
       const res = await request(`/devtools/network/${index}/body?kind=${kind}`);

@@ -19,6 +19,10 @@ import {
   API_SCHEMA,
   type ConsoleEntry,
   type EntryPayload,
+  isConsoleEntry,
+  isEntryPayload,
+  isListPayload,
+  isNetworkEntry,
   LEVELS,
   type ListPayload,
   type NetworkEntry,
@@ -32,7 +36,6 @@ import {
   formatNetworkHead,
   formatNetworkList,
   PREVIEW_BYTES,
-  redactHeaders,
 } from "./format.ts";
 
 /** Options of `console list`. */
@@ -101,6 +104,7 @@ export async function runConsoleList(opts: ConsoleListOptions, io: Io): Promise<
   const client = await connect(opts.dir, io);
   const payload = await client.json<ListPayload<ConsoleEntry>>(
     `/devtools/console${query({ level, tab: opts.tab, limit: opts.limit })}`,
+    (v) => isListPayload(v, isConsoleEntry),
   );
   io.stdout.write(opts.json ? toJson(payload) : formatConsoleList(payload));
   return 0;
@@ -110,7 +114,10 @@ export async function runConsoleList(opts: ConsoleListOptions, io: Io): Promise<
 export async function runConsoleGet(opts: GetOptions, io: Io): Promise<number> {
   const index = parseIndex(opts.index);
   const client = await connect(opts.dir, io);
-  const { entry } = await client.json<EntryPayload<ConsoleEntry>>(`/devtools/console/${index}`);
+  const { entry } = await client.json<EntryPayload<ConsoleEntry>>(
+    `/devtools/console/${index}`,
+    (v) => isEntryPayload(v, isConsoleEntry),
+  );
   io.stdout.write(opts.json ? toJson({ schema: API_SCHEMA, entry }) : formatConsoleGet(entry));
   return 0;
 }
@@ -120,6 +127,7 @@ export async function runNetworkList(opts: NetworkListOptions, io: Io): Promise<
   const client = await connect(opts.dir, io);
   const payload = await client.json<ListPayload<NetworkEntry>>(
     `/devtools/network${query({ type: opts.type, url: opts.url, tab: opts.tab, limit: opts.limit })}`,
+    (v) => isListPayload(v, isNetworkEntry),
   );
   io.stdout.write(opts.json ? toJson(payload) : formatNetworkList(payload));
   return 0;
@@ -166,12 +174,16 @@ function bodyJson(bytes: Uint8Array, contentType: string, savedTo: string | unde
 export async function runNetworkGet(opts: GetOptions, io: Io): Promise<number> {
   const index = parseIndex(opts.index);
   const client = await connect(opts.dir, io);
-  const { entry: raw } = await client.json<EntryPayload<NetworkEntry>>(`/devtools/network/${index}`);
   const show = opts.showSecrets === true;
+  // The daemon redacts secret header values itself unless asked for them.
+  const { entry: raw } = await client.json<EntryPayload<NetworkEntry>>(
+    `/devtools/network/${index}${show ? "?secrets=1" : ""}`,
+    (v) => isEntryPayload(v, isNetworkEntry),
+  );
   const entry: NetworkEntry = {
     ...raw,
-    requestHeaders: redactHeaders(raw.requestHeaders ?? [], show),
-    responseHeaders: redactHeaders(raw.responseHeaders ?? [], show),
+    requestHeaders: raw.requestHeaders ?? [],
+    responseHeaders: raw.responseHeaders ?? [],
   };
   // Stdout is written last: a body file that cannot be written fails the command with nothing printed.
   let text = opts.json ? "" : formatNetworkHead(entry);
@@ -196,6 +208,12 @@ export async function runNetworkGet(opts: GetOptions, io: Io): Promise<number> {
 
   let responseBody: BodyJson;
   const got = await client.body(index, "response");
+  if ("reason" in got && opts.responseFile !== undefined) {
+    // Asked for a file: failing quietly would leave the caller with no file and exit 0.
+    throw new SessionError(`response body unavailable: ${got.reason}`, {
+      hint: "nothing was written; fetch the page again and run 'mapper network get' on the new request",
+    });
+  }
   if ("reason" in got) {
     responseBody = { available: false, reason: got.reason };
     if (!opts.json) io.stderr.write(`response body unavailable: ${got.reason}\n`);
