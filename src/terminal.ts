@@ -35,3 +35,15 @@ export function escapeControls(text: string, options: EscapeOptions = {}): strin
   out = out.replace(options.keepNewlines ? CONTROLS_BUT_NEWLINE_TAB : ALL_CONTROLS, hex);
   return options.bidi ? out.replace(BIDI_OVERRIDES, hex) : out;
 }
+
+/**
+ * JSON with two-space indent, a trailing newline and HTML-safe escaping of `<`, `>`, `&`, U+2028 and U+2029. DEL
+ * and the C1 controls (which `JSON.stringify` leaves raw) are written `\u007f`…`\u009f` too, so no value can reach
+ * a terminal as a control sequence; the parsed values are unchanged. Every `--json` output goes through it.
+ */
+export function toJson(value: unknown): string {
+  return JSON.stringify(value, null, 2).replace(
+    /[<>&\u2028\u2029\u007f-\u009f]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  ) + "\n";
+}

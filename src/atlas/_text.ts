@@ -66,17 +66,8 @@ export function compareCodePoints(a: string, b: string): number {
   return a.length - b.length;
 }
 
-/**
- * JSON with two-space indent, a trailing newline and HTML-safe escaping of `<`, `>`, `&`, U+2028 and U+2029. DEL
- * and the C1 controls (which `JSON.stringify` leaves raw) are written `\u007f`…`\u009f` too, so no value can reach
- * a terminal as a control sequence; the parsed values are unchanged.
- */
-export function toJson(value: unknown): string {
-  return JSON.stringify(value, null, 2).replace(
-    /[<>&\u2028\u2029\u007f-\u009f]/g,
-    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
-  ) + "\n";
-}
+/** The one JSON writer of every `--json` output (it lives in `src/terminal.ts`). */
+export { toJson } from "../terminal.ts";
 
 /** `n` followed by the singular or plural noun. */
 export function plural(n: number, one: string, many = `${one}s`): string {

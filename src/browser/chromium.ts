@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { posix, win32 } from "node:path";
+import { posix, win32 } from "../path.ts";
 import { SessionError } from "../errors.ts";
 
 /** An operating system as `Deno.build.os` names it. */

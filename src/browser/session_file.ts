@@ -12,7 +12,7 @@
  *
  * @module
  */
-import { basename, join } from "node:path";
+import { basename, join } from "../path.ts";
 import { pidAlive, pidCommandLine, pidImageName, windowsSessionLiveness } from "./chromium.ts";
 
 /** Contents of the session file. */

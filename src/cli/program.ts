@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { Command } from "@commander-js/extra-typings";
+import { Command } from "./command.ts";
 import type { CliContext } from "./context.ts";
 import { registerAtlas } from "./atlas.ts";
 import { registerBrowser } from "./browser.ts";
@@ -39,11 +39,4 @@ export function buildProgram(ctx: CliContext): Command {
       "Run 'mapper <command> --help' for a command's flags.",
   );
   return program;
-}
-
-/** The space-separated path of a command below the root, e.g. `atlas find` (empty for the root). */
-export function commandPath(cmd: Command<unknown[], Record<string, unknown>, Record<string, unknown>>): string {
-  const names: string[] = [];
-  for (let c: typeof cmd | null = cmd; c?.parent; c = c.parent) names.unshift(c.name());
-  return names.join(" ");
 }
