@@ -2,6 +2,9 @@
 import assert from "node:assert/strict";
 import { assertGolden, runMapper, tempDir } from "./_helpers.ts";
 import config from "../deno.json" with { type: "json" };
+import { isPlainVersion } from "../main.ts";
+import { runCli } from "../src/cli/run.ts";
+import { testIo } from "../src/io.ts";
 
 Deno.test("mapper --help - lists every command of the service description on stdout, exit 0", async () => {
   await using home = await tempDir();
@@ -36,6 +39,20 @@ Deno.test("mapper version - prints 'mapper <semver>' from deno.json, exit 0", as
   const r = await runMapper(["version"], { env: { HOME: home.path } });
   assert.deepEqual(r, { code: 0, stdout: `mapper ${config.version}\n`, stderr: "" });
   assert.match(config.version, /^\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?$/);
+});
+
+Deno.test("mapper version - the fast path in main.ts prints the table's line; anything more goes through the table", async () => {
+  await using home = await tempDir();
+  for (const args of [["version"], ["--version"], ["-V"]]) {
+    assert.ok(isPlainVersion(args), args.join(" "));
+    const io = testIo();
+    assert.equal(await runCli(args, io), 0);
+    const r = await runMapper(args, { env: { HOME: home.path } });
+    assert.deepEqual(r, { code: 0, stdout: io.stdout.text(), stderr: "" });
+  }
+  for (const args of [["version", "--json"], ["version", "extra"], ["version", "--help"], [], ["-V", "-V"]]) {
+    assert.ok(!isPlainVersion(args), args.join(" "));
+  }
 });
 
 Deno.test("mapper version --json - the version record as JSON: schema 1, name, version, Deno runtime, target", async () => {

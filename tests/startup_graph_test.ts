@@ -71,15 +71,23 @@ for (
   Deno.test(`start-up graph - '${name}' loads no npm package and no node: module before it prints`, () => {
     const targets = lazyTargets(registration);
     if (name !== "version") assert.ok(targets.length > 0, `${registration} loads its implementation lazily`);
-    const loaded = [...staticClosure([graph.roots[0]!, ...targets])];
+    // main.ts answers a plain `version` itself and imports the command table lazily: both count as start-up.
+    const loaded = [...staticClosure([graph.roots[0]!, ...lazyTargets("main.ts"), ...targets])];
     assert.ok(loaded.includes(url("src/cli/program.ts")), "the closure covers the command table");
     assert.deepEqual(loaded.filter((s) => HEAVY.test(s)).map(show), [], "yaml, ajv and markdown-it stay off");
     assert.deepEqual(loaded.filter((s) => /^(npm|node):/.test(s)).map(show), [], "no npm or node: module");
   });
 }
 
+Deno.test("start-up graph - a plain 'mapper version' loads neither the command table nor anything heavy", () => {
+  const loaded = [...staticClosure([graph.roots[0]!])].map(show).sort();
+  assert.deepEqual(loaded, ["deno.json", "main.ts", "src/io.ts", "src/version.ts"]);
+});
+
 Deno.test("start-up graph - the checks see npm and node: modules when they are there", () => {
   // serve-mapper's implementation parses YAML: its closure must show `yaml`, or the checks above prove nothing.
-  const loaded = [...staticClosure([graph.roots[0]!, ...lazyTargets("src/cli/serve_mapper.ts")])];
+  const loaded = [
+    ...staticClosure([graph.roots[0]!, ...lazyTargets("main.ts"), ...lazyTargets("src/cli/serve_mapper.ts")]),
+  ];
   assert.ok(loaded.some((s) => HEAVY.test(s)), loaded.map(show).join(", "));
 });

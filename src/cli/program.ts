@@ -12,7 +12,7 @@ import { registerDevtools } from "./devtools.ts";
 import { registerServeMapper } from "./serve_mapper.ts";
 import { registerSkills } from "./skills.ts";
 import { registerVersion } from "./version.ts";
-import { VERSION } from "../version.ts";
+import { versionLine } from "../version.ts";
 
 /** Builds the `mapper` command tree. Output and exit behaviour are configured by the caller (`runCli`). */
 export function buildProgram(ctx: CliContext): Command {
@@ -24,7 +24,7 @@ export function buildProgram(ctx: CliContext): Command {
         "traffic agents can read.",
     )
     .configureHelp({ helpWidth: 100 })
-    .version(`mapper ${VERSION}`, "-V, --version", "print mapper's version (same as 'mapper version')")
+    .version(versionLine().trimEnd(), "-V, --version", "print mapper's version (same as 'mapper version')")
     .helpCommand("help [command]", "show help for a command")
     .showSuggestionAfterError(true);
   registerServeMapper(program, ctx);

@@ -1,7 +1,7 @@
 /** Wiring of `mapper version`. @module */
 import type { Command } from "./command.ts";
 import type { CliContext } from "./context.ts";
-import { VERSION } from "../version.ts";
+import { VERSION, versionLine } from "../version.ts";
 import { toJson } from "../terminal.ts";
 
 /** Registers `mapper version [--json]`: prints `mapper <semver>` (or the version record as JSON); no arguments. */
@@ -17,7 +17,7 @@ export function registerVersion(program: Command, ctx: CliContext): void {
           toJson({ schema: 1, name: "mapper", version: VERSION, deno: Deno.version.deno, target: Deno.build.target }),
         );
       } else {
-        ctx.io.stdout.write(`mapper ${VERSION}\n`);
+        ctx.io.stdout.write(versionLine());
       }
     });
 }
