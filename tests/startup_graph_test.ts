@@ -84,10 +84,16 @@ Deno.test("start-up graph - a plain 'mapper version' loads neither the command t
   assert.deepEqual(loaded, ["deno.json", "main.ts", "src/io.ts", "src/version.ts"]);
 });
 
-Deno.test("start-up graph - the checks see npm and node: modules when they are there", () => {
-  // serve-mapper's implementation parses YAML: its closure must show `yaml`, or the checks above prove nothing.
+Deno.test("start-up graph - serve-mapper loads the YAML parser only when there is YAML to parse", () => {
   const loaded = [
     ...staticClosure([graph.roots[0]!, ...lazyTargets("main.ts"), ...lazyTargets("src/cli/serve_mapper.ts")]),
   ];
+  assert.ok(loaded.includes(url("src/corpus/load.ts")), "the closure covers the loader");
+  assert.deepEqual(loaded.filter((s) => HEAVY.test(s)).map(show), []);
+});
+
+Deno.test("start-up graph - the checks see npm and node: modules when they are there", () => {
+  // The catalog server renders Markdown and YAML: its closure must show them, or the checks above prove nothing.
+  const loaded = [...staticClosure([graph.roots[0]!, ...lazyTargets("main.ts"), ...lazyTargets("src/cli/catalog.ts")])];
   assert.ok(loaded.some((s) => HEAVY.test(s)), loaded.map(show).join(", "));
 });

@@ -9,8 +9,9 @@
  * @module
  */
 import { CorpusLoadError, type Diagnostic, type SourceLocation } from "./diagnostic.ts";
-import { decodeFile, type RawComponent, type RawDefinition, type RawFile, type RawRequest } from "./_decode.ts";
-import { walkCorpus } from "./_walk.ts";
+import type { RawComponent, RawDefinition, RawFile, RawRequest } from "./_decode.ts";
+import { walkCorpus, type WalkedFile } from "./_walk.ts";
+import { parseFiles, type ParseJob } from "./_parse_pool.ts";
 import { composeSelectors } from "./selector.ts";
 import type { Corpus, CorpusComponent, CorpusMessage, CorpusRequest, CorpusView } from "./model.ts";
 
@@ -23,22 +24,71 @@ export interface LoadResult {
 /** Options of {@linkcode load}. */
 export interface LoadOptions {
   /**
-   * Reuse decoded files whose text is unchanged since the previous load with the same cache (the live service
-   * recompiles a large corpus after a one-file edit without re-parsing the rest).
+   * Reuse decoded files that are unchanged since the previous load with the same cache (the live service recompiles
+   * a large corpus after a one-file edit without reading or parsing the rest).
    */
   cache?: LoadCache;
+  /** Parse workers for a large batch of files (default: one per CPU, at most 4; 0 = parse in-process). */
+  workers?: number;
 }
 
 interface CacheEntry {
+  /** Size and modification time (ms) when the file was last read; `mtime` is `undefined` when the OS has none. */
+  size: number;
+  mtime: number | undefined;
+  /** Wall-clock time just before that read. */
+  checkedAt: number;
   text: string;
   raw: RawFile;
   warnings: Diagnostic[];
 }
 
-/** Decoded files from the previous load, keyed by path and validated by exact text. Opaque. */
+/**
+ * A file whose modification time is this close to the moment it was read may have changed again within the same
+ * timestamp tick without changing size ("racy" in git's words): such files are re-read and compared by text.
+ */
+const RACY_MS = 2_000;
+
+/**
+ * Decoded files from the previous load, keyed by path. A file is reused without being read when its size and
+ * modification time are unchanged and it was not modified just before it was read; otherwise it is read and reused
+ * when its text is identical. Opaque.
+ */
 export class LoadCache {
   /** Path → decoded file of the last load (files that vanished are dropped at the next load). */
   entries: Map<string, CacheEntry> = new Map();
+}
+
+/** What the read step found for one file. */
+type ReadResult =
+  | { kind: "cached"; entry: CacheEntry }
+  | { kind: "text"; text: string; size: number; mtime: number | undefined; checkedAt: number }
+  | { kind: "failed" };
+
+/** Stats the file and reads it unless the cache entry is certainly still valid. */
+async function readOne(f: WalkedFile, hit: CacheEntry | undefined, fatal: Diagnostic[]): Promise<ReadResult> {
+  const checkedAt = Date.now();
+  try {
+    const info = await Deno.stat(f.path);
+    const mtime = info.mtime?.getTime();
+    if (
+      hit && mtime !== undefined && hit.mtime === mtime && hit.size === info.size && hit.checkedAt - mtime > RACY_MS
+    ) {
+      return { kind: "cached", entry: hit };
+    }
+    const text = new TextDecoder("utf-8", { fatal: true }).decode(await Deno.readFile(f.path));
+    return { kind: "text", text, size: info.size, mtime, checkedAt };
+  } catch (err: unknown) {
+    fatal.push({
+      code: err instanceof TypeError ? "file-encoding" : "file-unreadable",
+      severity: "error",
+      message: err instanceof TypeError
+        ? "the file is not valid UTF-8"
+        : `cannot read file: ${err instanceof Error ? err.message : String(err)}`,
+      location: { file: f.path, line: 0, column: 0 },
+    });
+    return { kind: "failed" };
+  }
 }
 
 /** Hint attached to a missing-directory failure. */
@@ -74,40 +124,43 @@ export async function load(dir: string, options: LoadOptions = {}): Promise<Load
     }]);
   }
   const files = await walkCorpus(dir, fatal, warnings);
-  const texts = await Promise.all(files.map(async (f) => {
-    try {
-      return new TextDecoder("utf-8", { fatal: true }).decode(await Deno.readFile(f.path));
-    } catch (err: unknown) {
-      fatal.push({
-        code: err instanceof TypeError ? "file-encoding" : "file-unreadable",
-        severity: "error",
-        message: err instanceof TypeError
-          ? "the file is not valid UTF-8"
-          : `cannot read file: ${err instanceof Error ? err.message : String(err)}`,
-        location: { file: f.path, line: 0, column: 0 },
-      });
-      return undefined;
-    }
-  }));
-  const decoded: RawFile[] = [];
   const cache = options.cache;
+  // A first load parses everything: load the parser while the files are read (an empty corpus never loads it).
+  if (files.length > 0 && !cache?.entries.size) void import("./_decode.ts").catch(() => {});
+  const reads = await Promise.all(files.map((f) => readOne(f, cache?.entries.get(f.path), fatal)));
+  // Parse what is new or changed (in workers when there is a lot of it); everything else comes from the cache.
+  const jobs: ParseJob[] = [];
+  reads.forEach((r, i) => {
+    if (r.kind !== "text") return;
+    const hit = cache?.entries.get(files[i]!.path);
+    if (hit && hit.text === r.text) {
+      reads[i] = { kind: "cached", entry: { ...hit, size: r.size, mtime: r.mtime, checkedAt: r.checkedAt } };
+    } else {
+      jobs.push({ path: files[i]!.path, text: r.text });
+    }
+  });
+  const parsed = jobs.length > 0
+    ? await parseFiles(jobs, options.workers === undefined ? {} : { workers: options.workers })
+    : [];
+  const decoded: RawFile[] = [];
   const entries = new Map<string, CacheEntry>();
+  let next = 0;
   files.forEach((f, i) => {
-    const text = texts[i];
-    if (text === undefined) return;
-    const hit = cache?.entries.get(f.path);
-    if (hit && hit.text === text) {
-      warnings.push(...hit.warnings);
-      decoded.push(hit.raw);
-      entries.set(f.path, hit);
+    const r = reads[i]!;
+    if (r.kind === "failed") return;
+    if (r.kind === "cached") {
+      warnings.push(...r.entry.warnings);
+      decoded.push(r.entry.raw);
+      entries.set(f.path, r.entry);
       return;
     }
-    const fileWarnings: Diagnostic[] = [];
-    const raw = decodeFile(f.path, text, fatal, fileWarnings);
-    warnings.push(...fileWarnings);
-    if (raw) {
-      decoded.push(raw);
-      entries.set(f.path, { text, raw, warnings: fileWarnings });
+    const outcome = parsed[next++]!;
+    fatal.push(...outcome.fatal);
+    warnings.push(...outcome.warnings);
+    if (outcome.raw) {
+      decoded.push(outcome.raw);
+      const { size, mtime, checkedAt, text } = r;
+      entries.set(f.path, { size, mtime, checkedAt, text, raw: outcome.raw, warnings: outcome.warnings });
     }
   });
   if (cache) cache.entries = entries;
