@@ -1,7 +1,7 @@
 /**
- * Parses corpus files on every core: a large batch of YAML is split into chunks that worker threads decode in
- * parallel (each pulls the next chunk when done, so a busy core takes fewer); a small batch is decoded in-process,
- * where starting workers would cost more than the parse. Either way the result is the same plain data: each file's
+ * Parses corpus files on several cores: a large batch of YAML is split into chunks that this thread and worker
+ * threads decode in parallel (each pulls the next chunk when done, so a busy core takes fewer); a small batch, or any
+ * batch on a machine with fewer than 4 CPUs, is decoded in-process, where starting workers costs more than it saves. Either way the result is the same plain data: each file's
  * decoded entries and diagnostics (file:line:col kept), in the order the files were given — the decoder is the one
  * in `_decode.ts`, run by `_parse_worker.ts` inside the workers.
  *
@@ -40,23 +40,34 @@ const IN_PROCESS_BYTES = 192 * 1024;
 const CHUNK_CHARS = 32 * 1024;
 /** Never more workers than this (memory: each holds its own copy of the YAML library). */
 const MAX_WORKERS = 3;
+/**
+ * Workers are used by default only from this many CPUs. Each worker pays ~150 ms of CPU before it parses anything
+ * (the YAML library is CommonJS: Node compatibility layer, module compile) plus its own JIT warm-up; measured on a
+ * shared 2-CPU machine, one helper worker added ~50% CPU to a 2.4 MB parse and made it slower, not faster.
+ */
+const MIN_CPUS_FOR_WORKERS = 4;
 
 /** Options of {@linkcode parseFiles}. */
 export interface ParseOptions {
   /**
-   * Worker threads that parse beside this one for a large batch (default: one per CPU beyond the first, at most 3;
-   * 0 = parse in-process only).
+   * Worker threads that parse beside this one for a large batch (default: one per CPU beyond the first, at most 3,
+   * from 4 CPUs; else 0 = parse in-process only).
    */
   workers?: number;
 }
 
+/** The default number of helper workers on a machine with `cpus` CPUs. */
+export function defaultWorkers(cpus: number): number {
+  return cpus >= MIN_CPUS_FOR_WORKERS ? Math.min(cpus - 1, MAX_WORKERS) : 0;
+}
+
 /**
- * Decodes `jobs`; results are in the same order. This thread takes part: it parses chunks too, so on two cores one
- * worker is started, not two (each worker pays for its own start, parser load and JIT warm-up).
+ * Decodes `jobs`; results are in the same order. This thread takes part: it parses chunks too, so N CPUs start N-1
+ * workers (each worker pays for its own start, parser load and JIT warm-up).
  */
 export async function parseFiles(jobs: readonly ParseJob[], options: ParseOptions = {}): Promise<ParseOutcome[]> {
   const chars = jobs.reduce((n, j) => n + j.text.length, 0);
-  const wanted = options.workers ?? Math.min((navigator.hardwareConcurrency || 1) - 1, MAX_WORKERS);
+  const wanted = options.workers ?? defaultWorkers(navigator.hardwareConcurrency || 1);
   const workers = Math.min(wanted, Math.ceil(chars / CHUNK_CHARS) - 1);
   if (workers < 1 || chars < IN_PROCESS_BYTES && options.workers === undefined) return await parseHere(jobs);
   return await parseShared(jobs, { workers, here: true });

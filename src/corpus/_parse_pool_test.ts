@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
-import { parseFiles, type ParseJob, parseShared } from "./_parse_pool.ts";
+import { defaultWorkers, parseFiles, type ParseJob, parseShared } from "./_parse_pool.ts";
 import { CorpusLoadError, load } from "./mod.ts";
 import { tempCorpus } from "./_testing.ts";
 
@@ -64,4 +64,8 @@ Deno.test("parse pool - a load in workers returns the same corpus and diagnostic
   assert.ok(errors[0] instanceof CorpusLoadError && errors[1] instanceof CorpusLoadError);
   assert.deepEqual(errors[1].problems, errors[0].problems);
   assert.match(errors[0].problems[0]!.location.file, /c1\/zz-broken\.yaml$/);
+});
+
+Deno.test("parse pool - workers by default only from 4 CPUs (one per CPU beyond this thread, at most 3)", () => {
+  assert.deepEqual([1, 2, 3, 4, 8, 64].map(defaultWorkers), [0, 0, 0, 3, 3, 3]);
 });
