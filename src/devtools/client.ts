@@ -9,6 +9,7 @@ import type { Io } from "../io.ts";
 import { NotFoundError, SessionError } from "../errors.ts";
 import type { ErrorPayload } from "../browser/mod.ts";
 import { liveness, readSession, type SessionInfo } from "../browser/mod.ts";
+import { loopbackGet, type LoopbackResponse } from "./_loopback_http.ts";
 
 /** Hint of every "no session" error. */
 export const START_HINT = "start one with 'mapper browser start'";
@@ -34,9 +35,9 @@ export async function connect(dir: string, io: Io): Promise<DaemonClient> {
   const info = await readSession(resolve(io.cwd, dir));
   if (info === undefined || info === "unreadable") throw noSession();
   const base = `http://127.0.0.1:${info.port}`;
-  const request = async (path: string): Promise<Response> => {
+  const request = async (path: string): Promise<LoopbackResponse> => {
     try {
-      return await io.fetch(base + path, { signal: AbortSignal.timeout(15_000) });
+      return await loopbackGet(info.port, path, { timeoutMs: 15_000 });
     } catch (err: unknown) {
       const live = liveness(info);
       if (!live.daemon) {
@@ -51,7 +52,7 @@ export async function connect(dir: string, io: Io): Promise<DaemonClient> {
       );
     }
   };
-  const fail = async (res: Response): Promise<never> => {
+  const fail = async (res: LoopbackResponse): Promise<never> => {
     const text = await res.text();
     let payload: Partial<ErrorPayload> = {};
     try {
