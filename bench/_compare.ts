@@ -121,7 +121,8 @@ export async function load(): Promise<string> {
 export function printTable(title: string, rows: Timing[], reference?: Timing): void {
   const lines = [`${title}`];
   for (const r of rows) {
-    const ratio = reference && r !== reference ? `  ratio ${(r.median / reference.median).toFixed(2)}×` : "";
+    const cpuRatio = r.cpu !== undefined && reference?.cpu ? `, cpu ${(r.cpu / reference.cpu).toFixed(2)}×` : "";
+    const ratio = reference && r !== reference ? `  ratio ${(r.median / reference.median).toFixed(2)}×${cpuRatio}` : "";
     const cpu = r.cpu === undefined ? "" : `  cpu ${r.cpu.toFixed(1).padStart(6)} ms`;
     lines.push(
       `  ${r.name.padEnd(44)} median ${r.median.toFixed(1).padStart(7)} ms  p90 ${
