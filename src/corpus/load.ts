@@ -11,6 +11,7 @@
 import { CorpusLoadError, type Diagnostic, type SourceLocation } from "./diagnostic.ts";
 import type { RawComponent, RawDefinition, RawFile, RawRequest } from "./_decode.ts";
 import { walkCorpus, type WalkedFile } from "./_walk.ts";
+import { resolve } from "../path.ts";
 import { parseFiles, type ParseJob } from "./_parse_pool.ts";
 import { composeSelectors } from "./selector.ts";
 import type { Corpus, CorpusComponent, CorpusMessage, CorpusRequest, CorpusView } from "./model.ts";
@@ -28,8 +29,15 @@ export interface LoadOptions {
    * a large corpus after a one-file edit without reading or parsing the rest).
    */
   cache?: LoadCache;
-  /** Parse workers for a large batch of files (default: one per CPU, at most 4; 0 = parse in-process). */
+  /** Parse workers for a large batch of files (default: see `_parse_pool.ts`; 0 = parse in-process). */
   workers?: number;
+  /**
+   * The paths a file watcher reported since the previous load with the same `cache`. When every one is a corpus
+   * file that load already had and that still exists (an edit of existing files), the directory is not walked and
+   * no other file is even stat'ed: only these are read and, when their text changed, parsed. Anything else (a new,
+   * removed or renamed file, a directory, an empty list) makes the load walk and check everything as usual.
+   */
+  changed?: Iterable<string>;
 }
 
 interface CacheEntry {
@@ -57,6 +65,29 @@ const RACY_MS = 2_000;
 export class LoadCache {
   /** Path → decoded file of the last load (files that vanished are dropped at the next load). */
   entries: Map<string, CacheEntry> = new Map();
+  /** The last walk: its directory, files in load order, and the warnings it produced. */
+  walk: { dir: string; files: WalkedFile[]; warnings: Diagnostic[] } | undefined;
+}
+
+/** The last walk's files when `changed` names only files it had that still exist; else `undefined` (walk again). */
+async function unchangedWalk(
+  dir: string,
+  cache: LoadCache | undefined,
+  changed: Iterable<string> | undefined,
+): Promise<{ files: WalkedFile[]; warnings: Diagnostic[]; changed: Set<string> } | undefined> {
+  const walk = cache?.walk;
+  if (!walk || walk.dir !== dir || changed === undefined) return undefined;
+  const known = new Map(walk.files.map((f) => [resolve(f.path), f.path]));
+  const paths = new Set<string>();
+  for (const path of changed) {
+    const own = known.get(resolve(path));
+    if (own === undefined) return undefined;
+    paths.add(own);
+  }
+  if (paths.size === 0) return undefined;
+  const stillFiles = await Promise.all([...paths].map((p) => Deno.stat(p).then((i) => i.isFile, () => false)));
+  if (stillFiles.includes(false)) return undefined;
+  return { files: walk.files, warnings: walk.warnings, changed: paths };
 }
 
 /** What the read step found for one file. */
@@ -123,11 +154,19 @@ export async function load(dir: string, options: LoadOptions = {}): Promise<Load
       location: { file: dir, line: 0, column: 0 },
     }]);
   }
-  const files = await walkCorpus(dir, fatal, warnings);
   const cache = options.cache;
+  const known = await unchangedWalk(dir, cache, options.changed);
+  const walkWarnings: Diagnostic[] = [];
+  const files = known?.files ?? await walkCorpus(dir, fatal, walkWarnings);
+  warnings.push(...(known?.warnings ?? walkWarnings));
   // A first load parses everything: load the parser while the files are read (an empty corpus never loads it).
   if (files.length > 0 && !cache?.entries.size) void import("./_decode.ts").catch(() => {});
-  const reads = await Promise.all(files.map((f) => readOne(f, cache?.entries.get(f.path), fatal)));
+  const reads = await Promise.all(files.map((f) => {
+    const hit = cache?.entries.get(f.path);
+    // Told what changed: everything else is reused as it is (a file whose last load failed is read again).
+    if (known && hit && !known.changed.has(f.path)) return { kind: "cached", entry: hit } as const;
+    return readOne(f, known?.changed.has(f.path) ? undefined : hit, fatal);
+  }));
   // Parse what is new or changed (in workers when there is a lot of it); everything else comes from the cache.
   const jobs: ParseJob[] = [];
   reads.forEach((r, i) => {
@@ -163,7 +202,12 @@ export async function load(dir: string, options: LoadOptions = {}): Promise<Load
       entries.set(f.path, { size, mtime, checkedAt, text, raw: outcome.raw, warnings: outcome.warnings });
     }
   });
-  if (cache) cache.entries = entries;
+  if (cache) {
+    cache.entries = entries;
+    cache.walk = fatal.some((d) => d.code === "dir-unreadable")
+      ? undefined
+      : { dir, files, warnings: known?.warnings ?? walkWarnings };
+  }
   if (fatal.length > 0) throw new CorpusLoadError(dedupe(sortByLocation(fatal, files.map((f) => f.path))));
   const result = assemble(dir, files.map((f) => f.path), decoded, warnings, fatal);
   if (fatal.length > 0) throw new CorpusLoadError(fatal);

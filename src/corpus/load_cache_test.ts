@@ -73,3 +73,43 @@ Deno.test("load cache - a file that vanished or failed leaves the cache; a fixed
   await c.write("b.yaml", "memory: [fixed]\n");
   assert.deepEqual((await load(c.dir, { cache })).corpus.memory, ["fixed"]);
 });
+
+Deno.test("load cache - told which existing files changed, it reads only those and walks nothing", async () => {
+  await using c = await tempCorpus(FILES);
+  const b = join(c.dir, "b.yaml");
+  for (const name of Object.keys(FILES)) await age(join(c.dir, name), 60_000);
+  const cache = new LoadCache();
+  await load(c.dir, { cache });
+  // Same size and timestamp (a stat would say "unchanged"), but the watcher says it changed: it is read.
+  const { mtime } = await Deno.stat(b);
+  await Deno.writeTextFile(b, "memory: [BRAVO]\n");
+  await Deno.utime(b, mtime!, mtime!);
+  // A file the watcher did not mention is not discovered: no walk happened.
+  await c.write("c.yaml", "memory: [unseen]\n");
+  assert.deepEqual((await load(c.dir, { cache, changed: [b] })).corpus.memory, ["alpha", "BRAVO"]);
+  assert.deepEqual((await load(c.dir, { cache })).corpus.memory, ["alpha", "BRAVO", "unseen"]);
+});
+
+Deno.test("load cache - a changed path that is new, removed or a directory makes the load walk everything", async () => {
+  await using c = await tempCorpus(FILES);
+  const cache = new LoadCache();
+  await load(c.dir, { cache });
+  await c.write("c.yaml", "memory: [charlie]\n");
+  assert.deepEqual((await load(c.dir, { cache, changed: [join(c.dir, "c.yaml")] })).corpus.memory, [
+    "alpha",
+    "bravo",
+    "charlie",
+  ]);
+  await Deno.remove(join(c.dir, "a.yaml"));
+  assert.deepEqual((await load(c.dir, { cache, changed: [join(c.dir, "a.yaml")] })).corpus.memory, [
+    "bravo",
+    "charlie",
+  ]);
+  await c.write("sub/d.yaml", "memory: [delta]\n");
+  assert.deepEqual((await load(c.dir, { cache, changed: [join(c.dir, "sub")] })).corpus.memory, [
+    "bravo",
+    "charlie",
+    "delta",
+  ]);
+  assert.deepEqual((await load(c.dir, { cache, changed: [] })).corpus.memory, ["bravo", "charlie", "delta"]);
+});
