@@ -36,8 +36,11 @@ export interface Io {
   readonly signal: AbortSignal;
 }
 
-/** A sink over a Deno file resource that writes every byte before returning. */
-function fileSink(file: { writeSync(p: Uint8Array): number }): Sink {
+/**
+ * A sink over a Deno file resource that writes every byte before returning; a reader that went away is not an error.
+ * Exported for `main.ts`'s `version` fast path.
+ */
+export function fileSink(file: { writeSync(p: Uint8Array): number }): Sink {
   const encoder = new TextEncoder();
   let closed = false; // the reader went away (`mapper atlas list | head -1`): drop the rest quietly
   return {

@@ -8,3 +8,8 @@ import config from "../deno.json" with { type: "json" };
 
 /** mapper's semantic version, e.g. `0.1.0`. */
 export const VERSION: string = config.version;
+
+/** The line `mapper version` and `mapper --version` print: `mapper <semver>` and a newline. */
+export function versionLine(): string {
+  return `mapper ${VERSION}\n`;
+}

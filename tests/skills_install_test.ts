@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { ASSETS } from "../src/assets.ts";
 import { listFiles, runMapper, tempDir } from "./_helpers.ts";
+import config from "../deno.json" with { type: "json" };
 
 const AUTHORING = ASSETS["skills/mapper-authoring/SKILL.md"];
 const BROWSER = ASSETS["skills/mapper-browser/SKILL.md"];
@@ -22,6 +23,32 @@ Deno.test("skills install - writes both skills into a fresh target and prints on
   assert.deepEqual(await listFiles(target), ["mapper-authoring/SKILL.md", "mapper-browser/SKILL.md"]);
   assert.equal(await Deno.readTextFile(join(target, "mapper-authoring", "SKILL.md")), AUTHORING);
   assert.equal(await Deno.readTextFile(join(target, "mapper-browser", "SKILL.md")), BROWSER);
+});
+
+Deno.test("skills install --json - reports the target and every file written with its size; --dry-run writes nothing", async () => {
+  await using tmp = await tempDir();
+  const target = tmp.join("skills");
+  const dry = await runMapper(["skills", "install", "--target", target, "--dry-run", "--json"], {
+    env: { HOME: tmp.path },
+  });
+  assert.deepEqual([dry.code, dry.stderr], [0, ""]);
+  const expected = (dryRun: boolean) => ({
+    schema: 1,
+    version: config.version,
+    target,
+    dry_run: dryRun,
+    skills: [["mapper-authoring", AUTHORING], ["mapper-browser", BROWSER]].map(([name, text]) => ({
+      name,
+      path: join(target, name!),
+      files: [{ path: join(target, name!, "SKILL.md"), bytes: new TextEncoder().encode(text).length }],
+    })),
+  });
+  assert.deepEqual(JSON.parse(dry.stdout), expected(true));
+  assert.deepEqual(await listFiles(tmp.path), []);
+  const r = await runMapper(["skills", "install", "--target", target, "--json"], { env: { HOME: tmp.path } });
+  assert.deepEqual([r.code, r.stderr], [0, ""]);
+  assert.deepEqual(JSON.parse(r.stdout), expected(false));
+  assert.deepEqual(await listFiles(target), ["mapper-authoring/SKILL.md", "mapper-browser/SKILL.md"]);
 });
 
 Deno.test("skills install - defaults to ~/.agents/skills", async () => {

@@ -1,13 +1,6 @@
 import assert from "node:assert/strict";
-import {
-  browserCandidates,
-  chromiumArgs,
-  chromiumEnv,
-  installLocations,
-  pathNames,
-  tasklistImage,
-  windowsSessionLiveness,
-} from "./chromium.ts";
+import { browserCandidates, chromiumArgs, chromiumEnv, installLocations, pathNames } from "./chromium.ts";
+import { tasklistImage, windowsSessionLiveness } from "./process.ts";
 import { headlessMode } from "./daemon.ts";
 
 Deno.test("chromium - own profile, CDP on the pipe and never on a port, extension loaded, --no-sandbox only as root, about:blank first", () => {

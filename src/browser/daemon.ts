@@ -15,7 +15,8 @@ import { describe, EXIT_INTERRUPTED, FileError, SessionError } from "../errors.t
 import { escapeControls } from "../terminal.ts";
 import { VERSION } from "../version.ts";
 import type { CdpConnection } from "./cdp.ts";
-import { chromiumArgs, findBrowser, launchChromium, type LaunchedChromium, pidAlive } from "./chromium.ts";
+import { chromiumArgs, findBrowser, launchChromium, type LaunchedChromium } from "./chromium.ts";
+import { pidAlive } from "./process.ts";
 import { Collector } from "./collector.ts";
 import { ensureExtension, injectPort } from "./extension.ts";
 import { compileMatcher, type CorpusMatcher } from "./match.ts";

@@ -11,7 +11,7 @@
 import type { Io } from "../io.ts";
 import { escapeControls } from "../terminal.ts";
 import { API_SCHEMA, type SessionPayload } from "./api.ts";
-import { pidAlive } from "./chromium.ts";
+import { pidAlive } from "./process.ts";
 import { readSession, removeSession, type SessionInfo, sessionPath } from "./session_file.ts";
 
 /** How long the handshake waits for the daemon. */

@@ -14,7 +14,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join } from "../path.ts";
 
 /** Contents of the session file. The one type for it: every reader and writer uses this. */
 export interface SessionInfo {

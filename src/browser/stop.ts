@@ -13,7 +13,7 @@ import { basename, resolve } from "node:path";
 import type { Io } from "../io.ts";
 import { SessionError } from "../errors.ts";
 import { API_SCHEMA, type StatusPayload } from "./api.ts";
-import { pidAlive, pidCommandLine, pidImageName, windowsSessionLiveness } from "./chromium.ts";
+import { pidAlive, pidCommandLine, pidImageName, windowsSessionLiveness } from "./process.ts";
 import { openSession, staleLine } from "./session.ts";
 import { type PublicSession, publicSession, removeSession } from "./session_file.ts";
 import { escapeControls, toJson } from "../terminal.ts";

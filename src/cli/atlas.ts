@@ -1,5 +1,5 @@
 /** Wiring of `mapper atlas …`: the atlas client (find, list, validate, add, verify) and the catalog API (serve, build). @module */
-import type { Command } from "@commander-js/extra-typings";
+import type { Command } from "./command.ts";
 import { type CliContext, intArg } from "./context.ts";
 import { registerCatalog } from "./catalog.ts";
 import { UsageError } from "../errors.ts";

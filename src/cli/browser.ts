@@ -1,5 +1,5 @@
 /** Wiring of `mapper browser start|stop|status`. @module */
-import { type Command, Option } from "@commander-js/extra-typings";
+import { type Command, Option } from "./command.ts";
 import { type CliContext, collect, intArg } from "./context.ts";
 
 /** Registers the `mapper browser` command group. */

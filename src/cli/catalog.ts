@@ -1,5 +1,5 @@
 /** Wiring of `mapper atlas serve` and `mapper atlas build`: the read-only catalog HTTP API. @module */
-import type { Command } from "@commander-js/extra-typings";
+import type { Command } from "./command.ts";
 import { type CliContext, intArg } from "./context.ts";
 
 /** Registers `atlas serve` and `atlas build` on the `atlas` group. */

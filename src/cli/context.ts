@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { InvalidArgumentError } from "@commander-js/extra-typings";
+import { InvalidArgumentError } from "./command.ts";
 import type { Io } from "../io.ts";
 
 /** Shared state of one CLI invocation. */
@@ -15,7 +15,7 @@ export interface CliContext {
 }
 
 /**
- * Parses a flag value as a whole number within `[min, max]`; used as a commander `argParser` so a bad value is a
+ * Parses a flag value as a whole number within `[min, max]`; used as an option's value parser so a bad value is a
  * usage error naming the flag.
  */
 export function intArg(min: number, max = Number.MAX_SAFE_INTEGER): (value: string) => number {

@@ -1,5 +1,5 @@
 /** Wiring of `mapper console list|get` and `mapper network list|get`. @module */
-import type { Command } from "@commander-js/extra-typings";
+import type { Command } from "./command.ts";
 import { type CliContext, intArg } from "./context.ts";
 
 /** Registers the `mapper console` and `mapper network` command groups. */

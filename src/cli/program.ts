@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { Command } from "@commander-js/extra-typings";
+import { Command } from "./command.ts";
 import type { CliContext } from "./context.ts";
 import { registerAtlas } from "./atlas.ts";
 import { registerBrowser } from "./browser.ts";
@@ -12,7 +12,7 @@ import { registerDevtools } from "./devtools.ts";
 import { registerServeMapper } from "./serve_mapper.ts";
 import { registerSkills } from "./skills.ts";
 import { registerVersion } from "./version.ts";
-import { VERSION } from "../version.ts";
+import { versionLine } from "../version.ts";
 
 /** Builds the `mapper` command tree. Output and exit behaviour are configured by the caller (`runCli`). */
 export function buildProgram(ctx: CliContext): Command {
@@ -24,7 +24,7 @@ export function buildProgram(ctx: CliContext): Command {
         "traffic agents can read.",
     )
     .configureHelp({ helpWidth: 100 })
-    .version(`mapper ${VERSION}`, "-V, --version", "print mapper's version (same as 'mapper version')")
+    .version(versionLine().trimEnd(), "-V, --version", "print mapper's version (same as 'mapper version')")
     .helpCommand("help [command]", "show help for a command")
     .showSuggestionAfterError(true);
   registerServeMapper(program, ctx);
@@ -39,11 +39,4 @@ export function buildProgram(ctx: CliContext): Command {
       "Run 'mapper <command> --help' for a command's flags.",
   );
   return program;
-}
-
-/** The space-separated path of a command below the root, e.g. `atlas find` (empty for the root). */
-export function commandPath(cmd: Command<unknown[], Record<string, unknown>, Record<string, unknown>>): string {
-  const names: string[] = [];
-  for (let c: typeof cmd | null = cmd; c?.parent; c = c.parent) names.unshift(c.name());
-  return names.join(" ");
 }

@@ -55,7 +55,7 @@ Deno.test("runCli() - a negative number for a count flag says what is allowed", 
   assert.equal(await runCli(["atlas", "list", "--limit=-1"], io), 2);
   assert.match(
     io.stderr.text(),
-    /^mapper atlas list: option '--limit <n>' argument '-1' is invalid\. must be 0 or greater\n/,
+    /^mapper atlas list: option '--limit <n>' argument '-1' is invalid\. must be 0 or greater — see 'mapper atlas list --help'\n$/,
   );
 });
 

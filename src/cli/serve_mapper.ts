@@ -1,5 +1,5 @@
 /** Wiring of `mapper serve-mapper`. @module */
-import type { Command } from "@commander-js/extra-typings";
+import type { Command } from "./command.ts";
 import { type CliContext, intArg } from "./context.ts";
 
 /** Registers `mapper serve-mapper`: compile `.mapper/` and serve `/mapper` + `/mapper/version`, live. */

@@ -1,8 +1,8 @@
 /** Wiring of `mapper skills install`. @module */
-import type { Command } from "@commander-js/extra-typings";
+import type { Command } from "./command.ts";
 import type { CliContext } from "./context.ts";
 
-/** Registers `mapper skills install [--target DIR] [--dry-run]`. */
+/** Registers `mapper skills install [--target DIR] [--dry-run] [--json]`. */
 export function registerSkills(program: Command, ctx: CliContext): void {
   const skills = program
     .command("skills")
@@ -12,8 +12,12 @@ export function registerSkills(program: Command, ctx: CliContext): void {
     .description("write each bundled skill into its own subdirectory of the target, replacing that skill's old copy")
     .option("--target <dir>", "directory to install skills into (each skill becomes a subdirectory)", undefined)
     .option("--dry-run", "list what would be written without writing anything")
+    .option("--json", "print what was installed (or would be, with --dry-run) as JSON")
     .action(async (opts) => {
       const { runSkillsInstall } = await import("../skills/install.ts");
-      ctx.exitCode = await runSkillsInstall({ target: opts.target, dryRun: opts.dryRun === true }, ctx.io);
+      ctx.exitCode = await runSkillsInstall(
+        { target: opts.target, dryRun: opts.dryRun === true, json: opts.json === true },
+        ctx.io,
+      );
     });
 }

@@ -42,32 +42,42 @@ export interface WalkedFile {
   relative: string;
 }
 
+/** What one directory contributed, in load order: its files and its problems. */
+interface Visit {
+  files: WalkedFile[];
+  fatal: Diagnostic[];
+  warnings: Diagnostic[];
+}
+
 /**
  * Lists the corpus files below `dir` in load order. Symlinked files are read through the link; symlinked
- * directories are not descended (a warning says so). Unreadable directories are fatal problems.
+ * directories are not descended (a warning says so). Unreadable directories are fatal problems. Sibling directories
+ * are read concurrently (a large corpus has hundreds); files and problems are still reported in load order.
  */
 export async function walkCorpus(
   dir: string,
   fatal: Diagnostic[],
   warnings: Diagnostic[],
 ): Promise<WalkedFile[]> {
-  const out: WalkedFile[] = [];
-  async function visit(rel: string): Promise<void> {
+  async function visit(rel: string): Promise<Visit> {
+    const out: Visit = { files: [], fatal: [], warnings: [] };
     const abs = rel ? join(dir, rel) : dir;
     let entries: Deno.DirEntry[];
     try {
       entries = await Array.fromAsync(Deno.readDir(abs));
     } catch (err: unknown) {
-      fatal.push({
+      out.fatal.push({
         code: "dir-unreadable",
         severity: "error",
         message: `cannot read directory: ${err instanceof Error ? err.message : String(err)}`,
         location: { file: abs, line: 0, column: 0 },
       });
-      return;
+      return out;
     }
     entries.sort((a, b) => compareBytes(a.name, b.name));
-    for (const entry of entries) {
+    // Each entry becomes a visit of its own (a file, a problem, or a whole subdirectory), started at once and
+    // merged in entry order.
+    const parts = entries.map(async (entry): Promise<Visit | undefined> => {
       const childRel = rel ? `${rel}/${entry.name}` : entry.name;
       let isDir = entry.isDirectory;
       let isFile = entry.isFile;
@@ -77,36 +87,48 @@ export async function walkCorpus(
           isDir = info.isDirectory;
           isFile = info.isFile;
         } catch {
-          if (isCorpusFileName(entry.name)) {
-            fatal.push({
+          if (!isCorpusFileName(entry.name)) return undefined;
+          return {
+            files: [],
+            warnings: [],
+            fatal: [{
               code: "file-unreadable",
               severity: "error",
               message: "cannot read file: the symbolic link is broken",
               location: { file: join(dir, childRel), line: 0, column: 0 },
-            });
-          }
-          continue;
+            }],
+          };
         }
         if (isDir) {
-          if (!EXCLUDED_DIRS.has(entry.name)) {
-            warnings.push({
+          if (EXCLUDED_DIRS.has(entry.name)) return undefined;
+          return {
+            files: [],
+            fatal: [],
+            warnings: [{
               code: "symlink-dir-skipped",
               severity: "warning",
               message: "symbolic link to a directory not followed; its files are not loaded",
               location: { file: join(dir, childRel), line: 0, column: 0 },
-            });
-          }
-          continue;
+            }],
+          };
         }
       }
-      if (isDir) {
-        if (EXCLUDED_DIRS.has(entry.name)) continue;
-        await visit(childRel);
-      } else if (isFile && isCorpusFileName(entry.name)) {
-        out.push({ path: join(dir, childRel), relative: childRel });
+      if (isDir) return EXCLUDED_DIRS.has(entry.name) ? undefined : await visit(childRel);
+      if (isFile && isCorpusFileName(entry.name)) {
+        return { files: [{ path: join(dir, childRel), relative: childRel }], fatal: [], warnings: [] };
       }
+      return undefined;
+    });
+    for (const part of await Promise.all(parts)) {
+      if (!part) continue;
+      out.files.push(...part.files);
+      out.fatal.push(...part.fatal);
+      out.warnings.push(...part.warnings);
     }
+    return out;
   }
-  await visit("");
-  return out;
+  const result = await visit("");
+  fatal.push(...result.fatal);
+  warnings.push(...result.warnings);
+  return result.files;
 }

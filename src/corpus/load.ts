@@ -9,8 +9,10 @@
  * @module
  */
 import { CorpusLoadError, type Diagnostic, type SourceLocation } from "./diagnostic.ts";
-import { decodeFile, type RawComponent, type RawDefinition, type RawFile, type RawRequest } from "./_decode.ts";
-import { walkCorpus } from "./_walk.ts";
+import type { RawComponent, RawDefinition, RawFile, RawRequest } from "./_decode.ts";
+import { walkCorpus, type WalkedFile } from "./_walk.ts";
+import { resolve } from "../path.ts";
+import { parseFiles, type ParseJob } from "./_parse_pool.ts";
 import { composeSelectors } from "./selector.ts";
 import type { Corpus, CorpusComponent, CorpusMessage, CorpusRequest, CorpusView } from "./model.ts";
 
@@ -23,22 +25,101 @@ export interface LoadResult {
 /** Options of {@linkcode load}. */
 export interface LoadOptions {
   /**
-   * Reuse decoded files whose text is unchanged since the previous load with the same cache (the live service
-   * recompiles a large corpus after a one-file edit without re-parsing the rest).
+   * Reuse decoded files that are unchanged since the previous load with the same cache (the live service recompiles
+   * a large corpus after a one-file edit without reading or parsing the rest).
    */
   cache?: LoadCache;
+  /** Parse workers for a large batch of files (default: see `_parse_pool.ts`; 0 = parse in-process). */
+  workers?: number;
+  /**
+   * The paths a file watcher reported since the previous load with the same `cache`. When every one is a corpus
+   * file that load already had and that still exists (an edit of existing files), the directory is not walked and
+   * no other file is even stat'ed: only these are read and, when their text changed, parsed. Anything else (a new,
+   * removed or renamed file, a directory, an empty list) makes the load walk and check everything as usual.
+   */
+  changed?: Iterable<string>;
 }
 
 interface CacheEntry {
+  /** Size and modification time (ms) when the file was last read; `mtime` is `undefined` when the OS has none. */
+  size: number;
+  mtime: number | undefined;
+  /** Wall-clock time just before that read. */
+  checkedAt: number;
   text: string;
   raw: RawFile;
   warnings: Diagnostic[];
 }
 
-/** Decoded files from the previous load, keyed by path and validated by exact text. Opaque. */
+/**
+ * A file whose modification time is this close to the moment it was read may have changed again within the same
+ * timestamp tick without changing size ("racy" in git's words): such files are re-read and compared by text.
+ */
+const RACY_MS = 2_000;
+
+/**
+ * Decoded files from the previous load, keyed by path. A file is reused without being read when its size and
+ * modification time are unchanged and it was not modified just before it was read; otherwise it is read and reused
+ * when its text is identical. Opaque.
+ */
 export class LoadCache {
   /** Path → decoded file of the last load (files that vanished are dropped at the next load). */
   entries: Map<string, CacheEntry> = new Map();
+  /** The last walk: its directory, files in load order, and the warnings it produced. */
+  walk: { dir: string; files: WalkedFile[]; warnings: Diagnostic[] } | undefined;
+}
+
+/** The last walk's files when `changed` names only files it had that still exist; else `undefined` (walk again). */
+async function unchangedWalk(
+  dir: string,
+  cache: LoadCache | undefined,
+  changed: Iterable<string> | undefined,
+): Promise<{ files: WalkedFile[]; warnings: Diagnostic[]; changed: Set<string> } | undefined> {
+  const walk = cache?.walk;
+  if (!walk || walk.dir !== dir || changed === undefined) return undefined;
+  const known = new Map(walk.files.map((f) => [resolve(f.path), f.path]));
+  const paths = new Set<string>();
+  for (const path of changed) {
+    const own = known.get(resolve(path));
+    if (own === undefined) return undefined;
+    paths.add(own);
+  }
+  if (paths.size === 0) return undefined;
+  const stillFiles = await Promise.all([...paths].map((p) => Deno.stat(p).then((i) => i.isFile, () => false)));
+  if (stillFiles.includes(false)) return undefined;
+  return { files: walk.files, warnings: walk.warnings, changed: paths };
+}
+
+/** What the read step found for one file. */
+type ReadResult =
+  | { kind: "cached"; entry: CacheEntry }
+  | { kind: "text"; text: string; size: number; mtime: number | undefined; checkedAt: number }
+  | { kind: "failed" };
+
+/** Stats the file and reads it unless the cache entry is certainly still valid. */
+async function readOne(f: WalkedFile, hit: CacheEntry | undefined, fatal: Diagnostic[]): Promise<ReadResult> {
+  const checkedAt = Date.now();
+  try {
+    const info = await Deno.stat(f.path);
+    const mtime = info.mtime?.getTime();
+    if (
+      hit && mtime !== undefined && hit.mtime === mtime && hit.size === info.size && hit.checkedAt - mtime > RACY_MS
+    ) {
+      return { kind: "cached", entry: hit };
+    }
+    const text = new TextDecoder("utf-8", { fatal: true }).decode(await Deno.readFile(f.path));
+    return { kind: "text", text, size: info.size, mtime, checkedAt };
+  } catch (err: unknown) {
+    fatal.push({
+      code: err instanceof TypeError ? "file-encoding" : "file-unreadable",
+      severity: "error",
+      message: err instanceof TypeError
+        ? "the file is not valid UTF-8"
+        : `cannot read file: ${err instanceof Error ? err.message : String(err)}`,
+      location: { file: f.path, line: 0, column: 0 },
+    });
+    return { kind: "failed" };
+  }
 }
 
 /** Hint attached to a missing-directory failure. */
@@ -73,44 +154,60 @@ export async function load(dir: string, options: LoadOptions = {}): Promise<Load
       location: { file: dir, line: 0, column: 0 },
     }]);
   }
-  const files = await walkCorpus(dir, fatal, warnings);
-  const texts = await Promise.all(files.map(async (f) => {
-    try {
-      return new TextDecoder("utf-8", { fatal: true }).decode(await Deno.readFile(f.path));
-    } catch (err: unknown) {
-      fatal.push({
-        code: err instanceof TypeError ? "file-encoding" : "file-unreadable",
-        severity: "error",
-        message: err instanceof TypeError
-          ? "the file is not valid UTF-8"
-          : `cannot read file: ${err instanceof Error ? err.message : String(err)}`,
-        location: { file: f.path, line: 0, column: 0 },
-      });
-      return undefined;
-    }
-  }));
-  const decoded: RawFile[] = [];
   const cache = options.cache;
-  const entries = new Map<string, CacheEntry>();
-  files.forEach((f, i) => {
-    const text = texts[i];
-    if (text === undefined) return;
+  const known = await unchangedWalk(dir, cache, options.changed);
+  const walkWarnings: Diagnostic[] = [];
+  const files = known?.files ?? await walkCorpus(dir, fatal, walkWarnings);
+  warnings.push(...(known?.warnings ?? walkWarnings));
+  // A first load parses everything: load the parser while the files are read (an empty corpus never loads it).
+  if (files.length > 0 && !cache?.entries.size) void import("./_decode.ts").catch(() => {});
+  const reads = await Promise.all(files.map((f) => {
     const hit = cache?.entries.get(f.path);
-    if (hit && hit.text === text) {
-      warnings.push(...hit.warnings);
-      decoded.push(hit.raw);
-      entries.set(f.path, hit);
-      return;
-    }
-    const fileWarnings: Diagnostic[] = [];
-    const raw = decodeFile(f.path, text, fatal, fileWarnings);
-    warnings.push(...fileWarnings);
-    if (raw) {
-      decoded.push(raw);
-      entries.set(f.path, { text, raw, warnings: fileWarnings });
+    // Told what changed: everything else is reused as it is (a file whose last load failed is read again).
+    if (known && hit && !known.changed.has(f.path)) return { kind: "cached", entry: hit } as const;
+    return readOne(f, known?.changed.has(f.path) ? undefined : hit, fatal);
+  }));
+  // Parse what is new or changed (in workers when there is a lot of it); everything else comes from the cache.
+  const jobs: ParseJob[] = [];
+  reads.forEach((r, i) => {
+    if (r.kind !== "text") return;
+    const hit = cache?.entries.get(files[i]!.path);
+    if (hit && hit.text === r.text) {
+      reads[i] = { kind: "cached", entry: { ...hit, size: r.size, mtime: r.mtime, checkedAt: r.checkedAt } };
+    } else {
+      jobs.push({ path: files[i]!.path, text: r.text });
     }
   });
-  if (cache) cache.entries = entries;
+  const parsed = jobs.length > 0
+    ? await parseFiles(jobs, options.workers === undefined ? {} : { workers: options.workers })
+    : [];
+  const decoded: RawFile[] = [];
+  const entries = new Map<string, CacheEntry>();
+  let next = 0;
+  files.forEach((f, i) => {
+    const r = reads[i]!;
+    if (r.kind === "failed") return;
+    if (r.kind === "cached") {
+      warnings.push(...r.entry.warnings);
+      decoded.push(r.entry.raw);
+      entries.set(f.path, r.entry);
+      return;
+    }
+    const outcome = parsed[next++]!;
+    fatal.push(...outcome.fatal);
+    warnings.push(...outcome.warnings);
+    if (outcome.raw) {
+      decoded.push(outcome.raw);
+      const { size, mtime, checkedAt, text } = r;
+      entries.set(f.path, { size, mtime, checkedAt, text, raw: outcome.raw, warnings: outcome.warnings });
+    }
+  });
+  if (cache) {
+    cache.entries = entries;
+    cache.walk = fatal.some((d) => d.code === "dir-unreadable")
+      ? undefined
+      : { dir, files, warnings: known?.warnings ?? walkWarnings };
+  }
   if (fatal.length > 0) throw new CorpusLoadError(dedupe(sortByLocation(fatal, files.map((f) => f.path))));
   const result = assemble(dir, files.map((f) => f.path), decoded, warnings, fatal);
   if (fatal.length > 0) throw new CorpusLoadError(fatal);

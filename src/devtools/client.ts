@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { resolve } from "node:path";
+import { resolve } from "../path.ts";
 import type { Io } from "../io.ts";
 import { NotFoundError, SessionError } from "../errors.ts";
 import type { ErrorPayload } from "../browser/mod.ts";

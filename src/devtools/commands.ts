@@ -11,7 +11,7 @@
  *
  * @module
  */
-import { resolve } from "node:path";
+import { resolve } from "../path.ts";
 import type { Io } from "../io.ts";
 import { FileError, SessionError, UsageError } from "../errors.ts";
 import { escapeControls, toJson } from "../terminal.ts";

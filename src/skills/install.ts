@@ -9,6 +9,7 @@ import { assetsUnder, skillNames } from "../assets.ts";
 import { describe, FileError } from "../errors.ts";
 import type { Io } from "../io.ts";
 import { VERSION } from "../version.ts";
+import { toJson } from "../terminal.ts";
 import { isAbsolute, join, resolve } from "node:path";
 
 /** Options of `mapper skills install`. */
@@ -17,6 +18,20 @@ export interface SkillsInstallOptions {
   target: string | undefined;
   /** List what would be written and write nothing. */
   dryRun: boolean;
+  /** Print the report as JSON ({@linkcode SkillsReport}) instead of lines. */
+  json?: boolean;
+}
+
+/**
+ * `skills install --json` (schema 1): the target as given (or the default), whether it was a dry run, and each
+ * skill with the files written (or that would be written) and their sizes in bytes.
+ */
+export interface SkillsReport {
+  schema: 1;
+  version: string;
+  target: string;
+  dry_run: boolean;
+  skills: Array<{ name: string; path: string; files: Array<{ path: string; bytes: number }> }>;
 }
 
 /** Default skills directory under a home directory. */
@@ -81,13 +96,26 @@ export async function runSkillsInstall(opts: SkillsInstallOptions, io: Io): Prom
   const shown = opts.target ?? defaultSkillsDir(io.home);
   const target = isAbsolute(shown) ? shown : resolve(io.cwd, shown);
   const names = skillNames();
+  const encoder = new TextEncoder();
+  const report: SkillsReport = {
+    schema: 1,
+    version: VERSION,
+    target: shown,
+    dry_run: opts.dryRun,
+    skills: names.map((name) => ({
+      name,
+      path: join(shown, name),
+      files: assetsUnder(`skills/${name}`).map(([rel, content]) => ({
+        path: join(shown, name, ...rel.split("/")),
+        bytes: encoder.encode(content).length,
+      })),
+    })),
+  };
   if (opts.dryRun) {
-    for (const name of names) {
-      for (const [rel, content] of assetsUnder(`skills/${name}`)) {
-        const bytes = new TextEncoder().encode(content).length;
-        io.stdout.write(`would write ${join(shown, name, ...rel.split("/"))} (${bytes} bytes)\n`);
-      }
-    }
+    if (opts.json) io.stdout.write(toJson(report));
+    else {for (const skill of report.skills) {
+        for (const f of skill.files) io.stdout.write(`would write ${f.path} (${f.bytes} bytes)\n`);
+      }}
     return 0;
   }
   try {
@@ -98,17 +126,17 @@ export async function runSkillsInstall(opts: SkillsInstallOptions, io: Io): Prom
       cause: err,
     });
   }
-  for (const name of names) {
+  for (const skill of report.skills) {
     try {
-      await installSkill(target, name);
+      await installSkill(target, skill.name);
     } catch (err: unknown) {
-      throw new FileError(`cannot install skill "${name}" into "${shown}": ${describe(err)}`, {
+      throw new FileError(`cannot install skill "${skill.name}" into "${shown}": ${describe(err)}`, {
         hint: "pass --target with a writable directory",
         cause: err,
       });
     }
-    io.stdout.write(`installed ${name} → ${join(shown, name)}\n`);
+    if (!opts.json) io.stdout.write(`installed ${skill.name} → ${skill.path}\n`);
   }
-  io.stdout.write(`mapper ${VERSION}: ${names.length} skills installed\n`);
+  io.stdout.write(opts.json ? toJson(report) : `mapper ${VERSION}: ${names.length} skills installed\n`);
   return 0;
 }

@@ -1,0 +1,233 @@
+/**
+ * Corpus server start-up, edits and memory, whole process, side by side with the Go reference when it is installed
+ * (see `_compare.ts`):
+ *
+ * - start → first `200` on `/mapper` (`/sightmap`) with a ~2.4 MB corpus: the ten shared gallery corpora (when
+ *   `../shared/data/atlas-gallery` exists) plus four corpora from this repository, each copied ten times;
+ * - the same with an empty corpus directory;
+ * - a one-file edit → the new version visible on `/mapper/version` (the 200 ms debounce included);
+ * - resident memory (VmRSS) once the first `200` was served.
+ *
+ *   deno run -A bench/corpus_compare.ts [runs=5]
+ *
+ * Prints medians and the ratio mapper / reference; asserts nothing.
+ *
+ * @module
+ */
+import { join } from "node:path";
+import { findReference, load } from "./_compare.ts";
+import { baseEnv, mapperCommand, ROOT } from "../tests/_helpers.ts";
+
+const runs = Number(Deno.args[0] ?? 5);
+const reference = await findReference();
+const work = await Deno.makeTempDir({ prefix: "mapper-corpus-compare-" });
+const env = baseEnv(work);
+
+async function copyTree(from: string, to: string): Promise<void> {
+  await Deno.mkdir(to, { recursive: true });
+  for await (const e of Deno.readDir(from)) {
+    if (e.isDirectory) await copyTree(join(from, e.name), join(to, e.name));
+    else if (e.isFile) await Deno.copyFile(join(from, e.name), join(to, e.name));
+  }
+}
+
+async function tree(dir: string): Promise<{ files: number; bytes: number }> {
+  let files = 0;
+  let bytes = 0;
+  for await (const e of Deno.readDir(dir)) {
+    if (e.isDirectory) {
+      const sub = await tree(join(dir, e.name));
+      files += sub.files;
+      bytes += sub.bytes;
+    } else if (e.isFile && /\.ya?ml$/i.test(e.name)) {
+      files++;
+      bytes += (await Deno.stat(join(dir, e.name))).size;
+    }
+  }
+  return { files, bytes };
+}
+
+/** The source corpora: the shared gallery (when present) and four from this repository. */
+async function sources(): Promise<string[]> {
+  const gallery = Deno.env.get("MAPPER_GALLERY") ??
+    join(ROOT, "..", "..", "shared", "data", "atlas-gallery", "entries");
+  const out: string[] = [];
+  for (const name of await Array.fromAsync(Deno.readDir(gallery)).catch(() => [])) {
+    const dir = join(gallery, name.name, ".mapper");
+    if (await Deno.stat(dir).then(() => true, () => false)) out.push(dir);
+  }
+  if (out.length === 0) {
+    // deno-lint-ignore no-console
+    console.log(`(shared gallery not found at ${gallery}: the corpus is built from this repository's corpora only)`);
+  }
+  out.sort();
+  // Four more that the reference also loads (it refuses the `shop` fixture, which exercises mapper's lenient rules).
+  out.push(
+    join(ROOT, "tests", "fixtures", "browser", "corpus"),
+    join(ROOT, "assets", "gallery", "entries", "demo-docs", ".mapper"),
+    join(ROOT, "assets", "gallery", "entries", "demo-shop", ".mapper"),
+    join(ROOT, "tests", "fixtures", "catalog", "gallery", "entries", "beta", ".mapper"),
+  );
+  return out;
+}
+
+const big = join(work, "big");
+for (let copy = 0; copy < 10; copy++) {
+  for (const [i, dir] of (await sources()).entries()) await copyTree(dir, join(big, `copy${copy}`, `c${i}`));
+}
+const empty = join(work, "empty");
+await Deno.mkdir(empty);
+const size = await tree(big);
+
+function freePort(): number {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (listener.addr as Deno.NetAddr).port;
+  listener.close();
+  return port;
+}
+
+function rssKb(pid: number): number {
+  try {
+    return Number(/VmRSS:\s+(\d+)/.exec(Deno.readTextFileSync(`/proc/${pid}/status`))?.[1] ?? NaN);
+  } catch {
+    return NaN;
+  }
+}
+
+interface Server {
+  name: string;
+  start(dir: string, port: number): Deno.ChildProcess;
+  path: string;
+}
+
+/** Spawns `cmd args` quietly in the work directory. */
+function spawn(cmd: string, args: string[]): Deno.ChildProcess {
+  return new Deno.Command(cmd, { args, cwd: work, env, stdin: "null", stdout: "null", stderr: "null" }).spawn();
+}
+
+const servers: Server[] = [{
+  name: "mapper serve-mapper",
+  path: "/mapper",
+  start: (dir, port) => spawn(Deno.execPath(), mapperCommand(["serve-mapper", "--port", String(port), "--dir", dir])),
+}];
+if (reference) {
+  servers.push({
+    name: "sightmap serve-sightmap (Go 0.32.0)",
+    path: "/sightmap",
+    start: (dir, port) => spawn(reference, ["serve-sightmap", "--port", String(port), "--sightmap-dir", dir]),
+  });
+}
+
+async function get(url: string): Promise<{ status: number; text: string } | undefined> {
+  try {
+    const res = await fetch(url);
+    return { status: res.status, text: await res.text() };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Spawns the server, returns ms until the first 200 on its corpus path, RSS then, and the edit latency. */
+async function measure(server: Server, dir: string, edit: boolean) {
+  const port = freePort();
+  const base = `http://127.0.0.1:${port}${server.path}`;
+  const t0 = performance.now();
+  const child = server.start(dir, port);
+  try {
+    for (;;) {
+      const r = await get(base);
+      if (r?.status === 200) break;
+      if (performance.now() - t0 > 30_000) throw new Error(`${server.name}: no 200 within 30 s`);
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    }
+    const startMs = performance.now() - t0;
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const rss = rssKb(child.pid);
+    let editMs = NaN;
+    if (edit) {
+      const before = (await get(`${base}/version`))?.text;
+      const file = join(
+        dir,
+        "copy0",
+        "c0",
+        (await Array.fromAsync(Deno.readDir(join(dir, "copy0", "c0"))))
+          .map((e) => e.name).filter((n) => n.endsWith(".yaml")).sort()[0]!,
+      );
+      const text = await Deno.readTextFile(file);
+      const t1 = performance.now();
+      await Deno.writeTextFile(file, `${text}\n# edited ${Date.now()}\n`);
+      for (;;) {
+        const now = (await get(`${base}/version`))?.text;
+        if (now !== undefined && now !== before) break;
+        if (performance.now() - t1 > 10_000) throw new Error(`${server.name}: edit not visible within 10 s`);
+        await new Promise((resolve) => setTimeout(resolve, 2));
+      }
+      editMs = performance.now() - t1;
+    }
+    return { startMs, rss, editMs };
+  } finally {
+    try {
+      child.kill("SIGTERM");
+    } catch {
+      // it already exited; the error above says why
+    }
+    await child.status;
+  }
+}
+
+const median = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+try {
+  // deno-lint-ignore no-console
+  console.log(
+    `${await load()}; corpus ${size.files} YAML files, ${(size.bytes / 1e6).toFixed(2)} MB; ${runs} runs each`,
+  );
+  const results = new Map<string, { start: number; empty: number; edit: number; rss: number }>();
+  const samples = servers.map(() => ({
+    start: [] as number[],
+    empty: [] as number[],
+    edit: [] as number[],
+    rss: [] as number[],
+  }));
+  for (let round = 0; round < runs; round++) {
+    for (const [i, server] of servers.entries()) {
+      const full = await measure(server, big, true);
+      const none = await measure(server, empty, false);
+      samples[i]!.start.push(full.startMs);
+      samples[i]!.edit.push(full.editMs);
+      samples[i]!.rss.push(full.rss);
+      samples[i]!.empty.push(none.startMs);
+    }
+  }
+  for (const [i, server] of servers.entries()) {
+    const s = samples[i]!;
+    results.set(server.name, {
+      start: median(s.start),
+      empty: median(s.empty),
+      edit: median(s.edit),
+      rss: median(s.rss),
+    });
+  }
+  const ref = reference ? results.get(servers[1]!.name) : undefined;
+  const ratio = (a: number, b: number | undefined) => b === undefined ? "" : `  (ratio ${(a / b).toFixed(2)}×)`;
+  for (const [name, r] of results) {
+    // deno-lint-ignore no-console
+    console.log(
+      [
+        name,
+        `  start → first 200, ${(size.bytes / 1e6).toFixed(1)} MB corpus: ${r.start.toFixed(0)} ms${
+          name === servers[0]!.name ? ratio(r.start, ref?.start) : ""
+        }`,
+        `  start → first 200, empty corpus: ${r.empty.toFixed(0)} ms${
+          name === servers[0]!.name ? ratio(r.empty, ref?.empty) : ""
+        }`,
+        `  one-file edit → new version visible: ${r.edit.toFixed(0)} ms${
+          name === servers[0]!.name ? ratio(r.edit, ref?.edit) : ""
+        }`,
+        `  RSS after start: ${(r.rss / 1024).toFixed(0)} MB${name === servers[0]!.name ? ratio(r.rss, ref?.rss) : ""}`,
+      ].join("\n"),
+    );
+  }
+} finally {
+  await Deno.remove(work, { recursive: true });
+}

@@ -1,0 +1,90 @@
+/**
+ * Short commands, whole process, side by side with the Go reference when it is installed (see `_compare.ts`):
+ *
+ * - `mapper version` vs `sightmap version`, next to the floor of `deno run` on an empty file;
+ * - `console list` with 1,000 buffered entries (~110 KB of JSON): both CLIs read their session file and GET
+ *   `/devtools/console` from one fake daemon in this process, so only the CLI side is measured.
+ *
+ *   deno run -A bench/startup_compare.ts [runs=25]
+ *
+ * Prints medians, p90 and the ratio mapper / reference; asserts nothing.
+ *
+ * @module
+ */
+import { join } from "node:path";
+import { findReference, load, printTable, timeVariants, type Variant } from "./_compare.ts";
+import { baseEnv, mapperCommand } from "../tests/_helpers.ts";
+
+const runs = Number(Deno.args[0] ?? 25);
+const reference = await findReference();
+const work = await Deno.makeTempDir({ prefix: "mapper-startup-bench-" });
+const env = baseEnv(work);
+
+// ---- a fake session daemon with 1,000 console entries, valid for both CLIs ----------------------------------------
+const TAB = "3B52829CC055BCB8BA95A2496C0A3716";
+const LEVELS = ["log", "info", "warn", "error"];
+const entries = Array.from({ length: 1000 }, (_, i) => ({
+  index: 139 + i,
+  tab: TAB,
+  level: LEVELS[i % LEVELS.length],
+  text: `message ${139 + i}: ${"x".repeat(i % 23)}`,
+  ts: 1795298000000 + i,
+  source: "console",
+  matches: [],
+}));
+const body = JSON.stringify({ schema: 1, dropped: 139, first: 139, last: 1138, entries }) + "\n";
+const server = Deno.serve(
+  { hostname: "127.0.0.1", port: 0, onListen: () => {} },
+  () => new Response(body, { headers: { "content-type": "application/json" } }),
+);
+const port = server.addr.port;
+await Deno.mkdir(join(work, ".mapper"));
+await Deno.writeTextFile(
+  join(work, ".mapper", ".session"),
+  JSON.stringify({
+    schema: 1,
+    daemonPid: Deno.pid,
+    chromiumPid: Deno.pid,
+    port,
+    cdpPort: 9,
+    cdpUrl: "ws://127.0.0.1:9/devtools/browser/x",
+    profile: work,
+    headless: true,
+    startedAt: new Date().toISOString(),
+    version: "bench",
+    log: null,
+  }),
+);
+await Deno.mkdir(join(work, ".sightmap"));
+await Deno.writeTextFile(
+  join(work, ".sightmap", ".session"),
+  JSON.stringify({ port: 9, pid: Deno.pid, serverPort: port }),
+);
+await Deno.writeTextFile(join(work, "empty.ts"), "");
+
+try {
+  // deno-lint-ignore no-console
+  console.log(
+    `${await load()}; ${runs} runs each, interleaved; console list body ${(body.length / 1000).toFixed(0)} KB`,
+  );
+  const deno = Deno.execPath();
+  const versionRows: Variant[] = [
+    { name: "deno run (empty file, the floor)", cmd: [deno, "run", "-A", "--quiet", "--no-config", "empty.ts"] },
+    { name: "mapper version (deno run main.ts)", cmd: [deno, ...mapperCommand(["version"])] },
+  ];
+  const consoleRows: Variant[] = [
+    { name: "mapper console list (1,000 entries)", cmd: [deno, ...mapperCommand(["console", "list"])] },
+  ];
+  if (reference) {
+    versionRows.push({ name: "sightmap version (Go reference 0.32.0)", cmd: [reference, "version"] });
+    consoleRows.push({ name: "sightmap console list (Go reference 0.32.0)", cmd: [reference, "console", "list"] });
+  }
+  for (const v of [...versionRows, ...consoleRows]) Object.assign(v, { cwd: work, env });
+  const versions = await timeVariants(versionRows, runs);
+  printTable("version", versions, reference ? versions[2] : undefined);
+  const lists = await timeVariants(consoleRows, runs);
+  printTable("console list", lists, reference ? lists[1] : undefined);
+} finally {
+  await server.shutdown();
+  await Deno.remove(work, { recursive: true });
+}
