@@ -771,6 +771,29 @@ function distance(a, b) {
   return prev[b.length] ?? 0;
 }
 
+/**
+ * The project's one did-you-mean: the candidates closest to a word (case-insensitive edit distance at most
+ * `maxDistance`, or one containing the other when both have 3+ characters), nearest first, then in given order.
+ * @param {string} word
+ * @param {readonly string[]} candidates
+ * @param {number} [maxDistance]
+ * @returns {string[]}
+ */
+export function didYouMean(word, candidates, maxDistance = 2) {
+  const w = word.toLowerCase();
+  /** @type {Array<{ name: string, d: number, i: number }>} */
+  const scored = [];
+  const seen = new Set();
+  candidates.forEach((name, i) => {
+    if (seen.has(name) || name === word) return;
+    seen.add(name);
+    const n = name.toLowerCase();
+    const d = n === w ? 0 : w.length >= 3 && n.length >= 3 && (n.includes(w) || w.includes(n)) ? 1 : distance(w, n);
+    if (d <= maxDistance) scored.push({ name, d, i });
+  });
+  return scored.sort((a, b) => a.d - b.d || a.i - b.i).map((s) => s.name);
+}
+
 /** Spellings people reach for, mapped to the form they mean. */
 const ALIASES = /** @type {Record<string, string>} */ ({
   textcontent: "text",
@@ -796,16 +819,8 @@ function suggestExtract(expr, componentNames) {
   if (textOf) return /** @type {string} */ (textOf[1]).trim();
   const word = expr.toLowerCase();
   if (ALIASES[word.replace(/[_-]/g, "")] !== undefined) return ALIASES[word.replace(/[_-]/g, "")] ?? null;
-  let best = null;
-  let bestDistance = 3;
-  for (const candidate of [...EXTRACT_KEYWORDS, ...componentNames]) {
-    const d = distance(word, candidate.toLowerCase());
-    if (d < bestDistance) {
-      best = candidate;
-      bestDistance = d;
-    }
-  }
-  if (best !== null) return EXTRACT_KEYWORDS.includes(best) ? best : `${best}.${"text"}`;
+  const best = didYouMean(expr, [...EXTRACT_KEYWORDS, ...componentNames])[0];
+  if (best !== undefined) return EXTRACT_KEYWORDS.includes(best) ? best : `${best}.text`;
   if (IDENT.test(expr)) return `attr=${expr}`; // `value`, `href`: usually an attribute
   return null;
 }
@@ -887,15 +902,7 @@ export function checkTransform(transform) {
       return { message: `transform ${JSON.stringify(t)} has an invalid regular expression: ${why}`, suggestion: null };
     }
   }
-  let best = null;
-  let bestDistance = 3;
-  for (const candidate of TRANSFORMS) {
-    const d = distance(t.toLowerCase(), candidate);
-    if (d < bestDistance) {
-      best = candidate;
-      bestDistance = d;
-    }
-  }
+  const best = didYouMean(t, TRANSFORMS)[0] ?? null;
   return {
     message: `unknown transform ${JSON.stringify(t)} (accepted: ${TRANSFORMS.join(", ")}, match:REGEX)`,
     suggestion: best,

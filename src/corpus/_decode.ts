@@ -51,6 +51,8 @@ export interface RawView {
   route?: string;
   url?: string;
   description?: string;
+  tags?: string[];
+  dependencies?: string[];
   memory: string[];
   components: RawComponent[];
   requests: RawRequest[];
@@ -698,7 +700,7 @@ class FileDecoder {
           break;
         case "tags":
         case "dependencies":
-          this.strings(e.value, `a view's "${e.key}"`);
+          setIf(v, e.key, this.strings(e.value, `a view's "${e.key}"`));
           break;
         case "stability":
         case "source":
