@@ -7,6 +7,7 @@
 import { Command } from "@commander-js/extra-typings";
 import type { CliContext } from "./context.ts";
 import { registerAtlas } from "./atlas.ts";
+import { registerAuthoring } from "./authoring.ts";
 import { registerBrowser } from "./browser.ts";
 import { registerDevtools } from "./devtools.ts";
 import { registerServeMapper } from "./serve_mapper.ts";
@@ -28,6 +29,7 @@ export function buildProgram(ctx: CliContext): Command {
     .helpCommand("help [command]", "show help for a command")
     .showSuggestionAfterError(true);
   registerServeMapper(program, ctx);
+  registerAuthoring(program, ctx);
   registerAtlas(program, ctx);
   registerBrowser(program, ctx);
   registerDevtools(program, ctx);
