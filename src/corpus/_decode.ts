@@ -654,6 +654,7 @@ class FileDecoder {
         if (p.extract) this.report(rules.extractForm(p.extract), this.loc(e.value));
       } else if (e.key === "transform") {
         const t = this.string(e.value, `a property's "transform"`);
+        setIf(p, "transform", t);
         if (t !== undefined) this.report(rules.transform(t), this.loc(e.value));
       } else if (!COMPONENT_PROPERTY_KEYS.has(e.key)) this.unknown(e, "a component property");
     }

@@ -61,7 +61,7 @@ function definitionKey(c: CorpusComponent): string {
     c.name,
     c.selectors,
     c.parentChain,
-    c.properties.map((p) => [p.name, p.extract]),
+    c.properties.map((p) => [p.name, p.extract, p.transform ?? null]),
     c.memory ?? null,
     c.tags ?? null,
     c.source ?? null,
