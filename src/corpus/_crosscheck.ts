@@ -5,6 +5,7 @@ import { dirname, join, relative, resolve, sep } from "node:path";
 import type { Diagnostic, SourceLocation } from "./diagnostic.ts";
 import type { RawComponent, RawDefinition, RawFile } from "./_decode.ts";
 import type { Corpus } from "./model.ts";
+import { extractForm } from "./rules.ts";
 
 const where = (l: SourceLocation) => `${l.file.split(/[\\/]/).pop()}:${l.line}`;
 
@@ -59,8 +60,29 @@ export function crossCheck(
   corpus: Corpus,
   out: Diagnostic[],
   corpusWide: Diagnostic[],
-  validate: boolean,
+  isSelector: ((selector: string) => boolean) | undefined,
 ): void {
+  const validate = isSelector !== undefined;
+  const names = new Set<string>();
+  const collect = (list: readonly RawComponent[]) => {
+    for (const c of list) {
+      if (c.kind !== "def") continue;
+      if (c.name) names.add(c.name);
+      collect(c.children);
+    }
+  };
+  for (const f of files) {
+    collect(f.components);
+    for (const v of f.views) collect(v.components);
+  }
+  const nameList = [...names];
+  for (const f of files) {
+    for (const { extract, location } of f.extracts) {
+      if (extract === "") continue; // property-missing-extract already said so
+      const p = extractForm(extract, nameList, isSelector);
+      if (p) out.push({ code: p.code, severity: p.severity, message: p.message, location });
+    }
+  }
   const views = files.flatMap((f) => f.views);
   for (const group of groups(views, (v) => v.name)) {
     const list = group.map((v) => `${where(v.location)} route ${v.route ?? "(none)"}`).join(", ");

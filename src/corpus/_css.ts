@@ -99,3 +99,13 @@ export function checkSelector(selector: string): Problem | undefined {
   }
   return undefined;
 }
+
+/** Whether a string is one valid CSS selector (list) for the browser (the strict parse succeeds). */
+export function isSelector(selector: string): boolean {
+  try {
+    strict(selector);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -73,6 +73,8 @@ export interface DecodeChecks {
 
 /** One decoded file. */
 export interface RawFile {
+  /** Every component property `extract:` as written, checked once all component names are known. */
+  extracts: Array<{ extract: string; location: SourceLocation }>;
   memory: string[];
   components: RawComponent[];
   views: RawView[];
@@ -157,6 +159,7 @@ class FileDecoder {
   aliasDepth = 0;
   readonly tooling: boolean;
   readonly config: boolean;
+  readonly extracts: RawFile["extracts"] = [];
   /** Field path of every node of the first document (keys map to their pair's path). */
   readonly paths = new Map<unknown, string>();
 
@@ -415,7 +418,14 @@ class FileDecoder {
       }
     }
     if (syntax) return undefined;
-    const file: RawFile = { memory: [], components: [], views: [], requests: [], messages: [] };
+    const file: RawFile = {
+      extracts: this.extracts,
+      memory: [],
+      components: [],
+      views: [],
+      requests: [],
+      messages: [],
+    };
     const first = list[0] as Document.Parsed | undefined;
     if (!first) return file;
     for (const extra of list.slice(1)) {
@@ -651,7 +661,7 @@ class FileDecoder {
         if (p.name) this.report(rules.propertyName(p.name, "property-invalid-name"), this.loc(e.value));
       } else if (e.key === "extract") {
         p.extract = this.string(e.value, `a property's "extract"`) ?? "";
-        if (p.extract) this.report(rules.extractForm(p.extract), this.loc(e.value));
+        this.extracts.push({ extract: p.extract, location: this.loc(e.value) });
       } else if (e.key === "transform") {
         const t = this.string(e.value, `a property's "transform"`);
         setIf(p, "transform", t);

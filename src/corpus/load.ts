@@ -114,7 +114,8 @@ export async function load(dir: string, options: LoadOptions = {}): Promise<Load
   }));
   const decoded: RawFile[] = [];
   const validate = options.validate === true;
-  const checks: DecodeChecks = validate ? { selector: (await import("./_css.ts")).checkSelector } : {};
+  const css = validate ? await import("./_css.ts") : undefined;
+  const checks: DecodeChecks = css ? { selector: css.checkSelector } : {};
   const cache = options.cache;
   const entries = new Map<string, CacheEntry>();
   files.forEach((f, i) => {
@@ -147,7 +148,7 @@ export async function load(dir: string, options: LoadOptions = {}): Promise<Load
   const result = assemble(dir, paths, decoded, warnings, fatal);
   if (fatal.length > 0) throw new CorpusLoadError(fatal);
   const corpusWide: Diagnostic[] = [];
-  crossCheck(dir, decoded, result, warnings, corpusWide, validate);
+  crossCheck(dir, decoded, result, warnings, corpusWide, css?.isSelector);
   if (validate) await sourceCheck(dir, decoded, warnings);
   return { corpus: result, diagnostics: [...dedupe(sortByLocation(warnings, paths)), ...corpusWide] };
 }

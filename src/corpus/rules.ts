@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { checkExtract, checkTransform } from "../../assets/extension/resolver.js";
 
 /** One finding of a rule, before it is placed in a file. */
 export interface Problem {
@@ -85,16 +86,27 @@ export function propertyName(name: string, code: string): Problem | undefined {
 }
 
 /**
- * A component property's `extract` form. The forms are the extension's (one parser, in the shared resolver); until
- * it is wired here this accepts everything.
+ * A component property's `extract` form, with the names of the corpus's components (a head naming one makes a
+ * path). The forms are the extension's: one parser, in the shared resolver. `isSelector` is a real CSS parser's
+ * verdict when the caller has one.
  */
-export function extractForm(_extract: string): Problem | undefined {
-  return undefined;
+export function extractForm(
+  extract: string,
+  componentNames: readonly string[],
+  isSelector?: (selector: string) => boolean,
+): Problem | undefined {
+  const bad = checkExtract(extract, componentNames, isSelector ? { isSelector } : {});
+  if (!bad) return undefined;
+  const hint = bad.suggestion === null ? "" : `; did you mean "${bad.suggestion}"?`;
+  return error("property-extract-invalid", `${bad.message}${hint}`);
 }
 
-/** A component property's `transform`; see {@linkcode extractForm}. */
-export function transform(_transform: string): Problem | undefined {
-  return undefined;
+/** A component property's `transform` (the shared resolver's list). */
+export function transform(value: string): Problem | undefined {
+  const bad = checkTransform(value);
+  if (!bad) return undefined;
+  const hint = bad.suggestion === null ? "" : `; did you mean "${bad.suggestion}"?`;
+  return error("property-transform-invalid", `${bad.message}${hint}`);
 }
 
 /**
