@@ -157,6 +157,28 @@ export function parseRoute(route) {
 }
 
 /**
+ * The canonical form of a route as matching sees it, for finding routes that match the same URLs (`route-conflict`):
+ * origin, query, fragment, empty segments and trailing slashes dropped, percent escapes decoded, parameter names
+ * erased (`/items/:id/` and `/items//:sku` → `/items/:`).
+ * @param {string} route
+ * @returns {string}
+ */
+export function routeKey(route) {
+  const parts = parseRoute(route).map((s) =>
+    s.kind === "param"
+      ? ":"
+      : s.kind === "star"
+      ? "*"
+      : s.kind === "globstar"
+      ? "**"
+      : s.kind === "glob"
+      ? s.re.source
+      : s.text
+  );
+  return `/${parts.join("/")}`;
+}
+
+/**
  * The specificity of a route: the sum of its segments' scores (literal and glued 3, `:param` 2, `*` 1, `**` 0);
  * the root route `/` scores 1.
  * @param {string} route
