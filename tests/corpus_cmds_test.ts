@@ -135,6 +135,7 @@ Deno.test("explain - every definition of a name, global first, with file, line a
     [["component", "global", null, "shared.yaml:4"], ["component", "view-scoped", "Item", "views.yaml:14"]],
   );
   assert.deepEqual(body.result.hits[0].entry, { name: "Header", selector: ["#header"] });
+  assert.deepEqual(body.result.hits.map((h: { path: string }) => h.path), ["components[0]", "views[2].components[0]"]);
 });
 
 Deno.test("explain - a global lists the views that $ref it; the expansion is not a second definition", async () => {

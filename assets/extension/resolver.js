@@ -8,8 +8,9 @@
 // - A plain ES module with `// @ts-check`: Deno type-checks it (it is imported by `src/`), the extension imports it.
 // - No imports, no `chrome.*`, no DOM globals: DOM access goes through an injected `Dom` object of callbacks.
 // - No top-level side effects: only function and constant declarations. To run it inside a page as a classic
-//   script (snapshots via CDP `Runtime.evaluate`), strip the `export ` keywords and wrap it in a function that
-//   returns the names needed: `(() => { <source without "export "> ; return { resolveView, extractProperties }; })()`.
+//   script (snapshots via CDP `Runtime.evaluate`), use `resolverScript()` from `src/assets.ts`: this source with the
+//   `export ` keywords stripped, wrapped in an IIFE whose value is an object of every export. Keep every export a
+//   top-level `export function` or `export const` (no `export { … }` lists) so that stays true.
 //
 // Route rules (authoring spec §5), decided where it was silent:
 // - Only the path counts: scheme, host, query and fragment are ignored, except that a route written with an origin
