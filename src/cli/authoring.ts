@@ -17,4 +17,16 @@ export function registerAuthoring(program: Command, ctx: CliContext): void {
       const { runValidate } = await import("../authoring/validate.ts");
       ctx.exitCode = await runValidate(opts, ctx.io);
     });
+
+  program
+    .command("lint")
+    .description("validate plus style rules (brittle selectors, naming, nesting) as warnings; exit 1 on any finding")
+    .option("--dir <path>", DIR_HELP)
+    .option("--json", "print the {ok, diagnostics, result} envelope (same as --format json)")
+    .option("--format <format>", FORMAT_HELP)
+    .option("--warn-only", "exit 0 when there are only warnings (errors still fail)")
+    .action(async (opts) => {
+      const { runLint } = await import("../authoring/lint.ts");
+      ctx.exitCode = await runLint(opts, ctx.io);
+    });
 }

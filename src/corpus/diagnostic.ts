@@ -56,3 +56,20 @@ export class CorpusLoadError extends DataError {
     this.problems = problems;
   }
 }
+
+/**
+ * Stable sort by file (in the load order given), then line, column and code: the order every authoring command
+ * reports in. Files not in `files` (the directory itself) sort first; callers append corpus-wide problems last.
+ */
+export function sortByLocation(list: Diagnostic[], files: readonly string[]): Diagnostic[] {
+  const fileOrder = new Map<string, number>(files.map((f, i) => [f, i]));
+  for (const d of list) if (!fileOrder.has(d.location.file)) fileOrder.set(d.location.file, -1);
+  return list
+    .map((d, i) => ({ d, i }))
+    .sort((a, b) =>
+      fileOrder.get(a.d.location.file)! - fileOrder.get(b.d.location.file)! ||
+      a.d.location.line - b.d.location.line || a.d.location.column - b.d.location.column ||
+      (a.d.code < b.d.code ? -1 : a.d.code > b.d.code ? 1 : 0) || a.i - b.i
+    )
+    .map(({ d }) => d);
+}

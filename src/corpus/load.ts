@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { CorpusLoadError, type Diagnostic, type SourceLocation } from "./diagnostic.ts";
+import { CorpusLoadError, type Diagnostic, sortByLocation, type SourceLocation } from "./diagnostic.ts";
 import {
   type DecodeChecks,
   decodeFile,
@@ -407,20 +407,6 @@ function error(
 
 function warn(diagnostics: Diagnostic[], code: string, message: string, location: SourceLocation): void {
   diagnostics.push({ code, severity: "warning", message, location });
-}
-
-/** Stable sort by file (load order is already lexical), then line, then column. */
-function sortByLocation(list: Diagnostic[], files: readonly string[]): Diagnostic[] {
-  const fileOrder = new Map<string, number>(files.map((f, i) => [f, i]));
-  for (const d of list) if (!fileOrder.has(d.location.file)) fileOrder.set(d.location.file, -1);
-  return list
-    .map((d, i) => ({ d, i }))
-    .sort((a, b) =>
-      fileOrder.get(a.d.location.file)! - fileOrder.get(b.d.location.file)! ||
-      a.d.location.line - b.d.location.line || a.d.location.column - b.d.location.column ||
-      (a.d.code < b.d.code ? -1 : a.d.code > b.d.code ? 1 : 0) || a.i - b.i
-    )
-    .map(({ d }) => d);
 }
 
 /** Drops repeats (a definition reached through several `$ref`s reports its problems once). */

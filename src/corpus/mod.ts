@@ -31,7 +31,7 @@
  * @module
  */
 export type { Diagnostic, SourceLocation } from "./diagnostic.ts";
-export { CorpusLoadError, formatDiagnostic } from "./diagnostic.ts";
+export { CorpusLoadError, formatDiagnostic, sortByLocation } from "./diagnostic.ts";
 export type { Corpus, CorpusComponent, CorpusMessage, CorpusRequest, CorpusView } from "./model.ts";
 export type { LoadOptions, LoadResult } from "./load.ts";
 import type { Diagnostic } from "./diagnostic.ts";
