@@ -111,9 +111,11 @@ export const loaderStats: StatsFn = async (dir: string, archived: readonly TarMe
     );
   }
   const bytes = new Map(archived.map((m) => [join(dir, ...m.name.slice(".mapper/".length).split("/")), m.data]));
-  // The corpus library's file rule (corpus.md §2): `.yaml`/`.yml` in any case, outside snapshots/ and review/.
+  // The corpus library's file rule (corpus.md §2): `.yaml`/`.yml` in any case, outside snapshots/, review/ and
+  // dot-directories.
   const corpusFiles = archived.filter((m) =>
-    /\.ya?ml$/i.test(m.name) && !m.name.split("/").slice(1, -1).some((d) => d === "snapshots" || d === "review")
+    /\.ya?ml$/i.test(m.name) &&
+    !m.name.split("/").slice(1, -1).some((d) => d === "snapshots" || d === "review" || d.startsWith("."))
   );
   const same = cache.entries.size === corpusFiles.length &&
     [...cache.entries].every(([path, { text }]) => {
