@@ -232,3 +232,12 @@ Deno.test("fmt - matchesExpected compares with .expected/<path>, which is not it
   const r = await runMapper(["fmt", "--check", "--dir", dir, "--json"]);
   assert.deepEqual(JSON.parse(r.stdout).result.files, [{ path: "shop.yaml", changed: true, matchesExpected: true }]);
 });
+
+Deno.test("validate - a bad flag with --json still prints an envelope (usage) and exits 2", async () => {
+  const r = await runMapper(["validate", "--bogus", "--json"]);
+  assert.equal(r.code, 2);
+  const envelope = JSON.parse(r.stdout);
+  assert.deepEqual(envelope.diagnostics.map((d: { code: string }) => d.code), ["usage"]);
+  assert.equal(envelope.ok, false);
+  assert.match(r.stderr, /^mapper validate: unknown option '--bogus'/);
+});

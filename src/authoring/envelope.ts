@@ -216,6 +216,15 @@ export function writeEnvelope<T>(io: Io, envelope: Envelope<T>, options: WriteOp
   return envelope.ok ? EXIT_OK : EXIT_FAILURE;
 }
 
+/** The envelope of a usage problem: one `usage`/`corpus-not-found` error, no result. */
+export function usageEnvelope(code: "usage" | "corpus-not-found", message: string): Envelope<null> {
+  return {
+    ok: false,
+    diagnostics: [{ code, severity: "error", message, file: null, line: null, column: null, path: null }],
+    result: null,
+  };
+}
+
 /**
  * A usage problem (`usage`, `corpus-not-found`): with `--json` an envelope with that one error is printed and the
  * exit code is 2; otherwise a {@linkcode UsageError} is thrown so the CLI prints its one line.
@@ -228,19 +237,6 @@ export function usageFailure(
   hint: string,
 ): number {
   if (format !== "json") throw new UsageError(message, { hint });
-  const envelope: Envelope<null> = {
-    ok: false,
-    diagnostics: [{
-      code,
-      severity: "error",
-      message: `${message} — ${hint}`,
-      file: null,
-      line: null,
-      column: null,
-      path: null,
-    }],
-    result: null,
-  };
-  io.stdout.write(`${JSON.stringify(envelope, null, 2)}\n`);
+  io.stdout.write(`${JSON.stringify(usageEnvelope(code, `${message} — ${hint}`), null, 2)}\n`);
   return EXIT_USAGE;
 }

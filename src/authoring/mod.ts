@@ -26,6 +26,7 @@ export {
   renderGithub,
   summaryLine,
   toEnvelopeDiagnostic,
+  usageEnvelope,
   usageFailure,
   writeEnvelope,
 } from "./envelope.ts";
