@@ -193,7 +193,8 @@ Deno.test("fmt - writes the canonical format, keeps the header and comments, and
   assert.equal(await Deno.readTextFile(join(dir, "shop.yaml")), CANONICAL);
   const check = await runMapper(["fmt", "--check", "--dir", dir]);
   assert.equal(check.code, 0);
-  assert.deepEqual([...Deno.readDirSync(dir)].map((e) => e.name), ["shop.yaml"], "no temp file left behind");
+  const left = (await Array.fromAsync(Deno.readDir(dir))).map((e) => e.name);
+  assert.deepEqual(left, ["shop.yaml"], "no temp file left behind");
 });
 
 Deno.test("fmt --check - names each non-canonical file, exits 1 and writes nothing", async () => {
