@@ -10,6 +10,7 @@ import { isAbsolute, join, relative, sep as SEPARATOR } from "node:path";
 import { type Diagnostic, type EnvelopeDiagnostic, toEnvelopeDiagnostic } from "../corpus/mod.ts";
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError } from "../errors.ts";
 import { colorEnabled, type Io } from "../io.ts";
+import { githubAnnotation } from "../github.ts";
 import { escapeControls } from "../terminal.ts";
 
 /** How a command prints its report. `--json` is `--format json`. */
@@ -99,16 +100,6 @@ export function renderDiagnosticLines(diagnostics: readonly EnvelopeDiagnostic[]
   return out;
 }
 
-/** Escapes workflow-command data (`%`, CR, LF) as GitHub's runner expects. */
-function escapeData(text: string): string {
-  return text.replaceAll("%", "%25").replaceAll("\r", "%0D").replaceAll("\n", "%0A");
-}
-
-/** Escapes a workflow-command property value (data escapes plus `:` and `,`). */
-function escapeProperty(text: string): string {
-  return escapeData(text).replaceAll(":", "%3A").replaceAll(",", "%2C");
-}
-
 /** Options of {@linkcode renderGithub}. */
 export interface GithubOptions {
   /** The corpus directory the envelope's files are relative to (absolute, or relative to `cwd`). */
@@ -124,19 +115,20 @@ export interface GithubOptions {
 export function renderGithub(diagnostics: readonly EnvelopeDiagnostic[], options: GithubOptions): string {
   let out = "";
   for (const d of diagnostics) {
-    const props: string[] = [];
+    let file: string | undefined;
     if (d.file !== null) {
       const abs = join(isAbsolute(options.dir) ? options.dir : join(options.cwd, options.dir), d.file);
-      let rel = relative(options.cwd, abs);
-      if (SEPARATOR !== "/") rel = rel.split(SEPARATOR).join("/");
-      props.push(`file=${escapeProperty(rel)}`);
-      if (d.line !== null) props.push(`line=${d.line}`, `col=${d.column ?? 1}`);
+      file = relative(options.cwd, abs);
+      if (SEPARATOR !== "/") file = file.split(SEPARATOR).join("/");
     }
-    props.push(`title=${escapeProperty(d.code)}`);
-    const where = d.path ? ` (${d.path})` : "";
-    out += `::${d.severity} ${props.join(",")}::${
-      escapeData(escapeControls(d.message + where, { keepNewlines: true }))
-    }\n`;
+    out += githubAnnotation({
+      severity: d.severity,
+      file,
+      line: d.line ?? undefined,
+      column: d.line === null ? undefined : d.column ?? 1,
+      title: d.code,
+      message: d.message + (d.path ? ` (${d.path})` : ""),
+    });
   }
   return out;
 }
