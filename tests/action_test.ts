@@ -27,7 +27,7 @@ function invocations(): Array<{ command: string[]; flags: string[]; line: string
   for (const raw of scripts.split("\n")) {
     const line = raw.trim();
     const m = /(?:^|[\s;(|&])mapper\s+(.*)$/.exec(line);
-    if (!m || line.startsWith("#") || line.startsWith("echo")) continue;
+    if (!m || line.startsWith("#") || /\becho\b/.test(line)) continue;
     const words = m[1]!.replace(/\|\|.*$/, "").trim().split(/\s+/);
     const command: string[] = [];
     for (const w of words) {
