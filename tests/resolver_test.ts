@@ -275,3 +275,14 @@ Deno.test("resolver check - transforms: the named ones and match: with a valid r
   assert.match(checkTransform("match:([")!.message, /invalid regular expression/);
   assert.match(checkTransform("match:")!.message, /needs a regular expression/);
 });
+
+Deno.test("resolver script - with exports stripped it runs as a classic script, defining no global", async () => {
+  const source = await Deno.readTextFile(new URL("../assets/extension/resolver.js", import.meta.url));
+  const names = [...source.matchAll(/^export (?:function|const) ([A-Za-z_$][\w$]*)/gm)].map((m) => m[1]);
+  const before = new Set(Object.getOwnPropertyNames(globalThis));
+  const api = (0, eval)(`(() => {\n${source.replace(/^export /gm, "")}\nreturn { ${names.join(", ")} };\n})()`);
+  assert.deepEqual(Object.getOwnPropertyNames(globalThis).filter((n) => !before.has(n)), []);
+  const module = await import("../assets/extension/resolver.js");
+  assert.deepEqual(Object.keys(api).sort(), Object.keys(module).sort(), "every export is a top-level declaration");
+  assert.equal(api.resolveView({ views: [{ route: "/a/**" }, { route: "/*/b" }] }, "/a/b").view.route, "/*/b");
+});
