@@ -11,7 +11,6 @@ import { baseEnv, mapperCommand, tempDir } from "../tests/_helpers.ts";
 import { startSite } from "../tests/site/server.ts";
 import { alive, BROWSER, openTab, startSession, waitForLog } from "../tests/site/harness.ts";
 import { chromiumArgs, launchChromium } from "../src/browser/chromium.ts";
-import { CdpConnection } from "../src/browser/cdp.ts";
 import { Collector } from "../src/browser/collector.ts";
 
 const ignore = BROWSER === undefined;
@@ -24,6 +23,8 @@ function rssKb(pid: number): number {
 // ---- shared session with full buffers ------------------------------------------------------------------------
 const site = ignore ? undefined : startSite();
 const session = ignore ? undefined : await startSession();
+/** The daemon API needs the session secret. */
+const auth = () => ({ authorization: `Bearer ${session!.secret}` });
 if (session && site) {
   const before = rssKb(session.daemonPid);
   await openTab(session, `${site.origin}/burst.html?tag=fill&logs=1100&fetches=1100`);
@@ -85,11 +86,11 @@ Deno.bench({ name: "mapper version (process start baseline)", group: "list", ign
 });
 
 Deno.bench({ name: "GET /devtools/console, 1000 entries (daemon only)", group: "api", ignore, n: 50 }, async () => {
-  await (await fetch(`http://127.0.0.1:${session!.port}/devtools/console`)).arrayBuffer();
+  await (await fetch(`http://127.0.0.1:${session!.port}/devtools/console`, { headers: auth() })).arrayBuffer();
 });
 
 Deno.bench({ name: "GET /devtools/network, 1000 entries (daemon only)", group: "api", ignore, n: 50 }, async () => {
-  await (await fetch(`http://127.0.0.1:${session!.port}/devtools/network`)).arrayBuffer();
+  await (await fetch(`http://127.0.0.1:${session!.port}/devtools/network`, { headers: auth() })).arrayBuffer();
 });
 
 // ---- start to ready ------------------------------------------------------------------------------------------
@@ -143,7 +144,7 @@ async function pageLoad(withCollector: boolean, runs: number): Promise<number[]>
       root: Deno.uid() === 0,
     }),
   );
-  const cdp = await CdpConnection.connect(chromium.wsUrl);
+  const cdp = chromium.cdp;
   try {
     if (withCollector) await new Collector(cdp).start();
     const times: number[] = [];
@@ -170,7 +171,7 @@ async function pageLoad(withCollector: boolean, runs: number): Promise<number[]>
     return times;
   } finally {
     cdp.close();
-    chromium.process.kill("SIGTERM");
+    chromium.kill("SIGTERM");
     await chromium.exited;
   }
 }

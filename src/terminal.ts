@@ -35,3 +35,33 @@ export function escapeControls(text: string, options: EscapeOptions = {}): strin
   out = out.replace(options.keepNewlines ? CONTROLS_BUT_NEWLINE_TAB : ALL_CONTROLS, hex);
   return options.bidi ? out.replace(BIDI_OVERRIDES, hex) : out;
 }
+
+const JSON_UNSAFE = /[<>&\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * The one JSON writer behind every `--json`: two-space indent, a trailing newline, and `<`, `>`, `&`, DEL, the C1
+ * controls, U+2028/U+2029 and the bidirectional overrides written as `\uXXXX` (which `JSON.stringify` leaves raw),
+ * so no value can reach a terminal as a control sequence or reorder the text around it. Parsed values are unchanged.
+ */
+export function toJson(value: unknown): string {
+  return JSON.stringify(value, null, 2).replace(
+    JSON_UNSAFE,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  ) + "\n";
+}
+
+const INVISIBLE = /[\p{Cf}\p{Zl}\p{Zp}\p{Co}\p{Cn}\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000]/gu;
+
+/**
+ * Shows a user or catalog value inside a message: terminal-escaped, then wrapped in double quotes with `"` and `\`
+ * backslash-escaped and invisible characters (format, separators, unassigned) written `\uXXXX`.
+ */
+export function quote(text: string): string {
+  const body = escapeControls(text)
+    .replace(/[\\"]/g, (c) => `\\${c}`)
+    .replace(INVISIBLE, (c) => {
+      const cp = c.codePointAt(0) ?? 0;
+      return cp > 0xffff ? `\\U${cp.toString(16).padStart(8, "0")}` : `\\u${cp.toString(16).padStart(4, "0")}`;
+    });
+  return `"${body}"`;
+}

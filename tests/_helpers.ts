@@ -50,6 +50,15 @@ export async function tempDir(prefix = "mapper-test-"): Promise<TempDir> {
   };
 }
 
+/** Copies a directory tree (regular files and directories). */
+export async function copyTree(from: string, to: string): Promise<void> {
+  await Deno.mkdir(to, { recursive: true });
+  for await (const e of Deno.readDir(from)) {
+    if (e.isDirectory) await copyTree(join(from, e.name), join(to, e.name));
+    else await Deno.copyFile(join(from, e.name), join(to, e.name));
+  }
+}
+
 /** Result of one CLI run. */
 export interface CliResult {
   code: number;

@@ -290,3 +290,19 @@ Deno.test("atlas find - a local index.json is read directly and never cached", a
     'mapper atlas list: no catalog file at "nope.json" — pass an HTTPS URL or the path of an index.json to --index\n',
   );
 });
+
+Deno.test("atlas find - an unreachable catalog is one line naming the catalog and the offline way out", async () => {
+  await using home = await tempDir();
+  const closed = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (closed.addr as Deno.NetAddr).port;
+  closed.close(); // nothing listens there now: the connection is refused
+  const index = `http://127.0.0.1:${port}/index.json`;
+  const r = await runMapper(["atlas", "find", "shop", "--index", index], { env: { HOME: home.path } });
+  assert.equal(r.stdout, "");
+  assert.equal(r.code, 1);
+  const lines = r.stderr.split("\n").filter((l) => l !== "");
+  assert.equal(lines.length, 1, r.stderr);
+  assert.match(lines[0]!, new RegExp(`^mapper atlas find: cannot fetch the catalog ${index.replaceAll(".", "\\.")}: `));
+  assert.match(lines[0]!, / — offline\? pass --index FILE \(a saved index\.json\), or run once online/);
+  assert.doesNotMatch(lines[0]!, /error sending request|client error/);
+});

@@ -108,7 +108,10 @@ Deno.test("bad input - browser start refuses a bad --url, --dir, --profile or lo
   assert.equal(url.code, 2);
   assert.match(url.stderr, /^mapper browser start: --url "not a url" is not an absolute URL — include the scheme/);
   const cases: Array<[string[], string, string?]> = [
-    [["--dir", "afile"], 'mapper browser start: cannot create corpus directory "afile": '],
+    [
+      ["--dir", "afile"],
+      'mapper browser start: --dir "afile" is not a directory — pass --dir <path> naming a directory',
+    ],
     [["--profile", "afile/p"], 'mapper browser start: cannot create browser profile "afile/p": '],
     [["--detach"], 'mapper browser start: cannot write the daemon log "', dir.join("afile", "home")],
   ];
@@ -256,9 +259,38 @@ Deno.test("bad input - browser start with a browser that exits at once fails wit
   assert.equal(r.stdout, "");
   const errors = r.stderr.split("\n").filter((l) => l.startsWith("mapper "));
   assert.deepEqual(errors, [
-    'mapper browser start: browser "/bin/false" exited with code 1 before opening its DevTools endpoint; it wrote ' +
-    "nothing on stderr — check the binary, or pass --browser-flag to adjust its flags",
+    'mapper browser start: browser "/bin/false" exited with code 1 before answering on its DevTools pipe: it wrote ' +
+    "nothing — check the binary, or pass --browser-flag to adjust its flags",
   ]);
   assert.ok(r.stderr.split("\n").every((l) => l === "" || l.startsWith("mapper ") || l.startsWith("[browser] ")));
   await assert.rejects(Deno.stat(dir.join(".mapper", ".session")), Deno.errors.NotFound);
+});
+
+Deno.test({
+  name:
+    "bad input - a browser that dies talking at length is summed up in one line; its output tail goes to a private log",
+  ignore: Deno.build.os === "windows",
+}, async () => {
+  await using dir = await tempDir();
+  const fake = dir.join("noisy-browser");
+  await Deno.writeTextFile(
+    fake,
+    '#!/bin/sh\nfor i in $(seq 200); do echo "noise $i: $(printf "%0700d" 0)" >&2; done\necho "FATAL: the real reason" >&2\nexit 3\n',
+  );
+  await Deno.chmod(fake, 0o755);
+  const home = dir.join("home");
+  const r = await run(["browser", "start", "--browser", fake, "--headless", "--port", "0"], dir.path, home);
+  assert.equal(r.code, 1);
+  assert.equal(r.stdout, "");
+  const errors = r.stderr.split("\n").filter((l) => l.startsWith("mapper "));
+  assert.equal(errors.length, 1, r.stderr);
+  const m =
+    /^mapper browser start: browser ".*noisy-browser" exited with code 3 before answering on its DevTools pipe: it last said "FATAL: the real reason"; its output is in "(.*-chromium\.log)" — /
+      .exec(errors[0]!);
+  assert.ok(m, errors[0]);
+  assert.ok(errors[0]!.length < 600, "no dump of the browser's output");
+  const log = await Deno.readTextFile(m[1]!);
+  assert.ok(log.endsWith("FATAL: the real reason\n"));
+  assert.ok(log.length <= 8192);
+  assert.equal(((await Deno.stat(m[1]!)).mode ?? 0) & 0o777, 0o600);
 });

@@ -1,14 +1,25 @@
 /**
- * Real Chromium (headless, loopback): one detached session shared by many assertions on the collector and on
+ * Real Chromium (headless, loopback): detached sessions, each test with its own, asserting on the collector and on
  * `mapper console|network list|get`. Skipped with one loud line when no browser is found (unless
  * MAPPER_REQUIRE_BROWSER=1).
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { ROOT } from "./_helpers.ts";
-import { CdpConnection } from "../src/browser/cdp.ts";
-import { BIG, PNG, startSite } from "./site/server.ts";
-import { alive, openTab, skipBrowserTests, startSession, waitFor, waitForLog } from "./site/harness.ts";
+import { ROOT, tempDir } from "./_helpers.ts";
+import { chromiumArgs, launchChromium } from "../src/browser/chromium.ts";
+import { Collector } from "../src/browser/collector.ts";
+import { BIG, PNG, type Site, startSite } from "./site/server.ts";
+import {
+  alive,
+  openTab,
+  requireBrowser,
+  skipBrowserTests,
+  startSession,
+  TEST_FLAGS,
+  type TestSession,
+  waitFor,
+  waitForLog,
+} from "./site/harness.ts";
 
 type Net = {
   index: number;
@@ -22,18 +33,37 @@ type Net = {
 type Con = { index: number; level: string; text: string; tab: string };
 type List<T> = { schema: number; dropped: number; first: number; last: number; entries: T[] };
 
-Deno.test({
-  name: "browser session - captures every page, frame, worker and popup and serves them to console/network",
-  ignore: skipBrowserTests(),
-  sanitizeResources: false,
-  sanitizeOps: false,
-  async fn(t) {
-    await using site = startSite();
-    await using s = await startSession([], join(ROOT, "tests", "fixtures", "browser", "corpus"));
-    const net = () => s.api<List<Net>>("/devtools/network");
-    const findNet = async (pred: (e: Net) => boolean) => (await net()).entries.find(pred);
+const CORPUS = join(ROOT, "tests", "fixtures", "browser", "corpus");
 
-    await t.step("start --detach writes a 0600 session file and status reports it running", async () => {
+/** A test on its own detached session (with the fixture corpus) and the test site. */
+function sessionTest(
+  name: string,
+  fn: (
+    s: TestSession,
+    site: Site,
+    net: () => Promise<List<Net>>,
+    findNet: (pred: (e: Net) => boolean) => Promise<Net | undefined>,
+  ) => Promise<void>,
+): void {
+  Deno.test({
+    name,
+    ignore: skipBrowserTests(),
+    sanitizeResources: false,
+    sanitizeOps: false,
+    async fn() {
+      await using site = startSite();
+      await using s = await startSession([], CORPUS);
+      const net = () => s.api<List<Net>>("/devtools/network");
+      const findNet = async (pred: (e: Net) => boolean) => (await net()).entries.find(pred);
+      await fn(s, site, net, findNet);
+    },
+  });
+}
+
+sessionTest(
+  "browser start --detach - writes a 0600 session file, status reports it running, stop ends exactly its processes",
+  async (s, _site, _net, _findNet) => {
+    { // start --detach writes a 0600 session file and status reports it running
       const st = await Deno.stat(join(s.cwd, ".mapper", ".session"));
       assert.equal((st.mode ?? 0) & 0o777, 0o600);
       assert.ok(alive(s.daemonPid) && alive(s.chromiumPid));
@@ -45,21 +75,45 @@ Deno.test({
           `^● running {2}http://127\\.0\\.0\\.1:${s.port} {2}\\(daemon pid ${s.daemonPid}, chromium pid ${s.chromiumPid}, headless\\)`,
         ),
       );
-      const json = JSON.parse((await s.run(["browser", "status", "--json"])).stdout);
+      const statusJson = (await s.run(["browser", "status", "--json"])).stdout;
+      const json = JSON.parse(statusJson);
       assert.equal(json.schema, 1);
       assert.equal(json.state, "running");
       assert.equal(json.session.port, s.port);
-      const log = join(s.env.HOME!, ".mapper", "logs", "site-daemon.log");
+      assert.ok(!statusJson.includes(s.secret), "status --json never shows the secret");
+      // The detached log is private to the project (keyed by the corpus directory's real path) and mode 0600.
+      const log = s.log;
+      assert.match(log, /\/\.mapper\/logs\/site-[0-9a-f]{12}-daemon\.log$/);
+      assert.equal(((await Deno.stat(log)).mode ?? 0) & 0o777, 0o600);
       await waitFor(
         "the extension to be told the daemon's port",
         async () => (await Deno.readTextFile(log)).includes(`[browser] told the extension the port (${s.port})`),
       );
       const empty = await s.run(["console", "list"]);
       assert.equal(empty.stdout, "No console messages captured.\n");
-    });
+      const text = await Deno.readTextFile(log);
+      assert.ok(!text.includes(s.secret), "the log never holds the secret");
+      assert.ok(!/ws:\/\/|devtools\/browser/.test(text), "nor a DevTools endpoint");
+    }
+    { // browser stop ends exactly its processes and removes the session file
+      const stop = await s.run(["browser", "stop"]);
+      assert.equal(stop.code, 0, stop.stderr);
+      assert.equal(stop.stderr, `stopped (daemon pid ${s.daemonPid}, chromium pid ${s.chromiumPid})\n`);
+      assert.ok(!alive(s.daemonPid) && !alive(s.chromiumPid));
+      await assert.rejects(Deno.stat(join(s.cwd, ".mapper", ".session")));
+      assert.equal((await s.run(["browser", "status"])).stdout, "○ no session\n");
+      const list = await s.run(["console", "list"]);
+      assert.equal(list.code, 1);
+      assert.equal(list.stderr, "mapper console list: no running session — start one with 'mapper browser start'\n");
+    }
+  },
+);
 
+sessionTest(
+  "browser session - captures every console level and a new tab's first requests; console filters and get",
+  async (s, site, _net, _findNet) => {
     let indexTab = "";
-    await t.step("a second start opens a tab; its first requests and every console level are captured", async () => {
+    { // a second start opens a tab; its first requests and every console level are captured
       indexTab = await openTab(s, `${site.origin}/index.html`);
       await waitForLog(s, "index done");
       const list = await s.run(["console", "list", "--tab", indexTab.slice(0, 8)]);
@@ -94,9 +148,8 @@ Deno.test({
       const got = await s.run(["network", "get", img[1]!, "--response-file", imgFile]);
       assert.equal(got.stderr, `response body saved: ${imgFile} (${PNG.length} bytes)\n`);
       assert.deepEqual(await Deno.readFile(imgFile), PNG);
-    });
-
-    await t.step("console list filters: --level comma list, --limit, --json; get shows one message", async () => {
+    }
+    { // console list filters: --level comma list, --limit, --json; get shows one message
       const lv = await s.run(["console", "list", "--level", "warn,exception", "--tab", indexTab]);
       const levels = new Set(lv.stdout.split("\n").filter((l) => /^\[\d+\]/.test(l)).map((l) => l.split(/\s+/)[1]));
       assert.deepEqual([...levels].sort(), ["exception", "warn"]);
@@ -120,10 +173,15 @@ Deno.test({
       assert.match(get.stdout, /^Source: http:\/\/127\.0\.0\.1:\d+\/index\.html:\d+:\d+$/m);
       const getJson = JSON.parse((await s.run(["console", "get", String(boom.index), "--json"])).stdout);
       assert.equal(getJson.entry.level, "exception");
-    });
+    }
+  },
+);
 
+sessionTest(
+  "browser session - fetch/XHR, POST bodies, redirect hops, failures, pending requests; network get bodies and redaction",
+  async (s, site, _net, findNet) => {
     let apiTab = "";
-    await t.step("fetch/XHR, POST bodies, redirect hops, failures and pending requests", async () => {
+    { // fetch/XHR, POST bodies, redirect hops, failures and pending requests
       apiTab = await openTab(s, `${site.origin}/api.html`);
       await waitForLog(s, "api done");
       const out = (await s.run(["network", "list", "--url", "/API/"])).stdout;
@@ -150,9 +208,8 @@ Deno.test({
       const json = JSON.parse((await s.run(["network", "list", "--json", "--limit", "3"])).stdout);
       assert.equal(json.schema, 1);
       assert.equal(json.entries.length, 3);
-    });
-
-    await t.step("network get: headers, redaction, bodies to files byte-exact, previews, binary", async () => {
+    }
+    { // network get: headers, redaction, bodies to files byte-exact, previews, binary
       const xhrPost = (await findNet((e) => e.method === "POST" && e.resourceType === "XHR"))!;
       const dir = s.tmp.path;
       const got = await s.run([
@@ -234,9 +291,18 @@ Deno.test({
         missing.stderr,
         /^mapper network get: network request index 999999 is not buffered: it does not exist yet; buffered: 0–\d+ — pick an index shown by 'mapper network list'\n$/,
       );
-    });
+    }
+  },
+);
 
-    await t.step("entries carry the corpus names they matched", async () => {
+sessionTest(
+  "browser session - entries carry the corpus names they matched and show the tab column across tabs",
+  async (s, site, _net, findNet) => {
+    const indexTab = await openTab(s, `${site.origin}/index.html`);
+    await waitForLog(s, "index done");
+    const apiTab = await openTab(s, `${site.origin}/api.html`);
+    await waitForLog(s, "api done");
+    { // entries carry the corpus names they matched
       const echo = (await findNet((e) => e.method === "POST" && e.resourceType === "XHR"))!;
       const get = await s.run(["network", "get", String(echo.index)]);
       assert.match(get.stdout, /^Matches: EchoApi, AnyApi$/m);
@@ -248,15 +314,19 @@ Deno.test({
         .find((e: Con & { matches: string[] }) => e.text.includes("uncaught boom"));
       assert.deepEqual(boom.matches, ["UncaughtBoom"]);
       assert.match((await s.run(["console", "get", String(boom.index)])).stdout, /^Matches: UncaughtBoom$/m);
-    });
-
-    await t.step("entries spanning tabs show the tab column", async () => {
+    }
+    { // entries spanning tabs show the tab column
       const out = (await s.run(["console", "list"])).stdout;
       assert.match(out, new RegExp(`^\\[\\d+\\] log {7}\\[${apiTab.slice(0, 8)}\\] api done$`, "m"));
       assert.match(out, new RegExp(`^\\[\\d+\\] log {7}\\[${indexTab.slice(0, 8)}\\] index done$`, "m"));
-    });
+    }
+  },
+);
 
-    await t.step("cross-origin iframes, workers and popups are captured from their first request", async () => {
+sessionTest(
+  "browser session - cross-origin iframes, workers and popups are captured from their first request",
+  async (s, site, _net, findNet) => {
+    { // cross-origin iframes, workers and popups are captured from their first request
       const framesTab = await openTab(s, `${site.origin}/frames.html`);
       await waitForLog(s, "child fetched");
       await waitForLog(s, "worker said fetched");
@@ -274,45 +344,40 @@ Deno.test({
       await waitForLog(s, "popup child log");
       assert.ok(await findNet((e) => e.url.endsWith("/popup-child.html") && e.status === 200));
       assert.ok(await findNet((e) => e.url.endsWith("/api/data?via=popup") && e.status === 200));
-    });
+    }
+  },
+);
 
-    await t.step("a tab opened on chrome://newtab/ (as by hand) is captured once it goes to the site", async () => {
-      // Another DevTools client drives the tab, as a person would; the daemon's collector sees it on its own.
-      using cdp = await CdpConnection.connect(s.cdpUrl);
-      const { targetId } = await cdp.send<{ targetId: string }>("Target.createTarget", { url: "chrome://newtab/" });
-      const { sessionId } = await cdp.send<{ sessionId: string }>("Target.attachToTarget", { targetId, flatten: true });
-      await cdp.send("Page.navigate", { url: `${site.origin}/burst.html?tag=ntp&logs=1&fetches=1` }, sessionId);
-      await waitForLog(s, "ntp done");
-      const texts = (await s.api<List<Con>>(`/devtools/console?tab=${targetId}`)).entries.map((e) => e.text);
-      assert.deepEqual(texts, ["ntp 0", "ntp done"]);
-      const urls = (await s.api<List<Net>>(`/devtools/network?tab=${targetId}`)).entries.map((e) => e.url);
-      // Only the site's traffic: nothing the new-tab page itself loaded (chrome://, data: images).
-      assert.deepEqual(
-        urls.filter((u) => !u.endsWith("/favicon.ico")),
-        [`${site.origin}/burst.html?tag=ntp&logs=1&fetches=1`, `${site.origin}/api/n/ntp-0`],
-      );
-    });
-
-    await t.step("a burst of 300 logs and 50 fetches in a tight loop is captured completely", async () => {
+sessionTest(
+  "browser session - a burst of 300 logs and 50 fetches in a tight loop is captured completely",
+  async (s, site, net, _findNet) => {
+    { // a burst of 300 logs and 50 fetches in a tight loop is captured completely
       await openTab(s, `${site.origin}/burst.html?tag=burst`);
       await waitForLog(s, "burst done");
       const texts = (await s.api<List<Con>>("/devtools/console")).entries.map((e) => e.text);
       for (let i = 0; i < 300; i++) assert.ok(texts.includes(`burst ${i}`), `burst ${i}`);
       const urls = new Set((await net()).entries.map((e) => e.url));
       for (let i = 0; i < 50; i++) assert.ok(urls.has(`${site.origin}/api/n/burst-${i}`), `fetch ${i}`);
-    });
+    }
+  },
+);
 
-    await t.step("retained bodies survive the page navigating away", async () => {
-      await openTab(s, `${site.origin}/nav.html`);
-      await waitForLog(s, "navdone done");
-      const nav = (await findNet((e) => e.url.endsWith("/api/data?via=nav")))!;
-      const got = await s.run(["network", "get", String(nav.index)]);
-      assert.equal(got.code, 0);
-      assert.equal(got.stderr, "");
-      assert.match(got.stdout, /^Response Body:\n\{"ok":true,"via":"nav"\}\n$/m);
-    });
+sessionTest("browser session - retained bodies survive the page navigating away", async (s, site, _net, findNet) => {
+  { // retained bodies survive the page navigating away
+    await openTab(s, `${site.origin}/nav.html`);
+    await waitForLog(s, "navdone done");
+    const nav = (await findNet((e) => e.url.endsWith("/api/data?via=nav")))!;
+    const got = await s.run(["network", "get", String(nav.index)]);
+    assert.equal(got.code, 0);
+    assert.equal(got.stderr, "");
+    assert.match(got.stdout, /^Response Body:\n\{"ok":true,"via":"nav"\}\n$/m);
+  }
+});
 
-    await t.step("the 1000-entry rings overflow, count drops and name the available range", async () => {
+sessionTest(
+  "browser session - the 1000-entry rings overflow, count drops and name the available range",
+  async (s, site, net, _findNet) => {
+    { // the 1000-entry rings overflow, count drops and name the available range
       await openTab(s, `${site.origin}/burst.html?tag=ovf&logs=1100&fetches=1100`);
       await waitForLog(s, "ovf done", 60_000);
       const c = await s.api<List<Con>>("/devtools/console");
@@ -324,11 +389,12 @@ Deno.test({
       const out = (await s.run(["console", "list", "--limit", "1"])).stdout;
       assert.match(out, new RegExp(`\n\\(${c.dropped} earlier console entries dropped — buffer overflowed\\)\n$`));
       const n = await net();
+      // Once every fetch answered, the ring holds only them (and the tab's favicon, a fresh session's first).
       await waitFor(
         "all 1100 fetches",
         async () =>
-          (await net()).entries.filter((e) => e.url.includes("/api/n/ovf-") && e.status === 200).length >= 1000 ||
-          undefined,
+          (await net()).entries.filter((e) => !e.url.endsWith("/favicon.ico"))
+            .every((e) => e.url.includes("/api/n/ovf-") && e.status === 200) || undefined,
       );
       assert.ok(n.dropped > 0);
       assert.match(
@@ -343,18 +409,53 @@ Deno.test({
           `console message index 0 is not buffered: it was dropped when the buffer overflowed; buffered: ${c.first}–\\d+`,
         ),
       );
-    });
+    }
+  },
+);
 
-    await t.step("browser stop ends exactly its processes and removes the session file", async () => {
-      const stop = await s.run(["browser", "stop"]);
-      assert.equal(stop.code, 0, stop.stderr);
-      assert.equal(stop.stderr, `stopped (daemon pid ${s.daemonPid}, chromium pid ${s.chromiumPid})\n`);
-      assert.ok(!alive(s.daemonPid) && !alive(s.chromiumPid));
-      await assert.rejects(Deno.stat(join(s.cwd, ".mapper", ".session")));
-      assert.equal((await s.run(["browser", "status"])).stdout, "○ no session\n");
-      const list = await s.run(["console", "list"]);
-      assert.equal(list.code, 1);
-      assert.equal(list.stderr, "mapper console list: no running session — start one with 'mapper browser start'\n");
-    });
+Deno.test({
+  name: "collector - a tab opened on chrome://newtab/ (as by hand) is captured once it goes to the site",
+  ignore: skipBrowserTests(),
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    // The daemon is the only DevTools client of its browser: this drives the collector in-process instead.
+    await using site = startSite();
+    await using tmp = await tempDir("mapper-newtab-");
+    const chromium = await launchChromium(
+      requireBrowser(),
+      chromiumArgs({
+        profile: tmp.join("profile"),
+        headless: true,
+        extensionDir: undefined,
+        extraFlags: TEST_FLAGS,
+        root: Deno.uid() === 0,
+      }),
+    );
+    try {
+      const cdp = chromium.cdp;
+      const collector = new Collector(cdp);
+      await collector.start();
+      const { targetId } = await cdp.send<{ targetId: string }>("Target.createTarget", { url: "chrome://newtab/" });
+      const tab = await collector.waitForSession((x) => x.targetId === targetId, 10_000);
+      await collector.ready(tab.id);
+      await cdp.send("Page.navigate", { url: `${site.origin}/burst.html?tag=ntp&logs=1&fetches=1` }, tab.id);
+      await waitFor("ntp done", () => collector.console.all().some((e) => e.text === "ntp done"));
+      // The site's favicon 404 is the site's own output; nothing from the new-tab page itself may appear.
+      const texts = collector.console.all()
+        .filter((e) => e.tab === targetId && !e.frame?.url.endsWith("/favicon.ico"))
+        .map((e) => e.text);
+      assert.deepEqual(texts, ["ntp 0", "ntp done"]);
+      // Only the site's traffic: nothing the new-tab page itself loaded (chrome://, data: images).
+      const urls = collector.network.all().filter((e) => e.tab === targetId).map((e) => e.url);
+      assert.deepEqual(
+        urls.filter((u) => !u.endsWith("/favicon.ico")),
+        [`${site.origin}/burst.html?tag=ntp&logs=1&fetches=1`, `${site.origin}/api/n/ntp-0`],
+      );
+    } finally {
+      chromium.cdp.close();
+      chromium.kill("SIGKILL");
+      await chromium.exited;
+    }
   },
 });

@@ -70,7 +70,8 @@ const HOST_HEADERS = [
 
 /** Files of an export directory that are published paths (everything but the host rule files). */
 async function exportedFiles(dir: string): Promise<string[]> {
-  return (await listFiles(dir)).filter((f) => f !== "_headers" && f !== "_redirects");
+  // `_headers`, `_redirects` and `404.html` are instructions to the static host, not published resources.
+  return (await listFiles(dir)).filter((f) => f !== "_headers" && f !== "_redirects" && f !== "404.html");
 }
 
 Deno.test("atlas serve - with no --gallery serves the bundled example gallery on --port 0, prints its URL, stops on SIGTERM", async () => {
@@ -145,7 +146,7 @@ Deno.test("atlas build - writes the snapshot, _headers and _redirects; reproduci
   const env = { HOME: home.path, SOURCE_DATE_EPOCH: "1790000000" };
   const a = await runMapper(["atlas", "build", "--gallery", FIXTURE, "--out", home.join("a")], { env });
   assert.equal(a.code, 0, a.stderr);
-  assert.match(a.stdout, /^Wrote 26 files for 4 entries to .*a \(base URL http:\/\/127\.0\.0\.1:8080\)\n$/);
+  assert.match(a.stdout, /^Wrote 28 files for 4 entries to .*a \(base URL http:\/\/127\.0\.0\.1:8080\)\n$/);
   assert.match(a.stderr, /entry "bad-schema" left out \(schema\)/);
   const b = await runMapper(["atlas", "build", "--gallery", FIXTURE, "--out", home.join("b")], { env });
   assert.equal(b.code, 0);
@@ -249,7 +250,16 @@ Deno.test("atlas build - the export equals what atlas serve answers, byte for by
         assert.equal(ruled.get(name) ?? null, res.headers.get(name), `_headers ${path} ${name}`);
       }
     }
-    const entry = JSON.parse(await Deno.readTextFile(join(out, "api", "atlas.json"))).entries[0];
+    // A browser's miss gets the exported 404 page, byte for byte, with status 404; an API client keeps JSON.
+    const miss = await fetch(new URL("atlas/no-such-entry", proc.url), { headers: { Accept: "text/html" } });
+    assert.equal(miss.status, 404);
+    assert.deepEqual(new Uint8Array(await miss.arrayBuffer()), await Deno.readFile(join(out, "404.html")));
+    const first = JSON.parse(await Deno.readTextFile(join(out, "api", "atlas.json"))).entries[0];
+    const apiMiss = await fetch(new URL("api/atlas/no-such-entry", proc.url), { headers: { Accept: "text/html" } });
+    assert.equal(apiMiss.status, 404);
+    assert.match(apiMiss.headers.get("content-type") ?? "", /^application\/json/);
+    await apiMiss.body?.cancel();
+    const entry = first;
     assert.match(entry.archive, /^https:\/\/atlas\.example\.org\/catalog\/atlas\/[a-z0-9-]+\.tar\.gz$/);
     // The pages link within the base URL's path too.
     const listing = await Deno.readTextFile(join(out, "atlas", "index.html"));

@@ -19,22 +19,13 @@ import {
   startCatalogServer,
   writeSnapshot,
 } from "../src/catalog/mod.ts";
-import { listFiles, ROOT, tempDir } from "./_helpers.ts";
+import { copyTree, listFiles, ROOT, tempDir } from "./_helpers.ts";
 import { testCertificates } from "./_https.ts";
 
 const FIXTURE = join(ROOT, "tests", "fixtures", "catalog", "gallery");
 /** 2026-11-21T12:00:00Z */
 const NOW = Date.UTC(2026, 10, 21, 12, 0, 0);
 const PUBLISHED = ["beta", "alpha", "gamma", "hostile"]; // updated desc, then slug
-
-/** Copies a directory tree (regular files and directories). */
-async function copyTree(from: string, to: string): Promise<void> {
-  await Deno.mkdir(to, { recursive: true });
-  for await (const e of Deno.readDir(from)) {
-    if (e.isDirectory) await copyTree(join(from, e.name), join(to, e.name));
-    else await Deno.copyFile(join(from, e.name), join(to, e.name));
-  }
-}
 
 /**
  * Replaces a file in one step (write beside, then rename), as editors do: a watcher never sees it half-written, so
@@ -157,7 +148,7 @@ Deno.test("atlas serve - /api/atlas/{slug} answers the AtlasEntry with twin URLs
     categories: ["devtools"],
     updated: "2026-03-01",
     last_verified: "2026-01-02",
-    stats: { views: 1, components: 2, requests: 1, properties: 1, memory: 0 },
+    stats: { views: 1, components: 2, requests: 1, messages: 0, properties: 1, memory: 0 },
     html: `${base}/atlas/alpha`,
     markdown: `${base}/atlas/alpha.md`,
     archive: `${base}/atlas/alpha.tar.gz`,
@@ -208,7 +199,7 @@ Deno.test("atlas serve - /atlas/index.json is the full gallery record in fixed k
     { name: "Home", route: "/", components: 1, requests: 1 },
     { name: "Docs", route: "/docs/:page", components: 1, requests: 0 },
   ]);
-  assert.deepEqual(beta.stats, { views: 2, components: 4, requests: 1, properties: 1, memory: 0 });
+  assert.deepEqual(beta.stats, { views: 2, components: 4, requests: 1, messages: 0, properties: 1, memory: 0 });
   assert.equal(beta.commit, null);
 });
 
@@ -338,6 +329,53 @@ Deno.test("atlas serve - unknown API paths and slugs are 404 not_found naming /l
     assert.match(String(error.hint), /https:\/\/atlas\.example\.org\/llms\.txt/);
     assert.match(String(error.hint), /https:\/\/atlas\.example\.org\/openapi\.json/);
   }
+});
+
+Deno.test("atlas serve - a browser's miss outside the API is an HTML 404 page linking home; API clients keep JSON", async () => {
+  await using s = await serveFixture({ baseUrl: "https://atlas.example.org/mirror" });
+  const browser = { headers: { Accept: "text/html,application/xhtml+xml,*/*;q=0.8" } };
+  for (const path of ["/atlas/nope", "/atlas/taken-down", "/nothing/here"]) {
+    const res = await s.get(path, browser);
+    assert.equal(res.status, 404, path);
+    assert.equal(res.headers.get("content-type"), "text/html; charset=utf-8", path);
+    assert.equal(res.headers.get("cache-control"), "no-store");
+    assert.match(res.headers.get("content-security-policy") ?? "", /default-src 'none'/);
+    assert.match(res.headers.get("vary") ?? "", /Accept,/);
+    const page = await res.text();
+    assert.match(page, /<h1>Not found<\/h1>/);
+    assert.ok(page.includes('<a href="/mirror/atlas">Browse the mapper atlas</a>'), "links home under the base path");
+  }
+  // Without text/html (curl, fetch, agents) and anywhere under the API: the JSON error, as before.
+  for (const [path, init] of [["/atlas/nope", {}], ["/api/atlas/nope", browser]] as const) {
+    const res = await s.get(path, init);
+    assert.equal(res.status, 404, path);
+    assert.match(res.headers.get("content-type") ?? "", /^application\/json/, path);
+    assert.equal((await json(res) as { error: { code: string } }).error.code, "not_found");
+  }
+});
+
+Deno.test("atlas serve - the listing shows one short install command per entry and the catalog setting once", async () => {
+  await using s = await serveFixture({ baseUrl: "https://mirror.example.org" });
+  const page = await (await s.get("/atlas")).text();
+  for (const slug of PUBLISHED) assert.ok(page.includes(`<code>mapper atlas add ${slug}</code>`), slug);
+  assert.equal(page.split("--index").length - 1, 0, "no --index repeated per entry");
+  assert.equal(
+    page.split("export MAPPER_ATLAS_INDEX=https://mirror.example.org/atlas/index.json").length - 1,
+    1,
+    "the catalog is named once",
+  );
+  assert.match(page, /<input id="q" type="search"/);
+  assert.match(page, /<script src="\/atlas\/filter\.js" defer><\/script>/);
+  const script = await s.get("/atlas/filter.js");
+  assert.equal(script.status, 200);
+  assert.equal(script.headers.get("content-type"), "text/javascript; charset=utf-8");
+  assert.match(await script.text(), /addEventListener\("input"/);
+  // The entry page says "1 request", not "1 requests".
+  const entry = await (await s.get("/atlas/alpha")).text();
+  assert.match(
+    entry,
+    /<dt>Totals<\/dt><dd>1 view, 2 components, 1 request, 0 messages, 1 property, 0 memory notes<\/dd>/,
+  );
 });
 
 Deno.test("atlas serve - other methods are 405 method_not_allowed with Allow: GET, HEAD; OPTIONS preflights the API", async () => {
@@ -712,9 +750,10 @@ Deno.test("atlas build - every server response body equals the exported file byt
   const snapshot: Snapshot = s.server.current();
   await writeSnapshot(snapshot, out.path);
   const files = await listFiles(out.path);
-  assert.ok(files.includes("_headers") && files.includes("_redirects"));
+  assert.ok(files.includes("_headers") && files.includes("_redirects") && files.includes("404.html"));
   const headers = await Deno.readTextFile(out.join("_headers"));
-  assert.equal(files.length, snapshot.resources.size + 2);
+  assert.equal(files.length, snapshot.resources.size + 3);
+  assert.deepEqual(await Deno.readFile(out.join("404.html")), snapshot.notFoundHtml);
   for (const resource of snapshot.resources.values()) {
     const res = await s.get(resource.path);
     assert.equal(res.status, 200, resource.path);

@@ -5,6 +5,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { assertGolden, runMapper, tempDir } from "./_helpers.ts";
+import { redactHeaders } from "../src/browser/api.ts";
 
 const TAB_A = "3B52829CC055BCB8BA95A2496C0A3716";
 const TAB_B = "35025766AAAABBBBCCCCDDDDEEEEFFFF";
@@ -100,13 +101,27 @@ const BIG = "x".repeat(5000);
 
 type Mode = "ok" | "starting" | "badjson" | "teapot";
 
-/** A fake daemon: canned answers per path; remembers every request path + query. */
+const SESSION_ID = "5e55".repeat(8);
+const SECRET = "5ec7".repeat(16);
+const CHROMIUM_PID = 2 ** 30;
+
+/**
+ * A fake daemon: answers the handshake like the real one, refuses requests without the secret, redacts secret
+ * headers unless `secrets=1`, and gives canned answers per path; remembers every other request path + query.
+ */
 function fakeDaemon(mode: Mode = "ok") {
   const seen: string[] = [];
   const json = (body: unknown, status = 200) =>
     new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
+  let port = 0;
   const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, (req) => {
     const url = new URL(req.url);
+    if (req.headers.get("authorization") !== `Bearer ${SECRET}`) {
+      return json({ schema: 1, error: "no secret", code: "forbidden_secret" }, 403);
+    }
+    if (url.pathname === "/devtools/session") {
+      return json({ schema: 1, sessionId: SESSION_ID, daemonPid: Deno.pid, chromiumPid: CHROMIUM_PID, port });
+    }
     seen.push(url.pathname + url.search);
     if (mode === "starting") return json({ schema: 1, error: "the session is still starting", code: "starting" }, 503);
     if (mode === "teapot") return new Response("teapot\n", { status: 418 });
@@ -143,16 +158,16 @@ function fakeDaemon(mode: Mode = "ok") {
           schema: 1,
           entry: {
             ...entry,
-            requestHeaders: [
+            requestHeaders: redactHeaders([
               { name: "Authorization", value: "Bearer s3cret" },
               { name: "Content-Type", value: "application/x-www-form-urlencoded" },
               { name: "Cookie", value: "a=b" },
               { name: "X-Long", value: "v".repeat(700) },
-            ],
-            responseHeaders: [
+            ], url.searchParams.get("secrets") === "1"),
+            responseHeaders: redactHeaders([
               { name: "Content-Type", value: "application/json" },
               { name: "Set-Cookie", value: "session=t0p" },
-            ],
+            ], url.searchParams.get("secrets") === "1"),
           },
         });
       }
@@ -175,7 +190,8 @@ function fakeDaemon(mode: Mode = "ok") {
     }
     return json({ schema: 1, error: "no such path", code: "not_found" }, 404);
   });
-  return { server, seen, port: server.addr.port };
+  port = server.addr.port;
+  return { server, seen, port };
 }
 
 async function withSession(
@@ -187,19 +203,19 @@ async function withSession(
   try {
     await Deno.mkdir(tmp.join(".mapper"));
     const session = {
-      schema: 1,
+      schema: 2,
+      sessionId: SESSION_ID,
+      secret: SECRET,
       daemonPid: Deno.pid,
-      chromiumPid: Deno.pid,
+      chromiumPid: CHROMIUM_PID,
       port: fake.port,
-      cdpPort: 1,
-      cdpUrl: "ws://127.0.0.1:1/x",
-      profile: "",
+      profile: tmp.join("profile"),
       headless: true,
       startedAt: "",
       version: "0",
       log: null,
     };
-    await Deno.writeTextFile(tmp.join(".mapper", ".session"), JSON.stringify(session));
+    await Deno.writeTextFile(tmp.join(".mapper", ".session"), JSON.stringify(session), { mode: 0o600 });
     await fn((args) => runMapper(args, { cwd: tmp.path, env: { HOME: tmp.join("home") } }), fake.seen, tmp.path);
   } finally {
     await fake.server.shutdown();
@@ -253,7 +269,7 @@ Deno.test("network list - layout with pending, failed and escaped URLs; filters 
 });
 
 Deno.test("network get - headers redacted and cut, body preview header, files, binary placeholder, unavailable body", async () => {
-  await withSession("ok", async (run, _seen, dir) => {
+  await withSession("ok", async (run, seen, dir) => {
     const res = await run(["network", "get", "176"]);
     assert.equal(res.code, 0);
     assert.equal(res.stderr, "");
@@ -273,6 +289,7 @@ Deno.test("network get - headers redacted and cut, body preview header, files, b
     assert.equal(pending.code, 0);
     assert.match(pending.stdout, /^Status: pending$/m);
     assert.equal(pending.stderr, "response body unavailable: the request is still pending: no response has arrived\n");
+    assert.ok(seen.includes("/devtools/network/176?secrets=1"), "--show-secrets asks the daemon for them");
     const failed = await run(["network", "get", "178", "--request-file", "x.bin"]);
     assert.equal(failed.code, 1);
     assert.equal(failed.stdout, "");
@@ -290,6 +307,19 @@ Deno.test("network get - headers redacted and cut, body preview header, files, b
     assert.equal(json.responseBody.size, 5000);
     assert.equal(json.responseBody.truncated, true);
     assert.equal(json.responseBody.preview.length, 4096);
+  });
+});
+
+Deno.test("network get --response-file - an unavailable body exits 1 with one line and writes nothing", async () => {
+  await withSession("ok", async (run, _seen, dir) => {
+    const res = await run(["network", "get", "177", "--response-file", "rsp.bin"]);
+    assert.equal(res.code, 1);
+    assert.equal(res.stdout, "");
+    assert.equal(
+      res.stderr,
+      "mapper network get: response body unavailable: the request is still pending: no response has arrived — nothing was written; fetch the page again and run 'mapper network get' on the new request\n",
+    );
+    await assert.rejects(Deno.stat(join(dir, "rsp.bin")), Deno.errors.NotFound);
   });
 });
 

@@ -9,8 +9,9 @@
 import assert from "node:assert/strict";
 import { dirname, join } from "node:path";
 import { assetsUnder } from "../src/assets.ts";
-import { CdpConnection, type CdpEvent } from "../src/browser/cdp.ts";
-import { chromiumEnv } from "../src/browser/chromium.ts";
+import type { CdpEvent } from "../src/browser/cdp.ts";
+import { launchChromium } from "../src/browser/chromium.ts";
+import { extensionId as idOfKey } from "../src/browser/extension.ts";
 import { tempDir } from "./_helpers.ts";
 import { requireBrowser, skipBrowserTests } from "./site/harness.ts";
 import routeCases from "./fixtures/route_cases.json" with { type: "json" };
@@ -122,7 +123,7 @@ function corpusServer() {
   };
 }
 
-/** Headless Chromium with the extension loaded; disposing kills it and waits for it to exit. */
+/** Headless Chromium with the extension loaded, driven over its DevTools pipe; disposing kills it and waits. */
 async function launch(extensionDir: string, profile: string) {
   const args = [
     "--headless=new",
@@ -135,50 +136,22 @@ async function launch(extensionDir: string, profile: string) {
     "--disable-component-update",
     "--disable-sync",
     "--disable-breakpad",
-    "--remote-debugging-port=0",
+    "--remote-debugging-pipe",
     `--user-data-dir=${profile}`,
     `--load-extension=${extensionDir}`,
     `--disable-extensions-except=${extensionDir}`,
     "--disable-features=DisableLoadExtensionCommandLineSwitch",
     "about:blank",
   ];
-  // Chromium's singleton directory goes inside the profile, which the test removes.
-  const env = chromiumEnv(args);
-  if (env.TMPDIR) await Deno.mkdir(env.TMPDIR, { recursive: true });
-  const child = new Deno.Command(requireBrowser(), { args, env, stdin: "null", stdout: "null", stderr: "piped" })
-    .spawn();
-  let stderr = "";
-  const wsUrl = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no DevTools URL from Chromium:\n${stderr}`)), 20_000);
-    (async () => {
-      const decoder = new TextDecoder();
-      for await (const chunk of child.stderr) {
-        stderr += decoder.decode(chunk, { stream: true });
-        const m = /DevTools listening on (ws:\/\/\S+)/.exec(stderr);
-        if (m?.[1]) {
-          clearTimeout(timer);
-          resolve(m[1]);
-        }
-      }
-    })().catch(() => {});
-  });
+  const chromium = await launchChromium(requireBrowser(), args);
   return {
-    wsUrl,
+    cdp: chromium.cdp,
     async [Symbol.asyncDispose]() {
-      try {
-        child.kill("SIGTERM");
-      } catch {
-        // already gone
-      }
-      const timer = setTimeout(() => {
-        try {
-          child.kill("SIGKILL");
-        } catch {
-          // already gone
-        }
-      }, 3000);
-      await child.status;
+      chromium.kill("SIGTERM");
+      const timer = setTimeout(() => chromium.kill("SIGKILL"), 3000);
+      await chromium.exited;
       clearTimeout(timer);
+      chromium.cdp.close();
     },
   };
 }
@@ -215,7 +188,7 @@ Deno.test({
   }
   await using server = corpusServer();
   await using browser = await launch(extDir, dir.join("profile"));
-  using cdp = await CdpConnection.connect(browser.wsUrl);
+  const cdp = browser.cdp;
 
   const consoleBySession = new Map<string, string[]>();
   const exceptions: string[] = [];
@@ -248,6 +221,9 @@ Deno.test({
     return targetInfos.find((t) => t.type === "service_worker" && t.url.startsWith("chrome-extension://"));
   });
   const extensionId = new URL(worker.url).host;
+  // The manifest key fixes the id, so the daemon's guard knows the one origin it lets through.
+  const key = JSON.parse(assetsUnder("extension/").find(([p]) => p === "manifest.json")![1]).key;
+  assert.equal(extensionId, await idOfKey(key));
   const workerSession = await attach(worker.targetId);
   // Retried: right after attaching, the worker's global scope may not be set up yet.
   const name = await until("the port injection", () =>

@@ -27,21 +27,7 @@ export function needsEscape(text: string): boolean {
   return HAS_CONTROL.test(text) || LONE_SURROGATE.test(text);
 }
 
-const INVISIBLE = /[\p{Cf}\p{Zl}\p{Zp}\p{Co}\p{Cn}\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000]/gu;
-
-/**
- * Shows a user or catalog value inside a message: terminal-escaped, then wrapped in double quotes with `"` and `\`
- * backslash-escaped and invisible characters (format, separators, unassigned) written `\uXXXX`.
- */
-export function quote(text: string): string {
-  const body = escapeTerminal(text)
-    .replace(/[\\"]/g, (c) => `\\${c}`)
-    .replace(INVISIBLE, (c) => {
-      const cp = c.codePointAt(0) ?? 0;
-      return cp > 0xffff ? `\\U${cp.toString(16).padStart(8, "0")}` : `\\u${cp.toString(16).padStart(4, "0")}`;
-    });
-  return `"${body}"`;
-}
+export { quote } from "../terminal.ts";
 
 /** Cuts text to `max` code points, appending `…` when anything was cut. */
 export function truncate(text: string, max = 200): string {
@@ -64,18 +50,6 @@ export function compareCodePoints(a: string, b: string): number {
     return x - y;
   }
   return a.length - b.length;
-}
-
-/**
- * JSON with two-space indent, a trailing newline and HTML-safe escaping of `<`, `>`, `&`, U+2028 and U+2029. DEL
- * and the C1 controls (which `JSON.stringify` leaves raw) are written `\u007f`…`\u009f` too, so no value can reach
- * a terminal as a control sequence; the parsed values are unchanged.
- */
-export function toJson(value: unknown): string {
-  return JSON.stringify(value, null, 2).replace(
-    /[<>&\u2028\u2029\u007f-\u009f]/g,
-    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
-  ) + "\n";
 }
 
 /** `n` followed by the singular or plural noun. */

@@ -63,11 +63,11 @@ export async function writeCache(home: string, source: string, fetchedAt: number
   const dir = join(home, ".mapper", "atlas");
   const tmp = join(dir, `.index.json.${crypto.randomUUID().slice(0, 8)}.tmp`);
   try {
-    await Deno.mkdir(dir, { recursive: true, mode: 0o755 });
+    await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
     const body = `{"source":${JSON.stringify(source)},"fetched_at":${
       JSON.stringify(new Date(fetchedAt).toISOString())
     },"index":${text.trim()}}\n`;
-    await Deno.writeTextFile(tmp, body, { mode: 0o644 });
+    await Deno.writeTextFile(tmp, body, { mode: 0o600 });
     await Deno.rename(tmp, path);
   } catch {
     await Deno.remove(tmp).catch(() => {});

@@ -11,8 +11,14 @@ import { slugProblem } from "./slug.ts";
 /** The newest catalog `schema_version` this mapper understands. */
 export const SCHEMA_VERSION = 1;
 
-/** Counts a catalog entry may publish; the first three are shown in text output. */
+/**
+ * The counts of a catalog entry, in their published order: the one list both the client (`find`, `list`) and the
+ * catalog server (`index.json`, `/api/atlas`) use. The first three are shown in text output.
+ */
 export const STAT_KEYS = ["views", "components", "requests", "messages", "properties", "memory"] as const;
+
+/** One count per {@linkcode STAT_KEYS} entry. */
+export type CatalogStats = Record<typeof STAT_KEYS[number], number>;
 
 /** One catalog entry, display fields already terminal-escaped. */
 export interface AtlasEntry {

@@ -6,7 +6,8 @@
  */
 import type { Io } from "../io.ts";
 import { EXIT_OK } from "../errors.ts";
-import { escapeTerminal, plural, quote, rfc3339, toJson, truncate, utcMinutes } from "./_text.ts";
+import { escapeTerminal, plural, quote, rfc3339, truncate, utcMinutes } from "./_text.ts";
+import { toJson } from "../terminal.ts";
 import { type AtlasEntry, STAT_KEYS } from "./catalog.ts";
 import { GALLERY_URL } from "./defaults.ts";
 import { type Hit, search } from "./search.ts";

@@ -21,10 +21,16 @@ export const MATCH_KINDS = [
 /** One of {@linkcode MATCH_KINDS}. */
 export type MatchKind = typeof MATCH_KINDS[number];
 
+/**
+ * What a hit matched on: one of {@linkcode MATCH_KINDS} for a query, `category` when only `--category` selected it,
+ * `all` for a plain listing (no query, no category).
+ */
+export type MatchedOn = MatchKind | "all";
+
 /** A search hit. */
 export interface Hit {
   entry: AtlasEntry;
-  matchedOn: MatchKind;
+  matchedOn: MatchedOn;
   rank: number;
 }
 
@@ -113,7 +119,7 @@ function prepare(entry: AtlasEntry): Prepared {
 export function matchEntry(entry: AtlasEntry, query: Query): Hit | undefined {
   const { text, domain } = query;
   const hit = (rank: number): Hit => ({ entry, rank, matchedOn: MATCH_KINDS[rank] ?? "description" });
-  if (text === "") return hit(0);
+  if (text === "") return { entry, rank: 0, matchedOn: "all" };
   const p = prepare(entry);
   if (domain !== "" && p.hosts.includes(domain)) return hit(0);
   if (p.slug === text) return hit(1);
@@ -138,7 +144,7 @@ export function search(entries: readonly AtlasEntry[], rawQuery: string, categor
   for (const entry of entries) {
     if (!inCategory(entry, category)) continue;
     const h = matchEntry(entry, query);
-    if (h) hits.push(h);
+    if (h) hits.push(h.matchedOn === "all" && category.trim() !== "" ? { ...h, matchedOn: "category" } : h);
   }
   return hits.sort((a, b) => a.rank - b.rank || compareCodePoints(a.entry.slug, b.entry.slug));
 }

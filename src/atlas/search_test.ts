@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { decodeCatalog } from "./catalog.ts";
+import { type AtlasEntry, decodeCatalog } from "./catalog.ts";
 import { normaliseDomain, search } from "./search.ts";
 
 const catalog = decodeCatalog(
@@ -49,11 +49,11 @@ Deno.test("atlas search - an empty query lists every installable entry in byte o
     "trailing",
     "zillow",
   ]);
-  assert.deepEqual(hits("", "POS"), ["toast-terminal/exact domain"]);
+  assert.deepEqual(hits("", "POS"), ["toast-terminal/category"]);
   assert.deepEqual(hits("", "pay"), [
-    "block-dashboard/exact domain",
-    "hostile/exact domain",
-    "square-pos/exact domain",
+    "block-dashboard/category",
+    "hostile/category",
+    "square-pos/category",
   ]);
 });
 
@@ -75,4 +75,20 @@ Deno.test("atlas search - normalises domains like a URL authority", () => {
   assert.equal(normaliseDomain("a b"), "");
   assert.equal(normaliseDomain("//squareup.com"), "");
   assert.equal(normaliseDomain("[::1]:80"), "::1");
+});
+
+Deno.test("atlas search - a plain listing says it matched everything, not an exact domain", () => {
+  const entry: AtlasEntry = {
+    slug: "a",
+    name: "",
+    description: "",
+    domains: ["a.test"],
+    categories: ["shop"],
+    stats: {},
+    last_verified: "",
+    extra: {},
+  };
+  assert.deepEqual(search([entry], "").map((h) => h.matchedOn), ["all"]);
+  assert.deepEqual(search([entry], "", "sho").map((h) => h.matchedOn), ["category"]);
+  assert.deepEqual(search([entry], "a.test").map((h) => h.matchedOn), ["exact domain"]);
 });

@@ -6,13 +6,13 @@
  * @module
  */
 import { resolve } from "node:path";
-import { DataError, describe, FileError, MapperError, NotFoundError, PolicyError } from "../errors.ts";
+import { DataError, describe, FileError, MapperError, NetworkError, NotFoundError, PolicyError } from "../errors.ts";
 import type { Io } from "../io.ts";
 import { age, escapeTerminal, utcMinutes } from "./_text.ts";
 import { isFresh, readCache, writeCache } from "./cache.ts";
 import { type Catalog, CatalogFormatError, decodeCatalog, decodeCatalogValue } from "./catalog.ts";
 import { DEFAULT_INDEX, ENV_INDEX, isUrl } from "./defaults.ts";
-import { assertAllowed, download, type DownloadOptions, readCapped } from "./transport.ts";
+import { assertAllowed, download, type DownloadOptions, readCapped, UnreachableError } from "./transport.ts";
 
 /** A catalog ready to search, with where it came from. */
 export interface LoadedCatalog {
@@ -138,6 +138,11 @@ export async function loadCatalog(options: LoadCatalogOptions, io: Io): Promise<
           `${utcMinutes(cached.fetchedAt)}, ${age(io.now() - cached.fetchedAt)} old\n`,
       );
       return { catalog: cachedCatalog, source, fetchedAt: cached.fetchedAt, cached: true, stale: true };
+    }
+    if (err instanceof UnreachableError && !io.signal.aborted) {
+      throw new NetworkError(`cannot fetch the catalog ${escapeTerminal(source)}: ${err.reason}`, {
+        hint: "offline? pass --index FILE (a saved index.json), or run once online to keep a cached copy for 24 h",
+      });
     }
     throw err;
   }

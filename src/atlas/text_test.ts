@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { compareCodePoints, escapeTerminal, quote, toJson, truncate } from "./_text.ts";
+import { compareCodePoints, escapeTerminal, quote, truncate } from "./_text.ts";
+import { toJson } from "../terminal.ts";
 import { pathEscape, slugProblem } from "./slug.ts";
 import { decodeUtf8Marked, parseLocated } from "./_json.ts";
 

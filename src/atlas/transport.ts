@@ -150,7 +150,7 @@ export async function download(url: string, io: Io, options: DownloadOptions = {
     new NetworkError(`GET ${shown}: ${what}`, cause === undefined ? {} : { cause });
   /** The server could not be reached or stopped answering: the fix is on the user's side of the wire. */
   const unreachable = (what: string, cause?: unknown) =>
-    new NetworkError(`GET ${shown}: ${what}`, {
+    new UnreachableError(`GET ${shown}: ${what}`, what, {
       hint: "check the URL and that the server is reachable, then run this again",
       ...(cause === undefined ? {} : { cause }),
     });
@@ -258,10 +258,22 @@ export async function download(url: string, io: Io, options: DownloadOptions = {
 }
 
 /** One readable line from a fetch failure (Deno nests the OS reason in `cause`). */
+/** The server could not be reached or stopped answering (DNS, refused, TLS, stall, timeout): not an HTTP answer. */
+export class UnreachableError extends NetworkError {
+  constructor(message: string, readonly reason: string, options: ConstructorParameters<typeof NetworkError>[1]) {
+    super(message, options);
+  }
+}
+
 function networkReason(err: unknown): string {
   if (!(err instanceof Error)) return escapeTerminal(String(err));
   let message = err.message;
   const cause = err.cause;
   if (cause instanceof Error && !message.includes(cause.message)) message += `: ${cause.message}`;
-  return escapeTerminal(message.replace(/\s+/g, " ").trim());
+  message = message.replace(/\s+/g, " ").trim();
+  // Deno nests the reason as `fetch failed: error sending request for url (…): client error (Connect): <reason>`:
+  // the URL is already in the message and the wrapping says nothing, so keep the innermost reason only.
+  const inner = /\(Connect\): (.+)$/.exec(message)?.[1] ??
+    /error sending request for url \([^)]*\): (.+)$/.exec(message)?.[1];
+  return escapeTerminal(inner ?? message);
 }

@@ -23,7 +23,8 @@ import {
 } from "../errors.ts";
 import type { Io } from "../io.ts";
 import { childPath, decodeUtf8Marked, JsonSyntaxError, type LocatedJson, parseLocated } from "./_json.ts";
-import { escapeTerminal, needsEscape, plural, quote, toJson } from "./_text.ts";
+import { escapeTerminal, needsEscape, plural, quote } from "./_text.ts";
+import { toJson } from "../terminal.ts";
 import { SCHEMA_VERSION } from "./catalog.ts";
 import { slugProblem } from "./slug.ts";
 import { readCapped } from "./transport.ts";

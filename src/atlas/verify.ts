@@ -7,7 +7,8 @@
 import { join, resolve } from "node:path";
 import { DataError, EXIT_OK, NotFoundError, ProblemsFound } from "../errors.ts";
 import type { Io } from "../io.ts";
-import { escapeTerminal, plural, quote, toJson } from "./_text.ts";
+import { escapeTerminal, plural, quote } from "./_text.ts";
+import { toJson } from "../terminal.ts";
 import { LOCK_FILE, parseLock, sha256Hex } from "./lock.ts";
 
 /** Options of `atlas verify`. */

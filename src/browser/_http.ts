@@ -10,6 +10,8 @@ import {
   type ErrorPayload,
   type ListPayload,
   type NetworkEntry,
+  redactHeaders,
+  type SessionPayload,
   type StatusPayload,
 } from "./api.ts";
 import { BodyUnavailable, type Collector, type NetworkRecord, type Ring } from "./collector.ts";
@@ -26,6 +28,10 @@ export interface ApiContext {
   openTab(url: string): Promise<string>;
   /** Current tabs. */
   tabs(): Promise<StatusPayload["tabs"]>;
+  /** Who this daemon is (the handshake answer). */
+  identity(): Omit<SessionPayload, "schema">;
+  /** Stops the daemon (after the answer is sent). */
+  shutdown(): void;
 }
 
 function json(body: unknown, status = 200): Response {
@@ -63,7 +69,8 @@ function tabMatcher(tab: string | null): (id: string) => boolean {
   return (id) => id.toUpperCase().startsWith(t);
 }
 
-function publicNetwork(r: NetworkRecord, withHeaders: boolean, matches: string[]): NetworkEntry {
+/** `withHeaders`: include them, secret values redacted unless `"secrets"`. */
+function publicNetwork(r: NetworkRecord, withHeaders: false | "redacted" | "secrets", matches: string[]): NetworkEntry {
   const e: NetworkEntry = {
     index: r.index,
     tab: r.tab,
@@ -85,8 +92,8 @@ function publicNetwork(r: NetworkRecord, withHeaders: boolean, matches: string[]
   if (r.encodedBytes !== undefined) e.encodedBytes = r.encodedBytes;
   if (r.redirected) e.redirected = true;
   if (withHeaders) {
-    e.requestHeaders = r.requestHeaders;
-    e.responseHeaders = r.responseHeaders;
+    e.requestHeaders = redactHeaders(r.requestHeaders, withHeaders === "secrets");
+    e.responseHeaders = redactHeaders(r.responseHeaders, withHeaders === "secrets");
   }
   return e;
 }
@@ -125,6 +132,13 @@ async function handle(ctx: ApiContext, req: Request, url: URL): Promise<Response
   const q = url.searchParams;
   const c = ctx.collector;
   const [area, idx, sub] = parts;
+  if (area === "session" && parts.length === 1) return json({ schema: API_SCHEMA, ...ctx.identity() });
+  if (area === "shutdown" && parts.length === 1) {
+    if (req.method !== "POST") return error(405, "method_not_allowed", "use POST to stop the session");
+    // Answer first, then stop: the client sees the acknowledgement before the server closes.
+    setTimeout(() => ctx.shutdown(), 0);
+    return json({ schema: API_SCHEMA, stopping: true }, 202);
+  }
   if (area === "status" && parts.length === 1) {
     const payload: StatusPayload = {
       schema: API_SCHEMA,
@@ -176,7 +190,8 @@ async function handle(ctx: ApiContext, req: Request, url: URL): Promise<Response
     const r = c.network.get(index);
     if (!r) return notBuffered(c.network, "network request", index);
     if (sub === undefined) {
-      return json({ schema: API_SCHEMA, entry: publicNetwork(r, true, m.request(r.method, r.url)) });
+      const headers = q.get("secrets") === "1" ? "secrets" : "redacted";
+      return json({ schema: API_SCHEMA, entry: publicNetwork(r, headers, m.request(r.method, r.url)) });
     }
     if (sub !== "body") return error(404, "not_found", `no such path "${url.pathname}"`);
     const kind = q.get("kind") === "request" ? "request" : "response";

@@ -38,7 +38,12 @@ async function setup(ringSize = 1000) {
     request: {
       method: "POST",
       url: "http://127.0.0.1:1/api/echo",
-      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+      headers: {
+        "Content-Type": "application/x-www-form-urlencoded",
+        Authorization: "Bearer s3cret",
+        "Proxy-Authorization": "Basic cHJveHk6cGFzcw==",
+        Cookie: "sid=c00kie",
+      },
       hasPostData: true,
       postData: "a=1",
     },
@@ -46,15 +51,18 @@ async function setup(ringSize = 1000) {
   fetchDone(f.emit, "img", 200, "Image", "S2");
   await settle();
   const opened: string[] = [];
+  const stopped: boolean[] = [];
   const handler = devtoolsHandler({
     collector,
     matcher: () => compileMatcher(wire),
-    status: () => ({ version: "0", daemonPid: 1, chromiumPid: 2, port: 3, cdpPort: 4 }),
+    status: () => ({ version: "0", daemonPid: 1, chromiumPid: 2, port: 3 }),
     openTab: (url) => {
       opened.push(url);
       return Promise.resolve("NEWTAB");
     },
     tabs: () => Promise.resolve([]),
+    identity: () => ({ sessionId: "ab".repeat(16), daemonPid: 1, chromiumPid: 2, port: 3, version: "0" }),
+    shutdown: () => void stopped.push(true),
   });
   const get = async (path: string, method = "GET") => {
     const res = await handler(new Request(`http://127.0.0.1:3${path}`, { method }));
@@ -65,7 +73,7 @@ async function setup(ringSize = 1000) {
     const res = await get(path, method);
     return { status: res.status, body: await res.json() };
   };
-  return { f, collector, get, json, opened, handler };
+  return { f, collector, get, json, opened, handler, stopped };
 }
 
 Deno.test("devtools api - console list filters: level comma list, tab prefix, limit after filtering", async () => {
@@ -100,7 +108,45 @@ Deno.test("devtools api - network list filters and the entry with headers", asyn
   const post = (await json("/devtools/network/1")).body.entry;
   assert.equal(post.state, "pending");
   assert.deepEqual(post.matches, ["Echo"]);
-  assert.deepEqual(post.requestHeaders, [{ name: "Content-Type", value: "application/x-www-form-urlencoded" }]);
+  assert.deepEqual(post.requestHeaders.find((h: { name: string }) => h.name === "Content-Type"), {
+    name: "Content-Type",
+    value: "application/x-www-form-urlencoded",
+  });
+});
+
+Deno.test("devtools api - redacts Authorization, Proxy-Authorization and Cookie unless secrets=1", async () => {
+  const { json } = await setup();
+  const headers = async (q: string) =>
+    Object.fromEntries(
+      ((await json(`/devtools/network/1${q}`)).body.entry.requestHeaders as Array<{ name: string; value: string }>)
+        .map((h) => [h.name, h.value]),
+    );
+  const redacted = await headers("");
+  assert.equal(redacted["Authorization"], "<redacted, 13 bytes — use --show-secrets>");
+  assert.equal(redacted["Proxy-Authorization"], "<redacted, 22 bytes — use --show-secrets>");
+  assert.equal(redacted["Cookie"], "<redacted, 10 bytes — use --show-secrets>");
+  assert.ok(!JSON.stringify(redacted).includes("s3cret") && !JSON.stringify(redacted).includes("cHJveHk6"));
+  const shown = await headers("?secrets=1");
+  assert.equal(shown["Authorization"], "Bearer s3cret");
+  assert.equal(shown["Proxy-Authorization"], "Basic cHJveHk6cGFzcw==");
+});
+
+Deno.test("devtools api - the session handshake answers the identity; POST shutdown stops after answering", async () => {
+  const { json, stopped } = await setup();
+  assert.deepEqual((await json("/devtools/session")).body, {
+    schema: 1,
+    sessionId: "ab".repeat(16),
+    daemonPid: 1,
+    chromiumPid: 2,
+    port: 3,
+    version: "0",
+  });
+  assert.equal((await json("/devtools/shutdown")).status, 405);
+  assert.deepEqual(stopped, []);
+  const stop = await json("/devtools/shutdown", "POST");
+  assert.equal(stop.status, 202);
+  await new Promise((r) => setTimeout(r, 0));
+  assert.deepEqual(stopped, [true]);
 });
 
 Deno.test("devtools api - bodies: bytes with their type, or 410 with the reason", async () => {
@@ -148,9 +194,11 @@ Deno.test("devtools api - an index not buffered names the range that is; bad pat
   const bare = devtoolsHandler({
     collector: new Collector(none.cdp),
     matcher: () => compileMatcher(undefined),
-    status: () => ({ version: "0", daemonPid: 1, chromiumPid: 2, port: 3, cdpPort: 4 }),
+    status: () => ({ version: "0", daemonPid: 1, chromiumPid: 2, port: 3 }),
     openTab: () => Promise.resolve(""),
     tabs: () => Promise.resolve([]),
+    identity: () => ({ sessionId: "", daemonPid: 1, chromiumPid: 2, port: 3, version: "0" }),
+    shutdown: () => {},
   });
   const nothing = await bare(new Request("http://127.0.0.1:3/devtools/console/0"))!;
   assert.equal(

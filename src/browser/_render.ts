@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { capText } from "./_pipe.ts";
 
 /** The parts of a CDP `Runtime.RemoteObject` the renderer reads. */
 export interface RemoteObject {
@@ -117,9 +118,13 @@ export function renderObject(o: RemoteObject): string {
   return o.description ?? "";
 }
 
-/** Renders a whole console call: format specifiers in a leading string consume arguments, the rest join with spaces. */
-export function renderArgs(args: readonly RemoteObject[]): string {
+/**
+ * Renders a whole console call: format specifiers in a leading string consume arguments, the rest join with spaces.
+ * Each argument's rendering (and the formatted leading string) is cut at `argCap` with a marker naming its size.
+ */
+export function renderArgs(args: readonly RemoteObject[], argCap = Infinity): string {
   if (args.length === 0) return "";
+  const one = (o: RemoteObject) => capText(renderObject(o), argCap);
   const parts: string[] = [];
   let rest = args;
   const first = args[0];
@@ -132,7 +137,7 @@ export function renderArgs(args: readonly RemoteObject[]): string {
       i++;
       switch (spec) {
         case "s":
-          return arg.type === "string" ? String(arg.value) : renderObject(arg);
+          return arg.type === "string" ? capText(String(arg.value), argCap) : one(arg);
         case "d":
         case "i": {
           const n = Number(arg.value ?? arg.description);
@@ -143,15 +148,15 @@ export function renderArgs(args: readonly RemoteObject[]): string {
         case "c":
           return "";
         default:
-          return renderObject(arg);
+          return one(arg);
       }
     });
-    parts.push(formatted);
+    parts.push(capText(formatted, argCap));
     rest = args.slice(i);
   } else if (first) {
-    parts.push(renderObject(first));
+    parts.push(one(first));
     rest = args.slice(1);
   }
-  for (const arg of rest) parts.push(renderObject(arg));
+  for (const arg of rest) parts.push(one(arg));
   return parts.join(" ");
 }

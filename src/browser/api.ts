@@ -2,16 +2,23 @@
  * The session daemon's devtools HTTP API: paths, payloads and the record shapes `mapper console|network` read.
  * Bound to `127.0.0.1` only, on the same port as the corpus server (`/mapper`, `/mapper/version`).
  *
+ * Access (`_guard.ts`, one guard in front of every route): `Host` must be exactly `127.0.0.1:<port>`; every path
+ * but the public corpus ones needs `Authorization: Bearer <secret>` (the secret is in the 0600 session file) and no
+ * `Origin` other than the bundled extension's. Refusals are 403 `forbidden_host|forbidden_origin|forbidden_secret`,
+ * decided before any work.
+ *
  * Every JSON answer carries `"schema": 1` (bumped on any incompatible change). Errors are
  * `{"schema":1,"error":"<one line>","code":"<machine code>", ...}` with a 4xx/5xx status.
  *
  * | Method + path | Answer |
  * |---|---|
+ * | `GET /devtools/session` | {@linkcode SessionPayload}: the handshake (who this daemon is) |
+ * | `POST /devtools/shutdown` | 202 `{"schema":1,"stopping":true}`; the daemon then stops Chromium and exits |
  * | `GET /devtools/status` | {@linkcode StatusPayload} |
  * | `GET /devtools/console?level=a,b&tab=ID&limit=N` | {@linkcode ListPayload} of {@linkcode ConsoleEntry} |
  * | `GET /devtools/console/<index>` | {@linkcode EntryPayload} of {@linkcode ConsoleEntry}; 404 `not_buffered` with `first`/`last` |
  * | `GET /devtools/network?type=T&url=TEXT&tab=ID&limit=N` | {@linkcode ListPayload} of {@linkcode NetworkEntry} (without headers) |
- * | `GET /devtools/network/<index>` | {@linkcode EntryPayload} of {@linkcode NetworkEntry} with headers |
+ * | `GET /devtools/network/<index>?secrets=1` | {@linkcode EntryPayload} of {@linkcode NetworkEntry} with headers; secret header values redacted unless `secrets=1` |
  * | `GET /devtools/network/<index>/body?kind=response\|request` | 200 raw bytes (`Content-Type` as recorded, `X-Mapper-Body-Size`); 404 `not_buffered`; 410 `body_unavailable` with `reason` |
  * | `POST /devtools/tabs?url=URL` | opens a tab (`Target.createTarget`): `{"schema":1,"tab":"<targetId>"}` |
  *
@@ -126,11 +133,37 @@ export interface StatusPayload {
   daemonPid: number;
   chromiumPid: number;
   port: number;
-  cdpPort: number;
   tabs: Array<{ id: string; url: string; title: string }>;
   console: { buffered: number; dropped: number };
   network: { buffered: number; dropped: number };
   bodies: { retained: number; bytes: number; dropped: number };
+}
+
+/** Answer of `GET /devtools/session`: the daemon's identity, checked against the session file. */
+export interface SessionPayload {
+  schema: number;
+  sessionId: string;
+  daemonPid: number;
+  chromiumPid: number;
+  port: number;
+  version: string;
+}
+
+/** Headers whose values the daemon (and the CLI) redacts unless secrets are asked for. */
+export const SECRET_HEADERS: ReadonlySet<string> = new Set([
+  "authorization",
+  "proxy-authorization",
+  "cookie",
+  "set-cookie",
+]);
+
+/** Replaces secret header values (see {@linkcode SECRET_HEADERS}) by a marker naming their size, unless `show`. */
+export function redactHeaders(headers: readonly Header[], show: boolean): Header[] {
+  return headers.map((h) =>
+    !show && SECRET_HEADERS.has(h.name.toLowerCase())
+      ? { name: h.name, value: `<redacted, ${new TextEncoder().encode(h.value).length} bytes — use --show-secrets>` }
+      : h
+  );
 }
 
 /** An error answer. */

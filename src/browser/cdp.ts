@@ -1,12 +1,17 @@
 /**
- * A minimal Chrome DevTools Protocol client over the built-in `WebSocket`: one browser-level connection, flattened
- * sessions (`sessionId` on each message), promise-returning commands and one synchronous event callback.
+ * A minimal Chrome DevTools Protocol client: one browser-level connection over Chromium's
+ * `--remote-debugging-pipe` (see {@linkcode pipeTransport}), flattened sessions (`sessionId` on each message),
+ * promise-returning commands and one synchronous event callback. There is no TCP endpoint: only the process that
+ * launched Chromium holds the pipe, so nothing else on the machine can drive the browser.
  *
- * Events are handed to {@linkcode CdpConnection.onEvent} straight from the socket's message handler, in arrival
- * order, with no queue in between: nothing can be dropped however fast the browser talks.
+ * Events are handed to {@linkcode CdpConnection.onEvent} straight from the pipe's reader, in arrival order, with no
+ * queue in between: nothing can be dropped however fast the browser talks. Oversized events are cut while they
+ * stream in (`_pipe.ts`), so a page cannot make the daemon hold a 50 MB console message.
  *
  * @module
  */
+import type { Readable, Writable } from "node:stream";
+import { NulFramer } from "./_pipe.ts";
 
 /** One protocol event: its method, parameters and the flattened session it came from (none for the browser). */
 export interface CdpEvent {
@@ -34,9 +39,54 @@ interface Pending {
   timer: ReturnType<typeof setTimeout> | undefined;
 }
 
-/** A live connection to a browser's DevTools WebSocket. Dispose (or {@linkcode close}) to close it. */
+/**
+ * How a connection reaches the browser: `send` one JSON message; the transport calls `onMessage` for each message
+ * received and `onClose` once, when the browser end is gone.
+ */
+export interface CdpTransport {
+  send(message: string): void;
+  close(): void;
+  onMessage: (text: string) => void;
+  onClose: () => void;
+}
+
+/**
+ * The `--remote-debugging-pipe` transport: requests written to Chromium's fd 3 (`input`), answers read from its
+ * fd 4 (`output`), each message terminated by a NUL byte. Stream errors (the browser died: EPIPE) close it.
+ */
+export function pipeTransport(input: Writable, output: Readable): CdpTransport {
+  let closed = false;
+  const t: CdpTransport = {
+    onMessage: () => {},
+    onClose: () => {},
+    send(message) {
+      if (closed) throw new Error("the DevTools pipe is closed");
+      input.write(message + "\u0000");
+    },
+    close() {
+      finish();
+      input.destroy();
+      output.destroy();
+    },
+  };
+  const framer = new NulFramer((text) => t.onMessage(text));
+  const finish = () => {
+    if (closed) return;
+    closed = true;
+    t.onClose();
+  };
+  output.on("data", (chunk: Uint8Array) => framer.push(chunk));
+  output.on("end", finish);
+  output.on("close", finish);
+  output.on("error", finish);
+  input.on("error", finish);
+  input.on("close", finish);
+  return t;
+}
+
+/** A live connection to a browser. Dispose (or {@linkcode close}) to close it. */
 export class CdpConnection implements Disposable {
-  #ws: WebSocket;
+  #transport: CdpTransport;
   #nextId = 1;
   #pending = new Map<number, Pending>();
   #closed: Promise<void>;
@@ -44,10 +94,11 @@ export class CdpConnection implements Disposable {
   /** Called for every event, synchronously, in arrival order. */
   onEvent: (event: CdpEvent) => void = () => {};
 
-  private constructor(ws: WebSocket) {
-    this.#ws = ws;
+  /** Creates a connection over a transport (see {@linkcode pipeTransport}). */
+  constructor(transport: CdpTransport) {
+    this.#transport = transport;
     this.#closed = new Promise((resolve) => {
-      ws.addEventListener("close", () => {
+      transport.onClose = () => {
         this.#isClosed = true;
         for (const [id, p] of this.#pending) {
           if (p.timer !== undefined) clearTimeout(p.timer);
@@ -55,36 +106,17 @@ export class CdpConnection implements Disposable {
           this.#pending.delete(id);
         }
         resolve();
-      });
+      };
     });
-    ws.addEventListener("message", (ev: MessageEvent) => this.#onMessage(ev.data));
+    transport.onMessage = (text) => this.#onMessage(text);
   }
 
-  /** Opens a connection to a `ws://…/devtools/browser/<id>` URL; rejects if it does not open within `timeoutMs`. */
-  static connect(url: string, timeoutMs = 10_000): Promise<CdpConnection> {
-    return new Promise((resolve, reject) => {
-      const ws = new WebSocket(url);
-      const timer = setTimeout(() => {
-        ws.close();
-        reject(new Error(`timed out after ${timeoutMs} ms connecting to "${url}"`));
-      }, timeoutMs);
-      ws.addEventListener("open", () => {
-        clearTimeout(timer);
-        resolve(new CdpConnection(ws));
-      }, { once: true });
-      ws.addEventListener("error", (ev) => {
-        clearTimeout(timer);
-        reject(new Error(`cannot connect to "${url}": ${(ev as ErrorEvent).message ?? "connection failed"}`));
-      }, { once: true });
-    });
-  }
-
-  /** Resolves once the socket has closed (browser gone or {@linkcode close} called). */
+  /** Resolves once the connection has closed (browser gone or {@linkcode close} called). */
   get closed(): Promise<void> {
     return this.#closed;
   }
 
-  /** Whether the socket has closed. */
+  /** Whether the connection has closed. */
   get isClosed(): boolean {
     return this.#isClosed;
   }
@@ -112,7 +144,7 @@ export class CdpConnection implements Disposable {
         : undefined;
       this.#pending.set(id, { method, resolve: resolve as (v: Record<string, unknown>) => void, reject, timer });
       try {
-        this.#ws.send(JSON.stringify(message));
+        this.#transport.send(JSON.stringify(message));
       } catch (err: unknown) {
         this.#pending.delete(id);
         if (timer !== undefined) clearTimeout(timer);
@@ -121,8 +153,7 @@ export class CdpConnection implements Disposable {
     });
   }
 
-  #onMessage(data: unknown): void {
-    if (typeof data !== "string") return;
+  #onMessage(data: string): void {
     let msg: {
       id?: number;
       method?: string;
@@ -154,11 +185,11 @@ export class CdpConnection implements Disposable {
     }
   }
 
-  /** Closes the socket. Pending commands reject. */
+  /** Closes the connection. Pending commands reject. */
   close(): void {
     if (this.#isClosed) return;
     try {
-      this.#ws.close();
+      this.#transport.close();
     } catch {
       // already closing
     }

@@ -1,12 +1,17 @@
 /**
  * Finding and launching Chromium: discovery (`--browser`, `MAPPER_BROWSER`, `PATH`, then the standard install
- * locations on macOS and Windows), the argv, and the
- * DevTools endpoint (`DevTools listening on ws://…` on stderr, or `DevToolsActivePort` in the profile).
+ * locations on macOS and Windows), the argv, and the launch itself: Chromium is driven over
+ * `--remote-debugging-pipe` (fds 3 and 4 of the child), never a TCP port, so only the launching process can reach
+ * it; it exits on its own when that pipe closes (the daemon died).
  *
  * @module
  */
+import { spawn } from "node:child_process";
+import type { Readable, Writable } from "node:stream";
 import { posix, win32 } from "node:path";
 import { SessionError } from "../errors.ts";
+import { escapeControls } from "../terminal.ts";
+import { CdpConnection, pipeTransport } from "./cdp.ts";
 
 /** An operating system as `Deno.build.os` names it. */
 export type Os = typeof Deno.build.os;
@@ -120,10 +125,10 @@ export interface LaunchSpec {
   root: boolean;
 }
 
-/** The Chromium argv (without the binary): CDP on a free port, own profile, quiet networking, `about:blank` first. */
+/** The Chromium argv (without the binary): CDP on the pipe (no port), own profile, quiet networking, `about:blank` first. */
 export function chromiumArgs(spec: LaunchSpec): string[] {
   const args = [
-    "--remote-debugging-port=0",
+    "--remote-debugging-pipe",
     `--user-data-dir=${spec.profile}`,
     "--no-first-run",
     "--no-default-browser-check",
@@ -149,17 +154,27 @@ export function chromiumArgs(spec: LaunchSpec): string[] {
   return args;
 }
 
-/** A launched Chromium: its process, pid, DevTools URL and the tail of its stderr. */
-export interface LaunchedChromium {
-  readonly process: Deno.ChildProcess;
-  readonly pid: number;
-  readonly wsUrl: string;
-  readonly cdpPort: number;
-  /** Resolves with the exit status once Chromium has exited. */
-  readonly exited: Promise<Deno.CommandStatus>;
-  /** The last 8 KiB of Chromium's stderr. */
-  stderrTail(): string;
+/** How a Chromium run ended. */
+export interface ChromiumExit {
+  code: number | null;
+  signal: string | null;
 }
+
+/** A launched Chromium: its pid, the DevTools connection over its pipe, and the tail of its output. */
+export interface LaunchedChromium {
+  readonly pid: number;
+  /** The only DevTools client of this browser. */
+  readonly cdp: CdpConnection;
+  /** Resolves once Chromium has exited. */
+  readonly exited: Promise<ChromiumExit>;
+  /** Sends a signal to Chromium (ignored when it is gone). */
+  kill(signal: "SIGTERM" | "SIGKILL"): void;
+  /** The last {@linkcode OUTPUT_TAIL} bytes Chromium wrote on stdout and stderr. */
+  outputTail(): string;
+}
+
+/** Bytes of Chromium's stdout/stderr kept for diagnosing a failed launch. */
+export const OUTPUT_TAIL = 8192;
 
 /** The image name (first CSV column) `tasklist /FI "PID eq <pid>" /FO CSV /NH` output gives for `pid`, if listed. */
 export function tasklistImage(output: string, pid: number): string | undefined {
@@ -263,84 +278,121 @@ export function chromiumEnv(args: readonly string[], os: typeof Deno.build.os = 
   return new TextEncoder().encode(socket).length < 100 ? { TMPDIR: tmp } : {};
 }
 
+/** The one line a launch failure shows of Chromium's output: its last non-empty line, at most 160 characters. */
+export function lastOutputLine(tail: string): string {
+  const line = tail.split("\n").map((l) => l.trim()).filter(Boolean).at(-1) ?? "";
+  return line.length > 160 ? `${line.slice(0, 159)}…` : line;
+}
+
 /**
- * Launches Chromium and waits (up to `timeoutMs`) for its DevTools endpoint. Kills it again on failure, and when
- * `signal` aborts (then rejects with the signal's reason, so the caller reports "interrupted").
+ * Launches Chromium with its DevTools pipe and waits (up to `timeoutMs`) until it answers `Browser.getVersion` on
+ * it. Kills it again on failure, and when `signal` aborts (then rejects with the signal's reason, so the caller
+ * reports "interrupted"). A failure is one line naming the last line of Chromium's output; the bounded tail of that
+ * output is written to `outputLog` (mode 0600) when given, and the message names that file.
  */
 export async function launchChromium(
   binary: string,
   args: readonly string[],
   timeoutMs = 20_000,
   signal?: AbortSignal,
+  outputLog?: string,
 ): Promise<LaunchedChromium> {
-  let child: Deno.ChildProcess;
+  if (!args.includes("--remote-debugging-pipe")) throw new Error("launchChromium needs --remote-debugging-pipe");
+  const env = chromiumEnv(args);
+  if (env.TMPDIR) await Deno.mkdir(env.TMPDIR, { recursive: true, mode: 0o700 }).catch(() => {});
+  let child: ReturnType<typeof spawn>;
   try {
-    const env = chromiumEnv(args);
-    if (env.TMPDIR) await Deno.mkdir(env.TMPDIR, { recursive: true });
-    child = new Deno.Command(binary, { args: [...args], env, stdin: "null", stdout: "null", stderr: "piped" }).spawn();
+    child = spawn(binary, [...args], {
+      env: { ...Deno.env.toObject(), ...env },
+      stdio: ["ignore", "pipe", "pipe", "pipe", "pipe"],
+    });
   } catch (err: unknown) {
     throw new SessionError(`cannot run browser "${binary}": ${err instanceof Error ? err.message : String(err)}`, {
       hint: "pass --browser PATH to a working Chromium",
     });
   }
   let tail = "";
-  let found: ((url: string) => void) | undefined;
-  const urlPromise = new Promise<string>((resolve) => (found = resolve));
-  const pump = (async () => {
-    const decoder = new TextDecoder();
-    let line = "";
+  const decoder = new TextDecoder();
+  const keep = (chunk: Uint8Array) => {
+    tail = (tail + decoder.decode(chunk, { stream: true })).slice(-OUTPUT_TAIL);
+  };
+  const [, out, err, input, output] = child.stdio as unknown as [null, Readable, Readable, Writable, Readable];
+  out.on("data", keep);
+  err.on("data", keep);
+  out.on("error", () => {});
+  err.on("error", () => {});
+  let spawnError: Error | undefined;
+  const exited = new Promise<ChromiumExit>((resolve) => {
+    child.on("error", (e: Error) => {
+      spawnError = e;
+      resolve({ code: null, signal: null });
+    });
+    child.on("exit", (code: number | null, sig: string | null) => resolve({ code, signal: sig }));
+  });
+  const kill = (sig: "SIGTERM" | "SIGKILL") => {
     try {
-      for await (const chunk of child.stderr) {
-        const text = decoder.decode(chunk, { stream: true });
-        tail = (tail + text).slice(-8192);
-        if (found) {
-          line += text;
-          const m = /DevTools listening on (ws:\/\/\S+)/.exec(line);
-          if (m?.[1]) {
-            found(m[1]);
-            found = undefined;
-            line = "";
-          } else line = line.slice(-4096);
-        }
-      }
+      child.kill(sig);
     } catch {
-      // stream closed
+      // already gone
     }
-  })();
-  const exited = child.status;
+  };
+  const cdp = new CdpConnection(pipeTransport(input, output));
   let timer: ReturnType<typeof setTimeout> | undefined;
+  let onAbort: (() => void) | undefined;
   const outcome = await Promise.race([
-    urlPromise.then((url) => ({ url })),
+    cdp.send("Browser.getVersion", {}, undefined, 0).then(
+      () => ({ ready: true as const }),
+      () => ({ closed: true as const }),
+    ),
     exited.then((status) => ({ status })),
     new Promise<{ timeout: true }>((resolve) => (timer = setTimeout(() => resolve({ timeout: true }), timeoutMs))),
     new Promise<{ aborted: true }>((resolve) => {
-      if (signal?.aborted) resolve({ aborted: true });
-      signal?.addEventListener("abort", () => resolve({ aborted: true }), { once: true });
+      onAbort = () => resolve({ aborted: true });
+      if (signal?.aborted) onAbort();
+      signal?.addEventListener("abort", onAbort, { once: true });
     }),
   ]);
   clearTimeout(timer);
-  if (!("url" in outcome)) {
-    if ("timeout" in outcome || "aborted" in outcome) {
-      try {
-        child.kill("SIGKILL");
-      } catch {
-        // already gone
-      }
-      await exited;
-    }
-    await pump;
-    if ("aborted" in outcome) throw signal?.reason ?? new DOMException("interrupted", "AbortError");
-    const why = "timeout" in outcome
-      ? `did not open its DevTools endpoint within ${timeoutMs} ms`
-      : `exited with code ${outcome.status.code} before opening its DevTools endpoint`;
-    // One line: the last few stderr lines joined, so the error stays `mapper <command>: <message> — <hint>`.
-    const last = tail.split("\n").map((l) => l.trim()).filter(Boolean).slice(-3).join(" | ");
-    const stderr = last ? `its stderr ended with: ${last}` : "it wrote nothing on stderr";
-    throw new SessionError(`browser "${binary}" ${why}; ${stderr}`, {
-      hint: "check the binary, or pass --browser-flag to adjust its flags",
+  if (onAbort) signal?.removeEventListener("abort", onAbort);
+  if ("ready" in outcome && child.pid !== undefined) {
+    return { pid: child.pid, cdp, exited, kill, outputTail: () => tail };
+  }
+  if ("closed" in outcome) {
+    // The pipe closed first: Chromium is exiting; let it say how before making sure it is gone.
+    let grace: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([exited, new Promise((r) => (grace = setTimeout(r, 2000)))]);
+    clearTimeout(grace);
+  }
+  kill("SIGKILL");
+  cdp.close();
+  await exited;
+  if ("aborted" in outcome) throw signal?.reason ?? new DOMException("interrupted", "AbortError");
+  if (spawnError) {
+    throw new SessionError(`cannot run browser "${binary}": ${spawnError.message}`, {
+      hint: "pass --browser PATH to a working Chromium",
     });
   }
-  const wsUrl = outcome.url;
-  const cdpPort = Number(new URL(wsUrl).port);
-  return { process: child, pid: child.pid, wsUrl, cdpPort, exited, stderrTail: () => tail };
+  const status = "status" in outcome ? outcome.status : await exited;
+  const why = "timeout" in outcome
+    ? `did not answer on its DevTools pipe within ${timeoutMs} ms`
+    : `exited ${
+      status.signal ? `on ${status.signal}` : `with code ${status.code}`
+    } before answering on its DevTools pipe`;
+  let saved = "";
+  if (outputLog && tail) {
+    try {
+      await Deno.writeTextFile(outputLog, tail, { mode: 0o600 });
+      await Deno.chmod(outputLog, 0o600).catch(() => {});
+      saved = `; its output is in "${outputLog}"`;
+    } catch {
+      // the one line below still says the essentials
+    }
+  }
+  const last = escapeControls(lastOutputLine(tail));
+  throw new SessionError(
+    `browser "${binary}" ${why}: ${last ? `it last said "${last}"` : "it wrote nothing"}${saved}`,
+    {
+      hint: "check the binary, or pass --browser-flag to adjust its flags",
+    },
+  );
 }

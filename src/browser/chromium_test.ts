@@ -10,10 +10,11 @@ import {
 } from "./chromium.ts";
 import { headlessMode } from "./daemon.ts";
 
-Deno.test("chromium - own profile, CDP on a free port, extension loaded, --no-sandbox only as root, about:blank first", () => {
+Deno.test("chromium - own profile, CDP on the pipe and never on a port, extension loaded, --no-sandbox only as root, about:blank first", () => {
   const spec = { profile: "/p", headless: true, extensionDir: "/ext", extraFlags: ["--lang=fr", "--x"] };
   const asRoot = chromiumArgs({ ...spec, root: true });
-  assert.ok(asRoot.includes("--remote-debugging-port=0"));
+  assert.ok(asRoot.includes("--remote-debugging-pipe"));
+  assert.ok(!asRoot.some((a) => a.startsWith("--remote-debugging-port")), "no TCP debugging port");
   assert.ok(asRoot.includes("--user-data-dir=/p"));
   assert.ok(asRoot.includes("--headless"));
   assert.ok(asRoot.includes("--load-extension=/ext") && asRoot.includes("--disable-extensions-except=/ext"));

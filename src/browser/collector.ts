@@ -8,7 +8,14 @@
  * - Indices are per stream, start at 0, are monotonic and never reused; eviction drops the oldest first and adds to
  *   a cumulative `dropped` count.
  * - Response bodies of Document/XHR/Fetch are retained when loading finishes, within {@linkcode BODY_LIMIT} each and
- *   {@linkcode BODY_BUDGET} in total (oldest retained bodies are released first; every drop is counted).
+ *   {@linkcode BODY_BUDGET} in total (oldest retained bodies are released first; every drop is counted). A body
+ *   known to be over the limit (by the bytes received) is not even fetched.
+ * - Memory is bounded whatever a page does: a console message is cut at {@linkcode CONSOLE_TEXT_CAP} (each argument
+ *   at {@linkcode CONSOLE_ARG_CAP}), URLs at {@linkcode URL_CAP}, header values at {@linkcode HEADER_VALUE_CAP} and
+ *   a header list at {@linkcode HEADERS_CAP}, each cut ending in a visible marker with the original size
+ *   (`… [truncated by mapper: N bytes]`); POST data over {@linkcode POST_DATA_KEEP} is not copied (it is fetched
+ *   from Chromium on demand); and both rings together stay within {@linkcode RING_BUDGET} bytes (estimated), the
+ *   oldest entry of either ring evicted first and counted in its `dropped`.
  *
  * @module
  */
@@ -16,9 +23,24 @@ import type { CdpConnection, CdpEvent } from "./cdp.ts";
 import { CdpError } from "./cdp.ts";
 import type { ConsoleEntry, Frame, Header, Level, NetworkEntry } from "./api.ts";
 import { type RemoteObject, renderArgs, renderObject } from "./_render.ts";
+import { capText } from "./_pipe.ts";
 
 /** Ring buffer capacity of each stream. */
 export const RING_SIZE = 1000;
+/** Estimated bytes both rings may hold together. */
+export const RING_BUDGET = 32 * 1024 * 1024;
+/** Longest console message text kept (UTF-16 code units). */
+export const CONSOLE_TEXT_CAP = 32 * 1024;
+/** Longest rendering of one console argument kept. */
+export const CONSOLE_ARG_CAP = 16 * 1024;
+/** Longest URL kept (a `data:` URL can be megabytes). */
+export const URL_CAP = 16 * 1024;
+/** Longest header value kept. */
+export const HEADER_VALUE_CAP = 8 * 1024;
+/** Most bytes of one header list kept; the rest is replaced by one `x-mapper-truncated` header. */
+export const HEADERS_CAP = 32 * 1024;
+/** POST data up to this size is copied when the request is sent; larger bodies are fetched on demand. */
+export const POST_DATA_KEEP = 32 * 1024;
 /** Largest response body retained per request. */
 export const BODY_LIMIT = 1024 * 1024;
 /** Total bytes of retained response bodies. */
@@ -47,15 +69,59 @@ function internalUrl(url: string): boolean {
   return /^(chrome|chrome-extension|chrome-untrusted|devtools|chrome-search):/.test(url);
 }
 
-/** A fixed-capacity buffer of indexed entries. */
+/**
+ * A byte budget shared by several rings: when the estimated total is over it, the oldest entry of any ring is
+ * evicted (and counted as dropped by its ring).
+ */
+export class RingBudget {
+  /** Estimated bytes held now. */
+  used = 0;
+  #seq = 0;
+  readonly rings: Array<Ring<{ index: number }>> = [];
+  /** Creates a budget of `limit` bytes. */
+  constructor(readonly limit: number = RING_BUDGET) {}
+  /** The next insertion number (orders entries across rings). */
+  nextSeq(): number {
+    return this.#seq++;
+  }
+  /** Evicts the oldest entries across the rings until the total fits. */
+  enforce(): void {
+    while (this.used > this.limit) {
+      let oldest: Ring<{ index: number }> | undefined;
+      for (const r of this.rings) {
+        const seq = r.headSeq();
+        if (seq !== undefined && (oldest === undefined || seq < oldest.headSeq()!)) oldest = r;
+      }
+      if (!oldest) return;
+      oldest.evictOldest();
+    }
+  }
+}
+
+/** A fixed-capacity buffer of indexed entries, optionally within a shared {@linkcode RingBudget}. */
 export class Ring<T extends { index: number }> {
   #items: T[] = [];
+  #sizes: number[] = [];
+  #seqs: number[] = [];
   #next = 0;
   #dropped = 0;
+  #budget: RingBudget;
+  #sizeOf: (item: T) => number;
   /** Called with each evicted entry. */
   onEvict: (item: T) => void = () => {};
-  /** Creates a ring holding at most `capacity` entries. */
-  constructor(readonly capacity: number = RING_SIZE) {}
+  /**
+   * Creates a ring holding at most `capacity` entries; with `budget`, its entries' estimated sizes (`sizeOf`) count
+   * against that shared budget.
+   */
+  constructor(
+    readonly capacity: number = RING_SIZE,
+    budget?: RingBudget,
+    sizeOf: (item: T) => number = () => 0,
+  ) {
+    this.#budget = budget ?? new RingBudget(Infinity);
+    this.#sizeOf = sizeOf;
+    this.#budget.rings.push(this as unknown as Ring<{ index: number }>);
+  }
   /** The index the next entry gets. */
   nextIndex(): number {
     return this.#next;
@@ -63,12 +129,35 @@ export class Ring<T extends { index: number }> {
   /** Appends an entry whose `index` was taken from {@linkcode nextIndex}. */
   push(item: T): void {
     this.#next = item.index + 1;
+    const size = this.#sizeOf(item);
     this.#items.push(item);
-    while (this.#items.length > this.capacity) {
-      const gone = this.#items.shift()!;
-      this.#dropped++;
-      this.onEvict(gone);
-    }
+    this.#sizes.push(size);
+    this.#seqs.push(this.#budget.nextSeq());
+    this.#budget.used += size;
+    while (this.#items.length > this.capacity) this.evictOldest();
+    this.#budget.enforce();
+  }
+  /** Re-estimates a buffered entry that grew (headers arrived); may evict to stay within the budget. */
+  update(item: T): void {
+    const at = this.#items.indexOf(item, Math.max(0, item.index - this.first));
+    if (at < 0) return;
+    const size = this.#sizeOf(item);
+    this.#budget.used += size - this.#sizes[at]!;
+    this.#sizes[at] = size;
+    this.#budget.enforce();
+  }
+  /** Insertion number of the oldest entry (`undefined` when empty). */
+  headSeq(): number | undefined {
+    return this.#seqs[0];
+  }
+  /** Evicts the oldest entry, counting it as dropped. */
+  evictOldest(): void {
+    const gone = this.#items.shift();
+    if (gone === undefined) return;
+    this.#budget.used -= this.#sizes.shift()!;
+    this.#seqs.shift();
+    this.#dropped++;
+    this.onEvict(gone);
   }
   /** The entry with this index, if still buffered. */
   get(index: number): T | undefined {
@@ -93,8 +182,22 @@ export class Ring<T extends { index: number }> {
   }
 }
 
+/** Estimated bytes of a console entry (strings as UTF-16). */
+function consoleSize(e: ConsoleEntry): number {
+  return 128 + 2 * (e.text.length + (e.origin?.length ?? 0) + (e.frame?.url.length ?? 0) + e.tab.length);
+}
+
+/** Estimated bytes of a network record, without its retained body (bodies have their own budget). */
+function networkSize(r: NetworkRecord): number {
+  let n = r.url.length + r.method.length + r.statusText.length + (r.postData?.length ?? 0) +
+    (r.failure?.length ?? 0) + (r.mimeType?.length ?? 0);
+  for (const h of r.requestHeaders) n += h.name.length + h.value.length + 16;
+  for (const h of r.responseHeaders) n += h.name.length + h.value.length + 16;
+  return 256 + 2 * n;
+}
+
 /** Where a session sits: its target, type, and the tab (top-level page) it belongs to. */
-interface SessionInfo {
+interface AttachedTarget {
   id: string;
   targetId: string;
   type: string;
@@ -119,6 +222,8 @@ export interface NetworkRecord extends NetworkEntry {
   body?: Uint8Array;
   /** Why the retained body is missing, when retention was attempted and failed. */
   bodyNote?: string;
+  /** Decoded response bytes received so far (`Network.dataReceived`). */
+  received?: number;
 }
 
 /** Why a body cannot be served. */
@@ -131,21 +236,41 @@ export interface CollectorOptions {
   /** Wall clock, Unix ms. */
   now?: () => number;
   ringSize?: number;
+  /** Estimated bytes both rings may hold together. */
+  ringBudget?: number;
   bodyLimit?: number;
   bodyBudget?: number;
 }
 
-function headerList(h: unknown): Header[] {
+/** A header object as recorded: values cut at {@linkcode HEADER_VALUE_CAP}, the list at {@linkcode HEADERS_CAP}. */
+export function headerList(h: unknown): Header[] {
   if (!h || typeof h !== "object") return [];
   const out: Header[] = [];
-  for (const [name, value] of Object.entries(h as Record<string, unknown>)) {
+  let bytes = 0;
+  let left = 0;
+  let leftBytes = 0;
+  for (const [rawName, value] of Object.entries(h as Record<string, unknown>)) {
+    const name = capText(rawName, 256);
     // Chromium joins repeated headers with "\n".
-    for (const v of String(value).split("\n")) out.push({ name, value: v });
+    for (const v of String(value).split("\n")) {
+      const kept = capText(v, HEADER_VALUE_CAP);
+      if (bytes + name.length + kept.length > HEADERS_CAP) {
+        left++;
+        leftBytes += rawName.length + v.length;
+        continue;
+      }
+      bytes += name.length + kept.length;
+      out.push({ name, value: kept });
+    }
   }
-  return out.sort((
+  out.sort((
     a,
     b,
   ) => (a.name.toLowerCase() < b.name.toLowerCase() ? -1 : a.name.toLowerCase() > b.name.toLowerCase() ? 1 : 0));
+  if (left > 0) {
+    out.push({ name: "x-mapper-truncated", value: `${left} more headers (${leftBytes} bytes) not recorded` });
+  }
+  return out;
 }
 
 function str(v: unknown): string {
@@ -214,7 +339,7 @@ export class Collector {
   readonly console: Ring<ConsoleEntry>;
   readonly network: Ring<NetworkRecord>;
   #cdp: CdpConnection;
-  #sessions = new Map<string, SessionInfo>();
+  #sessions = new Map<string, AttachedTarget>();
   #byRequest = new Map<string, NetworkRecord>();
   #byId = new Map<string, NetworkRecord>();
   #extraRequest = new Map<string, Header[]>();
@@ -226,7 +351,7 @@ export class Collector {
   #now: () => number;
   #bodyLimit: number;
   #bodyBudget: number;
-  #attachWaiters: Array<(s: SessionInfo) => void> = [];
+  #attachWaiters: Array<(s: AttachedTarget) => void> = [];
   #ready = new Map<string, Promise<void>>();
   /** Execution contexts of extensions' content scripts and Chromium's own pages (`<session>|<contextId>`): their
    * console output and exceptions are not the page's. */
@@ -239,8 +364,9 @@ export class Collector {
     this.#now = options.now ?? Date.now;
     this.#bodyLimit = options.bodyLimit ?? BODY_LIMIT;
     this.#bodyBudget = options.bodyBudget ?? BODY_BUDGET;
-    this.console = new Ring<ConsoleEntry>(options.ringSize ?? RING_SIZE);
-    this.network = new Ring<NetworkRecord>(options.ringSize ?? RING_SIZE);
+    const budget = new RingBudget(options.ringBudget ?? RING_BUDGET);
+    this.console = new Ring<ConsoleEntry>(options.ringSize ?? RING_SIZE, budget, consoleSize);
+    this.network = new Ring<NetworkRecord>(options.ringSize ?? RING_SIZE, budget, networkSize);
     this.network.onEvict = (r) => {
       const key = `${r.sessionId}|${r.requestId}`;
       if (this.#byRequest.get(key) === r) this.#byRequest.delete(key);
@@ -279,7 +405,7 @@ export class Collector {
     const found = this.sessions().find(pred);
     if (found) return Promise.resolve(found);
     return new Promise((resolve, reject) => {
-      const waiter = (s: SessionInfo) => {
+      const waiter = (s: AttachedTarget) => {
         if (!pred(s)) return;
         clearTimeout(timer);
         this.#attachWaiters = this.#attachWaiters.filter((w) => w !== waiter);
@@ -343,6 +469,11 @@ export class Collector {
         return this.#responseReceived(session, p);
       case "Network.responseReceivedExtraInfo":
         return this.#responseExtra(session, p);
+      case "Network.dataReceived": {
+        const rec = this.#find(session, str(p.requestId));
+        if (rec) rec.received = (rec.received ?? 0) + (num(p.dataLength) ?? 0);
+        return;
+      }
       case "Network.loadingFinished":
         return this.#loadingFinished(session, p);
       case "Network.loadingFailed":
@@ -358,7 +489,7 @@ export class Collector {
     const url = str(info.url);
     const parent = parentId === undefined ? undefined : this.#sessions.get(parentId);
     const tab = type === "page" || !parent ? targetId : parent.tab;
-    const s: SessionInfo = { id: sessionId, targetId, type, url, tab, detached: false, internal: false };
+    const s: AttachedTarget = { id: sessionId, targetId, type, url, tab, detached: false, internal: false };
     this.#sessions.set(sessionId, s);
     const cdp = this.#cdp;
     const quiet = (method: string) => (err: unknown) => {
@@ -392,31 +523,31 @@ export class Collector {
     for (const w of [...this.#attachWaiters]) w(s);
   }
 
-  #pushConsole(session: SessionInfo, level: Level, text: string, ts: number, source: string, frame?: Frame): void {
+  #pushConsole(session: AttachedTarget, level: Level, text: string, ts: number, source: string, frame?: Frame): void {
     const entry: ConsoleEntry = {
       index: this.console.nextIndex(),
       level,
-      text,
+      text: capText(text, CONSOLE_TEXT_CAP),
       tab: session.tab,
       ts: Math.trunc(ts),
       source,
       matches: [],
     };
-    if (frame) entry.frame = frame;
-    if (session.url) entry.origin = session.url;
+    if (frame) entry.frame = { ...frame, function: capText(frame.function, 1024), url: capText(frame.url, URL_CAP) };
+    if (session.url) entry.origin = capText(session.url, URL_CAP);
     this.console.push(entry);
   }
 
-  #consoleCalled(session: SessionInfo, p: Record<string, unknown>): void {
+  #consoleCalled(session: AttachedTarget, p: Record<string, unknown>): void {
     const type = str(p.type);
     if (type === "endGroup" || type === "clear") return;
     const args = (p.args as RemoteObject[] | undefined) ?? [];
-    let text = renderArgs(args);
+    let text = renderArgs(args, CONSOLE_ARG_CAP);
     if (type === "assert") text = text ? `Assertion failed: ${text}` : "Assertion failed: console.assert";
     this.#pushConsole(session, levelOf(type), text, num(p.timestamp) ?? this.#now(), "console", topFrame(p.stackTrace));
   }
 
-  #exception(session: SessionInfo, p: Record<string, unknown>): void {
+  #exception(session: AttachedTarget, p: Record<string, unknown>): void {
     const d = (p.exceptionDetails ?? {}) as Record<string, unknown>;
     if (this.#extensionContexts.has(`${session.id}|${String(d.executionContextId)}`)) return;
     const ex = d.exception as RemoteObject | undefined;
@@ -438,7 +569,7 @@ export class Collector {
     this.#pushConsole(session, "exception", text, num(p.timestamp) ?? this.#now(), "exception", frame);
   }
 
-  #logEntry(session: SessionInfo, p: Record<string, unknown>): void {
+  #logEntry(session: AttachedTarget, p: Record<string, unknown>): void {
     const e = (p.entry ?? {}) as Record<string, unknown>;
     // A worker's console calls also surface as `worker` log entries on its parent; the worker session has them.
     if (str(e.source) === "worker" || internalUrl(str(e.url))) return;
@@ -456,17 +587,17 @@ export class Collector {
     );
   }
 
-  #key(session: SessionInfo, requestId: string): string {
+  #key(session: AttachedTarget, requestId: string): string {
     return `${session.id}|${requestId}`;
   }
 
   /** The newest record for a request: seen on this session, else on another (a worker's script is requested by
    * its parent but answered on the worker's own session). */
-  #find(session: SessionInfo, requestId: string): NetworkRecord | undefined {
+  #find(session: AttachedTarget, requestId: string): NetworkRecord | undefined {
     return this.#byRequest.get(this.#key(session, requestId)) ?? this.#byId.get(requestId);
   }
 
-  #requestWillBeSent(session: SessionInfo, p: Record<string, unknown>): void {
+  #requestWillBeSent(session: AttachedTarget, p: Record<string, unknown>): void {
     const requestId = str(p.requestId);
     const key = this.#key(session, requestId);
     const req = (p.request ?? {}) as Record<string, unknown>;
@@ -485,7 +616,7 @@ export class Collector {
       index: this.network.nextIndex(),
       tab: session.tab,
       method: str(req.method) || "GET",
-      url: str(req.url) + str(req.urlFragment),
+      url: capText(str(req.url) + str(req.urlFragment), URL_CAP),
       state: "pending",
       status: null,
       statusText: "",
@@ -501,7 +632,8 @@ export class Collector {
       requestId,
       t0: t,
     };
-    if (typeof req.postData === "string") rec.postData = req.postData;
+    // Small POST data is copied now; larger bodies (or ones the pipe cut) are fetched from Chromium on demand.
+    if (typeof req.postData === "string" && req.postData.length <= POST_DATA_KEEP) rec.postData = req.postData;
     const extra = this.#extraRequest.get(key);
     if (extra) {
       rec.requestHeaders = extra;
@@ -512,25 +644,30 @@ export class Collector {
     this.network.push(rec);
   }
 
-  #requestExtra(session: SessionInfo, p: Record<string, unknown>): void {
+  #requestExtra(session: AttachedTarget, p: Record<string, unknown>): void {
     const key = this.#key(session, str(p.requestId));
     const headers = headerList(p.headers);
     const rec = this.#byRequest.get(key);
-    if (rec) rec.requestHeaders = headers;
-    else this.#extraRequest.set(key, headers);
-    if (this.#extraRequest.size > 5000) this.#extraRequest.clear();
+    if (rec) {
+      rec.requestHeaders = headers;
+      this.network.update(rec);
+    } else this.#extraRequest.set(key, headers);
+    // Orphans (requests never announced, e.g. Chromium's own) must not pile up.
+    if (this.#extraRequest.size > 500) this.#extraRequest.clear();
   }
 
-  #responseExtra(session: SessionInfo, p: Record<string, unknown>): void {
+  #responseExtra(session: AttachedTarget, p: Record<string, unknown>): void {
     const key = this.#key(session, str(p.requestId));
     const headers = headerList(p.headers);
     const rec = this.#byRequest.get(key);
-    if (rec && rec.status !== null) rec.responseHeaders = headers;
-    else {
+    if (rec && rec.status !== null) {
+      rec.responseHeaders = headers;
+      this.network.update(rec);
+    } else {
       const status = num(p.statusCode);
       this.#extraResponse.set(key, status === undefined ? { headers } : { headers, status });
     }
-    if (this.#extraResponse.size > 5000) this.#extraResponse.clear();
+    if (this.#extraResponse.size > 500) this.#extraResponse.clear();
   }
 
   #applyResponse(rec: NetworkRecord, r: Record<string, unknown>, t: number): void {
@@ -551,9 +688,10 @@ export class Collector {
       rec.responseHeaders = extra.headers;
       this.#extraResponse.delete(key);
     }
+    this.network.update(rec);
   }
 
-  #responseReceived(session: SessionInfo, p: Record<string, unknown>): void {
+  #responseReceived(session: AttachedTarget, p: Record<string, unknown>): void {
     const rec = this.#find(session, str(p.requestId));
     if (!rec) return;
     this.#applyResponse(rec, (p.response ?? {}) as Record<string, unknown>, num(p.timestamp) ?? rec.t0);
@@ -562,7 +700,7 @@ export class Collector {
     rec.bodySessionId = session.id;
   }
 
-  #loadingFinished(session: SessionInfo, p: Record<string, unknown>): void {
+  #loadingFinished(session: AttachedTarget, p: Record<string, unknown>): void {
     const rec = this.#find(session, str(p.requestId));
     if (!rec) return;
     const t = num(p.timestamp) ?? rec.t0;
@@ -571,6 +709,13 @@ export class Collector {
     if (bytes !== undefined) rec.encodedBytes = bytes;
     if (rec.status === null) rec.state = "complete";
     if (!RETAINED_TYPES.has(rec.resourceType)) return;
+    const known = Math.max(rec.received ?? 0, rec.encodedBytes ?? 0);
+    if (known > this.#bodyLimit) {
+      // Not even fetched: a page must not make the daemon hold a huge body, however briefly.
+      this.#bodiesDropped++;
+      rec.bodyNote = `${NOT_KEPT}: ${known} bytes is over the ${size(this.#bodyLimit)} limit per body`;
+      return;
+    }
     this.#cdp.send<{ body: string; base64Encoded: boolean }>(
       "Network.getResponseBody",
       { requestId: rec.requestId },
@@ -613,7 +758,7 @@ export class Collector {
     rec.responseBody = "live";
   }
 
-  #loadingFailed(session: SessionInfo, p: Record<string, unknown>): void {
+  #loadingFailed(session: AttachedTarget, p: Record<string, unknown>): void {
     const rec = this.#find(session, str(p.requestId));
     if (!rec) return;
     const t = num(p.timestamp) ?? rec.t0;

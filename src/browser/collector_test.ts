@@ -1,5 +1,15 @@
 import assert from "node:assert/strict";
-import { BodyUnavailable, Collector, Ring } from "./collector.ts";
+import {
+  BodyUnavailable,
+  Collector,
+  CONSOLE_ARG_CAP,
+  CONSOLE_TEXT_CAP,
+  HEADER_VALUE_CAP,
+  POST_DATA_KEEP,
+  Ring,
+  URL_CAP,
+} from "./collector.ts";
+import { truncationMarker } from "./_pipe.ts";
 import { fakeCdp, fetchDone, page, settle } from "./_testing.ts";
 
 Deno.test("ring - keeps the newest entries, indices monotonic, cumulative drops", () => {
@@ -222,4 +232,98 @@ Deno.test("collector - a tab that starts on chrome://newtab/ is captured once it
   }, "N");
   assert.deepEqual(c.console.all().map((e) => e.text), ["site log"]);
   assert.deepEqual(c.network.all().map((e) => e.url), ["http://127.0.0.1:1/"]);
+});
+
+Deno.test("collector - a console message is cut at its cap (and each argument at its own), the original size named", () => {
+  const { cdp, emit } = fakeCdp();
+  const c = new Collector(cdp);
+  page(emit);
+  const big = "x".repeat(CONSOLE_ARG_CAP * 3);
+  emit("Runtime.consoleAPICalled", { type: "log", args: [{ type: "string", value: big }] }, "S1");
+  const one = c.console.get(0)!.text;
+  assert.equal(one, "x".repeat(CONSOLE_ARG_CAP) + truncationMarker(CONSOLE_ARG_CAP * 3));
+  // Many capped arguments: the message as a whole is cut too.
+  const args = Array.from({ length: 5 }, () => ({ type: "string", value: big }));
+  emit("Runtime.consoleAPICalled", { type: "log", args }, "S1");
+  const all = c.console.get(1)!.text;
+  assert.ok(all.length <= CONSOLE_TEXT_CAP + 64, String(all.length));
+  assert.match(all, /… \[truncated by mapper: \d+ bytes\]$/);
+  // A string the pipe already cut keeps the size the pipe announced.
+  const piped = "y".repeat(70_000) + truncationMarker(52_428_800);
+  emit("Runtime.consoleAPICalled", { type: "log", args: [{ type: "string", value: piped }] }, "S1");
+  assert.ok(c.console.get(2)!.text.endsWith(truncationMarker(52_428_800)));
+  // Exceptions and log entries too.
+  emit(
+    "Runtime.exceptionThrown",
+    { exceptionDetails: { text: "Uncaught", exception: { type: "string", value: big } } },
+    "S1",
+  );
+  assert.ok(c.console.get(3)!.text.length <= CONSOLE_TEXT_CAP + 64);
+});
+
+Deno.test("collector - both rings share one byte budget: the oldest entries of either go first, counted as dropped", () => {
+  const { cdp, emit } = fakeCdp();
+  const c = new Collector(cdp, { ringBudget: 200_000 });
+  page(emit);
+  const log = (n: number) =>
+    emit(
+      "Runtime.consoleAPICalled",
+      { type: "log", args: [{ type: "string", value: `${n} ${"z".repeat(10_000)}` }] },
+      "S1",
+    );
+  for (let i = 0; i < 5; i++) log(i);
+  fetchDone(emit, "r1");
+  for (let i = 5; i < 20; i++) log(i);
+  // ~20 KB per entry against 200 KB: about nine fit; the request (older than most logs) was evicted in turn.
+  assert.ok(c.console.all().length < 11 && c.console.all().length > 5, String(c.console.all().length));
+  assert.equal(c.console.dropped + c.console.all().length, 20, "every eviction counted");
+  assert.equal(c.network.all().length, 0);
+  assert.equal(c.network.dropped, 1);
+  assert.equal(c.console.all().at(-1)!.text.slice(0, 3), "19 ");
+});
+
+Deno.test("collector - header values and lists are cut; large POST data is not copied; an oversized body is not fetched", async () => {
+  const { cdp, sent, bodies, emit } = fakeCdp();
+  const c = new Collector(cdp, { bodyLimit: 1000 });
+  page(emit);
+  const headers: Record<string, string> = { "X-Huge": "h".repeat(HEADER_VALUE_CAP * 2) };
+  for (let i = 0; i < 100; i++) headers[`X-Many-${i}`] = "m".repeat(1000);
+  emit("Network.requestWillBeSent", {
+    requestId: "p",
+    type: "XHR",
+    timestamp: 1,
+    request: {
+      method: "POST",
+      url: "http://127.0.0.1:1/" + "u".repeat(URL_CAP * 2),
+      headers,
+      hasPostData: true,
+      postData: "d".repeat(POST_DATA_KEEP + 1),
+    },
+  }, "S1");
+  const r = c.network.get(0)!;
+  assert.equal(r.url.length, URL_CAP + truncationMarker(URL_CAP * 2 + 19).length);
+  assert.equal(
+    r.requestHeaders.find((h) => h.name === "X-Huge")!.value.length,
+    HEADER_VALUE_CAP + truncationMarker(HEADER_VALUE_CAP * 2).length,
+  );
+  assert.match(r.requestHeaders.at(-1)!.value, /^\d+ more headers \(\d+ bytes\) not recorded$/);
+  assert.equal(r.requestHeaders.at(-1)!.name, "x-mapper-truncated");
+  assert.equal(r.postData, undefined, "fetched from Chromium on demand instead");
+  assert.equal(r.hasRequestBody, true);
+  // A response whose received bytes exceed the limit is never fetched for retention.
+  bodies.set("big", "b".repeat(5000));
+  emit("Network.requestWillBeSent", {
+    requestId: "big",
+    type: "Fetch",
+    timestamp: 1,
+    request: { url: "http://127.0.0.1:1/big" },
+  }, "S1");
+  emit("Network.responseReceived", { requestId: "big", type: "Fetch", response: { status: 200, headers: {} } }, "S1");
+  emit("Network.dataReceived", { requestId: "big", dataLength: 5000, encodedDataLength: 100 }, "S1");
+  emit("Network.loadingFinished", { requestId: "big", encodedDataLength: 100 }, "S1");
+  await settle();
+  assert.equal(sent.filter((s) => s.method === "Network.getResponseBody").length, 0);
+  assert.equal(c.bodyStats().dropped, 1);
+  // Asked for explicitly, it is still fetched live from Chromium.
+  assert.equal((await c.responseBody(c.network.get(1)!)).length, 5000);
 });

@@ -1,23 +1,27 @@
 /**
- * The session daemon: one process running Chromium, the collector, and one HTTP server on `127.0.0.1` that answers
- * the corpus paths (`/mapper`, `/mapper/version`, the same handler as `serve-mapper`) and the devtools API
- * (`/devtools/*`, see `api.ts`). It writes the session file once everything answers, prints a ready block, and
- * runs until SIGINT/SIGTERM or until Chromium exits; either way it stops Chromium, closes the server and removes
- * the session file.
+ * The session daemon: one process running Chromium (the only client of its DevTools pipe), the collector, and one
+ * HTTP server on `127.0.0.1` that answers the corpus paths (`/mapper`, `/mapper/version`, the same handler as
+ * `serve-mapper`) and the devtools API (`/devtools/*`, see `api.ts`), every request passing one guard first
+ * (`_guard.ts`: loopback Host, no foreign Origin, the session secret). It writes the session file once everything
+ * answers, prints a ready block, and runs until SIGINT/SIGTERM, `POST /devtools/shutdown`, or until Chromium exits;
+ * either way it stops Chromium, closes the server and removes the session file. Neither the secret nor any browser
+ * endpoint is ever printed or logged.
  *
  * @module
  */
-import { basename, join, resolve } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import type { Io } from "../io.ts";
 import { describe, EXIT_INTERRUPTED, FileError, SessionError } from "../errors.ts";
 import { escapeControls } from "../terminal.ts";
 import { VERSION } from "../version.ts";
-import { CdpConnection } from "./cdp.ts";
+import type { CdpConnection } from "./cdp.ts";
 import { chromiumArgs, findBrowser, launchChromium, type LaunchedChromium, pidAlive } from "./chromium.ts";
 import { Collector } from "./collector.ts";
 import { ensureExtension, injectPort } from "./extension.ts";
 import { compileMatcher, type CorpusMatcher } from "./match.ts";
 import { devtoolsHandler } from "./_http.ts";
+import { type Access, guarded, newSecret } from "./_guard.ts";
+import { privateDir, projectKey } from "./_private.ts";
 import { removeSession, type SessionInfo, sessionPath, writeSession } from "./session_file.ts";
 
 /** Options of `mapper browser start` (also what the detached daemon is re-run with). */
@@ -72,9 +76,12 @@ export function headlessMode(
   return { headless: noDisplay, auto: noDisplay };
 }
 
-/** The default profile directory: `~/.mapper/profiles/<basename of the working directory>`. */
-export function defaultProfile(io: Io): string {
-  return join(io.home, ".mapper", "profiles", basename(io.cwd) || "default");
+/**
+ * The default profile directory of corpus directory `dir`: `~/.mapper/profiles/<project>-<hash>`, keyed by the
+ * corpus directory's real path (`x/app` and `y/app` get different profiles).
+ */
+export async function defaultProfile(io: Io, dir: string): Promise<string> {
+  return join(io.home, ".mapper", "profiles", await projectKey(dir));
 }
 
 async function stopChromium(chromium: LaunchedChromium): Promise<void> {
@@ -82,21 +89,15 @@ async function stopChromium(chromium: LaunchedChromium): Promise<void> {
     await chromium.exited.catch(() => {});
     return;
   }
-  try {
-    chromium.process.kill("SIGTERM");
-  } catch {
-    // already gone
-  }
+  chromium.kill("SIGTERM");
+  let timer: ReturnType<typeof setTimeout> | undefined;
   const done = await Promise.race([
     chromium.exited.then(() => true, () => true),
-    new Promise<boolean>((r) => setTimeout(() => r(false), 3000)),
+    new Promise<boolean>((r) => (timer = setTimeout(() => r(false), 3000))),
   ]);
+  clearTimeout(timer);
   if (!done) {
-    try {
-      chromium.process.kill("SIGKILL");
-    } catch {
-      // already gone
-    }
+    chromium.kill("SIGKILL");
     await chromium.exited.catch(() => {});
   }
 }
@@ -110,15 +111,58 @@ async function makeDir(abs: string, shown: string, what: string, hint: string, m
   }
 }
 
+/**
+ * Makes sure the corpus directory exists: creates it when its parent exists; refuses (one line, nothing created)
+ * when the parent is missing, so a mistyped `--dir` never builds a tree of directories.
+ */
+export async function prepareCorpusDir(dir: string, shown: string): Promise<void> {
+  try {
+    if ((await Deno.stat(dir)).isDirectory) return;
+    throw new FileError(`--dir ${JSON.stringify(escapeControls(shown))} is not a directory`, {
+      hint: "pass --dir <path> naming a directory",
+    });
+  } catch (err: unknown) {
+    if (!(err instanceof Deno.errors.NotFound)) {
+      if (err instanceof FileError) throw err;
+      throw new FileError(`cannot use --dir ${JSON.stringify(escapeControls(shown))}: ${describe(err)}`, {
+        hint: "pass --dir <path> naming a directory",
+      });
+    }
+  }
+  try {
+    await Deno.mkdir(dir);
+  } catch (err: unknown) {
+    const parentMissing = err instanceof Deno.errors.NotFound;
+    throw new FileError(
+      parentMissing
+        ? `the folder holding --dir ${JSON.stringify(escapeControls(shown))} does not exist (${
+          JSON.stringify(escapeControls(dirname(dir)))
+        })`
+        : `cannot create the corpus directory ${JSON.stringify(escapeControls(shown))}: ${describe(err)}`,
+      {
+        hint: parentMissing
+          ? "create it first, or pass --dir inside an existing folder"
+          : "pass --dir <path> naming a writable directory",
+      },
+    );
+  }
+}
+
 /** Runs the daemon in this process until it is stopped; returns the exit code. */
 export async function runDaemon(opts: StartOptions, io: Io): Promise<number> {
-  // Install the SIGINT/SIGTERM listeners now: a signal during start-up must still stop Chromium cleanly.
-  const stopSignal = io.signal;
+  // Stopped by a signal (listened to from now on: a signal during start-up must still stop Chromium cleanly) or by
+  // `POST /devtools/shutdown`.
+  const shutdown = new AbortController();
+  const stopSignal = AbortSignal.any([io.signal, shutdown.signal]);
   const dir = resolve(io.cwd, opts.dir);
   const site = basename(io.cwd);
-  await makeDir(dir, opts.dir, "corpus directory", "pass --dir <path> naming a directory");
+  await prepareCorpusDir(dir, opts.dir);
   const binary = await findBrowser(opts.browser, io.env);
-  const profile = opts.profile ? resolve(io.cwd, opts.profile) : defaultProfile(io);
+  const key = await projectKey(dir);
+  const profile = opts.profile ? resolve(io.cwd, opts.profile) : await defaultProfile(io, dir);
+  // ~/.mapper and its profiles are private, also when an older release made them 0755.
+  await privateDir(join(io.home, ".mapper")).catch(() => {});
+  if (!opts.profile) await privateDir(join(io.home, ".mapper", "profiles")).catch(() => {});
   await makeDir(
     profile,
     opts.profile ?? profile,
@@ -126,6 +170,9 @@ export async function runDaemon(opts: StartOptions, io: Io): Promise<number> {
     "pass --profile <dir> naming a writable directory",
     0o700,
   );
+  await Deno.chmod(profile, 0o700).catch(() => {});
+  const secret = newSecret();
+  const sessionId = newSecret().slice(0, 32);
   const mode = headlessMode(opts.headless, io.env);
   if (mode.auto) io.stderr.write("[browser] no display ($DISPLAY/$WAYLAND_DISPLAY unset): running headless\n");
 
@@ -152,30 +199,38 @@ export async function runDaemon(opts: StartOptions, io: Io): Promise<number> {
     return matcher;
   };
 
-  // The server binds first so a busy port fails before Chromium starts; /devtools answers 503 until ready.
+  // The server binds first so a busy port fails before Chromium starts; /devtools answers 503 until ready. Every
+  // request passes the guard first, whatever its path (routes added later included).
   let api: ((req: Request) => Promise<Response> | undefined) | undefined;
-  const server = listenSliding(opts.port, async (req) => {
-    const fromCorpus = corpus.handle(req);
-    if (fromCorpus) return fromCorpus;
-    if (new URL(req.url).pathname.startsWith("/devtools")) {
-      const answer = api?.(req);
-      if (answer) return await answer;
-      return new Response(
-        JSON.stringify({ schema: 1, error: "the session is still starting", code: "starting" }) + "\n",
-        {
-          status: 503,
-          headers: { "content-type": "application/json; charset=utf-8" },
-        },
-      );
-    }
-    return new Response("not found\n", { status: 404, headers: { "content-type": "text/plain; charset=utf-8" } });
-  });
+  const access: Access = { port: 0, secret, extensionOrigin: ext.origin };
+  const server = listenSliding(
+    opts.port,
+    guarded(() => access, async (req) => {
+      const fromCorpus = corpus.handle(req);
+      if (fromCorpus) return fromCorpus;
+      if (new URL(req.url).pathname.startsWith("/devtools")) {
+        const answer = api?.(req);
+        if (answer) return await answer;
+        return new Response(
+          JSON.stringify({ schema: 1, error: "the session is still starting", code: "starting" }) + "\n",
+          {
+            status: 503,
+            headers: { "content-type": "application/json; charset=utf-8" },
+          },
+        );
+      }
+      return new Response("not found\n", { status: 404, headers: { "content-type": "text/plain; charset=utf-8" } });
+    }),
+  );
   const port = server.addr.port;
+  access.port = port;
   io.stderr.write(`[browser] listening on http://127.0.0.1:${port}\n`);
 
   let chromium: LaunchedChromium | undefined;
   let cdp: CdpConnection | undefined;
   try {
+    const logs = join(io.home, ".mapper", "logs");
+    await privateDir(logs).catch(() => {});
     chromium = await launchChromium(
       binary,
       chromiumArgs({
@@ -187,13 +242,14 @@ export async function runDaemon(opts: StartOptions, io: Io): Promise<number> {
       }),
       undefined,
       stopSignal,
+      join(logs, `${key}-chromium.log`),
     );
     const interrupted = () => {
       io.stderr.write("mapper browser start: interrupted before the session was ready\n");
       return EXIT_INTERRUPTED;
     };
     if (stopSignal.aborted) return interrupted();
-    cdp = await CdpConnection.connect(chromium.wsUrl);
+    cdp = chromium.cdp;
     const collector = new Collector(cdp, { log: (line) => io.stderr.write(`${line}\n`), now: io.now });
     await collector.start();
     const conn = cdp;
@@ -211,13 +267,9 @@ export async function runDaemon(opts: StartOptions, io: Io): Promise<number> {
     api = devtoolsHandler({
       collector,
       matcher: currentMatcher,
-      status: () => ({
-        version: VERSION,
-        daemonPid: Deno.pid,
-        chromiumPid: proc.pid,
-        port,
-        cdpPort: proc.cdpPort,
-      }),
+      status: () => ({ version: VERSION, daemonPid: Deno.pid, chromiumPid: proc.pid, port }),
+      identity: () => ({ sessionId, daemonPid: Deno.pid, chromiumPid: proc.pid, port, version: VERSION }),
+      shutdown: () => shutdown.abort(),
       openTab: async (url) => {
         // Open blank, wait until the collector has the tab's domains enabled, then navigate: nothing is missed.
         const { targetId } = await conn.send<{ targetId: string }>("Target.createTarget", { url: "about:blank" });
@@ -231,12 +283,12 @@ export async function runDaemon(opts: StartOptions, io: Io): Promise<number> {
 
     const firstPage = await collector.waitForSession((s) => s.type === "page", 5000).catch(() => undefined);
     const info: SessionInfo = {
-      schema: 1,
+      schema: 2,
+      sessionId,
+      secret,
       daemonPid: Deno.pid,
       chromiumPid: chromium.pid,
       port,
-      cdpPort: chromium.cdpPort,
-      cdpUrl: chromium.wsUrl,
       profile,
       headless: mode.headless,
       startedAt: new Date(io.now()).toISOString(),
@@ -247,7 +299,7 @@ export async function runDaemon(opts: StartOptions, io: Io): Promise<number> {
     await writeSession(dir, info);
 
     if (ext.hasServiceWorker) {
-      injectPort(conn, collector, port).then(
+      injectPort(conn, collector, port, ext.origin).then(
         () => io.stderr.write(`[browser] told the extension the port (${port})\n`),
         (err: unknown) =>
           io.stderr.write(
@@ -272,7 +324,6 @@ export async function runDaemon(opts: StartOptions, io: Io): Promise<number> {
         })`,
         `  corpus:   http://127.0.0.1:${port}/mapper`,
         `  devtools: http://127.0.0.1:${port}/devtools/status  (read it with 'mapper console list' / 'mapper network list')`,
-        `  cdp:      ${chromium.wsUrl}`,
         `  profile:  ${profile}`,
         `  session:  ${sessionPath(dir)}`,
         `  stop:     ${opts.logFile ? "" : "Ctrl-C here, or "}'${stopCommand(opts.dir, io.cwd)}'`,
@@ -294,6 +345,6 @@ export async function runDaemon(opts: StartOptions, io: Io): Promise<number> {
     cdp?.close();
     if (chromium) await stopChromium(chromium);
     await server.shutdown().catch(() => {});
-    await removeSession(dir, Deno.pid);
+    await removeSession(dir, sessionId);
   }
 }

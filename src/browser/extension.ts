@@ -1,8 +1,11 @@
 /**
  * The bundled extension ("Mapper Overlay"): extracted to `~/.mapper/extension/` when missing or when the bundled
  * `manifest.json` `version` differs from the one on disk (the whole directory is replaced: staged beside it, then
- * renamed into place), loaded with `--load-extension`, and told the daemon's port through
- * `chrome.storage.local.set({serverPort})` evaluated in its service worker.
+ * renamed into place; directories 0700, files 0600), loaded with `--load-extension`, and told the daemon's port
+ * through `chrome.storage.local.set({serverPort})` evaluated in its service worker.
+ *
+ * The manifest carries a public `key`, so the extension's id (and origin, `chrome-extension://<id>`) is the same on
+ * every machine and every path: the daemon's request guard allows exactly that origin.
  *
  * @module
  */
@@ -22,9 +25,27 @@ export interface ExtensionInstall {
   installed: boolean;
   /** Whether the manifest declares a background service worker (port injection needs one). */
   hasServiceWorker: boolean;
+  /** The extension's origin, `chrome-extension://<id>` (from the manifest `key`; `undefined` without one). */
+  origin: string | undefined;
 }
 
-function manifestOf(text: string | undefined): { version?: string; background?: { service_worker?: string } } {
+/**
+ * The id Chromium gives an extension whose manifest `key` is `keyBase64` (a DER public key): the first 128 bits of
+ * its SHA-256, each hex digit mapped to `a`–`p`.
+ */
+export async function extensionId(keyBase64: string): Promise<string> {
+  const der = Uint8Array.from(atob(keyBase64), (c) => c.charCodeAt(0));
+  const hash = new Uint8Array(await crypto.subtle.digest("SHA-256", der));
+  let id = "";
+  for (const byte of hash.subarray(0, 16)) {
+    id += String.fromCharCode(97 + (byte >> 4), 97 + (byte & 15));
+  }
+  return id;
+}
+
+function manifestOf(
+  text: string | undefined,
+): { version?: string; key?: string; background?: { service_worker?: string } } {
   if (text === undefined) return {};
   try {
     return JSON.parse(text);
@@ -46,22 +67,28 @@ export async function ensureExtension(
   const bundled = manifestOf(files.find(([p]) => p === "manifest.json")?.[1]);
   const version = bundled.version ?? "0";
   const hasServiceWorker = typeof bundled.background?.service_worker === "string";
+  const origin = typeof bundled.key === "string" ? `chrome-extension://${await extensionId(bundled.key)}` : undefined;
   let onDisk: string | undefined;
   try {
     onDisk = manifestOf(await Deno.readTextFile(join(dir, "manifest.json"))).version;
   } catch {
     onDisk = undefined;
   }
-  if (onDisk === version) return { dir, version, installed: false, hasServiceWorker };
+  if (onDisk === version) {
+    // Extracted by an older release with looser modes: tighten them (best effort).
+    await Deno.chmod(dir, 0o700).catch(() => {});
+    return { dir, version, installed: false, hasServiceWorker, origin };
+  }
   const suffix = `${Deno.pid}-${Date.now()}`;
   const staging = join(root, `.extension-staging-${suffix}`);
   const old = join(root, `.extension-old-${suffix}`);
   try {
-    await Deno.mkdir(staging, { recursive: true, mode: 0o755 });
+    await Deno.mkdir(root, { recursive: true, mode: 0o700 });
+    await Deno.mkdir(staging, { recursive: true, mode: 0o700 });
     for (const [rel, content] of files) {
       const path = join(staging, rel);
-      await Deno.mkdir(dirname(path), { recursive: true, mode: 0o755 });
-      await Deno.writeTextFile(path, content, { mode: 0o644 });
+      await Deno.mkdir(dirname(path), { recursive: true, mode: 0o700 });
+      await Deno.writeTextFile(path, content, { mode: 0o600 });
     }
     let moved = false;
     try {
@@ -81,17 +108,20 @@ export async function ensureExtension(
       },
     );
   }
-  return { dir, version, installed: true, hasServiceWorker };
+  return { dir, version, installed: true, hasServiceWorker, origin };
 }
 
 /**
- * Tells the extension the daemon's port: finds its service worker among the attached targets (waiting up to
- * `timeoutMs`), checks its manifest name, and sets `serverPort` in `chrome.storage.local`.
+ * Tells the extension the daemon's port: finds its service worker (of `origin`, when known) among the attached
+ * targets (waiting up to `timeoutMs`), checks its manifest name, and sets `serverPort` in `chrome.storage.local`.
+ * Only the port: the session secret never goes to the browser, so no page, content script or extension can call
+ * the devtools API.
  */
 export async function injectPort(
   cdp: CdpConnection,
   collector: Collector,
   port: number,
+  origin: string | undefined,
   timeoutMs = 10_000,
 ): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -99,7 +129,7 @@ export async function injectPort(
   while (Date.now() < deadline) {
     const remaining = Math.max(1, deadline - Date.now());
     const sw = await collector.waitForSession(
-      (s) => s.type === "service_worker" && s.url.startsWith("chrome-extension://"),
+      (s) => s.type === "service_worker" && s.url.startsWith(origin ? `${origin}/` : "chrome-extension://"),
       remaining,
     ).catch(() => undefined);
     if (!sw) break;

@@ -7,4 +7,6 @@
  * @module
  */
 export * from "./api.ts";
-export { type Liveness, liveness, readSession, type SessionInfo, sessionPath } from "./session_file.ts";
+export { type PublicSession, publicSession, readSession, type SessionInfo, sessionPath } from "./session_file.ts";
+export { daemonRequest, handshake, openSession, type Session, staleLine } from "./session.ts";
+export { pidAlive } from "./chromium.ts";

@@ -1,28 +1,31 @@
 /**
  * The session file `<corpus dir>/.session` (mode 0600): how every other command finds the running daemon.
  *
- * Shape (one JSON object, `schema` 1): `daemonPid`, `chromiumPid`, `port` (daemon HTTP: corpus server + devtools
- * API), `cdpPort`, `cdpUrl` (browser WebSocket), `profile`, `headless`, `startedAt` (ISO), `version` (mapper),
- * `log` (the daemon's log file when detached, else `null`).
+ * Shape (one JSON object, `schema` 2): `sessionId` (random, 128 bits, hex), `secret` (random, 256 bits, hex: the
+ * `Authorization: Bearer` credential of the daemon API), `daemonPid`, `chromiumPid`, `port` (daemon HTTP: corpus
+ * server + devtools API), `profile`, `headless`, `startedAt` (ISO), `version` (mapper), `log` (the daemon's log file
+ * when detached, else `null`). There is no DevTools endpoint in it: Chromium is driven over a pipe only the daemon
+ * holds.
  *
- * Written atomically (temp file + rename) once Chromium, the collector and the HTTP server are all up; removed by
- * the daemon when it stops and by `browser stop`. Readers never trust it blindly: {@linkcode liveness} checks the
- * recorded pids (and that they still run the expected programs: by command line on Linux, macOS and the BSDs, by
- * image name on Windows).
+ * Written atomically (a fresh temp file + rename) once Chromium, the collector and the HTTP server are all up;
+ * removed by the daemon when it stops. Reading it proves nothing: anyone who can write the corpus directory (an
+ * installed archive, another program) can plant one. {@linkcode readSession} only checks its shape; `session.ts`
+ * trusts it after the recorded daemon answered the handshake.
  *
  * @module
  */
-import { basename, join } from "node:path";
-import { pidAlive, pidCommandLine, pidImageName, windowsSessionLiveness } from "./chromium.ts";
+import { join } from "node:path";
 
-/** Contents of the session file. */
+/** Contents of the session file. The one type for it: every reader and writer uses this. */
 export interface SessionInfo {
-  schema: 1;
+  schema: 2;
+  /** Random per session (hex, 128 bits): the daemon must answer the same id. */
+  sessionId: string;
+  /** Random per session (hex, 256 bits): required on every devtools API request. Never printed or logged. */
+  secret: string;
   daemonPid: number;
   chromiumPid: number;
   port: number;
-  cdpPort: number;
-  cdpUrl: string;
   profile: string;
   headless: boolean;
   startedAt: string;
@@ -30,72 +33,110 @@ export interface SessionInfo {
   log: string | null;
 }
 
+/** The session as shown to users (`browser status --json`): everything but the secret. */
+export type PublicSession = Omit<SessionInfo, "secret">;
+
+/** The session without its secret. */
+export function publicSession(info: SessionInfo): PublicSession {
+  const { secret: _secret, ...rest } = info;
+  return rest;
+}
+
+/** A session file that is present but cannot describe a session, and why (one clause). */
+export interface Unreadable {
+  unreadable: string;
+}
+
 /** Path of the session file for a corpus directory. */
 export function sessionPath(dir: string): string {
   return join(dir, ".session");
 }
 
-/** Reads the session file; `undefined` when absent; `"unreadable"` when present but not a session. */
-export async function readSession(dir: string): Promise<SessionInfo | "unreadable" | undefined> {
-  let text: string;
-  try {
-    text = await Deno.readTextFile(sessionPath(dir));
-  } catch (err: unknown) {
-    // A corpus path that is a file (ENOTDIR) cannot hold a session either.
-    if (err instanceof Deno.errors.NotFound || err instanceof Deno.errors.NotADirectory) return undefined;
-    return "unreadable";
-  }
-  try {
-    const v = JSON.parse(text) as Partial<SessionInfo>;
-    if (
-      typeof v.port !== "number" || typeof v.daemonPid !== "number" || typeof v.chromiumPid !== "number" ||
-      v.port < 1 || v.port > 65535
-    ) return "unreadable";
-    return v as SessionInfo;
-  } catch {
-    return "unreadable";
-  }
+const HEX32 = /^[0-9a-f]{32}$/;
+const HEX64 = /^[0-9a-f]{64}$/;
+
+function pid(v: unknown): v is number {
+  return typeof v === "number" && Number.isSafeInteger(v) && v > 1;
 }
 
-/** Writes the session file atomically with mode 0600. */
-export async function writeSession(dir: string, info: SessionInfo): Promise<void> {
-  const target = sessionPath(dir);
-  const tmp = `${target}.${Deno.pid}.tmp`;
-  await Deno.writeTextFile(tmp, JSON.stringify(info) + "\n", { mode: 0o600 });
-  await Deno.chmod(tmp, 0o600).catch(() => {});
-  await Deno.rename(tmp, target);
-}
-
-/** Removes the session file, but only if it still describes the daemon `daemonPid` (a newer session is kept). */
-export async function removeSession(dir: string, daemonPid?: number): Promise<void> {
-  if (daemonPid !== undefined) {
-    const current = await readSession(dir);
-    if (current && current !== "unreadable" && current.daemonPid !== daemonPid) return;
+/** Why parsed JSON is not a session (one clause), or `undefined` when it is one. */
+export function sessionProblem(v: unknown): string | undefined {
+  if (v === null || typeof v !== "object" || Array.isArray(v)) return "it is not a JSON object";
+  const s = v as Partial<Record<keyof SessionInfo, unknown>>;
+  if (s.schema !== 2) return "it is not a schema-2 session file";
+  if (typeof s.sessionId !== "string" || !HEX32.test(s.sessionId)) return "it has no valid session id";
+  if (typeof s.secret !== "string" || !HEX64.test(s.secret)) return "it has no valid secret";
+  if (!pid(s.daemonPid) || !pid(s.chromiumPid)) return "its pids are not valid";
+  if (s.daemonPid === s.chromiumPid) return "it names the same pid twice";
+  if (typeof s.port !== "number" || !Number.isInteger(s.port) || s.port < 1 || s.port > 65535) {
+    return "its port is not valid";
   }
-  await Deno.remove(sessionPath(dir)).catch(() => {});
-}
-
-/** Which of the recorded processes still run. */
-export interface Liveness {
-  daemon: boolean;
-  chromium: boolean;
+  if (typeof s.profile !== "string" || !s.profile.startsWith("/") && !/^[A-Za-z]:[\\/]/.test(s.profile)) {
+    return "its profile is not an absolute path";
+  }
+  if (typeof s.headless !== "boolean" || typeof s.startedAt !== "string" || typeof s.version !== "string") {
+    return "it lacks required fields";
+  }
+  if (s.log !== null && typeof s.log !== "string") return "its log is not valid";
+  return undefined;
 }
 
 /**
- * Checks the recorded pids, and that they still run mapper / this profile's Chromium (pid reuse): by command line
- * where it can be read (Linux, macOS, the BSDs), by image name on Windows.
+ * Reads the session file: `undefined` when absent; {@linkcode Unreadable} when present but not a session we wrote
+ * (not a regular file, readable by others or owned by another user on POSIX, not JSON, wrong shape).
  */
-export function liveness(info: SessionInfo): Liveness {
-  if (Deno.build.os === "windows") {
-    const self = basename(Deno.execPath());
-    return windowsSessionLiveness(pidImageName(info.daemonPid), pidImageName(info.chromiumPid), self);
+export async function readSession(dir: string): Promise<SessionInfo | Unreadable | undefined> {
+  const path = sessionPath(dir);
+  let st: Deno.FileInfo;
+  try {
+    st = await Deno.lstat(path);
+  } catch (err: unknown) {
+    // A corpus path that is a file (ENOTDIR) cannot hold a session either.
+    if (err instanceof Deno.errors.NotFound || err instanceof Deno.errors.NotADirectory) return undefined;
+    return { unreadable: "it cannot be read" };
   }
-  const daemon = pidAlive(info.daemonPid) && matches(info.daemonPid, "browser");
-  const chromium = pidAlive(info.chromiumPid) && matches(info.chromiumPid, info.profile);
-  return { daemon, chromium };
+  if (!st.isFile) return { unreadable: "it is not a regular file" };
+  if (Deno.build.os !== "windows") {
+    if (st.mode !== null && (st.mode & 0o077) !== 0) {
+      return {
+        unreadable: `it is readable by others (mode ${(st.mode & 0o777).toString(8)}), so mapper did not write it`,
+      };
+    }
+    if (st.uid !== null && st.uid !== Deno.uid()) return { unreadable: "it belongs to another user" };
+  }
+  if (st.size > 64 * 1024) return { unreadable: "it is too large" };
+  let v: unknown;
+  try {
+    v = JSON.parse(await Deno.readTextFile(path));
+  } catch {
+    return { unreadable: "it is not JSON" };
+  }
+  const problem = sessionProblem(v);
+  return problem === undefined ? v as SessionInfo : { unreadable: problem };
 }
 
-function matches(pid: number, needle: string): boolean {
-  const cmd = pidCommandLine(pid);
-  return cmd === undefined || needle === "" || cmd.includes(needle);
+/** Writes the session file atomically with mode 0600 (a fresh temp file: a planted symlink is never followed). */
+export async function writeSession(dir: string, info: SessionInfo): Promise<void> {
+  const target = sessionPath(dir);
+  const tmp = `${target}.${info.sessionId}.tmp`;
+  await Deno.writeTextFile(tmp, JSON.stringify(info) + "\n", { mode: 0o600, createNew: true });
+  try {
+    await Deno.chmod(tmp, 0o600).catch(() => {});
+    await Deno.rename(tmp, target);
+  } catch (err: unknown) {
+    await Deno.remove(tmp).catch(() => {});
+    throw err;
+  }
+}
+
+/**
+ * Removes the session file. With `sessionId`, only if it still describes that session (a newer session's file is
+ * kept).
+ */
+export async function removeSession(dir: string, sessionId?: string): Promise<void> {
+  if (sessionId !== undefined) {
+    const current = await readSession(dir);
+    if (current && !("unreadable" in current) && current.sessionId !== sessionId) return;
+  }
+  await Deno.remove(sessionPath(dir)).catch(() => {});
 }

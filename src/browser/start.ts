@@ -4,59 +4,47 @@
  *
  * @module
  */
-import { basename, join, resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Io, Sink } from "../io.ts";
 import { describe, FileError, SessionError, UsageError } from "../errors.ts";
 import { escapeControls } from "../terminal.ts";
-import { CdpConnection } from "./cdp.ts";
 import { findBrowser } from "./chromium.ts";
-import { runDaemon, type StartOptions, stopCommand } from "./daemon.ts";
-import { liveness, readSession, removeSession, type SessionInfo } from "./session_file.ts";
+import { prepareCorpusDir, runDaemon, type StartOptions, stopCommand } from "./daemon.ts";
+import { handshake, openSession, type Session } from "./session.ts";
+import { readSession } from "./session_file.ts";
+import { privateDir, projectKey } from "./_private.ts";
 
 export type { StartOptions } from "./daemon.ts";
 
 /** How long `--detach` waits for the daemon to answer. */
 const DETACH_TIMEOUT_MS = 30_000;
 
-/** Looks at the session file: the live session, or `undefined` after clearing a stale or unreadable file. */
-export async function liveSession(
-  dir: string,
-  io: Io,
-): Promise<{ info: SessionInfo; daemon: boolean; chromium: boolean } | undefined> {
-  const info = await readSession(dir);
-  if (info === undefined) return undefined;
-  if (info === "unreadable") {
-    io.stderr.write(`[browser] removed an unreadable session file "${join(dir, ".session")}"\n`);
-    await removeSession(dir);
-    return undefined;
+async function openTab(session: Session, url: string): Promise<string> {
+  let res: Response;
+  try {
+    res = await session.request(`/devtools/tabs?url=${encodeURIComponent(url)}`, {
+      method: "POST",
+      signal: AbortSignal.timeout(15_000),
+    });
+  } catch (err: unknown) {
+    throw new SessionError(`the session daemon did not open the tab: ${describe(err)}`, {
+      hint: "check 'mapper browser status'",
+    });
   }
-  const live = liveness(info);
-  if (!live.daemon && !live.chromium) {
-    io.stderr.write(
-      `[browser] removed a stale session file (daemon pid ${info.daemonPid} and chromium pid ${info.chromiumPid} are gone)\n`,
-    );
-    await removeSession(dir);
-    return undefined;
+  const text = await res.text();
+  let tab: unknown;
+  try {
+    tab = (JSON.parse(text) as { tab?: unknown }).tab;
+  } catch {
+    tab = undefined;
   }
-  return { info, ...live };
-}
-
-async function openTab(info: SessionInfo, daemonAlive: boolean, url: string, io: Io): Promise<string> {
-  if (daemonAlive) {
-    try {
-      const res = await io.fetch(`http://127.0.0.1:${info.port}/devtools/tabs?url=${encodeURIComponent(url)}`, {
-        method: "POST",
-        signal: AbortSignal.timeout(15_000),
-      });
-      if (res.ok) return ((await res.json()) as { tab: string }).tab;
-      await res.body?.cancel();
-    } catch {
-      // fall through to CDP
-    }
+  if (!res.ok || typeof tab !== "string") {
+    throw new SessionError(`the session daemon answered ${res.status} when asked to open a tab`, {
+      hint: "check 'mapper browser status'",
+    });
   }
-  using cdp = await CdpConnection.connect(info.cdpUrl, 5000);
-  return (await cdp.send<{ targetId: string }>("Target.createTarget", { url })).targetId;
+  return tab;
 }
 
 /** The argv (after the executable) that re-runs this program as `browser start` with `args`. */
@@ -96,10 +84,12 @@ async function detach(opts: StartOptions, dir: string, io: Io): Promise<number> 
   // Fail here, not in the background, when there is no browser to run.
   await findBrowser(opts.browser, io.env);
   const logs = join(io.home, ".mapper", "logs");
-  const logFile = join(logs, `${basename(io.cwd) || "session"}-daemon.log`);
+  const logFile = join(logs, `${await projectKey(dir)}-daemon.log`);
   try {
-    await Deno.mkdir(logs, { recursive: true });
-    await Deno.writeTextFile(logFile, "");
+    await privateDir(logs);
+    // 0600, also when an older release left it 0644: the log names the profile and every page's console notes.
+    await Deno.writeTextFile(logFile, "", { mode: 0o600 });
+    await Deno.chmod(logFile, 0o600).catch(() => {});
   } catch (err: unknown) {
     throw new FileError(`cannot write the daemon log "${logFile}": ${describe(err)}`, {
       hint: "make ~/.mapper/logs writable (or set HOME to a writable directory)",
@@ -125,16 +115,8 @@ async function detach(opts: StartOptions, dir: string, io: Io): Promise<number> 
       );
     }
     const info = await readSession(dir);
-    if (!info || info === "unreadable" || info.daemonPid !== child.pid) continue;
-    try {
-      const res = await io.fetch(`http://127.0.0.1:${info.port}/devtools/status`, {
-        signal: AbortSignal.timeout(2000),
-      });
-      await res.body?.cancel();
-      if (!res.ok) continue;
-    } catch {
-      continue;
-    }
+    if (!info || "unreadable" in info || info.daemonPid !== child.pid) continue;
+    if (await handshake(info, io.fetch) !== undefined) continue;
     child.unref();
     io.stdout.write(
       [
@@ -194,6 +176,7 @@ export async function runBrowserStart(opts: StartOptions, io: Io): Promise<numbe
     });
   }
   const dir = resolve(io.cwd, opts.dir);
+  await prepareCorpusDir(dir, opts.dir);
   if (opts.logFile) {
     const logIo = fileIo(io, opts.logFile);
     try {
@@ -203,26 +186,17 @@ export async function runBrowserStart(opts: StartOptions, io: Io): Promise<numbe
       throw err;
     }
   }
-  const live = await liveSession(dir, io);
+  const live = await openSession(dir, io);
   if (live) {
-    if (!live.chromium) {
-      throw new SessionError(
-        `the session's Chromium (pid ${live.info.chromiumPid}) is gone but its daemon still runs`,
-        {
-          hint: "run 'mapper browser stop', then start again",
-        },
-      );
-    }
     const url = opts.url ?? "about:blank";
-    const tab = await openTab(live.info, live.daemon, url, io);
+    const tab = escapeControls(await openTab(live, url));
     io.stdout.write(
       [
         `● tab  ${tab}`,
         `  A session was already running (http://127.0.0.1:${live.info.port}); opened a new tab${
-          opts.url ? ` on ${url}` : ""
+          opts.url ? ` on ${escapeControls(url)}` : ""
         }.`,
         `  Filter its capture with --tab ${tab.slice(0, 8)} on 'mapper console list' / 'mapper network list'.`,
-        ...(live.daemon ? [] : ["  warning: the session daemon is not running, so this tab is not being captured."]),
         "",
       ].join("\n"),
     );

@@ -1,19 +1,22 @@
 /**
  * `mapper browser stop` and `mapper browser status`.
  *
- * `stop` signals exactly the recorded pids (never by name): SIGTERM to the daemon, which stops Chromium and removes
- * the session file; then, if Chromium still runs, SIGTERM and after 3 s SIGKILL to Chromium; finally the session
- * file is removed if it is still there.
+ * Both trust the session file only after the handshake (`session.ts`): a file that fails it is reported as stale,
+ * removed, and nothing is signalled. `stop` asks the daemon to shut down (`POST /devtools/shutdown`: it stops
+ * Chromium and removes the session file). Only if a daemon that passed the handshake does not exit does `stop`
+ * signal it, and only when that pid still runs a mapper daemon; Chromium exits by itself once the daemon's pipe
+ * closes, and is signalled only if it survives and its command line names this session's profile.
  *
  * @module
  */
-import { resolve } from "node:path";
+import { basename, resolve } from "node:path";
 import type { Io } from "../io.ts";
 import { SessionError } from "../errors.ts";
 import { API_SCHEMA, type StatusPayload } from "./api.ts";
-import { pidAlive } from "./chromium.ts";
-import { liveness, readSession, removeSession, type SessionInfo, sessionPath } from "./session_file.ts";
-import { escapeControls } from "../terminal.ts";
+import { pidAlive, pidCommandLine, pidImageName, windowsSessionLiveness } from "./chromium.ts";
+import { openSession, staleLine } from "./session.ts";
+import { type PublicSession, publicSession, removeSession } from "./session_file.ts";
+import { escapeControls, toJson } from "../terminal.ts";
 
 /** Options of `browser stop`. */
 export interface StopOptions {
@@ -43,49 +46,70 @@ function signal(pid: number, sig: Deno.Signal): void {
   }
 }
 
+/** Whether `pid` still runs a mapper session daemon (pid reuse, or a handshake answered by someone else). */
+function runsMapperDaemon(pid: number): boolean {
+  if (Deno.build.os === "windows") {
+    return windowsSessionLiveness(pidImageName(pid), undefined, basename(Deno.execPath())).daemon;
+  }
+  const cmd = pidCommandLine(pid);
+  return cmd !== undefined && / browser start /.test(` ${cmd} `);
+}
+
+/** Whether `pid` still runs the Chromium of `profile`. */
+function runsProfile(pid: number, profile: string): boolean {
+  if (Deno.build.os === "windows") return windowsSessionLiveness(undefined, pidImageName(pid), "").chromium;
+  const cmd = pidCommandLine(pid);
+  return profile !== "" && cmd !== undefined && cmd.includes(`--user-data-dir=${profile}`);
+}
+
+/** SIGTERM, then SIGKILL after `graceMs`; resolves with whether the pid is gone. */
+async function terminate(pid: number, graceMs: number): Promise<boolean> {
+  signal(pid, "SIGTERM");
+  if (await waitGone(pid, graceMs)) return true;
+  signal(pid, "SIGKILL");
+  return await waitGone(pid, 2000);
+}
+
 /** Runs `mapper browser stop`. */
 export async function runBrowserStop(opts: StopOptions, io: Io): Promise<number> {
   const dir = resolve(io.cwd, opts.dir);
-  const info = await readSession(dir);
-  if (info === undefined) {
-    io.stderr.write("no running session\n");
+  let stale = false;
+  const session = await openSession(dir, io, (line) => {
+    stale = true;
+    io.stderr.write(`${line}\n`);
+  });
+  if (!session) {
+    if (!stale) io.stderr.write("no running session\n");
     return 0;
   }
-  if (info === "unreadable") {
+  const { info } = session;
+  if (!runsMapperDaemon(info.daemonPid)) {
+    // Something answered the handshake for a pid that is no mapper daemon: the file names processes it must not.
     await removeSession(dir);
-    io.stderr.write(`removed an unreadable session file "${sessionPath(dir)}"; nothing was signalled\n`);
+    io.stderr.write(`${staleLine(dir, `its daemon pid ${info.daemonPid} does not run a mapper session daemon`)}\n`);
     return 0;
   }
-  const live = liveness(info);
-  if (live.daemon) {
-    signal(info.daemonPid, "SIGTERM");
-    await waitGone(info.daemonPid, 6000);
+  try {
+    const res = await session.request("/devtools/shutdown", { method: "POST", signal: AbortSignal.timeout(5000) });
+    await res.body?.cancel();
+  } catch {
+    // Not answering any more: the wait below decides.
   }
-  if (live.chromium && pidAlive(info.chromiumPid)) {
-    signal(info.chromiumPid, "SIGTERM");
-    if (!(await waitGone(info.chromiumPid, 3000))) {
-      signal(info.chromiumPid, "SIGKILL");
-      await waitGone(info.chromiumPid, 2000);
-    }
+  if (!(await waitGone(info.daemonPid, 10_000)) && runsMapperDaemon(info.daemonPid)) {
+    await terminate(info.daemonPid, 5000);
   }
-  if (live.daemon && pidAlive(info.daemonPid)) {
-    signal(info.daemonPid, "SIGKILL");
-    await waitGone(info.daemonPid, 2000);
+  // Chromium leaves once the daemon's pipe closes; give it a moment before treating it as stuck.
+  if (!(await waitGone(info.chromiumPid, 3000)) && runsProfile(info.chromiumPid, info.profile)) {
+    await terminate(info.chromiumPid, 3000);
   }
-  await removeSession(dir);
+  await removeSession(dir, info.sessionId);
   const still = [info.daemonPid, info.chromiumPid].filter((p) => pidAlive(p));
   if (still.length > 0) {
-    throw new SessionError(`pid ${still.join(" and ")} still running after SIGKILL`, {
+    throw new SessionError(`pid ${still.join(" and ")} still running after the session was asked to stop`, {
       hint: "check 'ps' and end it by hand",
     });
   }
-  if (!live.daemon && !live.chromium) {
-    io.stderr.write(
-      `removed a stale session file (daemon pid ${info.daemonPid} and chromium pid ${info.chromiumPid} were already gone)\n`,
-    );
-  } else {
-    io.stderr.write(`stopped (daemon pid ${info.daemonPid}, chromium pid ${info.chromiumPid})\n`);
-  }
+  io.stderr.write(`stopped (daemon pid ${info.daemonPid}, chromium pid ${info.chromiumPid})\n`);
   return 0;
 }
 
@@ -95,49 +119,33 @@ export interface StatusReport {
   state: "running" | "degraded" | "none";
   /** Why it is degraded, or what was cleaned up. */
   note?: string;
-  session?: SessionInfo;
-  daemonAlive?: boolean;
-  chromiumAlive?: boolean;
+  /** The session file's contents, without its secret. */
+  session?: PublicSession;
   daemon?: StatusPayload;
 }
 
 /** Works out the status without printing. A stale session file is removed (and said in `note`). */
 export async function sessionStatus(dir: string, io: Io): Promise<StatusReport> {
-  const info = await readSession(dir);
-  if (info === undefined) return { schema: API_SCHEMA, state: "none" };
-  if (info === "unreadable") {
-    await removeSession(dir);
-    return { schema: API_SCHEMA, state: "none", note: `removed an unreadable session file "${sessionPath(dir)}"` };
-  }
-  const live = liveness(info);
-  if (!live.daemon && !live.chromium) {
-    await removeSession(dir);
-    return {
-      schema: API_SCHEMA,
-      state: "none",
-      note: `removed a stale session file (daemon pid ${info.daemonPid} and chromium pid ${info.chromiumPid} are gone)`,
-    };
+  let note: string | undefined;
+  const session = await openSession(dir, io, (line) => (note = line));
+  if (!session) {
+    return note === undefined ? { schema: API_SCHEMA, state: "none" } : { schema: API_SCHEMA, state: "none", note };
   }
   let daemon: StatusPayload | undefined;
-  if (live.daemon) {
-    try {
-      const res = await io.fetch(`http://127.0.0.1:${info.port}/devtools/status`, {
-        signal: AbortSignal.timeout(3000),
-      });
-      if (res.ok) daemon = (await res.json()) as StatusPayload;
-      else await res.body?.cancel();
-    } catch {
-      daemon = undefined;
+  let why = "";
+  try {
+    const res = await session.request("/devtools/status", { signal: AbortSignal.timeout(5000) });
+    if (res.ok) daemon = (await res.json()) as StatusPayload;
+    else {
+      why = `its daemon answered /devtools/status with ${res.status}`;
+      await res.body?.cancel();
     }
+  } catch (err: unknown) {
+    why = `its daemon did not answer /devtools/status (${err instanceof Error ? err.message : String(err)})`;
   }
-  const base = { schema: API_SCHEMA, session: info, daemonAlive: live.daemon, chromiumAlive: live.chromium };
-  if (daemon && live.chromium) return { ...base, state: "running", daemon };
-  const note = !live.chromium
-    ? `chromium pid ${info.chromiumPid} is gone but daemon pid ${info.daemonPid} still runs`
-    : !live.daemon
-    ? `chromium pid ${info.chromiumPid} runs but the daemon (pid ${info.daemonPid}) is gone: nothing is being captured`
-    : `daemon pid ${info.daemonPid} runs but does not answer on port ${info.port}`;
-  return daemon ? { ...base, state: "degraded", note, daemon } : { ...base, state: "degraded", note };
+  const base = { schema: API_SCHEMA, session: publicSession(session.info) };
+  if (daemon && typeof daemon === "object" && Array.isArray(daemon.tabs)) return { ...base, state: "running", daemon };
+  return { ...base, state: "degraded", note: why || "its daemon sent an invalid status" };
 }
 
 /** Runs `mapper browser status`. */
@@ -145,7 +153,7 @@ export async function runBrowserStatus(opts: StatusOptions, io: Io): Promise<num
   const dir = resolve(io.cwd, opts.dir);
   const report = await sessionStatus(dir, io);
   if (opts.json) {
-    io.stdout.write(JSON.stringify(report, null, 2) + "\n");
+    io.stdout.write(toJson(report));
     return 0;
   }
   if (report.note && report.state === "none") io.stderr.write(`${report.note}\n`);

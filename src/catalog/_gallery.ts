@@ -11,7 +11,7 @@ import { DataError, describe, FileError } from "../errors.ts";
 import type { CorpusStats } from "../corpus/mod.ts";
 import { MAX_FILE_BYTES, MAX_MEMBERS, MAX_NAME_BYTES, MAX_TOTAL_BYTES } from "./_limits.ts";
 import { checkFrontMatter, type FrontMatter, SLUG_PATTERN } from "./_schema.ts";
-import type { TarMember } from "./_tar.ts";
+import type { ArchiveFile } from "./_tar.ts";
 
 /** Why an entry was left out: the entry folder name, the rule it broke and a one-line detail. */
 export interface EntryWarning {
@@ -38,7 +38,7 @@ export interface GalleryEntry {
   /** `.mapper/<path>` of every corpus file, sorted by full path (code-unit order). */
   files: string[];
   /** Archive members in walk order: each directory's names sorted, sub-directories recursed in place. */
-  members: TarMember[];
+  members: ArchiveFile[];
   screenshots: Screenshot[];
   commit: string | null;
 }
@@ -64,7 +64,7 @@ export interface GalleryRead {
  * the archive will publish (read just before): an implementation that reads the files again should check it read
  * the same bytes and throw {@linkcode CorpusChangedError} if not, so stats and archive never describe two versions.
  */
-export type StatsFn = (corpusDir: string, archived: readonly TarMember[]) => Promise<CorpusStats>;
+export type StatsFn = (corpusDir: string, archived: readonly ArchiveFile[]) => Promise<CorpusStats>;
 
 /** A corpus file changed between the archive's read and the statistics' read; the entry is read again. */
 export class CorpusChangedError extends Error {
@@ -192,8 +192,8 @@ export async function entryCommits(gallery: string): Promise<Map<string, string>
 async function walkCorpus(
   corpusDir: string,
   problems: string[],
-): Promise<{ members: TarMember[]; files: string[] }> {
-  const members: TarMember[] = [];
+): Promise<{ members: ArchiveFile[]; files: string[] }> {
+  const members: ArchiveFile[] = [];
   let total = 0;
   const walk = async (rel: string): Promise<void> => {
     const names: string[] = [];
@@ -287,7 +287,7 @@ async function readScreenshots(dir: string, problems: string[]): Promise<Screens
 }
 
 /** Reads `config.yaml`'s `version`, or `undefined` when the file is missing or unreadable. */
-function configVersion(members: readonly TarMember[]): unknown {
+function configVersion(members: readonly ArchiveFile[]): unknown {
   const config = members.find((m) => m.name === ".mapper/config.yaml" || m.name === ".mapper/config.yml");
   if (!config) return undefined;
   try {
@@ -348,7 +348,7 @@ async function readEntry(
   }
 
   const corpusDir = join(dir, ".mapper");
-  let members: TarMember[] = [];
+  let members: ArchiveFile[] = [];
   let files: string[] = [];
   const corpusInfo = await Deno.lstat(corpusDir).catch(() => undefined);
   if (!corpusInfo?.isDirectory) {

@@ -7,7 +7,7 @@
  */
 import MarkdownIt from "markdown-it";
 import type { IndexRecord } from "./_schema.ts";
-import { addCommand } from "./_install.ts";
+import { addCommand, indexFlag } from "./_install.ts";
 
 /** Everything an entry page shows: the entry's index record, and whether an archive is published. */
 export interface PageEntry extends IndexRecord {
@@ -64,11 +64,21 @@ export function renderMarkdown(body: string): string {
   return renderer.render(body);
 }
 
-const STYLE = `body{font:16px/1.5 system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;color:#1b1b1b}
-code,pre{font:14px ui-monospace,monospace;background:#f3f3f3}pre{padding:.75rem;overflow:auto}
-table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.25rem .5rem;text-align:left}
-.install{font-size:1.1rem;padding:.5rem .75rem}dl{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem}
-dt{font-weight:600}img{max-width:100%}`;
+// Phone first: nothing may be wider than the viewport (390 px is the narrowest phone we check). Long words (URLs,
+// commands) wrap or scroll inside their own box; tables scroll inside a wrapper instead of widening the page.
+const STYLE = `*{box-sizing:border-box}
+body{font:16px/1.5 system-ui,sans-serif;max-width:60rem;margin:1.5rem auto;padding:0 1rem;color:#1b1b1b}
+h1,h2,p,dd,li{overflow-wrap:anywhere}
+code,pre{font:14px ui-monospace,monospace;background:#f3f3f3}pre{padding:.75rem;overflow:auto;white-space:pre-wrap;
+overflow-wrap:anywhere}.scroll{overflow-x:auto;max-width:100%}
+table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.25rem .5rem;text-align:left;vertical-align:top}
+.install{font-size:1rem;padding:.5rem .75rem}
+dl{display:grid;grid-template-columns:minmax(5rem,max-content) minmax(0,1fr);gap:.25rem 1rem}dd{margin:0}
+dt{font-weight:600}img{max-width:100%;height:auto}
+.entries{list-style:none;padding:0;margin:0}.entry{border-top:1px solid #ddd;padding:.75rem 0}
+.entry h2{font-size:1.15rem;margin:0}.entry p{margin:.25rem 0}.meta{color:#555;font-size:.9rem}
+.filters{display:flex;flex-wrap:wrap;gap:.5rem;margin:1rem 0}.filters input,.filters select{font:inherit;
+padding:.35rem .5rem;min-width:0;flex:1 1 12rem}`;
 
 /** Serialises JSON for a `<script>` block without letting the text close the element. */
 function scriptJson(value: unknown): string {
@@ -148,8 +158,14 @@ export function entryPage(base: string, e: PageEntry, readmeHtml: string): strin
     ["Commit", e.commit === null ? "—" : `<code>${h(e.commit.slice(0, 12))}</code>`],
     [
       "Totals",
-      `${e.stats.views} views, ${e.stats.components} components, ${e.stats.requests} requests, ` +
-      `${e.stats.properties} properties, ${e.stats.memory} memory notes`,
+      [
+        count(e.stats.views, "view"),
+        count(e.stats.components, "component"),
+        count(e.stats.requests, "request"),
+        count(e.stats.messages, "message"),
+        count(e.stats.properties, "property", "properties"),
+        count(e.stats.memory, "memory note"),
+      ].join(", "),
     ],
   ];
   const main = `<header><p><a href="${r}/atlas">mapper atlas</a></p>
@@ -160,12 +176,12 @@ export function entryPage(base: string, e: PageEntry, readmeHtml: string): strin
 <h2>Install</h2>
 <pre class="install"><code>${h(addCommand(base, e.slug))}</code></pre>
 <h2>Views</h2>
-<table>
+<div class="scroll"><table>
 <thead><tr><th>View</th><th>Route</th><th>Components</th><th>Requests</th></tr></thead>
 <tbody>
 ${views}
 </tbody>
-</table>
+</table></div>
 <h2>Metadata</h2>
 <dl>
 ${meta.map(([k, v]) => `<dt>${k}</dt><dd>${v}</dd>`).join("\n")}
@@ -187,23 +203,86 @@ ${
   return page(`${e.name} — mapper atlas`, head, main);
 }
 
-/** The listing page (`/atlas` and `/`), entries in catalog order. */
+/** `n` and the noun, singular for exactly one. */
+export function count(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+/** The path of the listing's filter script (same origin, so the pages' CSP can allow it by `'self'`). */
+export const FILTER_SCRIPT_PATH = "/atlas/filter.js";
+
+/**
+ * The listing's search and category filter, run in the browser without a server round trip; `?q=` and `?category=`
+ * open the page filtered. Without it (scripts off) every entry stays listed and the controls stay hidden. Plain DOM: each entry carries its searchable text
+ * and categories in `data-` attributes written by {@linkcode listingPage}.
+ */
+export const FILTER_SCRIPT = `"use strict";
+(() => {
+  const form = document.getElementById("filters");
+  const q = document.getElementById("q");
+  const cat = document.getElementById("category");
+  const count = document.getElementById("shown");
+  const items = Array.from(document.querySelectorAll(".entry"));
+  if (!form || !q || !cat || !count) return;
+  form.hidden = false;
+  // A search can be linked: /atlas?q=shop&category=commerce opens filtered.
+  const params = new URLSearchParams(location.search);
+  q.value = params.get("q") || "";
+  if (Array.from(cat.options).some((o) => o.value === params.get("category"))) cat.value = params.get("category");
+  const apply = () => {
+    const words = q.value.toLowerCase().split(/\\s+/).filter(Boolean);
+    const c = cat.value;
+    let shown = 0;
+    for (const li of items) {
+      const text = li.dataset.search || "";
+      const cats = (li.dataset.categories || "").split("\\n");
+      const ok = words.every((w) => text.includes(w)) && (c === "" || cats.includes(c));
+      li.hidden = !ok;
+      if (ok) shown++;
+    }
+    count.textContent = shown === items.length ? "" : shown + " of " + items.length + " entries shown";
+  };
+  q.addEventListener("input", apply);
+  cat.addEventListener("change", apply);
+  form.addEventListener("submit", (e) => e.preventDefault());
+  apply();
+})();
+`;
+
+/** The listing page (`/atlas` and `/`), entries in catalog order, searchable and filterable in the page. */
 export function listingPage(base: string, entries: readonly PageEntry[], note: string): string {
   const h = escapeHtml;
   const r = h(basePath(base));
-  const rows = entries.map((e) =>
-    `<tr><td><a href="${r}/atlas/${h(e.slug)}">${h(e.name)}</a></td><td>${e.domains.map(h).join(", ")}</td>` +
-    `<td>${h(e.description)}</td><td>${h(e.updated)}</td><td><code>${h(addCommand(base, e.slug))}</code></td></tr>`
-  ).join("\n");
+  const categories = [...new Set(entries.flatMap((e) => e.categories))].sort();
+  const items = entries.map((e) => {
+    const search = [e.slug, e.name, e.description, ...e.domains, ...e.categories].join(" ").toLowerCase();
+    const meta = [e.domains.map(h).join(", "), e.categories.map(h).join(", "), `updated ${h(e.updated)}`]
+      .filter((x) => x !== "").join(" · ");
+    return `<li class="entry" data-search="${h(search)}" data-categories="${h(e.categories.join("\n"))}">
+<h2><a href="${r}/atlas/${h(e.slug)}">${h(e.name)}</a></h2>
+<p>${h(e.description)}</p>
+<p class="meta">${meta}</p>
+<p><code>mapper atlas add ${h(e.slug)}</code></p>
+</li>`;
+  }).join("\n");
+  const flag = indexFlag(base);
+  const howTo = flag === ""
+    ? "<p>Install any entry with the command shown under it.</p>"
+    : `<p>This catalog is not the public atlas. Point mapper at it once, then the commands below work as shown:</p>
+<pre class="install"><code>export MAPPER_ATLAS_INDEX=${h(flag.slice(" --index ".length))}</code></pre>`;
+  const filters = `<form id="filters" class="filters" role="search" hidden>
+<input id="q" type="search" placeholder="Search name, domain, description" aria-label="Search the atlas">
+<select id="category" aria-label="Category"><option value="">All categories</option>
+${categories.map((c) => `<option value="${h(c)}">${h(c)}</option>`).join("\n")}
+</select>
+<span id="shown" class="meta" aria-live="polite"></span>
+</form>`;
   const main = `<h1>mapper atlas</h1>
 <p>${h(note)}</p>
 ${
-    entries.length === 0 ? "<p>No entries published yet.</p>" : `<table>
-<thead><tr><th>Name</th><th>Domains</th><th>Description</th><th>Updated</th><th>Install</th></tr></thead>
-<tbody>
-${rows}
-</tbody>
-</table>`
+    entries.length === 0
+      ? "<p>No entries published yet.</p>"
+      : `${howTo}\n${filters}\n<ul class="entries">\n${items}\n</ul>`
   }
 <h2>Machine-readable</h2>
 <ul>
@@ -212,5 +291,17 @@ ${rows}
 <li><a href="${r}/api/atlas">Catalog (JSON)</a></li>
 <li><a href="${r}/atlas/index.json">Atlas index (JSON)</a></li>
 </ul>`;
-  return page("mapper atlas", `<link rel="alternate" type="text/plain" href="${h(base)}/llms.txt">\n`, main);
+  const head = `<link rel="alternate" type="text/plain" href="${h(base)}/llms.txt">
+<script src="${r}${FILTER_SCRIPT_PATH}" defer></script>
+`;
+  return page("mapper atlas", head, main);
+}
+
+/** The HTML 404 page for browsers (API clients keep the JSON error): one page for every miss, with a link home. */
+export function notFoundPage(base: string): string {
+  const r = escapeHtml(basePath(base));
+  const main = `<h1>Not found</h1>
+<p>Nothing is published at this address. The entry may have been taken down or renamed.</p>
+<p><a href="${r}/atlas">Browse the mapper atlas</a> · <a href="${r}/llms.txt">llms.txt</a></p>`;
+  return page("Not found — mapper atlas", "", main);
 }

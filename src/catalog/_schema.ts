@@ -5,6 +5,7 @@
  * @module
  */
 import { Ajv2020 } from "ajv/dist/2020.js";
+import type { CatalogStats } from "../atlas/mod.ts";
 
 /** The closed list of catalog categories. */
 export const CATEGORIES: readonly string[] = [
@@ -101,7 +102,7 @@ export interface FrontMatter {
 
 /** One entry of `/atlas/index.json`: the front matter in its fixed key order, then what the build derives. */
 export interface IndexRecord extends FrontMatter {
-  stats: { views: number; components: number; requests: number; properties: number; memory: number };
+  stats: CatalogStats;
   per_view: Array<{ name: string; route: string; components: number; requests: number }>;
   screenshots: string[];
   files: string[];

@@ -6,8 +6,8 @@
  */
 import { gzipSync } from "node:zlib";
 
-/** One archive member: a slash-separated relative name and its bytes. */
-export interface TarMember {
+/** One file to archive: a slash-separated relative name and its bytes (the reader's header record is `atlas` `TarMember`). */
+export interface ArchiveFile {
   name: string;
   data: Uint8Array<ArrayBuffer>;
 }
@@ -47,7 +47,7 @@ function header(name: string, size: number): Uint8Array {
 }
 
 /** The uncompressed ustar stream of the members, in the order given, ending with two zero blocks. */
-export function tar(members: readonly TarMember[]): Uint8Array<ArrayBuffer> {
+export function tar(members: readonly ArchiveFile[]): Uint8Array<ArrayBuffer> {
   let length = 2 * BLOCK;
   for (const m of members) length += BLOCK + Math.ceil(m.data.length / BLOCK) * BLOCK;
   const out = new Uint8Array(length);
@@ -67,6 +67,6 @@ export function gzip(data: Uint8Array): Uint8Array<ArrayBuffer> {
 }
 
 /** The deterministic `.tar.gz` of the members. */
-export function tarGz(members: readonly TarMember[]): Uint8Array<ArrayBuffer> {
+export function tarGz(members: readonly ArchiveFile[]): Uint8Array<ArrayBuffer> {
   return gzip(tar(members));
 }

@@ -44,7 +44,10 @@ export function redirectsFile(snapshot: Snapshot): string {
   return lines.join("\n") + "\n";
 }
 
-/** Writes the snapshot's files into `dir` (which must exist and be empty). Returns the number of files written. */
+/**
+ * Writes the snapshot's files into `dir` (which must exist and be empty), plus `404.html`, `_headers` and
+ * `_redirects`. Returns the number of files written.
+ */
 export async function writeSnapshot(snapshot: Snapshot, dir: string): Promise<number> {
   let count = 0;
   for (const resource of snapshot.resources.values()) {
@@ -53,7 +56,9 @@ export async function writeSnapshot(snapshot: Snapshot, dir: string): Promise<nu
     await Deno.writeFile(path, resource.body);
     count++;
   }
+  // Static hosts (Netlify, Cloudflare Pages, GitHub Pages) answer every miss with `/404.html` and status 404.
+  await Deno.writeFile(join(dir, "404.html"), snapshot.notFoundHtml);
   await Deno.writeTextFile(join(dir, "_headers"), headersFile(snapshot));
   await Deno.writeTextFile(join(dir, "_redirects"), redirectsFile(snapshot));
-  return count + 2;
+  return count + 3;
 }

@@ -6,7 +6,7 @@
  * @module
  */
 import { brotliCompressSync, constants as zlib, gzipSync } from "node:zlib";
-import { CACHE_ERROR, type Resource, type Snapshot } from "./snapshot.ts";
+import { CACHE_ERROR, HTML_CSP, type Resource, type Snapshot } from "./snapshot.ts";
 
 /** The methods the catalog answers. */
 export const ALLOW = "GET, HEAD";
@@ -105,7 +105,8 @@ export function errorResponse(
   const headers = new Headers({
     "Content-Type": "application/json; charset=utf-8",
     "Cache-Control": CACHE_ERROR,
-    "Vary": "Accept-Encoding",
+    // Outside the API a browser gets the HTML page for the same miss: the answer depends on Accept there.
+    "Vary": isApiPath(path) ? "Accept-Encoding" : "Accept, Accept-Encoding",
     "X-Content-Type-Options": "nosniff",
   });
   if (isApiPath(path)) headers.set("Access-Control-Allow-Origin", "*");
@@ -115,6 +116,27 @@ export function errorResponse(
     return new Response(null, { status, headers });
   }
   return new Response(bytes, { status, headers });
+}
+
+/** Whether a client prefers HTML (a browser's navigation), so a miss gets a page rather than JSON. */
+export function wantsHtml(accept: string | null): boolean {
+  return accept !== null && /(^|,)\s*text\/html\s*(;|,|$)/i.test(accept);
+}
+
+/** The 404 page for browsers, with the pages' own security headers. */
+function htmlNotFound(snapshot: Pick<Snapshot, "notFoundHtml">, head: boolean): Response {
+  const headers = new Headers({
+    "Content-Type": "text/html; charset=utf-8",
+    "Cache-Control": CACHE_ERROR,
+    "Content-Security-Policy": HTML_CSP,
+    "Vary": "Accept, Accept-Encoding",
+    "X-Content-Type-Options": "nosniff",
+  });
+  if (head) {
+    headers.set("Content-Length", String(snapshot.notFoundHtml.length));
+    return new Response(null, { status: 404, headers });
+  }
+  return new Response(snapshot.notFoundHtml, { status: 404, headers });
 }
 
 /** Whether `If-None-Match` matches the resource (any listed tag, weak or strong, or `*`). */
@@ -152,7 +174,10 @@ export function handle(snapshot: Snapshot, request: Request): Response {
   const head = method === "HEAD";
   if (method !== "GET" && !head) return errorResponse(snapshot, 405, path, method, false);
   const resource = snapshot.resources.get(path) ?? snapshot.files.get(path);
-  if (!resource) return errorResponse(snapshot, 404, path, method, head);
+  if (!resource) {
+    if (!api && wantsHtml(request.headers.get("Accept"))) return htmlNotFound(snapshot, head);
+    return errorResponse(snapshot, 404, path, method, head);
+  }
 
   const headers = new Headers({
     "Content-Type": resource.type,

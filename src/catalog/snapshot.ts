@@ -10,6 +10,7 @@ import { stringify as toYaml } from "yaml";
 import { dirname, join, relative, sep } from "node:path";
 import { load, LoadCache, stats as corpusStats } from "../corpus/mod.ts";
 import type { CorpusStats } from "../corpus/mod.ts";
+import { type CatalogStats, STAT_KEYS } from "../atlas/mod.ts";
 import {
   CorpusChangedError,
   type EntryWarning,
@@ -23,8 +24,16 @@ export { CorpusChangedError };
 export type { EntryWarning, GalleryRead, StatsFn };
 import { llmsTxt } from "./_llms.ts";
 import { openApiDocument } from "./_openapi.ts";
-import { entryPage, listingPage, type PageEntry, renderMarkdown } from "./_render.ts";
-import { tarGz, type TarMember } from "./_tar.ts";
+import {
+  entryPage,
+  FILTER_SCRIPT,
+  FILTER_SCRIPT_PATH,
+  listingPage,
+  notFoundPage,
+  type PageEntry,
+  renderMarkdown,
+} from "./_render.ts";
+import { type ArchiveFile, tarGz } from "./_tar.ts";
 import { MAX_ARCHIVE_BYTES } from "./_limits.ts";
 import { FRONT_MATTER_KEYS, type FrontMatter, type IndexRecord } from "./_schema.ts";
 
@@ -34,9 +43,12 @@ export const CACHE_API = "public, max-age=300";
 export const CACHE_REVALIDATE = "public, max-age=0, must-revalidate";
 /** `Cache-Control` of errors. */
 export const CACHE_ERROR = "no-store";
-/** `Content-Security-Policy` of the HTML pages: no scripts, images from this origin only. */
+/**
+ * `Content-Security-Policy` of the HTML pages: images and the one filter script from this origin only, no inline
+ * script, no forms posting anywhere, no framing.
+ */
 export const HTML_CSP =
-  "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+  "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; script-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 /** One response of the snapshot. */
 export interface Resource {
@@ -76,6 +88,8 @@ export interface Snapshot {
   readonly warnings: readonly EntryWarning[];
   /** Slugs withheld because `removed.yaml` lists them although their directory still exists. */
   readonly withheld: readonly string[];
+  /** The HTML 404 page browsers get (API clients get JSON); `atlas build` writes it as `404.html`. */
+  readonly notFoundHtml: Uint8Array<ArrayBuffer>;
 }
 
 /** Options of {@linkcode buildSnapshot}. */
@@ -100,7 +114,7 @@ const utf8 = new TextDecoder();
  * The loader reads the files itself, so its record of what it parsed (a fresh `LoadCache`) is compared with the
  * archive's bytes: statistics and archive always describe the same corpus (else {@linkcode CorpusChangedError}).
  */
-export const loaderStats: StatsFn = async (dir: string, archived: readonly TarMember[]): Promise<CorpusStats> => {
+export const loaderStats: StatsFn = async (dir: string, archived: readonly ArchiveFile[]): Promise<CorpusStats> => {
   const cache = new LoadCache();
   // Every `mapper validate` check (but the disk lookup of `source` globs): an entry with a validation error is
   // left out, and `--strict` refuses the build, naming entry, file:line and code.
@@ -144,6 +158,11 @@ export function isoSeconds(ms: number): string {
   return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace(".000Z", "Z");
 }
 
+/** The published counts of a corpus, in {@linkcode STAT_KEYS} order (the same keys `atlas find` reads). */
+function catalogStats(s: CorpusStats): CatalogStats {
+  return Object.fromEntries(STAT_KEYS.map((k) => [k, s[k]])) as CatalogStats;
+}
+
 /** The full gallery record of one entry, in the fixed key order of `index.json`. */
 function indexRecord(e: GalleryEntry): IndexRecord {
   // Key order is part of the format: the front matter's keys in the fixed order, whatever the README's order.
@@ -151,13 +170,7 @@ function indexRecord(e: GalleryEntry): IndexRecord {
   const s = e.stats;
   return {
     ...front,
-    stats: {
-      views: s.views,
-      components: s.components,
-      requests: s.requests,
-      properties: s.properties,
-      memory: s.memory,
-    },
+    stats: catalogStats(s),
     per_view: s.per_view.map((v) => ({ name: v.name, route: v.route, components: v.components, requests: v.requests })),
     screenshots: e.screenshots.map((s) => `screenshots/${s.name}`),
     files: e.files,
@@ -177,13 +190,7 @@ function apiEntry(base: string, e: GalleryEntry): Record<string, unknown> {
     categories: f.categories,
     updated: f.updated,
     last_verified: f.last_verified,
-    stats: {
-      views: e.stats.views,
-      components: e.stats.components,
-      requests: e.stats.requests,
-      properties: e.stats.properties,
-      memory: e.stats.memory,
-    },
+    stats: catalogStats(e.stats),
     html: `${base}/atlas/${f.slug}`,
     markdown: `${base}/atlas/${f.slug}.md`,
     archive: `${base}/atlas/${f.slug}.tar.gz`,
@@ -333,6 +340,7 @@ export function assembleSnapshot(read: GalleryRead, options: SnapshotOptions): S
   const listing = listingPage(base, orderedPages, note);
   add("/", "index.html", listing, HTML, html);
   add("/atlas", "atlas/index.html", listing, HTML, html);
+  add(FILTER_SCRIPT_PATH, FILTER_SCRIPT_PATH.slice(1), FILTER_SCRIPT, "text/javascript; charset=utf-8");
 
   add(
     "/llms.txt",
@@ -354,6 +362,7 @@ export function assembleSnapshot(read: GalleryRead, options: SnapshotOptions): S
     slugs: entries.map((e) => e.front.slug),
     digests: new Map([...digests].map(([slug, h]) => [slug, h.digest("hex")])),
     warnings,
+    notFoundHtml: encoder.encode(notFoundPage(base)),
     withheld: read.withheld,
   });
 }

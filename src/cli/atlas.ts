@@ -36,9 +36,9 @@ export function registerAtlas(program: Command, ctx: CliContext): void {
     .action(async (opts, cmd) => {
       const extra = cmd.args[0];
       if (extra !== undefined) {
-        const { escapeTerminal, quote } = await import("../atlas/_text.ts");
+        const { escapeControls, quote } = await import("../terminal.ts");
         throw new UsageError(`unexpected argument ${quote(extra)}`, {
-          hint: `use 'mapper atlas find ${escapeTerminal(extra)}' to search`,
+          hint: `use 'mapper atlas find ${escapeControls(extra)}' to search`,
         });
       }
       const { runFind } = await import("../atlas/find.ts");

@@ -58,7 +58,10 @@ export function registerDevtools(program: Command, ctx: CliContext): void {
     .argument("<index>", "request index from 'mapper network list'")
     .option("--response-file <path>", "write the full response body to this file instead of previewing it")
     .option("--request-file <path>", "write the request body (POST data) to this file")
-    .option("--show-secrets", "show Authorization, Cookie and Set-Cookie values instead of redacting them")
+    .option(
+      "--show-secrets",
+      "show Authorization, Proxy-Authorization, Cookie and Set-Cookie values instead of redacting them",
+    )
     .option("--json", "print as JSON")
     .option("--dir <path>", "corpus directory holding the session file", ".mapper")
     .action(async (index, o) => {

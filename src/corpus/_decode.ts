@@ -6,7 +6,7 @@ import type { Alias, Document, Node as YamlNode, Scalar, YAMLMap, YAMLSeq } from
 import { splitSelectors as splitJoined } from "./selector.ts";
 import type { Diagnostic, SourceLocation } from "./diagnostic.ts";
 import * as rules from "./rules.ts";
-import type { WireFieldProperty, WireMessage, WirePayload, WireProperty, WireRequest } from "./mod.ts";
+import type { WireFieldProperty, WireMessage, WirePayload, WireProperty, WireRequest } from "./wire.ts";
 
 /** A component as written: either a `$ref` or a definition (children still nested). */
 export type RawComponent = RawRef | RawDefinition;

@@ -9,7 +9,7 @@
  * @module
  */
 import type { Corpus, CorpusComponent, CorpusMessage, CorpusRequest } from "./model.ts";
-import type { WireComponent, WireCorpus, WireMessage, WireRequest } from "./mod.ts";
+import type { WireComponent, WireCorpus, WireMessage, WireRequest } from "./wire.ts";
 
 /** Compiles a loaded corpus to the wire format. Pure: the same input gives deep-equal output. */
 export function compile(corpus: Corpus, meta: { site: string; version: number }): WireCorpus {

@@ -4,7 +4,8 @@
  *
  * @module
  */
-import type { SourceLocation, WireMessage, WireProperty, WireRequest } from "./mod.ts";
+import type { SourceLocation } from "./diagnostic.ts";
+import type { WireMessage, WireProperty, WireRequest } from "./wire.ts";
 
 /** A flattened component: one entry per declaration (children become their own entries, in pre-order). */
 export interface CorpusComponent {

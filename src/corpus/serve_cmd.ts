@@ -12,7 +12,7 @@ import type { Io } from "../io.ts";
 import { DataError, FileError, NetworkError } from "../errors.ts";
 import { CorpusLoadError, type Diagnostic, formatDiagnostic } from "./diagnostic.ts";
 import { componentCount, startCorpusService } from "./service.ts";
-import type { CorpusService } from "./mod.ts";
+import type { CorpusService } from "./service.ts";
 
 /** Options of {@linkcode runServeMapper} (the command's flags). */
 export interface ServeMapperOptions {

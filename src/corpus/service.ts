@@ -12,7 +12,77 @@ import { compile } from "./compile.ts";
 import { CorpusLoadError, type Diagnostic, formatDiagnostic, toEnvelopeDiagnostic } from "./diagnostic.ts";
 import { asParseErrors, load, LoadCache } from "./load.ts";
 import { EXCLUDED_DIRS, isCorpusFileName, isExcludedPath, walkCorpus } from "./_walk.ts";
-import type { CorpusService, CorpusServiceOptions, CorpusSnapshot, DiagnosticsReport, WireCorpus } from "./mod.ts";
+import type { WireCorpus } from "./wire.ts";
+import type { EnvelopeDiagnostic } from "./diagnostic.ts";
+
+/** Options of {@linkcode startCorpusService}. */
+export interface CorpusServiceOptions {
+  /** Corpus directory (e.g. `.mapper`). */
+  dir: string;
+  /** The `site` label (basename of the working directory). */
+  site: string;
+  /** Where log lines go (`[serve-mapper] recompiled (v…)`, compile errors), one call per line, no newline. */
+  log: (line: string) => void;
+  /** Clock for versions (Unix ms); default `Date.now`. */
+  now?: () => number;
+  /** Watch the directory and recompile (default true). */
+  watch?: boolean;
+  /**
+   * Scan the tree for changes at this interval (ms) instead of using file-system events (network file systems,
+   * exhausted inotify watches). Unset: events, with an automatic 1 s scan when the platform refuses a watcher.
+   */
+  pollIntervalMs?: number;
+  /** Recompile delay after the last event in ms (default 200). */
+  debounceMs?: number;
+  /** Log prefix, default `[serve-mapper]`. */
+  logPrefix?: string;
+  /**
+   * Run every authoring check on each compile (selectors parsed, extract forms, …) so `/mapper/diagnostics` says
+   * what `mapper validate` would (except the disk lookup of `source` globs). Default true.
+   */
+  validate?: boolean;
+  /**
+   * Start even when the first compile fails (missing directory, broken YAML): log the problems, serve an empty
+   * corpus, and recompile once the directory appears or is fixed. Default false (the failure is thrown).
+   */
+  lenient?: boolean;
+}
+
+/** A compiled corpus plus the prebuilt response bytes for it. */
+export interface CorpusSnapshot {
+  version: number;
+  wire: WireCorpus;
+  diagnostics: readonly Diagnostic[];
+}
+
+/**
+ * `GET /mapper/diagnostics`: the `mapper validate --json` envelope of the last compile attempt, plus `version` (of
+ * that attempt; a failed recompile gets its own) and `servedVersion` (what `/mapper` serves). `stale` is true when
+ * the last recompile failed and an older corpus is still served.
+ */
+export interface DiagnosticsReport {
+  ok: boolean;
+  diagnostics: EnvelopeDiagnostic[];
+  result: { files: number; errors: number; warnings: number };
+  version: number;
+  servedVersion: number;
+  stale: boolean;
+}
+
+/** A running corpus service: current snapshot, HTTP handler, watcher. Dispose to stop watching. */
+export interface CorpusService extends AsyncDisposable {
+  /** The last good snapshot. */
+  current(): CorpusSnapshot;
+  /**
+   * Answers `/mapper`, `/mapper/version`, `/mapper/diagnostics` (and CORS preflight on them); `undefined` for any
+   * other path.
+   */
+  handle(request: Request): Response | undefined;
+  /** The diagnostics of the last compile attempt (what `/mapper/diagnostics` serves). */
+  diagnostics(): DiagnosticsReport;
+  /** Resolves after the next successful recompile (tests and the browser daemon use it). */
+  nextVersion(): Promise<CorpusSnapshot>;
+}
 
 /**
  * A watcher event's path as a path under `absDir`, or `undefined` when it lies outside. FSEvents (macOS) reports

@@ -15,9 +15,29 @@
  * @module
  */
 import type { Corpus, CorpusComponent } from "./model.ts";
-import type { CorpusStats } from "./mod.ts";
 
-/** Computes the catalog statistics of a loaded corpus. */
+/** Per-view counts for the catalog. */
+export interface ViewStats {
+  name: string;
+  route: string;
+  components: number;
+  requests: number;
+}
+
+/** Catalog statistics with the reference's semantics (catalog-api.md §3.2). */
+export interface CorpusStats {
+  views: number;
+  /** Distinct component names corpus-wide. */
+  components: number;
+  requests: number;
+  /** Global message definitions. */
+  messages: number;
+  properties: number;
+  memory: number;
+  per_view: ViewStats[];
+}
+/** Computes the catalog statistics
+ of a loaded corpus. */
 export function stats(corpus: Corpus): CorpusStats {
   const names = new Set<string>();
   const definitions = new Map<string, CorpusComponent>();

@@ -1,6 +1,7 @@
 /**
- * The devtools commands' client of the session daemon: finds it through the session file, calls its HTTP API
- * (`src/browser/api.ts`), and turns every failure into one clear {@linkcode SessionError}.
+ * The devtools commands' client of the session daemon: finds it through the session file (trusted only after the
+ * handshake, `openSession`), calls its HTTP API (`src/browser/api.ts`) with the session secret, and turns every
+ * failure into one clear {@linkcode SessionError}.
  *
  * @module
  */
@@ -8,7 +9,7 @@ import { resolve } from "node:path";
 import type { Io } from "../io.ts";
 import { NotFoundError, SessionError } from "../errors.ts";
 import type { ErrorPayload } from "../browser/mod.ts";
-import { liveness, readSession, type SessionInfo } from "../browser/mod.ts";
+import { openSession, pidAlive, type SessionInfo } from "../browser/mod.ts";
 
 /** Hint of every "no session" error. */
 export const START_HINT = "start one with 'mapper browser start'";
@@ -31,18 +32,14 @@ function noSession(): SessionError {
 
 /** Opens a client for the session of corpus directory `dir`. */
 export async function connect(dir: string, io: Io): Promise<DaemonClient> {
-  const info = await readSession(resolve(io.cwd, dir));
-  if (info === undefined || info === "unreadable") throw noSession();
-  const base = `http://127.0.0.1:${info.port}`;
+  const session = await openSession(resolve(io.cwd, dir), io);
+  if (session === undefined) throw noSession();
+  const { info, base } = session;
   const request = async (path: string): Promise<Response> => {
     try {
-      return await io.fetch(base + path, { signal: AbortSignal.timeout(15_000) });
+      return await session.request(path, { signal: AbortSignal.timeout(15_000) });
     } catch (err: unknown) {
-      const live = liveness(info);
-      if (!live.daemon) {
-        io.stderr.write(`(the session file names daemon pid ${info.daemonPid}, which is no longer running)\n`);
-        throw noSession();
-      }
+      if (!pidAlive(info.daemonPid)) throw noSession();
       throw new SessionError(
         `cannot reach the session daemon at ${base}: ${err instanceof Error ? err.message : String(err)}`,
         {

@@ -14,7 +14,7 @@
 import { resolve } from "node:path";
 import type { Io } from "../io.ts";
 import { FileError, SessionError, UsageError } from "../errors.ts";
-import { escapeControls } from "../terminal.ts";
+import { escapeControls, toJson } from "../terminal.ts";
 import {
   API_SCHEMA,
   type ConsoleEntry,
@@ -32,7 +32,6 @@ import {
   formatNetworkHead,
   formatNetworkList,
   PREVIEW_BYTES,
-  redactHeaders,
 } from "./format.ts";
 
 /** Options of `console list`. */
@@ -102,7 +101,7 @@ export async function runConsoleList(opts: ConsoleListOptions, io: Io): Promise<
   const payload = await client.json<ListPayload<ConsoleEntry>>(
     `/devtools/console${query({ level, tab: opts.tab, limit: opts.limit })}`,
   );
-  io.stdout.write(opts.json ? JSON.stringify(payload, null, 2) + "\n" : formatConsoleList(payload));
+  io.stdout.write(opts.json ? toJson(payload) : formatConsoleList(payload));
   return 0;
 }
 
@@ -111,7 +110,7 @@ export async function runConsoleGet(opts: GetOptions, io: Io): Promise<number> {
   const index = parseIndex(opts.index);
   const client = await connect(opts.dir, io);
   const { entry } = await client.json<EntryPayload<ConsoleEntry>>(`/devtools/console/${index}`);
-  io.stdout.write(opts.json ? JSON.stringify({ schema: API_SCHEMA, entry }, null, 2) + "\n" : formatConsoleGet(entry));
+  io.stdout.write(opts.json ? toJson({ schema: API_SCHEMA, entry }) : formatConsoleGet(entry));
   return 0;
 }
 
@@ -121,7 +120,7 @@ export async function runNetworkList(opts: NetworkListOptions, io: Io): Promise<
   const payload = await client.json<ListPayload<NetworkEntry>>(
     `/devtools/network${query({ type: opts.type, url: opts.url, tab: opts.tab, limit: opts.limit })}`,
   );
-  io.stdout.write(opts.json ? JSON.stringify(payload, null, 2) + "\n" : formatNetworkList(payload));
+  io.stdout.write(opts.json ? toJson(payload) : formatNetworkList(payload));
   return 0;
 }
 
@@ -166,12 +165,15 @@ function bodyJson(bytes: Uint8Array, contentType: string, savedTo: string | unde
 export async function runNetworkGet(opts: GetOptions, io: Io): Promise<number> {
   const index = parseIndex(opts.index);
   const client = await connect(opts.dir, io);
-  const { entry: raw } = await client.json<EntryPayload<NetworkEntry>>(`/devtools/network/${index}`);
   const show = opts.showSecrets === true;
+  // The daemon redacts secret header values itself unless asked for them.
+  const { entry: raw } = await client.json<EntryPayload<NetworkEntry>>(
+    `/devtools/network/${index}${show ? "?secrets=1" : ""}`,
+  );
   const entry: NetworkEntry = {
     ...raw,
-    requestHeaders: redactHeaders(raw.requestHeaders ?? [], show),
-    responseHeaders: redactHeaders(raw.responseHeaders ?? [], show),
+    requestHeaders: raw.requestHeaders ?? [],
+    responseHeaders: raw.responseHeaders ?? [],
   };
   // Stdout is written last: a body file that cannot be written fails the command with nothing printed.
   let text = opts.json ? "" : formatNetworkHead(entry);
@@ -196,6 +198,12 @@ export async function runNetworkGet(opts: GetOptions, io: Io): Promise<number> {
 
   let responseBody: BodyJson;
   const got = await client.body(index, "response");
+  if ("reason" in got && opts.responseFile !== undefined) {
+    // Asked for a file: failing quietly would leave the caller with no file and exit 0.
+    throw new SessionError(`response body unavailable: ${got.reason}`, {
+      hint: "nothing was written; fetch the page again and run 'mapper network get' on the new request",
+    });
+  }
   if ("reason" in got) {
     responseBody = { available: false, reason: got.reason };
     if (!opts.json) io.stderr.write(`response body unavailable: ${got.reason}\n`);
@@ -207,7 +215,7 @@ export async function runNetworkGet(opts: GetOptions, io: Io): Promise<number> {
     responseBody = bodyJson(got.bytes, got.contentType, undefined);
     if (!opts.json) text += formatBodyPreview("Response Body", got.bytes, got.contentType, "--response-file");
   }
-  if (opts.json) text = JSON.stringify({ schema: API_SCHEMA, entry, requestBody, responseBody }, null, 2) + "\n";
+  if (opts.json) text = toJson({ schema: API_SCHEMA, entry, requestBody, responseBody });
   io.stdout.write(text);
   return 0;
 }

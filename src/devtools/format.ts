@@ -11,13 +11,6 @@ import { escapeControls } from "../terminal.ts";
 export const PREVIEW_BYTES = 4096;
 /** Header values longer than this are cut in `network get`. */
 export const HEADER_CUT = 512;
-/** Headers whose values are redacted unless `--show-secrets`. */
-export const SECRET_HEADERS: ReadonlySet<string> = new Set([
-  "authorization",
-  "proxy-authorization",
-  "cookie",
-  "set-cookie",
-]);
 
 /**
  * Escapes control characters (C0, DEL, C1, and bidi overrides) as `\xNN`/`\uNNNN`. With `multiline`, newlines
@@ -74,15 +67,6 @@ export function formatNetworkList(p: ListPayload<NetworkEntry>): string {
   }
   lines.push(...overflow(p.dropped, "network"));
   return lines.join("\n") + "\n";
-}
-
-/** Redacts secret header values (unless `show`). */
-export function redactHeaders(headers: readonly Header[], show: boolean): Header[] {
-  return headers.map((h) =>
-    !show && SECRET_HEADERS.has(h.name.toLowerCase())
-      ? { name: h.name, value: `<redacted, ${new TextEncoder().encode(h.value).length} bytes — use --show-secrets>` }
-      : h
-  );
 }
 
 function headerBlock(title: string, headers: readonly Header[]): string[] {

@@ -91,7 +91,10 @@ export interface TestSession extends AsyncDisposable {
   readonly port: number;
   readonly daemonPid: number;
   readonly chromiumPid: number;
-  readonly cdpUrl: string;
+  /** The session secret (from the 0600 session file): the `Authorization: Bearer` credential of the daemon API. */
+  readonly secret: string;
+  /** The daemon's log file (detached sessions log to `~/.mapper/logs/<project>-<hash>-daemon.log`). */
+  readonly log: string;
   /** Runs mapper in this session's cwd and env. */
   run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }>;
   /** GETs a daemon API path as JSON. */
@@ -180,10 +183,13 @@ export async function startSession(extra: string[] = [], corpus?: string): Promi
     port: info.port,
     daemonPid: info.daemonPid,
     chromiumPid: info.chromiumPid,
-    cdpUrl: info.cdpUrl,
+    secret: info.secret,
+    log: info.log,
     run,
     async api<T>(path: string): Promise<T> {
-      const r = await fetch(`http://127.0.0.1:${info.port}${path}`);
+      const r = await fetch(`http://127.0.0.1:${info.port}${path}`, {
+        headers: { authorization: `Bearer ${info.secret}` },
+      });
       if (!r.ok) throw new Error(`${path}: ${r.status} ${await r.text()}`);
       return (await r.json()) as T;
     },

@@ -1,0 +1,398 @@
+/**
+ * The browser session as a hostile local user, web page or installed archive would try it: the daemon API without
+ * the secret, from a foreign Origin or Host; a TCP debugging port; a planted session file naming unrelated
+ * processes or an impostor port; files under `~/.mapper/` readable by others; two projects sharing a folder name.
+ * Each test is named after the rule it guards.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { runMapper, tempDir } from "./_helpers.ts";
+import { alive, reap, skipBrowserTests, startSession, type TestSession, waitFor } from "./site/harness.ts";
+
+const opts = { sanitizeResources: false, sanitizeOps: false };
+const enc = new TextEncoder();
+
+/** One raw HTTP/1.1 request (so `Host` and `Origin` can be anything); returns the status and body. */
+async function raw(port: number, head: string[]): Promise<{ status: number; body: string }> {
+  const conn = await Deno.connect({ hostname: "127.0.0.1", port });
+  try {
+    await conn.write(enc.encode([...head, "Connection: close", "", ""].join("\r\n")));
+    const text = new TextDecoder().decode(await new Response(conn.readable).arrayBuffer());
+    const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1]);
+    return { status, body: text.slice(text.indexOf("\r\n\r\n") + 4) };
+  } catch (err: unknown) {
+    conn.close();
+    throw err;
+  }
+}
+
+async function tabCount(s: TestSession): Promise<number> {
+  return (await s.api<{ tabs: unknown[] }>("/devtools/status")).tabs.length;
+}
+
+Deno.test({
+  name: "daemon API - refuses requests without the session secret, from a foreign Origin or a foreign Host (403)",
+  ignore: skipBrowserTests(),
+  ...opts,
+  async fn(t) {
+    await using s = await startSession();
+    const before = await tabCount(s);
+    const bearer = `Authorization: Bearer ${s.secret}`;
+    const host = `Host: 127.0.0.1:${s.port}`;
+
+    await t.step("daemon API - refuses a request without the session secret (403)", async () => {
+      for (const head of [[], ["Authorization: Bearer " + "0".repeat(64)], [`Authorization: ${s.secret}`]]) {
+        const res = await raw(s.port, [`POST /devtools/tabs?url=file:///etc/hostname HTTP/1.1`, host, ...head]);
+        assert.equal(res.status, 403);
+        assert.equal(JSON.parse(res.body).code, "forbidden_secret");
+      }
+      const get = await raw(s.port, ["GET /devtools/network HTTP/1.1", host]);
+      assert.equal(get.status, 403);
+      assert.equal(await tabCount(s), before, "no tab was opened");
+    });
+
+    await t.step("daemon API - refuses a foreign Origin before any work, even with the secret", async () => {
+      for (const origin of ["https://evil.example", "null", "chrome-extension://aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"]) {
+        const res = await raw(s.port, [
+          "POST /devtools/tabs?url=https://evil.example/ HTTP/1.1",
+          host,
+          bearer,
+          `Origin: ${origin}`,
+        ]);
+        assert.equal(res.status, 403, origin);
+        assert.deepEqual(JSON.parse(res.body), {
+          schema: 1,
+          error: "the devtools API does not answer web pages",
+          code: "forbidden_origin",
+        });
+      }
+      assert.equal(await tabCount(s), before, "no tab was opened");
+    });
+
+    await t.step("daemon API - refuses a foreign Host (DNS rebinding), the corpus paths included", async () => {
+      for (const h of ["evil.example", `evil.example:${s.port}`, `localhost:${s.port}`]) {
+        for (const path of ["/devtools/status", "/mapper/version"]) {
+          const res = await raw(s.port, [`GET ${path} HTTP/1.1`, `Host: ${h}`, bearer]);
+          assert.equal(res.status, 403, `${h} ${path}`);
+          assert.equal(JSON.parse(res.body).code, "forbidden_host");
+        }
+      }
+    });
+
+    await t.step("daemon API - the corpus stays public and the session owner gets everything", async () => {
+      const corpus = await raw(s.port, ["GET /mapper/version HTTP/1.1", host, "Origin: https://any.example"]);
+      assert.equal(corpus.status, 200);
+      assert.ok(Number.isInteger(JSON.parse(corpus.body).version));
+      const ok = await raw(s.port, ["GET /devtools/status HTTP/1.1", host, bearer]);
+      assert.equal(ok.status, 200);
+    });
+  },
+});
+
+Deno.test({
+  name: "browser start - opens no TCP debugging port; the secret is on no command line and in no log",
+  ignore: skipBrowserTests() || Deno.build.os !== "linux",
+  ...opts,
+  async fn() {
+    await using s = await startSession();
+    const cmdline = (pid: number) => Deno.readTextFileSync(`/proc/${pid}/cmdline`).split("\u0000");
+    const argv = cmdline(s.chromiumPid);
+    assert.ok(argv.includes("--remote-debugging-pipe"), argv.join(" "));
+    assert.ok(!argv.some((a) => a.startsWith("--remote-debugging-port")), argv.join(" "));
+    const profile = argv.find((a) => a.startsWith("--user-data-dir="))!.slice("--user-data-dir=".length);
+    await assert.rejects(Deno.stat(join(profile, "DevToolsActivePort")), Deno.errors.NotFound);
+
+    // No process of Chromium's tree listens on any TCP socket.
+    const tree = new Set([s.chromiumPid]);
+    for (let grew = true; grew;) {
+      grew = false;
+      for (const e of Deno.readDirSync("/proc")) {
+        const pid = Number(e.name);
+        if (!Number.isInteger(pid) || tree.has(pid)) continue;
+        try {
+          const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
+          const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+          if (tree.has(ppid)) {
+            tree.add(pid);
+            grew = true;
+          }
+        } catch {
+          // gone
+        }
+      }
+    }
+    const inodes = new Set<string>();
+    for (const pid of tree) {
+      try {
+        for (const fd of Deno.readDirSync(`/proc/${pid}/fd`)) {
+          const m = /^socket:\[(\d+)\]$/.exec(Deno.readLinkSync(`/proc/${pid}/fd/${fd.name}`));
+          if (m) inodes.add(m[1]!);
+        }
+      } catch {
+        // gone or not ours
+      }
+    }
+    assert.ok(inodes.size > 0, "Chromium's sockets are visible (the check below is not vacuous)");
+    for (const table of ["/proc/net/tcp", "/proc/net/tcp6"]) {
+      for (const line of Deno.readTextFileSync(table).split("\n").slice(1)) {
+        const cols = line.trim().split(/\s+/);
+        if (cols[3] === "0A") assert.ok(!inodes.has(cols[9]!), `Chromium listens on ${cols[1]} (${table})`);
+      }
+    }
+
+    for (const pid of [s.daemonPid, s.chromiumPid]) {
+      assert.ok(!cmdline(pid).join(" ").includes(s.secret), `the secret is on the command line of ${pid}`);
+    }
+    const log = await Deno.readTextFile(s.log);
+    assert.ok(!log.includes(s.secret));
+    assert.ok(!/ws:\/\/|devtools\/browser/.test(log));
+  },
+});
+
+/** A `sleep` child standing for an unrelated process of the user; disposing ends it. */
+function bystander(): { pid: number } & AsyncDisposable {
+  const child = new Deno.Command("sleep", { args: ["60"], stdin: "null", stdout: "null", stderr: "null" }).spawn();
+  return {
+    pid: child.pid,
+    async [Symbol.asyncDispose]() {
+      reap(child.pid);
+      await child.status;
+    },
+  };
+}
+
+/** A loopback server answering every request with `body` (JSON, `status`); records what it was asked. */
+function impostor(body: (path: string) => unknown, status = 200) {
+  const seen: string[] = [];
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, (req) => {
+    const url = new URL(req.url);
+    seen.push(`${req.method} ${url.pathname}`);
+    return new Response(JSON.stringify(body(url.pathname)), {
+      status,
+      headers: { "content-type": "application/json" },
+    });
+  });
+  return {
+    port: server.addr.port,
+    seen,
+    async [Symbol.asyncDispose]() {
+      await server.shutdown();
+    },
+  };
+}
+
+Deno.test("browser stop - never signals processes named by a planted session file", async () => {
+  await using tmp = await tempDir();
+  await using a = bystander();
+  await using b = bystander();
+  const dir = tmp.join(".mapper");
+  await Deno.mkdir(dir);
+  const file = join(dir, ".session");
+  const env = { HOME: tmp.join("home") };
+  const run = (args: string[]) => runMapper(args, { cwd: tmp.path, env });
+  const secret = "5ec7".repeat(16);
+  const sessionId = "5e55".repeat(8);
+  const planted = (port: number, extra: Record<string, unknown> = {}) =>
+    JSON.stringify({
+      schema: 2,
+      sessionId,
+      secret,
+      daemonPid: a.pid,
+      chromiumPid: b.pid,
+      port,
+      profile: "/",
+      headless: true,
+      startedAt: "",
+      version: "0",
+      log: null,
+      ...extra,
+    });
+  // A port that answers the handshake exactly as the planted file says: it knows the secret it planted.
+  await using liar = impostor(() => ({ schema: 1, sessionId, daemonPid: a.pid, chromiumPid: b.pid, port: 0 }));
+  // Its port must be in its own answer: start it, then plant with that port.
+  await using liar2 = impostor(() => ({
+    schema: 1,
+    sessionId,
+    daemonPid: a.pid,
+    chromiumPid: b.pid,
+    port: liar2Port,
+  }));
+  const liar2Port = liar2.port;
+  await using empty = impostor(() => ({}));
+  // A real daemon of another session: our secret is not its secret.
+  await using other = impostor(() => ({ schema: 1, error: "no", code: "forbidden_secret" }), 403);
+  const free = (() => {
+    const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+    const port = (l.addr as Deno.NetAddr).port;
+    l.close();
+    return port;
+  })();
+  const cases: Array<[string, string, number, RegExp]> = [
+    ["garbage JSON", "{nope", 0o600, /\(it is not JSON\)/],
+    ["an empty profile", planted(free, { profile: "" }), 0o600, /\(its profile is not an absolute path\)/],
+    ["a file readable by others (an archive's)", planted(free), 0o644, /\(it is readable by others \(mode 644\)/],
+    ["nothing listening", planted(free), 0o600, new RegExp(`\\(nothing answers on its port ${free}\\)`)],
+    [
+      "a port answering {}",
+      planted(empty.port),
+      0o600,
+      new RegExp(`\\(port ${empty.port} answered as another session\\)`),
+    ],
+    ["the wrong port in the answer", planted(liar.port), 0o600, /answered as another session/],
+    [
+      "a daemon refusing the secret",
+      planted(other.port),
+      0o600,
+      new RegExp(`\\(port ${other.port} answered the handshake with 403\\)`),
+    ],
+    [
+      "a port answering the handshake for pids that are no mapper daemon",
+      planted(liar2Port),
+      0o600,
+      new RegExp(`\\(its daemon pid ${a.pid} does not run a mapper session daemon\\)`),
+    ],
+  ];
+  for (const [what, content, mode, reason] of cases) {
+    await Deno.writeTextFile(file, content, { mode });
+    await Deno.chmod(file, mode);
+    const stop = await run(["browser", "stop"]);
+    assert.equal(stop.code, 0, what);
+    assert.equal(stop.stdout, "", what);
+    assert.match(stop.stderr, new RegExp(`^removed a stale session file "${file.replace(/[.]/g, "\\.")}" `), what);
+    assert.match(stop.stderr, reason, what);
+    assert.match(stop.stderr, /; nothing was signalled\n$/, what);
+    assert.equal(stop.stderr.split("\n").length, 2, `${what}: one line`);
+    assert.ok(!stop.stderr.includes("TypeError") && !stop.stderr.includes("    at "), what);
+    await assert.rejects(Deno.stat(file), Deno.errors.NotFound, what);
+    assert.ok(alive(a.pid) && alive(b.pid), `${what}: a bystander was signalled`);
+  }
+  assert.ok(!liar2.seen.includes("POST /devtools/shutdown"), "an impostor is never asked to act");
+});
+
+Deno.test("browser status, console list, network get, browser start - a planted session file is reported stale in one line, never talked to", async () => {
+  await using tmp = await tempDir();
+  await using a = bystander();
+  await using b = bystander();
+  await using empty = impostor(() => ({}));
+  const dir = tmp.join(".mapper");
+  await Deno.mkdir(dir);
+  const file = join(dir, ".session");
+  const plant = () =>
+    Deno.writeTextFile(
+      file,
+      JSON.stringify({
+        schema: 2,
+        sessionId: "5e55".repeat(8),
+        secret: "5ec7".repeat(16),
+        daemonPid: a.pid,
+        chromiumPid: b.pid,
+        port: empty.port,
+        profile: tmp.path,
+        headless: true,
+        startedAt: "",
+        version: "0",
+        log: null,
+      }),
+      { mode: 0o600 },
+    );
+  const env = { HOME: tmp.join("home"), PATH: "/nonexistent" };
+  const line =
+    `removed a stale session file "${file}" (port ${empty.port} answered as another session); nothing was signalled\n`;
+  for (
+    const [args, code, stdout, err] of [
+      [["browser", "status"], 0, "○ no session\n", ""],
+      [["console", "list"], 1, "", "mapper console list: no running session — start one with 'mapper browser start'\n"],
+      [
+        ["network", "get", "1", "--response-file", "x"],
+        1,
+        "",
+        "mapper network get: no running session — start one with 'mapper browser start'\n",
+      ],
+      [
+        ["browser", "start", "--browser", "/nonexistent/chrome"],
+        1,
+        "",
+        `mapper browser start: browser "/nonexistent/chrome" given with --browser is not an executable file — pass the path of a Chromium or Chrome binary\n`,
+      ],
+    ] as Array<[string[], number, string, string]>
+  ) {
+    await plant();
+    const res = await runMapper(args, { cwd: tmp.path, env });
+    assert.equal(res.code, code, args.join(" "));
+    assert.equal(res.stdout, stdout, args.join(" "));
+    assert.equal(res.stderr, line + err, args.join(" "));
+    await assert.rejects(Deno.stat(file), Deno.errors.NotFound);
+    assert.ok(alive(a.pid) && alive(b.pid));
+  }
+  // Only the handshake reached the impostor: no tab, no shutdown, no data request.
+  assert.deepEqual([...new Set(empty.seen)], ["GET /devtools/session"]);
+  await assert.rejects(Deno.stat(tmp.join("x")), Deno.errors.NotFound);
+});
+
+Deno.test("browser start - refuses a --dir whose parent folder is missing, in one line, creating nothing", async () => {
+  await using tmp = await tempDir();
+  const res = await runMapper(["browser", "start", "--dir", tmp.join("nope", "x", ".mapper")], {
+    cwd: tmp.path,
+    env: { HOME: tmp.join("home") },
+  });
+  assert.equal(res.code, 1);
+  assert.equal(res.stdout, "");
+  assert.equal(
+    res.stderr,
+    `mapper browser start: the folder holding --dir "${tmp.join("nope", "x", ".mapper")}" does not exist ("${
+      tmp.join("nope", "x")
+    }") — create it first, or pass --dir inside an existing folder\n`,
+  );
+  await assert.rejects(Deno.stat(tmp.join("nope")), Deno.errors.NotFound);
+  await assert.rejects(Deno.stat(tmp.join("home", ".mapper")), Deno.errors.NotFound);
+});
+
+Deno.test({
+  name:
+    "browser start - default profiles are per project (x/app and y/app both start); ~/.mapper is private (0700 dirs, 0600 files)",
+  ignore: skipBrowserTests(),
+  ...opts,
+  async fn() {
+    await using tmp = await tempDir("mapper-profiles-");
+    const home = tmp.join("home");
+    const started: Array<{ daemonPid: number; chromiumPid: number; profile: string; cwd: string }> = [];
+    try {
+      for (const parent of ["x", "y"]) {
+        const cwd = tmp.join(parent, "app");
+        await Deno.mkdir(cwd, { recursive: true });
+        const res = await runMapper(
+          ["browser", "start", "--detach", "--headless", "--port", "0", "--browser-flag=--mute-audio"],
+          { cwd, env: { HOME: home, TMPDIR: tmp.path } },
+        );
+        assert.equal(res.code, 0, res.stderr);
+        const info = JSON.parse(await Deno.readTextFile(join(cwd, ".mapper", ".session")));
+        started.push({ ...info, cwd });
+      }
+      const [x, y] = started;
+      assert.notEqual(x!.profile, y!.profile);
+      for (const p of [x!.profile, y!.profile]) {
+        assert.match(p, new RegExp(`^${home.replace(/[.]/g, "\\.")}/\\.mapper/profiles/app-[0-9a-f]{12}$`));
+      }
+      const mode = async (p: string) => ((await Deno.lstat(p)).mode ?? 0) & 0o777;
+      const walk = async (p: string, depth: number): Promise<void> => {
+        const st = await Deno.lstat(p);
+        if (st.isDirectory) {
+          assert.equal(await mode(p), 0o700, p);
+          if (depth > 0) { for await (const e of Deno.readDir(p)) await walk(join(p, e.name), depth - 1); }
+        } else if (st.isFile) assert.equal(await mode(p), 0o600, p);
+      };
+      await walk(join(home, ".mapper"), 1);
+      await walk(join(home, ".mapper", "extension"), 2);
+      await walk(join(home, ".mapper", "logs"), 1);
+      await walk(join(home, ".mapper", "profiles"), 1);
+      for (const s of started) assert.equal(await mode(join(s.cwd, ".mapper", ".session")), 0o600);
+    } finally {
+      for (const s of started) {
+        await runMapper(["browser", "stop"], { cwd: s.cwd, env: { HOME: home } });
+        reap(s.daemonPid);
+        reap(s.chromiumPid);
+        await waitFor("the session to end", () => !alive(s.daemonPid) && !alive(s.chromiumPid), 5000).catch(() => {});
+      }
+    }
+  },
+});
