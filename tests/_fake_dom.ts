@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { Dom } from "../assets/extension/resolver.js";
+import { type Dom, nodeText, type TextNode } from "../assets/extension/resolver.js";
 
 /** A fake element. */
 export interface Node {
@@ -28,8 +28,15 @@ export function h(tag: string, attrs: Record<string, string> = {}, ...children: 
   return node;
 }
 
+/** The fake element as the DOM-node shape the resolver's {@linkcode nodeText} reads (own text first). */
+function asTextNode(n: Node): TextNode & { node: Node } {
+  const text: TextNode = { nodeType: 3, nodeName: "#text", nodeValue: n.text, childNodes: [] };
+  return { node: n, nodeType: 1, nodeName: n.tag, nodeValue: null, childNodes: [text, ...n.children.map(asTextNode)] };
+}
+
+/** `text`: the resolver's one implementation, on the fake tree. */
 function textOf(n: Node): string {
-  return n.text + n.children.map(textOf).join("");
+  return nodeText(asTextNode(n));
 }
 
 function matchesCompound(n: Node, compound: string): boolean {
@@ -70,8 +77,10 @@ function innerTextOf(n: Node): string {
 }
 
 function textOnlyOf(n: Node): string {
-  if (n.tag === "img" || n.tag === "svg" || n.attrs.alt !== undefined) return "";
-  return n.text + n.children.map(textOnlyOf).join("");
+  return nodeText(asTextNode(n), (e) => {
+    const el = (e as TextNode & { node: Node }).node;
+    return el.tag === "img" || el.tag === "svg" || el.attrs.alt !== undefined;
+  });
 }
 
 function htmlOf(n: Node): string {

@@ -12,10 +12,12 @@ import {
   extractProperties,
   matchRoute,
   matchViews,
+  nodeText,
   normalizeCorpus,
   resolveView,
   routeKey,
   routeScore,
+  type TextNode,
 } from "../assets/extension/resolver.js";
 import { dom, h } from "./_fake_dom.ts";
 import cases from "./fixtures/route_cases.json" with { type: "json" };
@@ -139,14 +141,28 @@ Deno.test("resolver extract - keywords read the element itself", () => {
       { name: "html", extract: "inner_html" },
     ]),
     {
-      text: "Red Shoe ALT $1,299.00 SKU-42Line one",
-      raw: "Red   Shoe ALT $1,299.00 SKU-42Line one",
+      text: "Red Shoe ALT $1,299.00 SKU-42 Line one",
+      raw: "Red   Shoe ALT  $1,299.00  SKU-42  Line one",
       inner: "Red Shoe ALT $1,299.00 SKU-42 Line one",
-      only: "Red Shoe $1,299.00 SKU-42Line one",
+      only: "Red Shoe $1,299.00 SKU-42 Line one",
       html: ('<h3 class="title"> Red Shoe <img alt="star">ALT</img></h3><span class="price"> $1,299.00 </span><div ' +
         'class="sku" data-sku="SKU-42">SKU-42</div><p>Line one</p>').slice(0, 120),
     },
   );
+});
+
+Deno.test("resolver extract - text joins block elements with spaces, inline ones without, and skips scripts", () => {
+  const t = (value: string): TextNode => ({ nodeType: 3, nodeName: "#text", nodeValue: value, childNodes: [] });
+  const e = (tag: string, ...childNodes: TextNode[]): TextNode => ({
+    nodeType: 1,
+    nodeName: tag,
+    nodeValue: null,
+    childNodes,
+  });
+  assert.equal(nodeText(e("SECTION", e("DIV", t("a")), e("DIV", t("b")))).replace(/\s+/g, " ").trim(), "a b");
+  assert.equal(nodeText(e("P", e("B", t("bo")), t("ld"), e("BR"), t("next"))), "bold  next");
+  assert.equal(nodeText(e("li", e("script", t("x=1")), e("style", t("p{}")), t("item"))), "item");
+  assert.equal(nodeText(e("DIV", e("IMG"), t("pic")), (n) => n.nodeName === "IMG"), "pic");
 });
 
 Deno.test("resolver extract - attr=, exists:, component paths and CSS sub-selectors", () => {

@@ -12,6 +12,7 @@ export {
   extractValue,
   matchRoute,
   MAX_VALUE,
+  nodeText,
   normalizeCorpus,
   resolvePath,
   resolveView,

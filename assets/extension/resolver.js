@@ -60,7 +60,7 @@
 /**
  * DOM access, injected. `closest` must include the element itself and may throw on an invalid selector;
  * `querySelector` searches strictly inside the element (shadow roots included when the host can). `text` is
- * `textContent`; the optional members fall back to `text` (`innerText`, `textOnly`) or nothing (`innerHtml`).
+ * the element's text with block elements set apart by spaces ({@linkcode nodeText} on a real DOM); the optional members fall back to `text` (`innerText`, `textOnly`) or nothing (`innerHtml`).
  * @template E
  * @typedef {{
  *   closest: (element: E, selector: string) => E | null,
@@ -524,6 +524,53 @@ export function countMatches(components, count) {
 }
 
 // ---- Properties ----------------------------------------------------------------------------------------------
+
+/**
+ * Elements whose text stands apart from its neighbours' when rendered (block and table boxes, line breaks): their
+ * text is joined with a space, so `<div>a</div><div>b</div>` reads `a b`, never `ab`. Upper case, as `nodeName`.
+ */
+export const BLOCK_TAGS = Object.freeze(
+  new Set(
+    ("ADDRESS ARTICLE ASIDE BLOCKQUOTE BR CAPTION DD DETAILS DIALOG DIV DL DT FIELDSET FIGCAPTION FIGURE FOOTER FORM " +
+      "H1 H2 H3 H4 H5 H6 HEADER HGROUP HR LEGEND LI MAIN NAV OL OPTION P PRE SECTION SUMMARY TABLE TBODY TD TFOOT TH " +
+      "THEAD TR UL").split(" "),
+  ),
+);
+
+/**
+ * A DOM node as {@linkcode nodeText} reads it (structurally: a real `Node`, or a test's stand-in).
+ * @typedef {{ nodeType: number, nodeName: string, nodeValue: string | null,
+ *   childNodes: ArrayLike<TextNode> | Iterable<TextNode> }} TextNode
+ */
+
+/**
+ * The `text` of an element: its `textContent`, except that block elements ({@linkcode BLOCK_TAGS}) are set apart by
+ * spaces, and comments, `<script>`, `<style>` and `<template>` contribute nothing. `skip` drops further elements
+ * (`text_only` drops images, SVG and `[alt]`). The one implementation of `text` for every DOM the resolver runs on.
+ * @param {TextNode} node
+ * @param {(element: TextNode) => boolean} [skip]
+ * @returns {string}
+ */
+export function nodeText(node, skip) {
+  /** @type {string[]} */
+  const out = [];
+  /** @param {TextNode} n */
+  const walk = (n) => {
+    if (n.nodeType === 3 || n.nodeType === 4) {
+      out.push(n.nodeValue ?? "");
+      return;
+    }
+    if (n.nodeType !== 1 && n.nodeType !== 11 && n.nodeType !== 9) return;
+    const tag = n.nodeName.toUpperCase();
+    if (n.nodeType === 1 && (tag === "SCRIPT" || tag === "STYLE" || tag === "TEMPLATE" || skip?.(n))) return;
+    const block = n.nodeType === 1 && BLOCK_TAGS.has(tag);
+    if (block) out.push(" ");
+    for (const child of Array.from(n.childNodes)) walk(child);
+    if (block) out.push(" ");
+  };
+  for (const child of Array.from(node.childNodes)) walk(child);
+  return out.join("");
+}
 
 /**
  * Trims, collapses internal whitespace and cuts to {@linkcode MAX_VALUE} characters.
