@@ -5,6 +5,7 @@ import {
   type Component,
   formatEvent,
   formatPath,
+  isSecretField,
   normalizeCorpus,
   resolvePath,
   roleOf,
@@ -18,12 +19,13 @@ function component(name: string, selector: string, extra: Partial<Component> = {
 
 // ---- Discovery
 
-Deno.test("extension discovery - the announced port first, then 7891-7900 without repeats", () => {
+Deno.test("extension discovery - only the announced port; 7891-7900 only when none was announced", () => {
   assert.deepEqual(candidatePorts(undefined), [7891, 7892, 7893, 7894, 7895, 7896, 7897, 7898, 7899, 7900]);
-  assert.deepEqual(candidatePorts(43210).slice(0, 3), [43210, 7891, 7892]);
-  assert.deepEqual(candidatePorts(7895), [7895, 7891, 7892, 7893, 7894, 7896, 7897, 7898, 7899, 7900]);
+  assert.deepEqual(candidatePorts(43210), [43210]);
+  assert.deepEqual(candidatePorts(7895), [7895]);
   assert.deepEqual(candidatePorts("nope").length, 10);
   assert.deepEqual(candidatePorts(70000).length, 10);
+  assert.deepEqual(candidatePorts("").length, 10);
 });
 
 // ---- Corpus
@@ -212,6 +214,22 @@ Deno.test("extension format - events name the path, or the orphaned element's ro
   );
   assert.equal(formatEvent("input", [], { role: "textbox", name: "Search" }), 'input (orphaned) textbox "Search"');
   assert.equal(formatEvent("click", [], { role: "div", name: "" }), "click (orphaned) div");
+});
+
+Deno.test("extension events - typing shows the value typed; secret fields are masked by type or autocomplete", () => {
+  const path = [{ name: "Search", properties: [] as Array<[string, string]> }];
+  assert.equal(
+    formatEvent("input", path, { role: "searchbox", name: "" }, 'red "shoes"'),
+    'input [Search] value="red \\"shoes\\""',
+  );
+  assert.equal(
+    formatEvent("input", [], { role: "textbox", name: "Name" }, "Ada"),
+    'input (orphaned) textbox "Name" value="Ada"',
+  );
+  assert.equal(isSecretField({ type: "PASSWORD" }), true);
+  assert.equal(isSecretField({ type: "text", autocomplete: "billing cc-number" }), true);
+  assert.equal(isSecretField({ type: "text", autocomplete: "email" }), false);
+  assert.equal(isSecretField({}), false);
   assert.equal(roleOf("A", { href: true }), "link");
   assert.equal(roleOf("input", { type: "checkbox" }), "checkbox");
   assert.equal(roleOf("div", { role: "tab" }), "tab");
@@ -222,6 +240,11 @@ Deno.test("extension format - status lines for searching, loaded and offline", (
   assert.equal(statusLine({ state: "loaded", site: "gh", version: 9, componentCount: 1 }), "gh · 1 component · v9");
   assert.equal(
     statusLine({ state: "offline", site: "gh", version: 9, componentCount: 2 }),
-    "gh · 2 components · v9 · server offline",
+    "gh · 2 components · v9 · server went away",
   );
+  assert.equal(
+    statusLine({ state: "offline", site: "gh", version: 9, componentCount: 2, announced: 7893 }),
+    "gh · 2 components · v9 · server on 127.0.0.1:7893 went away",
+  );
+  assert.match(statusLine({ state: "searching", announced: 7893 }), /on 127\.0\.0\.1:7893 \(announced/);
 });

@@ -1,7 +1,7 @@
 // Service worker: the only part of the extension that talks to the mapper server. It finds the server, fetches
 // `/mapper`, polls `/mapper/version` (one cheap request per tick for the whole browser, not per tab), pushes the
 // corpus to every content script, and relays status, page, hover and event messages to the open panels.
-import { candidatePorts, normalizeCorpus } from "./core.js";
+import { announcedPort, candidatePorts, normalizeCorpus } from "./core.js";
 import { isDiagnosticsReport, summarizeDiagnostics } from "./diagnostics.js";
 
 const POLL_MS = 2000;
@@ -9,9 +9,11 @@ const PROBE_TIMEOUT_MS = 400;
 const FETCH_TIMEOUT_MS = 5000;
 
 /** @type {{ state: "searching" | "loading" | "loaded" | "offline", base?: string, port?: number, site?: string,
- *   version?: number, componentCount?: number, viewCount?: number, error?: string,
+ *   version?: number, componentCount?: number, viewCount?: number, error?: string, announced?: number | null,
  *   diagnostics?: import("./diagnostics.js").DiagnosticsSummary }} */
 let status = { state: "searching" };
+/** @type {number | null} the port `mapper browser start` announced (the only one used when set) */
+let announced = null;
 /** @type {string | null} base URL of the server in use, e.g. `http://127.0.0.1:7891` */
 let base = null;
 /** @type {unknown} the last good `/mapper` payload, as served */
@@ -47,7 +49,7 @@ function broadcast(ports, message) {
 
 /** @param {typeof status} next */
 function setStatus(next) {
-  status = next;
+  status = { ...next, announced };
   broadcast(panelPorts, { type: "status", status });
   const loaded = next.state === "loaded";
   // Green ✓ for a healthy corpus, amber with the warning count, red with the error count (or ! for a failed
@@ -71,9 +73,13 @@ async function get(url, ms, init = {}) {
   return await fetch(url, { cache: "no-store", ...init, signal: AbortSignal.timeout(ms) });
 }
 
-/** Ports to try: the one `mapper browser start` stored, then 7891–7900. */
+/**
+ * Ports to try: only the one `mapper browser start` stored (the extension stays on that project's server and says
+ * when it went away), or 7891–7900 when none was announced.
+ */
 async function candidates() {
   const { serverPort } = await chrome.storage.local.get("serverPort");
+  announced = announcedPort(serverPort);
   return candidatePorts(serverPort);
 }
 
@@ -130,6 +136,7 @@ async function tick() {
     if (gen !== generation) return;
     if (found === null) {
       if (status.state !== "searching" && status.state !== "offline") setStatus({ state: "searching" });
+      else if (status.announced !== announced) setStatus(status);
       return;
     }
     base = found.url;

@@ -42,16 +42,29 @@ export const FIRST_PORT = 7891;
 export const LAST_PORT = 7900;
 
 /**
- * Ports to probe, in order: the announced one (`chrome.storage.local.serverPort`, set by `mapper browser start`)
- * when it is a valid port, then 7891–7900 without repeating it.
+ * Ports to probe: only the announced one (`chrome.storage.local.serverPort`, set by `mapper browser start`) when it
+ * is a valid port, so the extension stays on that project's server even when it stops (another project's server on
+ * the default range must never take its place); 7891–7900 only when nothing was announced.
  * @param {unknown} hint
  * @returns {number[]}
  */
 export function candidatePorts(hint) {
-  const port = Number(hint);
-  const ports = Number.isInteger(port) && port > 0 && port < 65536 ? [port] : [];
-  for (let p = FIRST_PORT; p <= LAST_PORT; p++) if (p !== port) ports.push(p);
+  const port = announcedPort(hint);
+  if (port !== null) return [port];
+  const ports = [];
+  for (let p = FIRST_PORT; p <= LAST_PORT; p++) ports.push(p);
   return ports;
+}
+
+/**
+ * The announced server port, or null when the stored value is no valid port.
+ * @param {unknown} hint
+ * @returns {number | null}
+ */
+export function announcedPort(hint) {
+  if (hint === undefined || hint === null || hint === "") return null;
+  const port = Number(hint);
+  return Number.isInteger(port) && port > 0 && port < 65536 ? port : null;
 }
 
 // ---- Formatting ----------------------------------------------------------------------------------------------
@@ -87,32 +100,57 @@ export function formatPath(path) {
   return path.map((e) => formatEntry(e)).join(" > ");
 }
 
+/** What a typed value is logged as when it must not be shown (passwords, card numbers): never its length. */
+export const MASKED = "••••••";
+
 /**
  * The one-line form of an event: `click [A k="v"] > [B]`, or `click (orphaned) button "Buy"` when no component
- * matched (role and accessible name, name cut to 60 characters).
+ * matched (role and accessible name, name cut to 60 characters). Typing and fills add the value the field holds:
+ * `input [Search] value="shoes"` (masked for passwords by the caller, cut like any shown value).
  * @param {string} type
  * @param {Array<{ name: string, properties: Array<[string, string]> }>} path
  * @param {{ role: string, name: string }} element
+ * @param {string} [value]
  * @returns {string}
  */
-export function formatEvent(type, path, element) {
-  if (path.length > 0) return `${type} ${formatPath(path)}`;
+export function formatEvent(type, path, element, value) {
+  const typed = value === undefined ? "" : ` value="${shortValue(value)}"`;
+  if (path.length > 0) return `${type} ${formatPath(path)}${typed}`;
   const name = element.name.length > 60 ? `${element.name.slice(0, 59)}…` : element.name;
-  return `${type} (orphaned) ${element.role || "element"}${name ? ` "${shortValue(name, 61)}"` : ""}`;
+  return `${type} (orphaned) ${element.role || "element"}${name ? ` "${shortValue(name, 61)}"` : ""}${typed}`;
 }
 
 /**
- * The status line every panel shows: `github · 46 components · v1795297721289`, `github · empty corpus · v…`.
- * @param {{ state: string, site?: string, componentCount?: number, version?: number, port?: number }} status
+ * Whether a field's value must be masked in logs: password inputs, and fields the page marks as card numbers,
+ * security codes or one-time codes.
+ * @param {{ type?: string | null, autocomplete?: string | null }} attrs
+ * @returns {boolean}
+ */
+export function isSecretField(attrs) {
+  if ((attrs.type ?? "").toLowerCase() === "password") return true;
+  return /\b(?:current-password|new-password|one-time-code|cc-number|cc-csc)\b/i.test(attrs.autocomplete ?? "");
+}
+
+/**
+ * The status line every panel shows: `github · 46 components · v1795297721289`, `github · empty corpus · v…`; when
+ * the announced server stopped: `… · server on 127.0.0.1:7893 went away`.
+ * @param {{ state: string, site?: string, componentCount?: number, version?: number, port?: number,
+ *   announced?: number | null }} status
  * @returns {string}
  */
 export function statusLine(status) {
-  if (status.state === "searching") return "waiting for a mapper server on 127.0.0.1:7891–7900…";
-  if (status.version === undefined) return status.state === "offline" ? "server went away, searching…" : "loading…";
+  const where = status.announced ? `127.0.0.1:${status.announced}` : status.port ? `127.0.0.1:${status.port}` : "";
+  const gone = where ? `server on ${where} went away` : "server went away";
+  if (status.state === "searching") {
+    return status.announced
+      ? `waiting for the mapper server on ${where} (announced by mapper browser start)…`
+      : "waiting for a mapper server on 127.0.0.1:7891–7900…";
+  }
+  if (status.version === undefined) return status.state === "offline" ? `${gone}; retrying…` : "loading…";
   const n = status.componentCount ?? 0;
   const count = n === 0 ? "empty corpus (0 components)" : `${n} component${n === 1 ? "" : "s"}`;
   const line = `${status.site || "(unnamed)"} · ${count} · v${status.version}`;
-  return status.state === "offline" ? `${line} · server offline` : line;
+  return status.state === "offline" ? `${line} · ${gone}` : line;
 }
 
 /**

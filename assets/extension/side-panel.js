@@ -1,4 +1,7 @@
-// Side panel: status, the active view of the current tab, the hover path and the event log.
+// Side panel: status and corpus problems, the active view of the current tab, its component table (match counts,
+// first-match values, zero-match and invalid selectors marked; a click outlines every match), the hover path and
+// the event log.
+import { shortValue } from "./core.js";
 import { clock, connectWorker, copyText, el, renderProblems, renderStatus, renderTree } from "./ui.js";
 
 const MAX_EVENTS = 300;
@@ -14,6 +17,11 @@ connectWorker("side-panel", (message) => {
     refreshViews();
   } else if (message.type === "page" && message.tabId === activeTabId) {
     showViews(message);
+  } else if (message.type === "hover" && message.cleared) {
+    // The page navigated (or a fresh one loaded): what was hovered is gone.
+    $("hover").replaceChildren(el("span", "empty", "hover the page"));
+    $("hover").title = "";
+    $("hover").dataset.formatted = "";
   } else if (message.type === "hover") {
     $("hover").replaceChildren(renderTree(message.path));
     $("hover").title = `${message.formatted || "(no component here)"}\n${message.url}`;
@@ -49,13 +57,95 @@ function showViews(page) {
   box.replaceChildren(line);
 }
 
+/**
+ * @typedef {{ name: string, view: string | null, selector: string, count: number, properties: string[],
+ *   values: Array<[string, string]> }} ComponentRow
+ */
+
+/** The component whose matches are outlined on the page (by name), or null. */
+/** @type {string | null} */
+let outlined = null;
+
 async function refreshViews() {
   const [tab] = await chrome.tabs.query({ active: true, currentWindow: true });
+  if (tab?.id !== activeTabId) outlined = null;
   activeTabId = tab?.id;
-  if (activeTabId === undefined) return showViews(null);
+  if (activeTabId === undefined) {
+    showComponents(null);
+    return showViews(null);
+  }
   const answer = await chrome.runtime.sendMessage({ type: "inspect", tabId: activeTabId }).catch(() => null);
   showViews(answer?.loaded ? { ...answer, componentCount: answer.components.length } : null);
+  showComponents(answer?.loaded ? answer.components : null);
 }
+
+/**
+ * The component table: one row per active component (globals first, then the view's), with its match count, the
+ * values of its first match, and marks for zero matches and invalid selectors. A click outlines every match.
+ * @param {ComponentRow[] | null} rows
+ */
+function showComponents(rows) {
+  const body = /** @type {HTMLTableSectionElement} */ ($("components").querySelector("tbody"));
+  $("unoutline").hidden = outlined === null;
+  /** @param {string} text */
+  const only = (text) => {
+    const row = el("tr");
+    const cell = el("td", "empty", text);
+    cell.setAttribute("colspan", "3");
+    row.append(cell);
+    return row;
+  };
+  if (rows === null) return body.replaceChildren(only("no corpus on this tab"));
+  if (rows.length === 0) return body.replaceChildren(only("no component is active on this page"));
+  body.replaceChildren(...rows.map((c) => {
+    const invalid = c.count < 0;
+    const zero = c.count === 0;
+    const row = el(
+      "tr",
+      `component${invalid ? " invalid" : zero ? " zero" : ""}${outlined === c.name ? " outlined" : ""}`,
+    );
+    row.dataset.name = c.name;
+    row.title = `${c.selector}${
+      invalid ? "\ninvalid selector: the browser rejects it" : ""
+    }\nclick to outline every match`;
+    const name = el("td", "name");
+    name.append(el("span", "", c.name), " ", el("span", "key", c.view ?? "global"));
+    const count = el("td", "count", invalid ? "invalid" : zero ? "0 ✗" : String(c.count));
+    const values = el("td", "values");
+    if (invalid) values.append(el("span", "bad", `selector ${c.selector} does not parse`));
+    else if (zero) values.append(el("span", "empty", "no match on this page"));
+    else if (c.properties.length === 0) values.append(el("span", "empty", "(no properties)"));
+    else {
+      for (const p of c.properties) {
+        const v = c.values.find(([k]) => k === p)?.[1];
+        const line = el("div");
+        line.append(
+          el("span", "key", `${p}=`),
+          v === undefined ? el("span", "empty", "(empty)") : `"${shortValue(v, 40)}"`,
+        );
+        values.append(line);
+      }
+    }
+    row.append(name, count, values);
+    row.addEventListener("click", () => outline(c.name === outlined ? null : c));
+    return row;
+  }));
+}
+
+/**
+ * Outlines every match of a component on the page (null: removes the outlines).
+ * @param {ComponentRow | null} c
+ */
+async function outline(c) {
+  if (activeTabId === undefined) return;
+  outlined = c?.name ?? null;
+  const message = c ? { type: "outline", name: c.name, selector: c.selector } : { type: "outline", selector: null };
+  await chrome.tabs.sendMessage(activeTabId, message).catch(() => null);
+  await refreshViews();
+}
+$("unoutline").addEventListener("click", () => outline(null));
+// Values change as the page does: refresh the table while the panel is visible.
+setInterval(() => document.visibilityState === "visible" && refreshViews(), 2000);
 chrome.tabs.onActivated.addListener(() => refreshViews());
 chrome.tabs.onUpdated.addListener((tabId, info) => {
   if (tabId === activeTabId && info.status === "complete") refreshViews();
@@ -71,6 +161,7 @@ function addEvent(event) {
   copy.title = "Copy the one-line form";
   copy.addEventListener("click", () => copyText(event.formatted));
   meta.append(el("span", "", clock(event.timestamp)), el("span", "type", event.type), copy);
+  if (typeof event.value === "string") meta.append(el("span", "value", `value="${shortValue(event.value, 40)}"`));
   card.title = event.url;
   card.append(
     meta,
