@@ -1,3 +1,5 @@
+// @ts-check
+/// <reference lib="dom" />
 // Service worker: the only part of the extension that talks to the mapper server. It finds the server, fetches
 // `/mapper`, polls `/mapper/version` (one cheap request per tick for the whole browser, not per tab), pushes the
 // corpus to every content script, and relays status, page, hover and event messages to the open panels.

@@ -1,3 +1,5 @@
+// @ts-check
+/// <reference lib="dom" />
 // Content script (classic script: MV3 content scripts cannot be modules, so core.js comes in by dynamic import).
 // Gets the corpus from the service worker (which alone talks to the mapper server), resolves the one active view
 // of location.pathname with the shared resolver (resolver.js, re-exported by core.js), resolves hovered/clicked/typed-into elements to component paths, draws the hover
@@ -239,8 +241,10 @@
     o.tip.textContent = formatted || "(no component)";
     o.tip.classList.toggle("orphan", formatted === "");
     o.tip.hidden = false;
+    // Keep clear of the innermost component with its label tab (drawn above its box), else of the hovered element.
     const inner = resolved.path[resolved.path.length - 1]?.element;
-    const avoid = [inner, hovered].filter((e) => e !== undefined).map((e) => e.getBoundingClientRect());
+    const labelled = (/** @type {DOMRect} */ r) => new DOMRect(r.x, r.y - 18, r.width, r.height + 18);
+    const avoid = [...(inner ? [labelled(inner.getBoundingClientRect())] : []), hovered.getBoundingClientRect()];
     const spot = placeTip(avoid, o.tip.getBoundingClientRect());
     o.tip.style.left = `${spot.left}px`;
     o.tip.style.top = `${spot.top}px`;
@@ -271,6 +275,7 @@
       return;
     }
     const o = ensureOverlay();
+    /** @type {Element[]} */
     let matches = [];
     try {
       matches = [...document.querySelectorAll(outlined.selector)];
@@ -341,7 +346,7 @@
   }, { capture: true, passive: true });
 
   // One "input" event per field once typing pauses, not one per keystroke.
-  /** @type {Map<Element, number>} */
+  /** @type {Map<Element, ReturnType<typeof setTimeout>>} */
   const pendingInput = new Map();
   document.addEventListener("input", (e) => {
     const target = e.target;

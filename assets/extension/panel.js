@@ -1,3 +1,5 @@
+// @ts-check
+/// <reference lib="dom" />
 // DevTools "Mapper" panel: status, hover line, the components active on the inspected page with their match
 // counts, and the event log of the inspected tab.
 import { clock, connectWorker, copyText, el, renderStatus } from "./ui.js";

@@ -1,3 +1,5 @@
+// @ts-check
+/// <reference lib="dom" />
 // Side panel: status and corpus problems, the active view of the current tab, its component table (match counts,
 // first-match values, zero-match and invalid selectors marked; a click outlines every match), the hover path and
 // the event log.
@@ -17,6 +19,7 @@ connectWorker("side-panel", (message) => {
     refreshViews();
   } else if (message.type === "page" && message.tabId === activeTabId) {
     showViews(message);
+    refreshViews(); // a new page or view: its component table too
   } else if (message.type === "hover" && message.cleared) {
     // The page navigated (or a fresh one loaded): what was hovered is gone.
     $("hover").replaceChildren(el("span", "empty", "hover the page"));
@@ -161,7 +164,6 @@ function addEvent(event) {
   copy.title = "Copy the one-line form";
   copy.addEventListener("click", () => copyText(event.formatted));
   meta.append(el("span", "", clock(event.timestamp)), el("span", "type", event.type), copy);
-  if (typeof event.value === "string") meta.append(el("span", "value", `value="${shortValue(event.value, 40)}"`));
   card.title = event.url;
   card.append(
     meta,
@@ -169,6 +171,7 @@ function addEvent(event) {
       ? renderTree(event.path)
       : el("div", "path orphan", `(orphaned) ${event.element.role} "${event.element.name}"`),
   );
+  if (typeof event.value === "string") card.append(el("div", "value", `value="${shortValue(event.value, 60)}"`));
   card.dataset.formatted = event.formatted;
   list.prepend(card);
   while (list.children.length > MAX_EVENTS) list.lastElementChild?.remove();

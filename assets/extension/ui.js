@@ -1,3 +1,5 @@
+// @ts-check
+/// <reference lib="dom" />
 // Shared panel code (side panel and DevTools panel): the worker connection and the small renderers.
 import { formatEntry, shortValue, statusLine } from "./core.js";
 
@@ -104,7 +106,7 @@ export async function copyText(text) {
   try {
     await navigator.clipboard.writeText(text);
   } catch {
-    const area = el("textarea");
+    const area = /** @type {HTMLTextAreaElement} */ (el("textarea"));
     area.value = text;
     document.body.append(area);
     area.select();
