@@ -7,13 +7,11 @@
  * route-case table runs inside the extension too, on the resolver.js it ships.
  */
 import assert from "node:assert/strict";
-import { dirname, join } from "node:path";
 import { assetsUnder } from "../src/assets.ts";
-import type { CdpEvent } from "../src/browser/cdp.ts";
-import { launchChromium } from "../src/browser/chromium.ts";
 import { extensionId as idOfKey } from "../src/browser/extension.ts";
 import { tempDir } from "./_helpers.ts";
-import { requireBrowser, skipBrowserTests } from "./site/harness.ts";
+import { launchWithExtension, until } from "./_extension_harness.ts";
+import { skipBrowserTests } from "./site/harness.ts";
 import routeCases from "./fixtures/route_cases.json" with { type: "json" };
 
 const PAGE = `<!doctype html>
@@ -123,116 +121,25 @@ function corpusServer() {
   };
 }
 
-/** Headless Chromium with the extension loaded, driven over its DevTools pipe; disposing kills it and waits. */
-async function launch(extensionDir: string, profile: string) {
-  const args = [
-    "--headless=new",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--no-default-browser-check",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--disable-breakpad",
-    "--remote-debugging-pipe",
-    `--user-data-dir=${profile}`,
-    `--load-extension=${extensionDir}`,
-    `--disable-extensions-except=${extensionDir}`,
-    "--disable-features=DisableLoadExtensionCommandLineSwitch",
-    "about:blank",
-  ];
-  const chromium = await launchChromium(requireBrowser(), args);
-  return {
-    cdp: chromium.cdp,
-    async [Symbol.asyncDispose]() {
-      chromium.kill("SIGTERM");
-      const timer = setTimeout(() => chromium.kill("SIGKILL"), 3000);
-      await chromium.exited;
-      clearTimeout(timer);
-      chromium.cdp.close();
-    },
-  };
-}
-
-async function until<T>(
-  what: string,
-  probe: () => Promise<T | undefined> | T | undefined,
-  timeoutMs = 10_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  while (Date.now() < deadline) {
-    try {
-      const value = await probe();
-      if (value !== undefined && value !== false) return value;
-    } catch (e: unknown) {
-      last = e;
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`timed out waiting for ${what}${last ? `: ${last}` : ""}`);
-}
-
 Deno.test({
   name:
     "extension e2e - loads the corpus, resolves hover and click to the component path, follows version changes and server switches",
   ignore: skipBrowserTests(),
 }, async () => {
   await using dir = await tempDir("mapper-ext-e2e-");
-  const extDir = dir.join("extension");
-  for (const [rel, content] of assetsUnder("extension/")) {
-    await Deno.mkdir(dirname(join(extDir, rel)), { recursive: true });
-    await Deno.writeTextFile(join(extDir, rel), content);
-  }
   await using server = corpusServer();
-  await using browser = await launch(extDir, dir.join("profile"));
-  const cdp = browser.cdp;
-
-  const consoleBySession = new Map<string, string[]>();
-  const exceptions: string[] = [];
-  cdp.onEvent = (e: CdpEvent) => {
-    if (e.method === "Runtime.exceptionThrown") exceptions.push(JSON.stringify(e.params.exceptionDetails));
-    if (e.method !== "Runtime.consoleAPICalled" || e.sessionId === undefined) return;
-    const args = (e.params.args as Array<{ value?: unknown }>) ?? [];
-    const lines = consoleBySession.get(e.sessionId) ?? [];
-    lines.push(args.map((a) => String(a.value ?? "")).join(" "));
-    consoleBySession.set(e.sessionId, lines);
-  };
-  const logs = (session: string) => consoleBySession.get(session) ?? [];
-  const evaluate = async (session: string, expression: string): Promise<unknown> => {
-    const r = await cdp.send<{ result: { value?: unknown }; exceptionDetails?: unknown }>(
-      "Runtime.evaluate",
-      { expression, awaitPromise: true, returnByValue: true },
-      session,
-    );
-    if (r.exceptionDetails) throw new Error(`evaluate failed: ${JSON.stringify(r.exceptionDetails)}`);
-    return r.result.value;
-  };
+  await using b = await launchWithExtension(dir);
+  const { cdp, evaluate, logs, exceptions, extensionId } = b;
+  const workerSession = b.worker;
   const attach = async (targetId: string) =>
     (await cdp.send<{ sessionId: string }>("Target.attachToTarget", { targetId, flatten: true })).sessionId;
 
-  // The extension's service worker, found the way the browser session finds it; announce the server port.
-  const worker = await until("the extension's service worker", async () => {
-    const { targetInfos } = await cdp.send<{ targetInfos: Array<{ type: string; url: string; targetId: string }> }>(
-      "Target.getTargets",
-    );
-    return targetInfos.find((t) => t.type === "service_worker" && t.url.startsWith("chrome-extension://"));
-  });
-  const extensionId = new URL(worker.url).host;
   // The manifest key fixes the id, so the daemon's guard knows the one origin it lets through.
   const key = JSON.parse(assetsUnder("extension/").find(([p]) => p === "manifest.json")![1]).key;
   assert.equal(extensionId, await idOfKey(key));
-  const workerSession = await attach(worker.targetId);
-  // Retried: right after attaching, the worker's global scope may not be set up yet.
-  const name = await until("the port injection", () =>
-    evaluate(
-      workerSession,
-      `chrome.storage.local.set({ serverPort: ${server.port} }).then(() => chrome.runtime.getManifest().name)`,
-    ));
-  assert.equal(name, "Mapper Overlay");
-  await cdp.send("Runtime.enable", {}, workerSession);
+  // Announce the server port, as `mapper browser start` does.
+  await b.announce(server.port);
+  assert.equal(await evaluate(workerSession, `chrome.runtime.getManifest().name`), "Mapper Overlay");
 
   // The page: attach first so no console line is missed, then navigate.
   const { targetId: pageTarget } = await cdp.send<{ targetId: string }>("Target.createTarget", { url: "about:blank" });
@@ -414,5 +321,4 @@ Deno.test({
   );
 
   assert.deepEqual(exceptions, [], "no uncaught exception in the worker, the page or the side panel");
-  cdp.close();
 });
