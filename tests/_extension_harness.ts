@@ -9,7 +9,7 @@
 import { dirname, join } from "node:path";
 import { assetsUnder } from "../src/assets.ts";
 import type { CdpConnection, CdpEvent } from "../src/browser/cdp.ts";
-import { launchChromium } from "../src/browser/chromium.ts";
+import { chromiumArgs, launchChromium } from "../src/browser/chromium.ts";
 import type { TempDir } from "./_helpers.ts";
 import { requireBrowser } from "./site/harness.ts";
 
@@ -67,25 +67,14 @@ export interface ExtensionBrowser extends AsyncDisposable {
 /** Launches Chromium with the unpacked extension in `dir` (its own profile there too). */
 export async function launchWithExtension(dir: TempDir): Promise<ExtensionBrowser> {
   const extDir = await unpackExtension(dir);
-  const args = [
-    "--headless=new",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--no-default-browser-check",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--disable-breakpad",
-    "--hide-scrollbars",
-    "--remote-debugging-pipe",
-    `--user-data-dir=${dir.join("profile")}`,
-    `--load-extension=${extDir}`,
-    `--disable-extensions-except=${extDir}`,
-    "--disable-features=DisableLoadExtensionCommandLineSwitch",
-    "about:blank",
-  ];
+  // The session's own flags (`mapper browser start` launches with these), headless.
+  const args = chromiumArgs({
+    profile: dir.join("profile"),
+    headless: true,
+    extensionDir: extDir,
+    extraFlags: ["--hide-scrollbars"],
+    root: Deno.build.os !== "windows" && Deno.uid() === 0,
+  });
   const chromium = await launchChromium(requireBrowser(), args);
   const cdp = chromium.cdp;
   const consoleBySession = new Map<string, string[]>();

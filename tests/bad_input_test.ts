@@ -71,7 +71,7 @@ Deno.test("bad input - atlas find names the fix for a closed loopback port and f
   const closed = await run(["atlas", "find", "--index", `http://127.0.0.1:${port}/index.json`], dir.path);
   assert.equal(closed.code, 1);
   assert.equal(closed.stdout, "");
-  assertOneLine(closed.stderr, `mapper atlas find: GET http://127.0.0.1:${port}/index.json: `);
+  assertOneLine(closed.stderr, `mapper atlas find: cannot fetch the catalog http://127.0.0.1:${port}/index.json: `);
   const folder = await run(["atlas", "find", "--index", "."], dir.path);
   assert.equal(folder.code, 1);
   assertOneLine(folder.stderr, 'mapper atlas find: cannot read catalog file ".": it is a directory — ');

@@ -271,10 +271,10 @@ Deno.test({
     const r = await rectOf(b.cdp, page, n.nodeId);
     assert.deepEqual([Math.round(r.left), Math.round(r.top)], cards[i]!.map(Math.round), "outline on its card");
   }
-  assert.match(
-    await b.evaluate(panel, `document.querySelector('#components tr[data-name="Card"]').className`) as string,
-    /outlined/,
-  );
+  await until("the outlined row marked", async () => {
+    const cls = await b.evaluate(panel, `document.querySelector('#components tr[data-name="Card"]').className`);
+    return /\boutlined\b/.test(cls as string);
+  });
   await b.cdp.send("Page.bringToFront", {}, page);
   await b.screenshot(page, shotPath(dir.path, "page-outlines.png"));
   await b.screenshot(panel, shotPath(dir.path, "side-panel-amber-table.png"));

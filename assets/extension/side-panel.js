@@ -142,6 +142,11 @@ function showComponents(rows) {
 async function outline(c) {
   if (activeTabId === undefined) return;
   outlined = c?.name ?? null;
+  // Mark the row at once (the table is redrawn after the page answered).
+  for (const row of $("components").querySelectorAll("tr.component")) {
+    if (row instanceof HTMLElement) row.classList.toggle("outlined", row.dataset.name === outlined);
+  }
+  $("unoutline").hidden = outlined === null;
   const message = c ? { type: "outline", name: c.name, selector: c.selector } : { type: "outline", selector: null };
   await chrome.tabs.sendMessage(activeTabId, message).catch(() => null);
   await refreshViews();
