@@ -49,6 +49,7 @@ function area(path: string): string {
 const ALLOWED: Record<string, readonly string[]> = {
   cli: ["*"],
   corpus: ["assets"],
+  authoring: ["corpus", "assets"],
   atlas: ["corpus"],
   catalog: ["corpus", "atlas"],
   browser: ["corpus", "assets"],

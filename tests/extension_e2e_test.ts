@@ -1,17 +1,18 @@
 /**
  * The bundled extension in a real headless Chromium: loaded from the bundled assets, pointed at a loopback corpus
- * server through `chrome.storage.local.serverPort` (as `mapper browser start` does), it loads the corpus, activates
- * a `:param` view, resolves a hovered and a clicked element to the right component path, relays both to the side
- * panel, and picks up a new corpus version through cheap conditional polls.
+ * server through `chrome.storage.local.serverPort` (as `mapper browser start` does), it loads the corpus, resolves
+ * the one most specific view (a `:param` route beating a `**` one declared first, later a `**` route), resolves a
+ * hovered and a clicked element to the right component path with extracted properties (CSS sub-selector, transform),
+ * relays both to the side panel, and picks up a new corpus version through cheap conditional polls. The shared
+ * route-case table runs inside the extension too, on the resolver.js it ships.
  */
 import assert from "node:assert/strict";
-import { dirname, join } from "node:path";
 import { assetsUnder } from "../src/assets.ts";
-import type { CdpEvent } from "../src/browser/cdp.ts";
-import { launchChromium } from "../src/browser/chromium.ts";
 import { extensionId as idOfKey } from "../src/browser/extension.ts";
 import { tempDir } from "./_helpers.ts";
-import { requireBrowser, skipBrowserTests } from "./site/harness.ts";
+import { launchWithExtension, until } from "./_extension_harness.ts";
+import { skipBrowserTests } from "./site/harness.ts";
+import routeCases from "./fixtures/route_cases.json" with { type: "json" };
 
 const PAGE = `<!doctype html>
 <html><head><meta charset="utf-8"><title>Item</title></head>
@@ -34,6 +35,14 @@ function corpusV1() {
     globals: [], // no globals: hover must work anyway
     views: [
       {
+        // Declared first and matching /items/42 too, but less specific (3 < 5): never active there.
+        name: "AnyItem",
+        route: "/items/**",
+        memory: [],
+        requests: [],
+        components: [{ name: "Loose", selector: ".card", parentChain: [], properties: [] }],
+      },
+      {
         name: "Item",
         route: "/items/:id/",
         memory: [],
@@ -43,10 +52,11 @@ function corpusV1() {
             name: "Card",
             selector: ".card",
             parentChain: [],
-            properties: [{ name: "label", extract: "attr=data-label" }, {
-              name: "has_buy",
-              extract: "exists:BuyButton",
-            }],
+            properties: [
+              { name: "label", extract: "attr=data-label" },
+              { name: "has_buy", extract: "exists:BuyButton" },
+              { name: "title", extract: "h2.title", transform: "first_word" },
+            ],
           },
           {
             name: "BuyButton",
@@ -61,7 +71,12 @@ function corpusV1() {
         route: "/other/**",
         memory: [],
         requests: [],
-        components: [{ name: "Nope", selector: ".free", parentChain: [], properties: [] }],
+        components: [{
+          name: "Free",
+          selector: ".free",
+          parentChain: [],
+          properties: [{ name: "note", extract: "text", transform: "last_word" }],
+        }],
       },
     ],
     requests: [],
@@ -89,7 +104,9 @@ function corpusServer() {
       }
       return new Response(JSON.stringify({ version: corpus.version }), { headers: { ...cors, ETag: etag } });
     }
-    if (path.startsWith("/items/")) return new Response(PAGE, { headers: { "Content-Type": "text/html" } });
+    if (path.startsWith("/items/") || path.startsWith("/other/")) {
+      return new Response(PAGE, { headers: { "Content-Type": "text/html" } });
+    }
     return new Response("not found", { status: 404 });
   });
   return {
@@ -104,116 +121,25 @@ function corpusServer() {
   };
 }
 
-/** Headless Chromium with the extension loaded, driven over its DevTools pipe; disposing kills it and waits. */
-async function launch(extensionDir: string, profile: string) {
-  const args = [
-    "--headless=new",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--no-default-browser-check",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--disable-breakpad",
-    "--remote-debugging-pipe",
-    `--user-data-dir=${profile}`,
-    `--load-extension=${extensionDir}`,
-    `--disable-extensions-except=${extensionDir}`,
-    "--disable-features=DisableLoadExtensionCommandLineSwitch",
-    "about:blank",
-  ];
-  const chromium = await launchChromium(requireBrowser(), args);
-  return {
-    cdp: chromium.cdp,
-    async [Symbol.asyncDispose]() {
-      chromium.kill("SIGTERM");
-      const timer = setTimeout(() => chromium.kill("SIGKILL"), 3000);
-      await chromium.exited;
-      clearTimeout(timer);
-      chromium.cdp.close();
-    },
-  };
-}
-
-async function until<T>(
-  what: string,
-  probe: () => Promise<T | undefined> | T | undefined,
-  timeoutMs = 10_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  while (Date.now() < deadline) {
-    try {
-      const value = await probe();
-      if (value !== undefined && value !== false) return value;
-    } catch (e: unknown) {
-      last = e;
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`timed out waiting for ${what}${last ? `: ${last}` : ""}`);
-}
-
 Deno.test({
   name:
     "extension e2e - loads the corpus, resolves hover and click to the component path, follows version changes and server switches",
   ignore: skipBrowserTests(),
 }, async () => {
   await using dir = await tempDir("mapper-ext-e2e-");
-  const extDir = dir.join("extension");
-  for (const [rel, content] of assetsUnder("extension/")) {
-    await Deno.mkdir(dirname(join(extDir, rel)), { recursive: true });
-    await Deno.writeTextFile(join(extDir, rel), content);
-  }
   await using server = corpusServer();
-  await using browser = await launch(extDir, dir.join("profile"));
-  const cdp = browser.cdp;
-
-  const consoleBySession = new Map<string, string[]>();
-  const exceptions: string[] = [];
-  cdp.onEvent = (e: CdpEvent) => {
-    if (e.method === "Runtime.exceptionThrown") exceptions.push(JSON.stringify(e.params.exceptionDetails));
-    if (e.method !== "Runtime.consoleAPICalled" || e.sessionId === undefined) return;
-    const args = (e.params.args as Array<{ value?: unknown }>) ?? [];
-    const lines = consoleBySession.get(e.sessionId) ?? [];
-    lines.push(args.map((a) => String(a.value ?? "")).join(" "));
-    consoleBySession.set(e.sessionId, lines);
-  };
-  const logs = (session: string) => consoleBySession.get(session) ?? [];
-  const evaluate = async (session: string, expression: string): Promise<unknown> => {
-    const r = await cdp.send<{ result: { value?: unknown }; exceptionDetails?: unknown }>(
-      "Runtime.evaluate",
-      { expression, awaitPromise: true, returnByValue: true },
-      session,
-    );
-    if (r.exceptionDetails) throw new Error(`evaluate failed: ${JSON.stringify(r.exceptionDetails)}`);
-    return r.result.value;
-  };
+  await using b = await launchWithExtension(dir);
+  const { cdp, evaluate, logs, exceptions, extensionId } = b;
+  const workerSession = b.worker;
   const attach = async (targetId: string) =>
     (await cdp.send<{ sessionId: string }>("Target.attachToTarget", { targetId, flatten: true })).sessionId;
 
-  // The extension's service worker, found the way the browser session finds it; announce the server port.
-  const worker = await until("the extension's service worker", async () => {
-    const { targetInfos } = await cdp.send<{ targetInfos: Array<{ type: string; url: string; targetId: string }> }>(
-      "Target.getTargets",
-    );
-    return targetInfos.find((t) => t.type === "service_worker" && t.url.startsWith("chrome-extension://"));
-  });
-  const extensionId = new URL(worker.url).host;
   // The manifest key fixes the id, so the daemon's guard knows the one origin it lets through.
   const key = JSON.parse(assetsUnder("extension/").find(([p]) => p === "manifest.json")![1]).key;
   assert.equal(extensionId, await idOfKey(key));
-  const workerSession = await attach(worker.targetId);
-  // Retried: right after attaching, the worker's global scope may not be set up yet.
-  const name = await until("the port injection", () =>
-    evaluate(
-      workerSession,
-      `chrome.storage.local.set({ serverPort: ${server.port} }).then(() => chrome.runtime.getManifest().name)`,
-    ));
-  assert.equal(name, "Mapper Overlay");
-  await cdp.send("Runtime.enable", {}, workerSession);
+  // Announce the server port, as `mapper browser start` does.
+  await b.announce(server.port);
+  assert.equal(await evaluate(workerSession, `chrome.runtime.getManifest().name`), "Mapper Overlay");
 
   // The page: attach first so no console line is missed, then navigate.
   const { targetId: pageTarget } = await cdp.send<{ targetId: string }>("Target.createTarget", { url: "about:blank" });
@@ -222,9 +148,9 @@ Deno.test({
   await cdp.send("Page.enable", {}, page);
   await cdp.send("Page.navigate", { url: `http://127.0.0.1:${server.port}/items/42` }, page);
   await until("the content script to load the corpus", () => logs(page).some((l) => l.includes("[mapper] loaded")));
-  assert.ok(logs(page).includes("[mapper] loaded 3 components from shop v1000"), logs(page).join("\n"));
-  await until("the active views line", () => logs(page).some((l) => l.startsWith("[mapper] active views")));
-  assert.ok(logs(page).includes("[mapper] active views on /items/42: Item"), logs(page).join("\n"));
+  assert.ok(logs(page).includes("[mapper] loaded 4 components from shop v1000"), logs(page).join("\n"));
+  await until("the active view line", () => logs(page).some((l) => l.startsWith("[mapper] active view")));
+  assert.ok(logs(page).includes("[mapper] active view on /items/42: Item"), logs(page).join("\n"));
 
   // A side panel (opened as a page of its own window) turns the overlay on and receives the relayed events.
   const { targetId: panelTarget } = await cdp.send<{ targetId: string }>("Target.createTarget", {
@@ -235,7 +161,7 @@ Deno.test({
   await cdp.send("Runtime.enable", {}, panel);
   await until("the side panel status", async () => {
     const text = await evaluate(panel, `document.getElementById("status")?.textContent`);
-    return text === "shop · 3 components · v1000" ? text : undefined;
+    return text === "shop · 4 components · v1000" ? text : undefined;
   });
 
   // What the DevTools panel shows: the tab's active views and how many elements each component matches.
@@ -244,10 +170,10 @@ Deno.test({
     return await chrome.runtime.sendMessage({ type: "inspect", tabId: tab.id });
   })()`;
   const picture = await evaluate(panel, inspect) as {
-    views: Array<{ name: string; params: Record<string, string> }>;
+    view: { name: string; params: Record<string, string> } | null;
     components: Array<{ name: string; view: string | null; count: number }>;
   };
-  assert.deepEqual(picture.views.map((v) => [v.name, v.params]), [["Item", { id: "42" }]]);
+  assert.deepEqual([picture.view?.name, picture.view?.params], ["Item", { id: "42" }]);
   assert.deepEqual(picture.components.map((c) => [c.name, c.view, c.count]), [
     ["Card", "Item", 1],
     ["BuyButton", "Item", 1],
@@ -278,7 +204,7 @@ Deno.test({
   assert.deepEqual(rows, ["Card|Item|.card|1", "BuyButton|Item|.card .buy|1"]);
   assert.equal(
     await evaluate(devtools, `document.getElementById("status").textContent`),
-    "shop · 3 components · v1000",
+    "shop · 4 components · v1000",
   );
 
   // Hover the buy button.
@@ -287,7 +213,7 @@ Deno.test({
     page,
     `(() => { const r = document.querySelector(".buy").getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; })()`,
   ) as [number, number];
-  const expected = '[Card label="First" has_buy="true"] > [BuyButton text="Buy now"]';
+  const expected = '[Card label="First" has_buy="true" title="First"] > [BuyButton text="Buy now"]';
   await until("the hover path in the side panel", async () => {
     await cdp.send("Input.dispatchMouseEvent", { type: "mouseMoved", x: 5, y: 5 }, page);
     await cdp.send("Input.dispatchMouseEvent", { type: "mouseMoved", x: box[0], y: box[1] }, page);
@@ -324,20 +250,51 @@ Deno.test({
   server.set(v2);
   await until(
     "the corpus update",
-    () => logs(page).includes("[mapper] corpus updated v1000 → v2000: 4 components from shop"),
+    () => logs(page).includes("[mapper] corpus updated v1000 → v2000: 5 components from shop"),
     8000,
   );
   await until("the side panel status after the update", async () => {
     const text = await evaluate(panel, `document.getElementById("status")?.textContent`);
-    return text === "shop · 4 components · v2000" ? text : undefined;
+    return text === "shop · 5 components · v2000" ? text : undefined;
   });
 
-  // A single-page navigation re-evaluates the active views.
+  // A single-page navigation re-evaluates the active view: a `**` route now, with its own components.
   await evaluate(page, `history.pushState({}, "", "/other/deep/path")`);
-  await until("the views after pushState", async () => {
-    const after = await evaluate(panel, inspect) as { views: Array<{ name: string }> };
-    return after.views.map((v) => v.name).join() === "Other" ? true : undefined;
+  await until("the view after pushState", async () => {
+    const after = await evaluate(panel, inspect) as { view: { name: string } | null };
+    return after.view?.name === "Other" ? true : undefined;
   });
+  const free = await evaluate(
+    page,
+    `(() => { const r = document.querySelector(".free").getBoundingClientRect(); return [r.x + 5, r.y + r.height / 2]; })()`,
+  ) as [number, number];
+  await until("the hover path on the ** route", async () => {
+    await cdp.send("Input.dispatchMouseEvent", { type: "mouseMoved", x: 1, y: 1 }, page);
+    await cdp.send("Input.dispatchMouseEvent", { type: "mouseMoved", x: free[0], y: free[1] }, page);
+    const formatted = await evaluate(panel, `document.getElementById("hover").dataset.formatted`);
+    return formatted === '[Free note="see"]' ? formatted : undefined;
+  });
+
+  // The shared route-case table, run by the resolver.js the extension ships (same table as tests/resolver_test.ts).
+  const failures = await evaluate(
+    panel,
+    `import(chrome.runtime.getURL("resolver.js")).then(({ matchRoute, resolveView }) => {
+      const table = ${JSON.stringify(routeCases)};
+      const out = [];
+      for (const c of table.matches) {
+        const got = JSON.stringify(matchRoute(c.route, c.url));
+        if (got !== JSON.stringify(c.params)) out.push(c.route + " vs " + c.url + ": " + got);
+      }
+      for (const c of table.resolve) {
+        const views = c.routes.map((route) => ({ route }));
+        const hit = resolveView({ views }, c.url);
+        const got = hit === null ? null : views.indexOf(hit.view);
+        if (got !== c.view) out.push(c.routes.join(" ") + " on " + c.url + ": " + got);
+      }
+      return out;
+    })`,
+  );
+  assert.deepEqual(failures, []);
 
   // An empty corpus is loaded and shown as empty, not treated as "not ready".
   server.set({ ...corpusV1(), version: 3000, views: [] });
@@ -356,13 +313,12 @@ Deno.test({
   await evaluate(workerSession, `chrome.storage.local.set({ serverPort: ${other.port} })`);
   await until("the switch to the announced server", async () => {
     const text = await evaluate(panel, `document.getElementById("status")?.textContent`);
-    return text === "other · 3 components · v5" ? text : undefined;
+    return text === "other · 4 components · v5" ? text : undefined;
   });
   await until(
     "the page to follow the switch",
-    () => logs(page).includes("[mapper] corpus updated v3000 → v5: 3 components from other"),
+    () => logs(page).includes("[mapper] corpus updated v3000 → v5: 4 components from other"),
   );
 
   assert.deepEqual(exceptions, [], "no uncaught exception in the worker, the page or the side panel");
-  cdp.close();
 });

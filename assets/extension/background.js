@@ -1,15 +1,21 @@
+// @ts-check
+/// <reference lib="dom" />
 // Service worker: the only part of the extension that talks to the mapper server. It finds the server, fetches
 // `/mapper`, polls `/mapper/version` (one cheap request per tick for the whole browser, not per tab), pushes the
 // corpus to every content script, and relays status, page, hover and event messages to the open panels.
-import { candidatePorts, normalizeCorpus } from "./core.js";
+import { announcedPort, candidatePorts, normalizeCorpus } from "./core.js";
+import { isDiagnosticsReport, summarizeDiagnostics } from "./diagnostics.js";
 
 const POLL_MS = 2000;
 const PROBE_TIMEOUT_MS = 400;
 const FETCH_TIMEOUT_MS = 5000;
 
 /** @type {{ state: "searching" | "loading" | "loaded" | "offline", base?: string, port?: number, site?: string,
- *   version?: number, componentCount?: number, viewCount?: number, error?: string }} */
+ *   version?: number, componentCount?: number, viewCount?: number, error?: string, announced?: number | null,
+ *   diagnostics?: import("./diagnostics.js").DiagnosticsSummary }} */
 let status = { state: "searching" };
+/** @type {number | null} the port `mapper browser start` announced (the only one used when set) */
+let announced = null;
 /** @type {string | null} base URL of the server in use, e.g. `http://127.0.0.1:7891` */
 let base = null;
 /** @type {unknown} the last good `/mapper` payload, as served */
@@ -18,6 +24,10 @@ let wire = null;
 let version = null;
 /** @type {string | null} the ETag of the last `/mapper/version` answer, when the server sends one */
 let etag = null;
+/** @type {string | null} the ETag of the last `/mapper/diagnostics` answer */
+let diagEtag = null;
+/** Whether the server in use has `/mapper/diagnostics` (older servers answer 404). */
+let diagSupported = true;
 
 /** @type {Set<chrome.runtime.Port>} */
 const contentPorts = new Set();
@@ -41,11 +51,23 @@ function broadcast(ports, message) {
 
 /** @param {typeof status} next */
 function setStatus(next) {
-  status = next;
+  status = { ...next, announced };
   broadcast(panelPorts, { type: "status", status });
   const loaded = next.state === "loaded";
-  chrome.action.setBadgeText({ text: loaded ? "✓" : next.state === "offline" ? "!" : "" }).catch(() => {});
-  chrome.action.setBadgeBackgroundColor({ color: loaded ? "#4CAF50" : "#F44336" }).catch(() => {});
+  // Green ✓ for a healthy corpus, amber with the warning count, red with the error count (or ! for a failed
+  // recompile), so a stale or broken map shows without opening the panel.
+  const health = next.diagnostics;
+  const level = !loaded ? "error" : health?.level ?? "ok";
+  const text = !loaded
+    ? next.state === "offline" ? "!" : ""
+    : level === "error"
+    ? String(health?.errors || "!")
+    : level === "warn"
+    ? String(health?.warnings ?? "")
+    : "✓";
+  chrome.action.setBadgeText({ text }).catch(() => {});
+  const color = level === "ok" ? "#4CAF50" : level === "warn" ? "#FFA000" : "#F44336";
+  chrome.action.setBadgeBackgroundColor({ color }).catch(() => {});
 }
 
 /** @param {string} url @param {number} ms @param {RequestInit} [init] */
@@ -53,9 +75,13 @@ async function get(url, ms, init = {}) {
   return await fetch(url, { cache: "no-store", ...init, signal: AbortSignal.timeout(ms) });
 }
 
-/** Ports to try: the one `mapper browser start` stored, then 7891–7900. */
+/**
+ * Ports to try: only the one `mapper browser start` stored (the extension stays on that project's server and says
+ * when it went away), or 7891–7900 when none was announced.
+ */
 async function candidates() {
   const { serverPort } = await chrome.storage.local.get("serverPort");
+  announced = announcedPort(serverPort);
   return candidatePorts(serverPort);
 }
 
@@ -96,6 +122,7 @@ async function loadCorpus(from, gen) {
     version: corpus.version,
     componentCount: corpus.componentCount,
     viewCount: corpus.views.length,
+    ...(status.diagnostics ? { diagnostics: status.diagnostics } : {}),
   });
   broadcast(contentPorts, { type: "corpus", corpus: wire });
 }
@@ -111,24 +138,53 @@ async function tick() {
     if (gen !== generation) return;
     if (found === null) {
       if (status.state !== "searching" && status.state !== "offline") setStatus({ state: "searching" });
+      else if (status.announced !== announced) setStatus(status);
       return;
     }
     base = found.url;
     etag = null;
+    diagEtag = null;
+    diagSupported = true;
     if (status.state !== "offline" || version === null) setStatus({ ...status, state: "loading" });
     await loadCorpus(found.url, gen);
+    await refreshDiagnostics(found.url, gen);
     return;
   }
   const from = base;
   /** @type {Record<string, string>} */
   const headers = etag ? { "If-None-Match": etag } : {};
   const res = await get(`${from}/mapper/version`, FETCH_TIMEOUT_MS, { headers });
+  if (gen !== generation) return;
+  if (res.status !== 304) {
+    if (!res.ok) throw new Error(`GET ${from}/mapper/version answered ${res.status}`);
+    const tag = res.headers.get("ETag");
+    const body = await res.json();
+    if (Number(body?.version) !== version || status.state !== "loaded") await loadCorpus(from, gen);
+    if (gen === generation) etag = tag;
+  }
+  // A failed recompile leaves /mapper/version unchanged: the diagnostics are polled on their own (304 when same).
+  await refreshDiagnostics(from, gen);
+}
+
+/**
+ * One conditional `GET /mapper/diagnostics`; a changed report updates the status (dot colour, problem list).
+ * @param {string} from @param {number} gen
+ */
+async function refreshDiagnostics(from, gen) {
+  if (!diagSupported) return;
+  /** @type {Record<string, string>} */
+  const headers = diagEtag ? { "If-None-Match": diagEtag } : {};
+  const res = await get(`${from}/mapper/diagnostics`, FETCH_TIMEOUT_MS, { headers });
   if (gen !== generation || res.status === 304) return;
-  if (!res.ok) throw new Error(`GET ${from}/mapper/version answered ${res.status}`);
-  const tag = res.headers.get("ETag");
+  if (res.status === 404) {
+    diagSupported = false; // an older server: keep the plain loaded state
+    return;
+  }
+  if (!res.ok) throw new Error(`GET ${from}/mapper/diagnostics answered ${res.status}`);
   const body = await res.json();
-  if (Number(body?.version) !== version || status.state !== "loaded") await loadCorpus(from, gen);
-  if (gen === generation) etag = tag;
+  if (gen !== generation || !isDiagnosticsReport(body)) return;
+  diagEtag = res.headers.get("ETag");
+  setStatus({ ...status, diagnostics: summarizeDiagnostics(body) });
 }
 
 let generation = 0;
@@ -170,6 +226,7 @@ chrome.storage.onChanged.addListener((changes, area) => {
     generation++;
     base = null;
     etag = null;
+    diagEtag = null;
     loop();
   }
 });

@@ -1,6 +1,8 @@
+// @ts-check
+/// <reference lib="dom" />
 // Content script (classic script: MV3 content scripts cannot be modules, so core.js comes in by dynamic import).
-// Gets the corpus from the service worker (which alone talks to the mapper server), works out the active views
-// from location.pathname, resolves hovered/clicked/typed-into elements to component paths, draws the hover
+// Gets the corpus from the service worker (which alone talks to the mapper server), resolves the one active view
+// of location.pathname with the shared resolver (resolver.js, re-exported by core.js), resolves hovered/clicked/typed-into elements to component paths, draws the hover
 // overlay while a Mapper panel is open, and reports events to the worker.
 // deno-lint-ignore-file no-console
 
@@ -25,13 +27,35 @@
       for (let p = el.parentElement; p; p = p.parentElement) n++;
       return n;
     },
-    querySelector: (el, selector) => el.querySelector(selector),
-    text: (el) => el.textContent ?? "",
+    querySelector: deepQuery,
+    text: (el) => core.nodeText(el),
     attr: (el, name) => el.getAttribute(name),
+    innerText: (el) => (el instanceof HTMLElement ? el.innerText : el.textContent ?? ""),
+    textOnly: (el) =>
+      core.nodeText(el, (n) => n instanceof Element && (n.matches("img, svg, [alt]") || n.closest("svg") !== null)),
+    innerHtml: (el) => el.innerHTML,
   };
 
+  /**
+   * The first element inside `el` matching `selector`, looking into open shadow roots when the light DOM has none
+   * (authoring spec §6: `exists:` sees shadow DOM). Throws on an invalid selector, like `querySelector`.
+   * @param {Element | ShadowRoot} el
+   * @param {string} selector
+   * @returns {Element | null}
+   */
+  function deepQuery(el, selector) {
+    const found = el.querySelector(selector);
+    if (found !== null) return found;
+    for (const host of el.querySelectorAll("*")) {
+      if (!host.shadowRoot) continue;
+      const inner = deepQuery(host.shadowRoot, selector);
+      if (inner !== null) return inner;
+    }
+    return null;
+  }
+
   function active() {
-    if (corpus === null) return { views: [], components: [] };
+    if (corpus === null) return { view: null, components: [] };
     const pathname = location.pathname;
     if (activeCache?.pathname !== pathname || activeCache.version !== corpus.version) {
       activeCache = { pathname, version: corpus.version, active: core.activeComponents(corpus, pathname) };
@@ -45,7 +69,7 @@
     post({
       type: "page",
       url: location.href,
-      views: activeCache.active.views,
+      view: activeCache.active.view,
       componentCount: activeCache.active.components.length,
     });
   }
@@ -89,9 +113,11 @@
 
   // ---- Overlay (in a closed shadow root, so page styles and page mutation observers leave it alone) ------------
 
-  /** @type {{ host: HTMLElement, boxes: HTMLElement, tip: HTMLElement } | null} */
+  /** @type {{ host: HTMLElement, boxes: HTMLElement, outlines: HTMLElement, tip: HTMLElement } | null} */
   let overlay = null;
   const TIER_COLOURS = { 1: "#4CAF50", 2: "#2196F3", 3: "#F44336" };
+  const ANCESTOR_COLOUR = "#7C4DFF";
+  const OUTLINE_COLOUR = "#FF6D00";
 
   function ensureOverlay() {
     if (overlay?.host.isConnected) return overlay;
@@ -99,19 +125,49 @@
     host.id = "__mapper-overlay";
     host.style.cssText = "all:initial;position:fixed;inset:0;pointer-events:none;z-index:2147483646;";
     const root = host.attachShadow({ mode: "closed" });
+    // Ancestors: a dashed 2px outline in their own colour with the component's name on a tab, so the nesting reads
+    // at a glance; the innermost component: solid, in its tier colour. Labels sit above the box, or inside it when
+    // the box touches the top of the viewport.
     root.innerHTML = `<style>
-      .box{position:fixed;box-sizing:border-box;border:1px solid #2196F3;pointer-events:none}
+      .box{position:fixed;box-sizing:border-box;pointer-events:none;border:2px dashed ${ANCESTOR_COLOUR}}
+      .box.inner{border-style:solid}
+      .box.match{border:2px solid ${OUTLINE_COLOUR};background:${OUTLINE_COLOUR}14}
+      .label{position:absolute;left:-2px;bottom:100%;padding:0 5px;border-radius:3px 3px 0 0;color:#fff;
+        font:600 11px/16px ui-monospace,Menlo,Consolas,monospace;white-space:nowrap;background:${ANCESTOR_COLOUR}}
+      .label.inside{bottom:auto;top:0;border-radius:0 0 3px 0}
       .tip{position:fixed;max-width:460px;padding:4px 7px;border-radius:4px;background:#1e1e1e;color:#eee;
         font:12px/1.4 ui-monospace,Menlo,Consolas,monospace;white-space:pre-wrap;word-break:break-word;
         box-shadow:0 2px 8px rgba(0,0,0,.35);pointer-events:none}
-      .tip.orphan{color:#ff8a80}</style><div class="boxes"></div><div class="tip" hidden></div>`;
+      .tip.orphan{color:#ff8a80}</style><div class="outlines"></div><div class="boxes"></div>
+      <div class="tip" id="tip" hidden></div>`;
     document.documentElement.appendChild(host);
     overlay = {
       host,
       boxes: /** @type {HTMLElement} */ (root.querySelector(".boxes")),
+      outlines: /** @type {HTMLElement} */ (root.querySelector(".outlines")),
       tip: /** @type {HTMLElement} */ (root.querySelector(".tip")),
     };
     return overlay;
+  }
+
+  /**
+   * One labelled box over an element's border box.
+   * @param {DOMRect} r
+   * @param {string} className
+   * @param {string} label
+   * @param {string} [colour] border and label colour (default: the class's)
+   */
+  function labelledBox(r, className, label, colour) {
+    const box = document.createElement("div");
+    box.className = className;
+    box.style.cssText = `left:${r.left}px;top:${r.top}px;width:${r.width}px;height:${r.height}px;` +
+      (colour ? `border-color:${colour};background:${colour}1a;` : "");
+    const tag = document.createElement("span");
+    tag.className = r.top < 18 ? "label inside" : "label";
+    tag.textContent = label;
+    if (colour) tag.style.background = colour;
+    box.append(tag);
+    return box;
   }
 
   function hideOverlay() {
@@ -120,16 +176,52 @@
     overlay.tip.hidden = true;
   }
 
+  /**
+   * Where the tooltip goes: above, below, right of or left of the avoided box (first that fits inside the viewport),
+   * so it never covers the hovered target; tried first around the innermost component, then around the hovered
+   * element alone. Only a target bigger than the viewport leaves no such place: then the corner farthest from it.
+   * @param {DOMRect[]} avoid boxes to keep clear, best first
+   * @param {{ width: number, height: number }} tip
+   * @returns {{ left: number, top: number }}
+   */
+  function placeTip(avoid, tip) {
+    const gap = 6;
+    const margin = 4;
+    const fits = (/** @type {number} */ left, /** @type {number} */ top) =>
+      left >= margin && top >= margin && left + tip.width <= innerWidth - margin &&
+      top + tip.height <= innerHeight - margin;
+    const clampX = (/** @type {number} */ x) => Math.max(margin, Math.min(x, innerWidth - tip.width - margin));
+    const clampY = (/** @type {number} */ y) => Math.max(margin, Math.min(y, innerHeight - tip.height - margin));
+    for (const r of avoid) {
+      const spots = [
+        { left: clampX(r.left), top: r.top - tip.height - gap },
+        { left: clampX(r.left), top: r.bottom + gap },
+        { left: r.right + gap, top: clampY(r.top) },
+        { left: r.left - tip.width - gap, top: clampY(r.top) },
+      ];
+      const spot = spots.find((p) => fits(p.left, p.top));
+      if (spot) return spot;
+    }
+    const r = avoid[avoid.length - 1];
+    const right = r !== undefined && r.left + r.width / 2 < innerWidth / 2;
+    const bottom = r !== undefined && r.top + r.height / 2 < innerHeight / 2;
+    return {
+      left: right ? innerWidth - tip.width - margin : margin,
+      top: bottom ? innerHeight - tip.height - margin : margin,
+    };
+  }
+
   /** @type {Element | null} */
   let hovered = null;
   let lastHover = "";
   let frame = 0;
 
   function scheduleRender() {
-    if (frame || !overlayVisible || hovered === null) return;
+    if (frame || !overlayVisible || (hovered === null && outlined === null)) return;
     frame = requestAnimationFrame(() => {
       frame = 0;
       render();
+      renderOutlines();
     });
   }
 
@@ -138,29 +230,64 @@
     const resolved = resolve(hovered);
     const o = ensureOverlay();
     const boxes = resolved.path.map((entry, i) => {
-      const r = entry.element.getBoundingClientRect();
-      const box = document.createElement("div");
-      box.className = "box";
       const innermost = i === resolved.path.length - 1;
-      const colour = innermost ? TIER_COLOURS[resolved.tier] : "#2196F3";
-      box.style.cssText = `left:${r.left}px;top:${r.top}px;width:${r.width}px;height:${r.height}px;` +
-        (innermost ? `border:2px solid ${colour};background:${colour}1a;` : "");
-      return box;
+      const r = entry.element.getBoundingClientRect();
+      return innermost
+        ? labelledBox(r, "box inner", entry.name, TIER_COLOURS[resolved.tier])
+        : labelledBox(r, "box", entry.name);
     });
     o.boxes.replaceChildren(...boxes);
     const formatted = core.formatPath(resolved.path);
     o.tip.textContent = formatted || "(no component)";
     o.tip.classList.toggle("orphan", formatted === "");
     o.tip.hidden = false;
-    const anchor = (resolved.path[resolved.path.length - 1]?.element ?? hovered).getBoundingClientRect();
-    const tipBox = o.tip.getBoundingClientRect();
-    const top = anchor.top - tipBox.height - 6 >= 0 ? anchor.top - tipBox.height - 6 : anchor.bottom + 6;
-    o.tip.style.left = `${Math.max(4, Math.min(anchor.left, innerWidth - tipBox.width - 4))}px`;
-    o.tip.style.top = `${Math.max(4, Math.min(top, innerHeight - tipBox.height - 4))}px`;
+    // Keep clear of the innermost component with its label tab (drawn above its box), else of the hovered element.
+    const inner = resolved.path[resolved.path.length - 1]?.element;
+    const labelled = (/** @type {DOMRect} */ r) => new DOMRect(r.x, r.y - 18, r.width, r.height + 18);
+    const avoid = [...(inner ? [labelled(inner.getBoundingClientRect())] : []), hovered.getBoundingClientRect()];
+    const spot = placeTip(avoid, o.tip.getBoundingClientRect());
+    o.tip.style.left = `${spot.left}px`;
+    o.tip.style.top = `${spot.top}px`;
     if (formatted !== lastHover) {
       lastHover = formatted;
       post({ type: "hover", url: location.href, path: plainPath(resolved), formatted, tier: resolved.tier });
     }
+  }
+
+  /** Forgets the hovered element (navigation, pointer left): overlay hidden, panels told the path is gone. */
+  function clearHover() {
+    hovered = null;
+    hideOverlay();
+    if (lastHover !== "" || overlayVisible) {
+      post({ type: "hover", url: location.href, path: [], formatted: "", cleared: true });
+    }
+    lastHover = "";
+  }
+
+  // ---- Outlines of every match of one component (the side panel's component table asks for them) ---------------
+
+  /** @type {{ name: string, selector: string } | null} */
+  let outlined = null;
+
+  function renderOutlines() {
+    if (outlined === null) {
+      overlay?.outlines.replaceChildren();
+      return;
+    }
+    const o = ensureOverlay();
+    /** @type {Element[]} */
+    let matches = [];
+    try {
+      matches = [...document.querySelectorAll(outlined.selector)];
+    } catch {
+      matches = [];
+    }
+    const label = outlined.name;
+    o.outlines.replaceChildren(
+      ...matches.map((el, i) =>
+        labelledBox(el.getBoundingClientRect(), "box match", `${label} ${i + 1}`, OUTLINE_COLOUR)
+      ),
+    );
   }
 
   document.addEventListener("mousemove", (e) => {
@@ -169,10 +296,7 @@
     hovered = target;
     scheduleRender();
   }, { capture: true, passive: true });
-  document.documentElement.addEventListener("mouseleave", () => {
-    hovered = null;
-    hideOverlay();
-  });
+  document.documentElement.addEventListener("mouseleave", () => clearHover());
   addEventListener("scroll", scheduleRender, { capture: true, passive: true });
   addEventListener("resize", scheduleRender, { passive: true });
   new MutationObserver((records) => {
@@ -184,15 +308,37 @@
   /**
    * @param {string} type
    * @param {Element} target
+   * @param {string} [value] what a field holds after typing or a fill (already masked when secret)
    */
-  function emit(type, target) {
+  function emit(type, target, value) {
     if (corpus === null) return;
     const resolved = resolve(target);
     const element = { ...describeElement(target), tier: resolved.tier };
     const path = plainPath(resolved);
-    const formatted = core.formatEvent(type, resolved.path, element);
+    const formatted = core.formatEvent(type, resolved.path, element, value);
     console.log(`[mapper] ${formatted}`);
-    post({ type: "event", event: { type, timestamp: Date.now(), url: location.href, path, formatted, element } });
+    const event = { type, timestamp: Date.now(), url: location.href, path, formatted, element };
+    post({ type: "event", event: value === undefined ? event : { ...event, value } });
+  }
+
+  /**
+   * The value a field shows after typing: text, the chosen option, a box's checked state, or the edited text of a
+   * contenteditable element; passwords and card numbers masked.
+   * @param {Element} el
+   * @returns {string | undefined}
+   */
+  function typedValue(el) {
+    if (el instanceof HTMLInputElement) {
+      if (el.type === "checkbox" || el.type === "radio") return el.checked ? "checked" : "unchecked";
+      if (core.isSecretField({ type: el.type, autocomplete: el.getAttribute("autocomplete") })) return core.MASKED;
+      return el.value;
+    }
+    if (el instanceof HTMLTextAreaElement) {
+      return core.isSecretField({ autocomplete: el.getAttribute("autocomplete") }) ? core.MASKED : el.value;
+    }
+    if (el instanceof HTMLSelectElement) return [...el.selectedOptions].map((o) => o.label).join(", ");
+    if (el instanceof HTMLElement && el.isContentEditable) return core.cleanValue(el.innerText);
+    return undefined;
   }
 
   document.addEventListener("click", (e) => {
@@ -200,7 +346,7 @@
   }, { capture: true, passive: true });
 
   // One "input" event per field once typing pauses, not one per keystroke.
-  /** @type {Map<Element, number>} */
+  /** @type {Map<Element, ReturnType<typeof setTimeout>>} */
   const pendingInput = new Map();
   document.addEventListener("input", (e) => {
     const target = e.target;
@@ -210,17 +356,31 @@
       target,
       setTimeout(() => {
         pendingInput.delete(target);
-        emit("input", target);
+        emit("input", target, typedValue(target));
       }, 400),
     );
   }, { capture: true, passive: true });
 
-  // Single-page apps: re-evaluate the active views when the URL changes.
-  const onNavigate = () => setTimeout(() => corpus && active(), 0);
+  // Navigation: the hovered element belongs to the page that was left, so the hover is cleared, and the active view
+  // is re-evaluated. Single-page apps change the URL with pushState/replaceState (the Navigation API reports those;
+  // popstate and hashchange cover back/forward and anchors); a full load runs a fresh copy of this script, which
+  // clears the panels' hover on connect, and pagehide clears it as the old page goes.
+  let lastUrl = location.href;
+  const onNavigate = () =>
+    setTimeout(() => {
+      if (location.href === lastUrl) return;
+      lastUrl = location.href;
+      clearHover();
+      if (outlined) scheduleRender();
+      if (corpus) active();
+    }, 0);
   addEventListener("popstate", onNavigate);
   addEventListener("hashchange", onNavigate);
-  // @ts-ignore: the Navigation API is not in every lib.dom
-  globalThis.navigation?.addEventListener?.("currententrychange", onNavigate);
+  /** @type {EventTarget | undefined} the Navigation API (Chromium 102+; not in every lib.dom) */
+  const navigation = /** @type {any} */ (globalThis).navigation;
+  navigation?.addEventListener("currententrychange", onNavigate);
+  navigation?.addEventListener("navigatesuccess", onNavigate);
+  addEventListener("pagehide", () => clearHover());
 
   // ---- Worker connection ----------------------------------------------------------------------------------------
 
@@ -238,17 +398,19 @@
             ? `[mapper] corpus updated v${previous.version} → v${next.version}: ${what} from ${next.site}`
             : `[mapper] loaded ${what} from ${next.site} v${next.version}`,
         );
-        const { views } = active();
-        console.log(
-          `[mapper] active views on ${location.pathname}: ${views.map((v) => v.name).join(", ") || "(none)"}`,
-        );
+        const { view } = active();
+        console.log(`[mapper] active view on ${location.pathname}: ${view ? view.name : "(none)"}`);
       }
     }
     if (typeof message?.overlay === "boolean" && message.overlay !== overlayVisible) {
       overlayVisible = message.overlay;
       lastHover = "";
       if (overlayVisible) scheduleRender();
-      else hideOverlay();
+      else {
+        outlined = null; // the panel that asked for outlines closed
+        renderOutlines();
+        hideOverlay();
+      }
     }
   }
 
@@ -264,20 +426,49 @@
       port = null;
       setTimeout(connect, 1000); // the worker was stopped; reconnecting wakes it
     });
+    // A fresh page (a full load runs a fresh copy of this script): whatever the panels showed as hovered is gone.
+    post({ type: "hover", url: location.href, path: [], formatted: "", cleared: true });
     reportPage();
   }
   connect();
 
-  // DevTools panel and side panel ask for the live picture of this tab.
+  // DevTools panel and side panel ask for the live picture of this tab: every active component with its match
+  // count (-1: invalid selector) and the property values of its first match; the side panel's table asks for the
+  // matches of one component to be outlined (or for the outlines to go).
   chrome.runtime.onMessage.addListener((message, _sender, reply) => {
+    if (message?.type === "outline") {
+      outlined = typeof message.selector === "string"
+        ? { name: String(message.name ?? ""), selector: message.selector }
+        : null;
+      renderOutlines();
+      reply({ outlined: outlined === null ? 0 : overlay?.outlines.childElementCount ?? 0 });
+      return false;
+    }
     if (message?.type !== "inspect") return false;
-    const { views, components } = active();
+    const { view, components } = active();
+    const byName = new Map(components.map((c) => [c.name, c]));
+    /** @type {Map<string, Element>} */
+    const first = new Map();
+    const counted = core.countMatches(components, (s) => {
+      const all = document.querySelectorAll(s);
+      if (all[0]) first.set(s, all[0]);
+      return all.length;
+    });
     reply({
       url: location.href,
       loaded: corpus !== null,
       version: corpus?.version ?? null,
-      views,
-      components: core.countMatches(components, (s) => document.querySelectorAll(s).length),
+      view,
+      components: counted.map((row, i) => {
+        const c = /** @type {import("./core.js").Component} */ (components[i]);
+        const el = first.get(c.selector);
+        return {
+          ...row,
+          properties: c.properties.map((p) => p.name),
+          values: el ? core.extractProperties(el, c, byName, dom) : [],
+        };
+      }),
+      outlined: outlined?.name ?? null,
     });
     return false;
   });

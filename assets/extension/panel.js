@@ -1,3 +1,5 @@
+// @ts-check
+/// <reference lib="dom" />
 // DevTools "Mapper" panel: status, hover line, the components active on the inspected page with their match
 // counts, and the event log of the inspected tab.
 import { clock, connectWorker, copyText, el, renderStatus } from "./ui.js";
@@ -35,8 +37,8 @@ async function refresh() {
     return;
   }
   views.replaceChildren(
-    answer.views.length
-      ? `Active views: ${answer.views.map((/** @type {any} */ v) => `${v.name} (${v.route})`).join(", ")}`
+    answer.view
+      ? `Active view: ${answer.view.name} (${answer.view.route})`
       : el("span", "empty", `no view matches this page${answer.components.length ? " (globals only)" : ""}`),
   );
   if (answer.components.length === 0) {

@@ -9,7 +9,7 @@ import type { Command } from "./command.ts";
 import type { Io } from "../io.ts";
 import { EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, MapperError, UsageError } from "../errors.ts";
 import type { CliContext } from "./context.ts";
-import { escapeControls } from "../terminal.ts";
+import { escapeControls, toJson } from "../terminal.ts";
 import { buildProgram } from "./program.ts";
 import { commandPath, parse, ParseError } from "./_parse.ts";
 import { formatHelp } from "./_help.ts";
@@ -32,6 +32,14 @@ function report(io: Io, path: string, err: MapperError): void {
   const safe = (text: string) => escapeControls(text, { keepNewlines: !(err instanceof ParseError) });
   const hint = err.hint ?? (err instanceof UsageError ? `see '${display(path)} --help'` : undefined);
   io.stderr.write(`${display(path)}: ${safe(err.message)}${hint ? ` — ${safe(hint)}` : ""}\n`);
+}
+
+/** Commands whose `--json` output is the authoring envelope, which a usage error must still print. */
+const ENVELOPE_COMMANDS = new Set(["validate", "lint", "fmt", "stats", "match", "explain", "init"]);
+
+/** Whether the arguments ask for JSON output (`--json`, `--format json`, `--format=json`). */
+function wantsJson(argv: readonly string[]): boolean {
+  return argv.some((a, i) => a === "--json" || a === "--format=json" || (a === "--format" && argv[i + 1] === "json"));
 }
 
 /** An empty option value (`--dir ""`, an unset `$VAR`) never means the default: it is a usage error, not the cwd. */
@@ -71,6 +79,11 @@ export async function runCli(argv: readonly string[], io: Io): Promise<number> {
     return ctx.exitCode;
   } catch (err: unknown) {
     const path = err instanceof ParseError ? err.path : commandPath(active);
+    if (err instanceof UsageError && ENVELOPE_COMMANDS.has(path) && wantsJson(argv)) {
+      // Scripts reading an authoring command's `--json` get the envelope even for a usage error.
+      const { usageEnvelope } = await import("../authoring/envelope.ts");
+      io.stdout.write(toJson(usageEnvelope("usage", err.message)));
+    }
     if (err instanceof MapperError) {
       report(io, path, err);
       return err.exitCode;

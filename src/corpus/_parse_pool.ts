@@ -10,7 +10,7 @@
  * @module
  */
 import type { Diagnostic } from "./diagnostic.ts";
-import type { RawFile } from "./_decode.ts";
+import type { DecodeChecks, RawFile } from "./_decode.ts";
 
 /** One file to parse. */
 export interface ParseJob {
@@ -29,6 +29,8 @@ export interface ParseOutcome {
 export interface ParseRequest {
   id: number;
   files: ParseJob[];
+  /** Run the CSS selector checks too. */
+  validate: boolean;
 }
 
 /** A parse worker's answer. */
@@ -54,6 +56,13 @@ export interface ParseOptions {
    * from 4 CPUs; else 0 = parse in-process only).
    */
   workers?: number;
+  /** Run the authoring checks that need the CSS parser while decoding (`load`'s `validate`). */
+  validate?: boolean;
+}
+
+/** The decode-time checks of a parse: the CSS selector parser only when validating (it is not loaded otherwise). */
+export async function decodeChecks(validate: boolean): Promise<DecodeChecks> {
+  return validate ? { selector: (await import("./_css.ts")).checkSelector } : {};
 }
 
 /** The default number of helper workers on a machine with `cpus` CPUs. */
@@ -69,22 +78,25 @@ export async function parseFiles(jobs: readonly ParseJob[], options: ParseOption
   const chars = jobs.reduce((n, j) => n + j.text.length, 0);
   const wanted = options.workers ?? defaultWorkers(navigator.hardwareConcurrency || 1);
   const workers = Math.min(wanted, Math.ceil(chars / CHUNK_CHARS) - 1);
-  if (workers < 1 || chars < IN_PROCESS_BYTES && options.workers === undefined) return await parseHere(jobs);
-  return await parseShared(jobs, { workers, here: true });
+  const validate = options.validate === true;
+  if (workers < 1 || chars < IN_PROCESS_BYTES && options.workers === undefined) return await parseHere(jobs, validate);
+  return await parseShared(jobs, { workers, here: true, validate });
 }
 
 /** Decodes every job on this thread. */
-async function parseHere(jobs: readonly ParseJob[]): Promise<ParseOutcome[]> {
+async function parseHere(jobs: readonly ParseJob[], validate: boolean): Promise<ParseOutcome[]> {
   const { decodeFile } = await import("./_decode.ts");
-  return jobs.map(({ path, text }) => decodeOne(decodeFile, path, text));
+  const checks = await decodeChecks(validate);
+  return jobs.map(({ path, text }) => decodeOne(decodeFile, path, text, checks));
 }
 
 type Decode = typeof import("./_decode.ts").decodeFile;
 
-function decodeOne(decodeFile: Decode, path: string, text: string): ParseOutcome {
+/** Decodes one file into plain data (what a worker answers too). */
+export function decodeOne(decodeFile: Decode, path: string, text: string, checks: DecodeChecks): ParseOutcome {
   const fatal: Diagnostic[] = [];
   const warnings: Diagnostic[] = [];
-  const raw = decodeFile(path, text, fatal, warnings);
+  const raw = decodeFile(path, text, fatal, warnings, checks);
   return { raw, fatal, warnings };
 }
 
@@ -122,6 +134,8 @@ export interface ShareOptions {
   here: boolean;
   /** Chunk size in characters (default 32 K). */
   chunkChars?: number;
+  /** Run the CSS selector checks too. */
+  validate?: boolean;
 }
 
 /**
@@ -154,7 +168,7 @@ export async function parseShared(jobs: readonly ParseJob[], options: ShareOptio
       const c = take();
       if (c === undefined) return;
       inFlight.push(c);
-      worker.postMessage({ id: c.start, files: c.files } satisfies ParseRequest);
+      worker.postMessage({ id: c.start, files: c.files, validate: options.validate === true } satisfies ParseRequest);
     };
     worker.onmessage = (event: MessageEvent<ParseReply>) => {
       answered = true;
@@ -188,10 +202,11 @@ export async function parseShared(jobs: readonly ParseJob[], options: ShareOptio
       }
     }
     const decodeFile = options.here ? (await import("./_decode.ts")).decodeFile : undefined;
+    const checks = await decodeChecks(options.validate === true);
     while (remaining > 0 && failure === undefined) {
       const c = decodeFile ? take() : undefined;
       if (c) {
-        store(c, c.files.map(({ path, text }) => decodeOne(decodeFile!, path, text)));
+        store(c, c.files.map(({ path, text }) => decodeOne(decodeFile!, path, text, checks)));
         // Let workers' answers in between chunks, so each gets its next chunk without waiting.
         await new Promise((resolve) => setTimeout(resolve, 0));
         continue;

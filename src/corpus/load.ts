@@ -8,8 +8,9 @@
  *
  * @module
  */
-import { CorpusLoadError, type Diagnostic, type SourceLocation } from "./diagnostic.ts";
+import { CorpusLoadError, type Diagnostic, sortByLocation, type SourceLocation } from "./diagnostic.ts";
 import type { RawComponent, RawDefinition, RawFile, RawRequest } from "./_decode.ts";
+import { crossCheck, sourceCheck } from "./_crosscheck.ts";
 import { walkCorpus, type WalkedFile } from "./_walk.ts";
 import { resolve } from "../path.ts";
 import { parseFiles, type ParseJob } from "./_parse_pool.ts";
@@ -38,6 +39,19 @@ export interface LoadOptions {
    * removed or renamed file, a directory, an empty list) makes the load walk and check everything as usual.
    */
   changed?: Iterable<string>;
+  /**
+   * Run every authoring check (`mapper validate`, the corpus server's `/mapper/diagnostics`): selectors are parsed
+   * with a real CSS parser and `source`/`dependencies` globs are looked up on disk. Default false: the cheap checks
+   * only (no CSS parser is loaded).
+   */
+  validate?: boolean;
+  /** With `validate`: also look `source`/`dependencies` globs up on disk (`unknown-source`). Default true. */
+  sources?: boolean;
+  /**
+   * Keep going past a file that cannot be decoded (YAML syntax, wrong types, unreadable): it becomes one
+   * `parse-error` diagnostic and the rest of the corpus is loaded. Default false (the load throws).
+   */
+  tolerant?: boolean;
 }
 
 interface CacheEntry {
@@ -49,6 +63,7 @@ interface CacheEntry {
   text: string;
   raw: RawFile;
   warnings: Diagnostic[];
+  validated: boolean;
 }
 
 /**
@@ -56,6 +71,21 @@ interface CacheEntry {
  * timestamp tick without changing size ("racy" in git's words): such files are re-read and compared by text.
  */
 const RACY_MS = 2_000;
+
+/**
+ * Fatal load problems as authoring diagnostics: a file that cannot be decoded (YAML syntax, wrong types,
+ * unreadable) is `parse-error` (authoring.md §3); other problems keep their code.
+ */
+export function asParseErrors(problems: readonly Diagnostic[]): Diagnostic[] {
+  return problems.map((d) =>
+    FILE_FATAL.has(d.code)
+      ? { ...d, code: "parse-error", message: `${d.message} (the file is skipped until this is fixed)` }
+      : d
+  );
+}
+
+/** Loader problem codes that mean "this file could not be decoded" (reported as `parse-error` when tolerant). */
+const FILE_FATAL = new Set(["file-unreadable", "file-encoding", "yaml-syntax", "yaml-alias-limit", "type-mismatch"]);
 
 /**
  * Decoded files from the previous load, keyed by path. A file is reused without being read when its size and
@@ -154,6 +184,9 @@ export async function load(dir: string, options: LoadOptions = {}): Promise<Load
       location: { file: dir, line: 0, column: 0 },
     }]);
   }
+  const validate = options.validate === true;
+  // The CSS parser is loaded only when validating (`crossCheck` needs its `isSelector` too).
+  const css = validate ? await import("./_css.ts") : undefined;
   const cache = options.cache;
   const known = await unchangedWalk(dir, cache, options.changed);
   const walkWarnings: Diagnostic[] = [];
@@ -162,7 +195,9 @@ export async function load(dir: string, options: LoadOptions = {}): Promise<Load
   // A first load parses everything: load the parser while the files are read (an empty corpus never loads it).
   if (files.length > 0 && !cache?.entries.size) void import("./_decode.ts").catch(() => {});
   const reads = await Promise.all(files.map((f) => {
-    const hit = cache?.entries.get(f.path);
+    // An entry decoded with other checks (validate on/off) is never reused as it is.
+    const cached = cache?.entries.get(f.path);
+    const hit = cached?.validated === validate ? cached : undefined;
     // Told what changed: everything else is reused as it is (a file whose last load failed is read again).
     if (known && hit && !known.changed.has(f.path)) return { kind: "cached", entry: hit } as const;
     return readOne(f, known?.changed.has(f.path) ? undefined : hit, fatal);
@@ -172,14 +207,14 @@ export async function load(dir: string, options: LoadOptions = {}): Promise<Load
   reads.forEach((r, i) => {
     if (r.kind !== "text") return;
     const hit = cache?.entries.get(files[i]!.path);
-    if (hit && hit.text === r.text) {
+    if (hit && hit.text === r.text && hit.validated === validate) {
       reads[i] = { kind: "cached", entry: { ...hit, size: r.size, mtime: r.mtime, checkedAt: r.checkedAt } };
     } else {
       jobs.push({ path: files[i]!.path, text: r.text });
     }
   });
   const parsed = jobs.length > 0
-    ? await parseFiles(jobs, options.workers === undefined ? {} : { workers: options.workers })
+    ? await parseFiles(jobs, options.workers === undefined ? { validate } : { workers: options.workers, validate })
     : [];
   const decoded: RawFile[] = [];
   const entries = new Map<string, CacheEntry>();
@@ -199,7 +234,15 @@ export async function load(dir: string, options: LoadOptions = {}): Promise<Load
     if (outcome.raw) {
       decoded.push(outcome.raw);
       const { size, mtime, checkedAt, text } = r;
-      entries.set(f.path, { size, mtime, checkedAt, text, raw: outcome.raw, warnings: outcome.warnings });
+      entries.set(f.path, {
+        size,
+        mtime,
+        checkedAt,
+        text,
+        raw: outcome.raw,
+        warnings: outcome.warnings,
+        validated: validate,
+      });
     }
   });
   if (cache) {
@@ -208,10 +251,18 @@ export async function load(dir: string, options: LoadOptions = {}): Promise<Load
       ? undefined
       : { dir, files, warnings: known?.warnings ?? walkWarnings };
   }
-  if (fatal.length > 0) throw new CorpusLoadError(dedupe(sortByLocation(fatal, files.map((f) => f.path))));
-  const result = assemble(dir, files.map((f) => f.path), decoded, warnings, fatal);
+  if (options.tolerant && fatal.every((d) => FILE_FATAL.has(d.code))) {
+    // Each file that cannot be decoded is one `parse-error` per problem; the others load as usual.
+    warnings.push(...asParseErrors(fatal.splice(0)));
+  }
+  const paths = files.map((f) => f.path);
+  if (fatal.length > 0) throw new CorpusLoadError(dedupe(sortByLocation(fatal, paths)));
+  const result = assemble(dir, paths, decoded, warnings, fatal);
   if (fatal.length > 0) throw new CorpusLoadError(fatal);
-  return { corpus: result, diagnostics: dedupe(sortByLocation(warnings, files.map((f) => f.path))) };
+  const corpusWide: Diagnostic[] = [];
+  crossCheck(dir, decoded, result, warnings, corpusWide, css?.isSelector);
+  if (validate && options.sources !== false) await sourceCheck(dir, decoded, warnings);
+  return { corpus: result, diagnostics: [...dedupe(sortByLocation(warnings, paths)), ...corpusWide] };
 }
 
 /** Merges decoded files (append, file order), expands `$ref`s and flattens nesting. */
@@ -245,13 +296,25 @@ function assemble(
       if (req) corpus.requests.push(req);
     }
     for (const m of file.messages) {
-      if (m.name === undefined) warn(diagnostics, "missing-name", 'message without a "name"', m.location);
+      if (m.name === undefined || m.name === "") {
+        error(diagnostics, "missing-name", 'message is missing a "name"; add name: <PascalCase name>', m.location);
+      }
       const message: CorpusMessage = { ...m, name: m.name ?? "" };
       corpus.messages.push(message);
     }
     for (const v of file.views) {
-      if (v.name === undefined) warn(diagnostics, "missing-name", 'view without a "name"', v.location);
-      if (v.route === undefined) warn(diagnostics, "missing-route", 'view without a "route"', v.location);
+      if (v.name === undefined || v.name === "") {
+        error(diagnostics, "missing-name", 'view is missing a "name"; add name: <PascalCase view name>', v.location);
+      }
+      if (v.route === undefined || v.route === "") {
+        error(
+          diagnostics,
+          "missing-route",
+          `view ${v.name ? `"${v.name}" ` : ""}has no "route"; add route: /path (":param", "*" and "**" allowed)`,
+          v.location,
+          v.name,
+        );
+      }
       const view: CorpusView = {
         name: v.name ?? "",
         memory: [...v.memory],
@@ -262,6 +325,9 @@ function assemble(
       if (v.route !== undefined) view.route = v.route;
       if (v.url !== undefined) view.url = v.url;
       if (v.description !== undefined) view.description = v.description;
+      if (v.source !== undefined) view.source = v.source;
+      if (v.tags !== undefined) view.tags = [...v.tags];
+      if (v.dependencies !== undefined) view.dependencies = [...v.dependencies];
       flattener.flatten(v.components, undefined, [], view.components);
       for (const r of v.requests) {
         const req = checkRequest(r, diagnostics);
@@ -286,6 +352,8 @@ const MAX_SELECTORS = 1_024;
 
 class Flattener {
   count = 0;
+  /** `ref-unresolved` is reported once per name, `ref-circular` once per chain. */
+  readonly reported = new Set<string>();
 
   constructor(
     readonly registry: Map<string, RawDefinition>,
@@ -305,24 +373,33 @@ class Flattener {
       let chain = refs;
       if (entry.kind === "ref") {
         if (refs.includes(entry.ref)) {
-          error(
-            this.diagnostics,
-            "ref-circular",
-            `"$ref: ${entry.ref}" refers back to a component being expanded (${
-              [...refs, entry.ref].join(" → ")
-            }); the cycle is cut here`,
-            entry.location,
-          );
+          const chainText = [...refs.slice(refs.indexOf(entry.ref)), entry.ref].join(" → ");
+          if (!this.reported.has(`circular\0${chainText}`)) {
+            this.reported.add(`circular\0${chainText}`);
+            error(
+              this.diagnostics,
+              "ref-circular",
+              `circular $ref chain ${chainText}; the cycle is cut here — reference a component that does not ` +
+                `contain itself`,
+              entry.location,
+              entry.ref,
+            );
+          }
           continue;
         }
         const target = this.registry.get(entry.ref);
         if (!target) {
-          error(
-            this.diagnostics,
-            "ref-unresolved",
-            `"$ref: ${entry.ref}" names no top-level component; the entry is dropped`,
-            entry.location,
-          );
+          if (!this.reported.has(`unresolved\0${entry.ref}`)) {
+            this.reported.add(`unresolved\0${entry.ref}`);
+            error(
+              this.diagnostics,
+              "ref-unresolved",
+              `$ref "${entry.ref}" does not resolve to any global component; the entry is dropped — declare ` +
+                `"${entry.ref}" under a file's top-level "components:" or fix the name`,
+              entry.location,
+              entry.ref,
+            );
+          }
           continue;
         }
         const dups = this.duplicates.get(entry.ref);
@@ -343,7 +420,12 @@ class Flattener {
       const children = def.children.length;
       const dropped = children > 0 ? ` (with its ${children} direct ${children === 1 ? "child" : "children"})` : "";
       if (def.name === undefined || def.name === "") {
-        error(this.diagnostics, "missing-name", `component without a "name" is dropped${dropped}`, def.location);
+        error(
+          this.diagnostics,
+          "missing-name",
+          `component is missing a "name"; it is dropped${dropped} — add name: <PascalCase name>`,
+          def.location,
+        );
         continue;
       }
       if (!def.selectors || def.selectors.length === 0) {
@@ -351,9 +433,10 @@ class Flattener {
           this.diagnostics,
           "missing-selector",
           def.selectorGiven
-            ? `component "${def.name}" has a selector with no usable part; it is dropped${dropped}`
-            : `component "${def.name}" has no "selector"; it is dropped${dropped}`,
+            ? `component "${def.name}" has a selector with no usable part; it is dropped${dropped} — give a CSS selector`
+            : `component "${def.name}" is missing a "selector"; it is dropped${dropped} — add selector: <CSS selector>`,
           def.location,
+          def.name,
         );
         continue;
       }
@@ -391,6 +474,8 @@ class Flattener {
       if (def.source !== undefined) c.source = def.source;
       if (def.stability !== undefined) c.stability = def.stability;
       if (def.description !== undefined) c.description = def.description;
+      if (def.selectorText !== undefined) c.selectorText = def.selectorText;
+      if (def.selectorLocation !== undefined) c.selectorLocation = def.selectorLocation;
       out.push(c);
       if (def.children.length > 0) {
         this.flatten(def.children, { selectors, chain: [...parentChain, def.name] }, chain, out);
@@ -401,35 +486,39 @@ class Flattener {
 
 function checkRequest(r: RawRequest, diagnostics: Diagnostic[]): CorpusRequest | undefined {
   if (r.name === undefined || r.name === "") {
-    error(diagnostics, "missing-name", 'request without a "name" is dropped', r.location);
+    error(
+      diagnostics,
+      "missing-name",
+      'request is missing a "name"; it is dropped — add name: <PascalCase>',
+      r.location,
+    );
     return undefined;
   }
   if (r.route === undefined || r.route === "") {
-    error(diagnostics, "missing-route", `request "${r.name}" has no "route"; it is dropped`, r.location);
+    error(
+      diagnostics,
+      "missing-route",
+      `request "${r.name}" has no "route"; it is dropped — add route: /api/path`,
+      r.location,
+      r.name,
+    );
     return undefined;
   }
   return { ...r, name: r.name, route: r.route };
 }
 
-function error(diagnostics: Diagnostic[], code: string, message: string, location: SourceLocation): void {
-  diagnostics.push({ code, severity: "error", message, location });
+function error(
+  diagnostics: Diagnostic[],
+  code: string,
+  message: string,
+  location: SourceLocation,
+  component?: string,
+): void {
+  diagnostics.push({ code, severity: "error", message, location, ...(component ? { component } : {}) });
 }
 
 function warn(diagnostics: Diagnostic[], code: string, message: string, location: SourceLocation): void {
   diagnostics.push({ code, severity: "warning", message, location });
-}
-
-/** Stable sort by file (load order is already lexical), then line, then column. */
-function sortByLocation(list: Diagnostic[], files: readonly string[]): Diagnostic[] {
-  const fileOrder = new Map<string, number>(files.map((f, i) => [f, i]));
-  for (const d of list) if (!fileOrder.has(d.location.file)) fileOrder.set(d.location.file, -1);
-  return list
-    .map((d, i) => ({ d, i }))
-    .sort((a, b) =>
-      fileOrder.get(a.d.location.file)! - fileOrder.get(b.d.location.file)! ||
-      a.d.location.line - b.d.location.line || a.d.location.column - b.d.location.column || a.i - b.i
-    )
-    .map(({ d }) => d);
 }
 
 /** Drops repeats (a definition reached through several `$ref`s reports its problems once). */

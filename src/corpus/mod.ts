@@ -30,8 +30,8 @@
  *
  * @module
  */
-export type { Diagnostic, SourceLocation } from "./diagnostic.ts";
-export { CorpusLoadError, formatDiagnostic } from "./diagnostic.ts";
+export type { Diagnostic, EnvelopeDiagnostic, SourceLocation } from "./diagnostic.ts";
+export { CorpusLoadError, formatDiagnostic, sortByLocation, toEnvelopeDiagnostic } from "./diagnostic.ts";
 export type { Corpus, CorpusComponent, CorpusMessage, CorpusRequest, CorpusView } from "./model.ts";
 export type { LoadOptions, LoadResult } from "./load.ts";
 export type * from "./wire.ts";
@@ -45,6 +45,8 @@ export {
   type CorpusService,
   type CorpusServiceOptions,
   type CorpusSnapshot,
+  type DiagnosticsReport,
+  MAPPER_DIAGNOSTICS_PATH,
   MAPPER_PATH,
   MAPPER_VERSION_PATH,
   startCorpusService,

@@ -7,7 +7,10 @@
 /** A component property declaration (draft extension; passed through as written). */
 export interface WireProperty {
   name: string;
+  /** How the value is read (authoring spec §6; evaluated by `assets/extension/resolver.js`). */
   extract: string;
+  /** Applied to the cleaned value: `first_word`, `number`, `match:REGEX`, … (absent when not declared). */
+  transform?: string;
 }
 
 /** A request/message property declaration. */
