@@ -172,6 +172,23 @@ async function rectOf(cdp: CdpConnection, page: string, nodeId: number) {
   return { left: x1, top: y1, right: x2, bottom: y2 };
 }
 
+/**
+ * The overlay nodes `pick` chooses, each with its rectangle. The overlay may redraw between reading its tree and
+ * measuring a node (the node ids then vanish), so both are read again together until one pass succeeds.
+ */
+async function overlayRects(
+  b: ExtensionBrowser,
+  page: string,
+  what: string,
+  pick: (nodes: OverlayNode[]) => OverlayNode[] | undefined,
+) {
+  return await until(what, async () => {
+    const nodes = pick(await overlayNodes(b.cdp, page));
+    if (nodes === undefined) return undefined;
+    return await Promise.all(nodes.map(async (node) => ({ node, rect: await rectOf(b.cdp, page, node.nodeId) })));
+  });
+}
+
 /** Center of an element of the page (viewport coordinates), and its rectangle. */
 async function box(b: ExtensionBrowser, page: string, selector: string) {
   return await b.evaluate(
@@ -267,8 +284,11 @@ Deno.test({
     page,
     `[...document.querySelectorAll(".card")].map((c) => { const r = c.getBoundingClientRect(); return [r.left, r.top]; })`,
   ) as Array<[number, number]>;
-  for (const [i, n] of drawn.entries()) {
-    const r = await rectOf(b.cdp, page, n.nodeId);
+  const placed = await overlayRects(b, page, "the Card outlines' rectangles", (all) => {
+    const o = all.filter((n) => n.classes.includes("match"));
+    return o.length === 2 ? o : undefined;
+  });
+  for (const [i, { rect: r }] of placed.entries()) {
     assert.deepEqual([Math.round(r.left), Math.round(r.top)], cards[i]!.map(Math.round), "outline on its card");
   }
   await until("the outlined row marked", async () => {
@@ -325,18 +345,20 @@ Deno.test({
     ["Card", false],
     ["BuyButton", true],
   ]);
-  const tip = (await overlayNodes(b.cdp, page)).find((n) => n.classes.includes("tip"))!;
+  const tipOf = (all: OverlayNode[]) => {
+    const t = all.find((n) => n.classes.includes("tip"));
+    return t ? [t] : undefined;
+  };
+  const { node: tip, rect: tipRect } = (await overlayRects(b, page, "the tooltip", tipOf))[0]!;
   assert.equal(tip.hidden, false);
   const overlaps = (a: { left: number; top: number; right: number; bottom: number }, r: typeof a) =>
     a.left < r.right && r.left < a.right && a.top < r.bottom && r.top < a.bottom;
-  const tipRect = await rectOf(b.cdp, page, tip.nodeId);
   assert.ok(!overlaps(tipRect, buy), `the tooltip ${JSON.stringify(tipRect)} covers the target ${JSON.stringify(buy)}`);
   await b.screenshot(page, shotPath(dir.path, "overlay-hover.png"));
 
   // A target touching the top edge: the tooltip goes below it, still inside the viewport.
   const header = await hover("#top", '[SiteHeader text="Shop header"]');
-  const tip2 = (await overlayNodes(b.cdp, page)).find((n) => n.classes.includes("tip"))!;
-  const tipRect2 = await rectOf(b.cdp, page, tip2.nodeId);
+  const { rect: tipRect2 } = (await overlayRects(b, page, "the tooltip", tipOf))[0]!;
   assert.ok(!overlaps(tipRect2, header), `the tooltip covers the header: ${JSON.stringify([tipRect2, header])}`);
   assert.ok(tipRect2.top >= 0 && tipRect2.left >= 0, "inside the viewport");
   await b.screenshot(page, shotPath(dir.path, "overlay-hover-top.png"));
