@@ -294,7 +294,10 @@ Deno.test("atlas build - --strict refuses an entry with a validation error, nami
     await Deno.copyFile(join(FIXTURE, "entries", "alpha", name), join(gallery, "entries", "alpha", name));
   }
   const home = join(gallery, "entries", "alpha", ".mapper", "home.yaml");
-  await Deno.writeTextFile(home, (await Deno.readTextFile(home)).replace('"input[type=search]"', "'input[type=search'"));
+  await Deno.writeTextFile(
+    home,
+    (await Deno.readTextFile(home)).replace('"input[type=search]"', "'input[type=search'"),
+  );
   const r = await runMapper(["atlas", "build", "--gallery", gallery, "--out", tmp.join("out"), "--strict"], {
     env: { HOME: tmp.path },
   });
