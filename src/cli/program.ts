@@ -9,6 +9,7 @@ import type { CliContext } from "./context.ts";
 import { registerAtlas } from "./atlas.ts";
 import { registerAuthoring } from "./authoring.ts";
 import { registerBrowser } from "./browser.ts";
+import { registerCorpusCommands } from "./corpus_cmds.ts";
 import { registerDevtools } from "./devtools.ts";
 import { registerServeMapper } from "./serve_mapper.ts";
 import { registerSkills } from "./skills.ts";
@@ -30,6 +31,7 @@ export function buildProgram(ctx: CliContext): Command {
     .showSuggestionAfterError(true);
   registerServeMapper(program, ctx);
   registerAuthoring(program, ctx);
+  registerCorpusCommands(program, ctx);
   registerAtlas(program, ctx);
   registerBrowser(program, ctx);
   registerDevtools(program, ctx);

@@ -138,6 +138,8 @@ export interface CorpusStats {
   /** Distinct component names corpus-wide. */
   components: number;
   requests: number;
+  /** Console message definitions. */
+  messages: number;
   properties: number;
   memory: number;
   per_view: ViewStats[];
