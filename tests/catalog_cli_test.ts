@@ -304,14 +304,17 @@ Deno.test("atlas build - --strict refuses an entry with a validation error, nami
     await Deno.copyFile(join(FIXTURE, "entries", "alpha", name), join(gallery, "entries", "alpha", name));
   }
   const home = join(gallery, "entries", "alpha", ".mapper", "home.yaml");
-  await Deno.writeTextFile(home, (await Deno.readTextFile(home)).replace("extract: attr=value", "extract: attr:value"));
+  await Deno.writeTextFile(
+    home,
+    (await Deno.readTextFile(home)).replace('"input[type=search]"', "'input[type=search'"),
+  );
   const r = await runMapper(["atlas", "build", "--gallery", gallery, "--out", tmp.join("out"), "--strict"], {
     env: { HOME: tmp.path },
   });
   assert.equal(r.code, 1);
   assert.match(
     r.stderr,
-    /warning: entry "alpha" left out \(corpus\): the corpus does not load: 1 validation error\(s\), first: \.mapper\/home\.yaml:15 property-extract-invalid: unknown extract form "attr:value"/,
+    /warning: entry "alpha" left out \(corpus\): the corpus does not load: 1 validation error\(s\), first: \.mapper\/home\.yaml:12 selector-invalid: selector parse error in "input\[type=search"/,
   );
   assert.match(r.stderr, /1 entry is invalid \(--strict\)/);
 });

@@ -6,7 +6,10 @@ import { type CliContext, intArg } from "./context.ts";
 export function registerServeMapper(program: Command, ctx: CliContext): void {
   program
     .command("serve-mapper")
-    .description("compile the .mapper/ corpus and serve it as JSON on /mapper, recompiling when YAML changes")
+    .description(
+      "compile the .mapper/ corpus and serve it as JSON on /mapper (its validate report on /mapper/diagnostics), " +
+        "recompiling when YAML changes",
+    )
     .option("--port <n>", "TCP port to listen on (0 = any free port)", intArg(0, 65535), 7891)
     .option("--host <addr>", "address to bind", "127.0.0.1")
     .option("--dir <path>", "corpus directory", ".mapper")
