@@ -6,7 +6,7 @@
  */
 import type { Command, CommanderError } from "@commander-js/extra-typings";
 import type { Io } from "../io.ts";
-import { EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, MapperError, UsageError } from "../errors.ts";
+import { errorText, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, MapperError, UsageError } from "../errors.ts";
 import type { CliContext } from "./context.ts";
 import { escapeControls } from "../terminal.ts";
 import { buildProgram, commandPath } from "./program.ts";
@@ -49,9 +49,7 @@ function configure(cmd: AnyCommand, io: Io): void {
 /** Prints an expected error as `mapper <command>: <message> — <hint>` (one line), plus the usage line for usage errors. */
 function report(io: Io, path: string, err: MapperError, usage: string | undefined): void {
   // Messages echo paths and values the user typed: show control characters, never let them reach the terminal.
-  const safe = (text: string) => escapeControls(text, { keepNewlines: true });
-  const hint = err.hint ? ` — ${safe(err.hint)}` : "";
-  io.stderr.write(`${display(path)}: ${safe(err.message)}${hint}\n`);
+  io.stderr.write(`${display(path)}: ${escapeControls(errorText(err), { keepNewlines: true })}\n`);
   if (err instanceof UsageError && usage !== undefined) io.stderr.write(`usage: ${display(path)} ${usage}\n`);
 }
 

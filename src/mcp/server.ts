@@ -1,0 +1,129 @@
+/**
+ * `mapper mcp`: the tools of {@linkcode TOOLS} and the corpus resources as a Model Context Protocol server over
+ * stdio, built on the official SDK (`@modelcontextprotocol/sdk`, loaded only on this path). Stdout carries the
+ * protocol and nothing else; the server's own log lines go to stderr.
+ *
+ * Lifecycle: the server answers at once; the first tool that needs the browser uses the running session of `--dir`
+ * or starts one ({@linkcode SessionKeeper}). It stops when the client disconnects (stdin ends or the transport
+ * closes) or on SIGINT/SIGTERM, and then stops the session it started (never one it found running).
+ *
+ * @module
+ */
+import { basename, resolve } from "node:path";
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { capture, type Io, withSinks } from "../io.ts";
+import { describe, errorText, MapperError } from "../errors.ts";
+import { VERSION } from "../version.ts";
+import type { Content, ToolContext, ToolSpec } from "./registry.ts";
+import { SessionKeeper, type SessionOptions } from "./session.ts";
+import { TOOLS } from "./tools.ts";
+
+/** Options of `mapper mcp`. */
+export type McpOptions = SessionOptions;
+
+/** URI of the compiled-corpus resource. */
+export const CORPUS_URI = "mapper://corpus";
+
+/** What the server tells a client about itself on `initialize` (shown to the model by most clients). */
+export const INSTRUCTIONS =
+  "mapper gives you a map of the website in a managed Chromium session: views (URL routes), " +
+  "named components, API requests and console messages, with memory notes from people who mapped it. " +
+  "Read the resource mapper://corpus for the whole map. console_list / network_list show what the page logged and " +
+  "fetched (network_get for a body). atlas_find looks for a published map of a site; atlas_add installs one. " +
+  "The first browser tool call starts the session when none runs (it stops with this server).";
+
+/** The answer of a failed tool call: the same `message — hint` text the CLI prints after `mapper <command>: `. */
+export function toolError(text: string): { isError: true; content: Content[] } {
+  return { isError: true, content: [{ type: "text", text }] };
+}
+
+/** Builds the server with every tool and resource registered (not yet connected to a transport). */
+export async function buildServer(opts: McpOptions, io: Io, keeper: SessionKeeper): Promise<McpServer> {
+  const { McpServer } = await import("@modelcontextprotocol/sdk/server/mcp.js");
+  const server = new McpServer(
+    { name: "mapper", title: "mapper", version: VERSION },
+    { instructions: INSTRUCTIONS, capabilities: { tools: {}, resources: {} } },
+  );
+  const ctx: ToolContext = {
+    io,
+    dir: opts.dir,
+    async capture(fn) {
+      const out = capture();
+      const err = capture();
+      await fn(withSinks(io, out, err));
+      const notes = err.text();
+      return out.text() + (notes === "" ? "" : (out.text() === "" || out.text().endsWith("\n") ? "" : "\n") + notes);
+    },
+    async confirm(message) {
+      if (server.server.getClientCapabilities()?.elicitation === undefined) return undefined;
+      const answer = await server.server.elicitInput({
+        mode: "form",
+        message,
+        requestedSchema: {
+          type: "object",
+          properties: { confirm: { type: "boolean", title: "Confirm", description: message } },
+          required: ["confirm"],
+        },
+      });
+      return answer.action === "accept" && answer.content?.confirm === true;
+    },
+  };
+  for (const tool of TOOLS) registerTool(server, tool, ctx, keeper);
+  server.registerResource("corpus", CORPUS_URI, {
+    title: "Compiled corpus",
+    description: "The site map of this server's corpus directory, compiled to the JSON the extension and the " +
+      "browser session read (the /mapper wire format): views with routes, components, requests, messages, memory.",
+    mimeType: "application/json",
+  }, async (uri: URL) => {
+    const { compile, load } = await import("../corpus/mod.ts");
+    const { corpus } = await load(resolve(io.cwd, opts.dir)).catch((err: unknown) => {
+      // The SDK answers a thrown error with its message: make that the CLI's `message — hint` text.
+      throw err instanceof MapperError ? new Error(errorText(err)) : err;
+    });
+    const wire = compile(corpus, { site: basename(io.cwd), version: io.now() });
+    return { contents: [{ uri: uri.href, mimeType: "application/json", text: JSON.stringify(wire, null, 2) }] };
+  });
+  return server;
+}
+
+function registerTool(server: McpServer, tool: ToolSpec, ctx: ToolContext, keeper: SessionKeeper): void {
+  server.registerTool(tool.name, {
+    title: tool.title,
+    description: tool.description,
+    inputSchema: tool.input,
+    annotations: { title: tool.title, ...tool.annotations },
+  }, async (args: Record<string, unknown>) => {
+    try {
+      if (tool.browser) await keeper.ensure();
+      return { content: await tool.call(args, ctx) };
+    } catch (err: unknown) {
+      if (err instanceof MapperError) return toolError(errorText(err));
+      // Anything else is a bug: the agent gets one line, the server log keeps the stack.
+      ctx.io.stderr.write(`[mcp] ${tool.name}: ${err instanceof Error ? err.stack : String(err)}\n`);
+      return toolError(
+        `${tool.name} failed unexpectedly: ${describe(err)} — this is a bug in mapper; see the server log`,
+      );
+    }
+  });
+}
+
+/** Runs `mapper mcp` until the client disconnects or the process is told to stop; returns the exit code. */
+export async function runMcp(opts: McpOptions, io: Io): Promise<number> {
+  const signal = io.signal; // read first: installs the SIGINT/SIGTERM listeners before anything can block
+  const [{ StdioServerTransport }, process] = await Promise.all([
+    import("@modelcontextprotocol/sdk/server/stdio.js"),
+    import("node:process"),
+  ]);
+  await using keeper = new SessionKeeper(opts, io);
+  const server = await buildServer(opts, io, keeper);
+  const { promise: closed, resolve: close } = Promise.withResolvers<string>();
+  server.server.onclose = () => close("the client disconnected");
+  process.stdin.once("end", () => close("standard input ended"));
+  signal.addEventListener("abort", () => close("stopped by a signal"), { once: true });
+  await server.connect(new StdioServerTransport());
+  io.stderr.write(`[mcp] mapper ${VERSION}: ${TOOLS.length} tools on stdio; corpus ${resolve(io.cwd, opts.dir)}\n`);
+  const why = await closed;
+  io.stderr.write(`[mcp] ${why}; shutting down\n`);
+  await server.close().catch(() => {});
+  return 0;
+}

@@ -1,0 +1,287 @@
+/**
+ * `mapper mcp` driven as a user's MCP client drives it: a subprocess on `main.ts` spoken to with the SDK's own
+ * `Client` + `StdioClientTransport`. Tool list, schemas and annotations; errors as tool errors with the CLI's text;
+ * atlas tools against a local catalog; console and network tools against the test site in real Chromium; the
+ * session lifecycle (stops what it started, never what it found).
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { ElicitRequestSchema, type Resource, type Tool } from "@modelcontextprotocol/sdk/types.js";
+import { assertGolden, baseEnv, mapperCommand, runMapper, tempDir } from "./_helpers.ts";
+import { goodCorpus, tarGz } from "./fixtures/atlas/archive.ts";
+import { startSite } from "./site/server.ts";
+import { alive, reap, requireBrowser, skipBrowserTests, startSession, waitFor } from "./site/harness.ts";
+
+type Text = { type: "text"; text: string };
+type Result = { isError?: boolean; content: Array<Text | { type: string }> };
+
+/** A running `mapper mcp` with a connected client. */
+interface Mcp extends AsyncDisposable {
+  readonly client: Client;
+  readonly pid: number;
+  /** Everything the server wrote to stderr so far. */
+  stderr(): string;
+  /** Calls a tool; returns `isError` and the joined text. */
+  call(name: string, args?: Record<string, unknown>): Promise<{ isError: boolean; text: string }>;
+}
+
+async function startMcp(
+  args: string[],
+  opts: { cwd: string; home: string; elicit?: "accept" | "decline" },
+): Promise<Mcp> {
+  const transport = new StdioClientTransport({
+    command: Deno.execPath(),
+    args: mapperCommand(["mcp", ...args]),
+    cwd: opts.cwd,
+    env: { ...baseEnv(opts.home), TMPDIR: opts.home },
+    stderr: "pipe",
+  });
+  let err = "";
+  transport.stderr?.on("data", (chunk: Uint8Array) => (err += new TextDecoder().decode(chunk)));
+  const client = new Client(
+    { name: "mapper-test", version: "1" },
+    opts.elicit ? { capabilities: { elicitation: {} } } : {},
+  );
+  if (opts.elicit) {
+    const action = opts.elicit;
+    client.setRequestHandler(
+      ElicitRequestSchema,
+      () => Promise.resolve(action === "accept" ? { action, content: { confirm: true } } : { action }),
+    );
+  }
+  await client.connect(transport);
+  return {
+    client,
+    pid: transport.pid!,
+    stderr: () => err,
+    async call(name, a = {}) {
+      const r = (await client.callTool({ name, arguments: a })) as Result;
+      const text = r.content.filter((c): c is Text => c.type === "text").map((c) => c.text).join("\n");
+      return { isError: r.isError === true, text };
+    },
+    async [Symbol.asyncDispose]() {
+      await client.close();
+    },
+  };
+}
+
+Deno.test("mcp - lists every tool with described arguments and truthful annotations", async () => {
+  await using dir = await tempDir();
+  await using mcp = await startMcp([], { cwd: dir.path, home: dir.path });
+  const { tools } = (await mcp.client.listTools()) as { tools: Tool[] };
+  const names = tools.map((t) => t.name);
+  for (const n of ["console_list", "console_get", "network_list", "network_get", "atlas_find", "atlas_add"]) {
+    assert.ok(names.includes(n), `${n} is listed`);
+  }
+  for (const t of tools) {
+    assert.ok((t.description ?? "").length > 40, `${t.name} has a description an agent can act on`);
+    const a = t.annotations ?? {};
+    for (const k of ["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"] as const) {
+      assert.equal(typeof a[k], "boolean", `${t.name} sets ${k}`);
+    }
+    const props = (t.inputSchema.properties ?? {}) as Record<string, { description?: string }>;
+    for (const [p, schema] of Object.entries(props)) {
+      assert.ok((schema.description ?? "").length > 10, `${t.name}.${p} is described`);
+    }
+  }
+  const by = (n: string) => tools.find((t) => t.name === n)!;
+  for (const n of ["console_list", "console_get", "network_list", "network_get"]) {
+    assert.deepEqual(by(n).annotations, {
+      title: by(n).title,
+      readOnlyHint: true,
+      destructiveHint: false,
+      idempotentHint: true,
+      openWorldHint: false,
+    });
+  }
+  assert.equal(by("atlas_find").annotations?.openWorldHint, true);
+  assert.equal(by("atlas_add").annotations?.readOnlyHint, false);
+  assert.equal(by("atlas_add").annotations?.idempotentHint, false);
+  assert.deepEqual(by("network_get").inputSchema.required, ["index"]);
+  assert.deepEqual(
+    (by("console_list").inputSchema.properties as Record<string, { items?: { enum?: string[] } }>).level?.items?.enum,
+    ["log", "debug", "info", "warn", "error", "exception"],
+  );
+  const { resources } = (await mcp.client.listResources()) as { resources: Resource[] };
+  assert.deepEqual(resources.map((r) => r.uri), ["mapper://corpus"]);
+});
+
+Deno.test("mcp - errors come back as tool errors with the CLI's message and hint", async () => {
+  await using dir = await tempDir();
+  await using mcp = await startMcp([], { cwd: dir.path, home: dir.path });
+  const missing = await mcp.call("atlas_find", { query: "x", index: "nowhere/index.json" });
+  assert.equal(missing.isError, true);
+  assert.equal(
+    missing.text,
+    'no catalog file at "nowhere/index.json" — pass an HTTPS URL or the path of an index.json to --index',
+  );
+  // The CLI prints exactly the same text after its command name.
+  const cli = await runMapper(["atlas", "find", "x", "--index", "nowhere/index.json"], {
+    cwd: dir.path,
+    env: { HOME: dir.path },
+  });
+  assert.equal(cli.stderr, `mapper atlas find: ${missing.text}\n`);
+  const bad = await mcp.call("console_get", { index: -1 });
+  assert.equal(bad.isError, true);
+  assert.match(bad.text, /index/);
+});
+
+Deno.test("mcp - atlas_find searches and atlas_add installs only once the user confirmed", async (t) => {
+  await using dir = await tempDir();
+  await Deno.mkdir(dir.join("cat"));
+  await Deno.copyFile(join(import.meta.dirname!, "fixtures", "atlas", "search.json"), dir.join("cat", "index.json"));
+  await Deno.writeFile(dir.join("cat", "good.tar.gz"), await tarGz(goodCorpus()));
+  const entries = async (p: string) => (await Array.fromAsync(Deno.readDir(p))).map((e) => e.name).sort();
+
+  await t.step("atlas_find prints the same hits as 'mapper atlas find'", async () => {
+    await using mcp = await startMcp([], { cwd: dir.path, home: dir.path });
+    const found = await mcp.call("atlas_find", { query: "squareup.com", index: "cat/index.json" });
+    assert.equal(found.isError, false);
+    assert.match(found.text, /^square-pos {2}Square POS\n/);
+    assert.match(found.text, /mapper atlas add square-pos --index cat\/index\.json/);
+  });
+
+  await t.step("without elicitation: refused until confirm is true, then installed into --dir", async () => {
+    await using mcp = await startMcp(["--dir", "site/.mapper"], { cwd: dir.path, home: dir.path });
+    const refused = await mcp.call("atlas_add", { slug: "good", index: "cat/index.json" });
+    assert.deepEqual(refused, {
+      isError: true,
+      text:
+        'installing "good" needs the user\'s confirmation — ask the user, then call atlas_add again with confirm: true',
+    });
+    assert.deepEqual(await entries(dir.path), ["cat"]);
+    const ok = await mcp.call("atlas_add", { slug: "good", index: "cat/index.json", confirm: true });
+    assert.equal(ok.isError, false, ok.text);
+    assert.match(ok.text, /^Installed good: 4 files → site\/\.mapper\. Next:$/m);
+    assert.ok((await entries(dir.join("site", ".mapper"))).includes("atlas-lock.json"));
+    const again = await mcp.call("atlas_add", { slug: "good", index: "cat/index.json", confirm: true });
+    assert.equal(again.isError, true);
+    assert.match(again.text, /already exists and is not empty — /);
+    // The compiled corpus is readable as a resource without any tool call.
+    const res = await mcp.client.readResource({ uri: "mapper://corpus" });
+    const wire = JSON.parse((res.contents[0] as { text: string }).text);
+    assert.deepEqual(wire.views.map((v: { name: string }) => v.name), ["Checkout"]);
+    assert.deepEqual(wire.globals.map((c: { name: string }) => c.name), ["Cart"]);
+  });
+
+  await t.step("with elicitation: the user's answer decides, whatever confirm says", async () => {
+    await using no = await startMcp(["--dir", "two"], { cwd: dir.path, home: dir.path, elicit: "decline" });
+    const declined = await no.call("atlas_add", { slug: "good", index: "cat/index.json", confirm: true });
+    assert.deepEqual(declined, { isError: false, text: 'Nothing installed: the user declined installing "good".' });
+    assert.ok(!(await entries(dir.path)).includes("two"));
+    await using yes = await startMcp(["--dir", "two"], { cwd: dir.path, home: dir.path, elicit: "accept" });
+    const accepted = await yes.call("atlas_add", { slug: "good", index: "cat/index.json" });
+    assert.equal(accepted.isError, false, accepted.text);
+    assert.ok((await entries(dir.join("two"))).includes("atlas-lock.json"));
+  });
+});
+
+Deno.test("mcp - --help documents the flags; a bad --url is a usage error before anything starts", async () => {
+  await using dir = await tempDir();
+  const help = await runMapper(["mcp", "--help"], { cwd: dir.path, env: { HOME: dir.path } });
+  assert.equal(help.code, 0);
+  await assertGolden("help-mcp.txt", help.stdout);
+  const bad = await runMapper(["mcp", "--url", "shop.test"], { cwd: dir.path, env: { HOME: dir.path } });
+  assert.equal(bad.code, 2);
+  assert.equal(bad.stdout, "");
+  assert.match(
+    bad.stderr,
+    /^mapper mcp: --url "shop\.test" is not an absolute URL — include the scheme, e\.g\. --url https:\/\/example\.com\/\nusage: mapper mcp \[options\]\n$/,
+  );
+});
+
+Deno.test("mcp - shuts down when its standard input ends", async () => {
+  await using dir = await tempDir();
+  const child = new Deno.Command(Deno.execPath(), {
+    args: mapperCommand(["mcp"]),
+    cwd: dir.path,
+    env: baseEnv(dir.path),
+    clearEnv: true,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const out = await child;
+  assert.equal(out.code, 0);
+  assert.equal(new TextDecoder().decode(out.stdout), "", "stdout carries the protocol only");
+  assert.match(new TextDecoder().decode(out.stderr), /\[mcp\] standard input ended; shutting down\n$/);
+});
+
+Deno.test({
+  name: "mcp - starts a session for console and network tools and stops it when the client disconnects",
+  ignore: skipBrowserTests(),
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const browser = requireBrowser();
+    await using site = startSite();
+    await using dir = await tempDir("mapper-mcp-");
+    const cwd = dir.join("site");
+    await Deno.mkdir(join(cwd, ".mapper"), { recursive: true });
+    const args = ["--headless", "--browser", browser, "--port", "0", "--url", `${site.origin}/api.html`];
+    let pids: number[] = [];
+    {
+      await using mcp = await startMcp(args, { cwd, home: dir.join("home") });
+      const logged = await waitFor("the page's last console line", async () => {
+        const r = await mcp.call("console_list", {});
+        return r.text.includes("api done") ? r : undefined;
+      }, 30_000);
+      assert.equal(logged.isError, false);
+      assert.match(logged.text, /^\[\d+\] log {7}api done$/m);
+      const info = JSON.parse(await Deno.readTextFile(join(cwd, ".mapper", ".session")));
+      pids = [info.daemonPid, info.chromiumPid];
+      assert.match(mcp.stderr(), new RegExp(`\\[mcp\\] started a browser session \\(daemon pid ${info.daemonPid}`));
+
+      const errors = await mcp.call("console_list", { level: ["error"] });
+      assert.match(errors.text, /^\[\d+\] error {5}refused: TypeError: Failed to fetch$/m);
+      const list = await mcp.call("network_list", { url: "via=fetch" });
+      const m = /^\[(\d+)\] GET \S+\/api\/data\?via=fetch → 200 OK \(Fetch\)$/m.exec(list.text);
+      assert.ok(m, list.text);
+      const got = await mcp.call("network_get", { index: Number(m[1]) });
+      assert.equal(got.isError, false, got.text);
+      assert.match(got.text, /\{"ok":true,"via":"fetch"\}/);
+      const secret = await mcp.call("network_list", { type: "xhr" });
+      const post = /^\[(\d+)\] POST \S+\/api\/echo → 201 Created \(XHR\)$/m.exec(secret.text);
+      assert.ok(post, secret.text);
+      const redacted = await mcp.call("network_get", { index: Number(post[1]) });
+      assert.match(redacted.text, /^ {2}Authorization: <redacted, 13 bytes — use --show-secrets>$/m);
+      const shown = await mcp.call("network_get", { index: Number(post[1]), show_secrets: true });
+      assert.match(shown.text, /^ {2}Authorization: Bearer s3cret$/m);
+      const gone = await mcp.call("network_get", { index: 999_999 });
+      assert.equal(gone.isError, true);
+      assert.match(gone.text, / — pick an index shown by 'mapper network list'$/);
+    }
+    try {
+      await waitFor("the session this server started to stop", () => pids.every((p) => !alive(p)), 15_000);
+      await assert.rejects(Deno.stat(join(cwd, ".mapper", ".session")), Deno.errors.NotFound);
+    } finally {
+      pids.forEach(reap); // a failing server must not leave its browser behind
+    }
+  },
+});
+
+Deno.test({
+  name: "mcp - uses a running session and leaves it running when the client disconnects",
+  ignore: skipBrowserTests(),
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    await using site = startSite();
+    await using s = await startSession(["--url", `${site.origin}/index.html`]);
+    {
+      await using mcp = await startMcp([], { cwd: s.cwd, home: s.env.HOME! });
+      const r = await waitFor("index.html's console output", async () => {
+        const r = await mcp.call("console_list", { level: ["info"] });
+        return r.text.includes("info message") ? r : undefined;
+      });
+      assert.equal(r.isError, false);
+      assert.doesNotMatch(mcp.stderr(), /started a browser session/);
+    }
+    // The client's close returns once the server process exited, so a server that stopped the session has done so.
+    assert.ok(alive(s.daemonPid) && alive(s.chromiumPid), "the session it found is still running");
+    const status = await s.run(["browser", "status"]);
+    assert.match(status.stdout, /^● running/);
+  },
+});
