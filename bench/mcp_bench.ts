@@ -1,0 +1,189 @@
+/**
+ * `mapper mcp` figures, each as an already-running server driven by the SDK's own client over stdio:
+ * - start-up: spawn to `initialize` answered (whole process, SDK import included);
+ * - tool-call latency of `console_list`, and of `snapshot` and `click` on the test shop's ~2,000-element page
+ *   (when those tools and the shop exist);
+ * - the snapshot's size next to the same page's `@playwright/mcp` and `chrome-devtools-mcp` snapshots, and their
+ *   snapshot-call latency, when those packages are installed in `$MAPPER_MCP_PEERS` (default `/tmp/mcp-peers`:
+ *   `npm install @playwright/mcp chrome-devtools-mcp` there). Absent peers are skipped, never a failure.
+ *
+ *   deno bench -A bench/mcp_bench.ts
+ *
+ * Skipped when no browser is found. Sizes are printed once (console), timings by `deno bench`.
+ */
+import { join } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+import { baseEnv, mapperCommand, removeTree, ROOT } from "../tests/_helpers.ts";
+import { startSite } from "../tests/site/server.ts";
+import { BROWSER } from "../tests/site/harness.ts";
+
+type Text = { type: string; text?: string };
+type Call = (name: string, args?: Record<string, unknown>) => Promise<string>;
+
+const SHOP_CORPUS = join(ROOT, "tests", "fixtures", "shop");
+const hasShop = await Deno.stat(SHOP_CORPUS).then(() => true, () => false);
+const ignore = BROWSER === undefined;
+const PEERS = Deno.env.get("MAPPER_MCP_PEERS") ?? "/tmp/mcp-peers";
+
+/** Connects a client to a stdio server; returns a text-returning caller and the tool names. */
+async function connect(command: string, args: string[], cwd: string, env: Record<string, string>) {
+  const transport = new StdioClientTransport({ command, args, cwd, env, stderr: "ignore" });
+  const client = new Client({ name: "mapper-bench", version: "1" });
+  await client.connect(transport);
+  const tools = ((await client.listTools()) as { tools: Tool[] }).tools.map((t) => t.name);
+  const call: Call = async (name, a = {}) => {
+    const r = (await client.callTool({ name, arguments: a }, undefined, { timeout: 120_000 })) as {
+      isError?: boolean;
+      content: Text[];
+    };
+    const text = r.content.map((c) => c.text ?? "").join("\n");
+    if (r.isError) throw new Error(`${name} failed: ${text.slice(0, 300)}`);
+    return text;
+  };
+  return { client, tools, call };
+}
+
+const kb = (s: string) => `${(new TextEncoder().encode(s).length / 1024).toFixed(1)} KB`;
+// deno-lint-ignore no-console
+const say = (line: string) => console.log(line);
+
+const tmp = ignore ? undefined : await Deno.makeTempDir({ prefix: "mapper-mcp-bench-" });
+const site = ignore ? undefined : startSite();
+const page = site ? `${site.origin}/shop/?consent=1&delay=0` : "";
+const closers: Array<() => Promise<void>> = [];
+
+let mapper: Awaited<ReturnType<typeof connect>> | undefined;
+if (tmp && site) {
+  const cwd = join(tmp, "site");
+  await Deno.mkdir(join(cwd, ".mapper"), { recursive: true });
+  if (hasShop) {
+    for await (const e of Deno.readDir(SHOP_CORPUS)) {
+      if (e.isFile) await Deno.copyFile(join(SHOP_CORPUS, e.name), join(cwd, ".mapper", e.name));
+    }
+  }
+  const args = ["mcp", "--headless", "--browser", BROWSER!, "--port", "0", "--url", page];
+  mapper = await connect(Deno.execPath(), mapperCommand(args), cwd, { ...baseEnv(join(tmp, "home")) });
+  closers.push(() => mapper!.client.close());
+  await mapper.call("console_list", { limit: 1 }); // starts the session
+  if (mapper.tools.includes("snapshot")) {
+    if (mapper.tools.includes("wait_for")) {
+      await mapper.call("wait_for", { component: "ProductCard", timeout_ms: 10_000 });
+    }
+    const snap = await mapper.call("snapshot");
+    say(`mapper snapshot of ${page}: ${kb(snap)}`);
+  }
+}
+
+/** Starts a peer when its package is installed; returns its snapshot caller or undefined. */
+async function peer(
+  name: string,
+  entry: string,
+  args: string[],
+  navigate: string,
+  snapshot: string,
+  snapshotArgs: (navigated: string) => Record<string, unknown> = () => ({}),
+) {
+  const file = join(PEERS, "node_modules", entry);
+  if (ignore || !tmp || !(await Deno.stat(file).then(() => true, () => false))) {
+    say(`${name}: not installed in ${PEERS}, skipped`);
+    return undefined;
+  }
+  try {
+    const p = await connect("node", [file, ...args], tmp, { ...baseEnv(join(tmp, "home")) });
+    closers.push(() => p.client.close());
+    const navigated = await p.call(navigate, { url: page });
+    await new Promise((r) => setTimeout(r, 1000)); // the shop renders its grid after load
+    const a = snapshotArgs(navigated);
+    const snap = await p.call(snapshot, a);
+    say(`${name} snapshot of the same page: ${kb(snap)}`);
+    return () => p.call(snapshot, a);
+  } catch (err: unknown) {
+    say(`${name}: could not run (${err instanceof Error ? err.message : String(err)}), skipped`);
+    return undefined;
+  }
+}
+
+const playwright = await peer(
+  "@playwright/mcp",
+  "@playwright/mcp/cli.js",
+  [
+    "--headless",
+    "--isolated",
+    "--no-sandbox",
+    "--browser",
+    "chromium",
+    "--executable-path",
+    BROWSER ?? "",
+  ],
+  "browser_navigate",
+  "browser_snapshot",
+);
+const devtools = await peer(
+  "chrome-devtools-mcp",
+  "chrome-devtools-mcp/build/src/bin/chrome-devtools-mcp.js",
+  [
+    "--headless",
+    "--isolated",
+    "--executablePath",
+    BROWSER ?? "",
+    "--chrome-arg=--no-sandbox",
+  ],
+  "navigate_page",
+  "take_snapshot",
+);
+
+globalThis.addEventListener("unload", () => {
+  // Closing a client ends its server (stdin closes; SIGTERM after 2 s): mapper's stops the session it started.
+  Promise.all(closers.map((c) => c().catch(() => {}))).finally(() => {
+    site?.[Symbol.asyncDispose]();
+    if (tmp) removeTree(tmp).catch(() => {});
+  });
+});
+
+Deno.bench(
+  { name: "mapper mcp: spawn to initialize answered", group: "startup", ignore: ignore || !tmp, n: 5 },
+  async () => {
+    const m = await connect(
+      Deno.execPath(),
+      mapperCommand(["mcp", "--dir", "none"]),
+      tmp!,
+      baseEnv(join(tmp!, "home")),
+    );
+    await m.client.close();
+  },
+);
+
+Deno.bench(
+  { name: "mapper console_list (running server)", group: "call", ignore: !mapper, n: 30, warmup: 3 },
+  async () => {
+    await mapper!.call("console_list", { limit: 20 });
+  },
+);
+
+const canSee = mapper?.tools.includes("snapshot") === true && hasShop;
+Deno.bench(
+  { name: "mapper snapshot (running server)", group: "snapshot", ignore: !canSee, n: 20, warmup: 2, baseline: true },
+  async () => {
+    await mapper!.call("snapshot");
+  },
+);
+Deno.bench(
+  { name: "@playwright/mcp browser_snapshot", group: "snapshot", ignore: !canSee || !playwright, n: 20, warmup: 2 },
+  async () => {
+    await playwright!();
+  },
+);
+Deno.bench(
+  { name: "chrome-devtools-mcp take_snapshot", group: "snapshot", ignore: !canSee || !devtools, n: 20, warmup: 2 },
+  async () => {
+    await devtools!();
+  },
+);
+Deno.bench(
+  { name: "mapper click by component query (running server)", group: "click", ignore: !canSee, n: 20, warmup: 2 },
+  async () => {
+    await mapper!.call("click", { target: 'ProductCard[name="Basalt Coffee Mug"] AddToCartButton' });
+  },
+);
