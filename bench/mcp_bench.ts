@@ -130,8 +130,13 @@ const devtools = await peer(
     BROWSER ?? "",
     "--chrome-arg=--no-sandbox",
   ],
-  "navigate_page",
+  "new_page",
   "take_snapshot",
+  (navigated) => {
+    // Its page tools need the id of the page new_page opened: the one listed as selected.
+    const id = /^(\d+): .*\[selected\]$/m.exec(navigated)?.[1];
+    return id === undefined ? {} : { pageId: Number(id) };
+  },
 );
 
 globalThis.addEventListener("unload", () => {
