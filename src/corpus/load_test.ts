@@ -177,13 +177,14 @@ Deno.test("load - $ref expands a root component with its whole subtree, in globa
   assert.deepEqual(diagnostics.filter((d) => d.code !== "missing-version"), []);
 });
 
-Deno.test("load - sibling keys beside $ref are ignored with a warning", async () => {
+Deno.test("load - sibling keys beside $ref are ignored and are an unknown-field error", async () => {
   const { wire, diagnostics } = await loadFiles({
     "a.yaml":
       "components:\n  - {name: F, selector: f}\nviews:\n  - name: V\n    components:\n      - $ref: F\n        selector: .other\n",
   });
   assert.equal(wire.views[0]!.components[0]!.selector, "f");
-  assert.deepEqual(codes(diagnostics).filter((c) => c.startsWith("ref-")), ["ref-sibling-ignored a.yaml:7:9"]);
+  assert.deepEqual(codes(diagnostics).filter((c) => c.startsWith("unknown-")), ["unknown-field a.yaml:7:9"]);
+  assert.equal(diagnostics.find((d) => d.code === "unknown-field")!.severity, "error");
 });
 
 Deno.test("load - $ref to a duplicated name uses the first declaration (spec), with a warning", async () => {
@@ -352,7 +353,7 @@ Deno.test("load - unknown fields are warnings with their position; tooling files
       "    selector: .c",
       "    uses: Other",
       "    properties:",
-      "      - {name: p, extract: text, transform: slug}",
+      "      - {name: p, extract: text, transform: slug, shape: round}",
       "views:",
       "  - name: V",
       "    route: /",
@@ -364,11 +365,11 @@ Deno.test("load - unknown fields are warnings with their position; tooling files
     "unknown-field a.yaml:2:1",
     "view-field-at-file-root a.yaml:3:1",
     "unknown-field a.yaml:7:5",
-    "unknown-field a.yaml:9:34",
+    "unknown-field a.yaml:9:51",
     "unknown-field a.yaml:13:5",
   ]);
   assert.ok(diagnostics.every((d) => d.severity === "warning"));
-  assert.deepEqual(wire.globals[0]!.properties, [{ name: "p", extract: "text" }]);
+  assert.deepEqual(wire.globals[0]!.properties, [{ name: "p", extract: "text", transform: "slug" }]);
 });
 
 Deno.test("load - missing or unsupported version is a warning", async () => {
