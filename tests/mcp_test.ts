@@ -72,7 +72,7 @@ Deno.test("mcp - lists every tool with described arguments and truthful annotati
   await using mcp = await startMcp([], { cwd: dir.path, home: dir.path });
   const { tools } = (await mcp.client.listTools()) as { tools: Tool[] };
   const names = tools.map((t) => t.name);
-  for (const n of ["console_list", "console_get", "network_list", "network_get", "atlas_find", "atlas_add"]) {
+  for (const n of ["match", "console_list", "console_get", "network_list", "network_get", "atlas_find", "atlas_add"]) {
     assert.ok(names.includes(n), `${n} is listed`);
   }
   for (const t of tools) {
@@ -87,7 +87,7 @@ Deno.test("mcp - lists every tool with described arguments and truthful annotati
     }
   }
   const by = (n: string) => tools.find((t) => t.name === n)!;
-  for (const n of ["console_list", "console_get", "network_list", "network_get"]) {
+  for (const n of ["match", "console_list", "console_get", "network_list", "network_get"]) {
     assert.deepEqual(by(n).annotations, {
       title: by(n).title,
       readOnlyHint: true,
@@ -105,7 +105,7 @@ Deno.test("mcp - lists every tool with described arguments and truthful annotati
     ["log", "debug", "info", "warn", "error", "exception"],
   );
   const { resources } = (await mcp.client.listResources()) as { resources: Resource[] };
-  assert.deepEqual(resources.map((r) => r.uri), ["mapper://corpus"]);
+  assert.deepEqual(resources.map((r) => r.uri), ["mapper://corpus", "mapper://memory"]);
 });
 
 Deno.test("mcp - errors come back as tool errors with the CLI's message and hint", async () => {
@@ -164,6 +164,15 @@ Deno.test("mcp - atlas_find searches and atlas_add installs only once the user c
     const wire = JSON.parse((res.contents[0] as { text: string }).text);
     assert.deepEqual(wire.views.map((v: { name: string }) => v.name), ["Checkout"]);
     assert.deepEqual(wire.globals.map((c: { name: string }) => c.name), ["Cart"]);
+    // A command that reports problems and exits 1 is a tool error carrying its report (this archive has no
+    // "version: 1" lines, which 'mapper match' reports as errors).
+    const invalid = await mcp.call("match", { url: "https://shop.acme.test/checkout" });
+    assert.equal(invalid.isError, true);
+    assert.match(invalid.text, /^components\.yaml:1:1: error missing-version: /m);
+    // Memory notes: no session is started just to read them.
+    const memory = await mcp.client.readResource({ uri: "mapper://memory" });
+    assert.match((memory.contents[0] as { text: string }).text, /^No browser session is running/m);
+    assert.doesNotMatch(mcp.stderr(), /started a browser session/);
   });
 
   await t.step("with elicitation: the user's answer decides, whatever confirm says", async () => {
@@ -190,6 +199,22 @@ Deno.test("mcp - --help documents the flags; a bad --url is a usage error before
     bad.stderr,
     /^mapper mcp: --url "shop\.test" is not an absolute URL — include the scheme, e\.g\. --url https:\/\/example\.com\/\nusage: mapper mcp \[options\]\n$/,
   );
+});
+
+Deno.test("mcp - match answers with the text of 'mapper match'", async () => {
+  await using dir = await tempDir();
+  await Deno.mkdir(dir.join(".mapper"));
+  await Deno.writeTextFile(
+    dir.join(".mapper", "site.yaml"),
+    "version: 1\nviews:\n  - name: Product\n    route: /product/:id\n    components:\n      - name: Buy\n        selector: button.buy\n",
+  );
+  await using mcp = await startMcp([], { cwd: dir.path, home: dir.path });
+  const matched = await mcp.call("match", { url: "https://shop.test/product/42" });
+  assert.equal(matched.isError, false, matched.text);
+  assert.match(matched.text, /^view Product {2}\/product\/:id {2}\(score 5, site\.yaml:3\)\nparams id=42\n/);
+  const cli = await runMapper(["match", "https://shop.test/product/42"], { cwd: dir.path, env: { HOME: dir.path } });
+  assert.equal(cli.code, 0, cli.stderr);
+  assert.equal(matched.text, cli.stdout);
 });
 
 Deno.test("mcp - shuts down when its standard input ends", async () => {
@@ -220,6 +245,10 @@ Deno.test({
     await using dir = await tempDir("mapper-mcp-");
     const cwd = dir.join("site");
     await Deno.mkdir(join(cwd, ".mapper"), { recursive: true });
+    await Deno.writeTextFile(
+      join(cwd, ".mapper", "site.yaml"),
+      "memory:\n  - the test site\nviews:\n  - name: ApiPage\n    route: /api.html\n    memory:\n      - it fetches /api/data first\n",
+    );
     const args = ["--headless", "--browser", browser, "--port", "0", "--url", `${site.origin}/api.html`];
     let pids: number[] = [];
     {
@@ -234,6 +263,11 @@ Deno.test({
       pids = [info.daemonPid, info.chromiumPid];
       assert.match(mcp.stderr(), new RegExp(`\\[mcp\\] started a browser session \\(daemon pid ${info.daemonPid}`));
 
+      const memory = await mcp.client.readResource({ uri: "mapper://memory" });
+      assert.match(
+        (memory.contents[0] as { text: string }).text,
+        /^## Site\n- the test site\n\n## Tab [0-9A-F]{8}: http:\/\/127\.0\.0\.1:\d+\/api\.html → view ApiPage \(route \/api\.html\)\n- it fetches \/api\/data first\n$/m,
+      );
       const errors = await mcp.call("console_list", { level: ["error"] });
       assert.match(errors.text, /^\[\d+\] error {5}refused: TypeError: Failed to fetch$/m);
       const list = await mcp.call("network_list", { url: "via=fetch" });

@@ -9,26 +9,24 @@
  *
  * @module
  */
-import { basename, resolve } from "node:path";
+import { resolve } from "node:path";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { capture, type Io, withSinks } from "../io.ts";
-import { describe, errorText, MapperError } from "../errors.ts";
+import { describe, errorText, MapperError, ProblemsFound } from "../errors.ts";
 import { VERSION } from "../version.ts";
 import type { Content, ToolContext, ToolSpec } from "./registry.ts";
+import { CORPUS_URI, corpusJson, MEMORY_URI, memoryText } from "./resources.ts";
 import { SessionKeeper, type SessionOptions } from "./session.ts";
 import { TOOLS } from "./tools.ts";
 
 /** Options of `mapper mcp`. */
 export type McpOptions = SessionOptions;
 
-/** URI of the compiled-corpus resource. */
-export const CORPUS_URI = "mapper://corpus";
-
 /** What the server tells a client about itself on `initialize` (shown to the model by most clients). */
 export const INSTRUCTIONS =
   "mapper gives you a map of the website in a managed Chromium session: views (URL routes), " +
   "named components, API requests and console messages, with memory notes from people who mapped it. " +
-  "Read the resource mapper://corpus for the whole map. console_list / network_list show what the page logged and " +
+  "Read the resource mapper://corpus for the whole map and mapper://memory for the notes on the open pages. console_list / network_list show what the page logged and " +
   "fetched (network_get for a body). atlas_find looks for a published map of a site; atlas_add installs one. " +
   "The first browser tool call starts the session when none runs (it stops with this server).";
 
@@ -50,9 +48,13 @@ export async function buildServer(opts: McpOptions, io: Io, keeper: SessionKeepe
     async capture(fn) {
       const out = capture();
       const err = capture();
-      await fn(withSinks(io, out, err));
+      const code = await fn(withSinks(io, out, err));
       const notes = err.text();
-      return out.text() + (notes === "" ? "" : (out.text() === "" || out.text().endsWith("\n") ? "" : "\n") + notes);
+      const text = out.text() +
+        (notes === "" ? "" : (out.text() === "" || out.text().endsWith("\n") ? "" : "\n") + notes);
+      // A command that reported its own failure (its report is the text) and exited non-zero: a tool error.
+      if (code !== 0) throw new ProblemsFound(text.trimEnd() || `exit code ${code}`);
+      return text;
     },
     async confirm(message) {
       if (server.server.getClientCapabilities()?.elicitation === undefined) return undefined;
@@ -74,15 +76,17 @@ export async function buildServer(opts: McpOptions, io: Io, keeper: SessionKeepe
     description: "The site map of this server's corpus directory, compiled to the JSON the extension and the " +
       "browser session read (the /mapper wire format): views with routes, components, requests, messages, memory.",
     mimeType: "application/json",
-  }, async (uri: URL) => {
-    const { compile, load } = await import("../corpus/mod.ts");
-    const { corpus } = await load(resolve(io.cwd, opts.dir)).catch((err: unknown) => {
-      // The SDK answers a thrown error with its message: make that the CLI's `message — hint` text.
-      throw err instanceof MapperError ? new Error(errorText(err)) : err;
-    });
-    const wire = compile(corpus, { site: basename(io.cwd), version: io.now() });
-    return { contents: [{ uri: uri.href, mimeType: "application/json", text: JSON.stringify(wire, null, 2) }] };
-  });
+  }, async (uri: URL) => ({
+    contents: [{ uri: uri.href, mimeType: "application/json", text: await corpusJson(opts.dir, io) }],
+  }));
+  server.registerResource("memory", MEMORY_URI, {
+    title: "Memory notes for the open pages",
+    description: "What people who mapped this site noted for agents: the site-wide notes, then for each tab of " +
+      "the browser session its URL, the view it resolves to and that view's notes. Read it before acting on a page.",
+    mimeType: "text/markdown",
+  }, async (uri: URL) => ({
+    contents: [{ uri: uri.href, mimeType: "text/markdown", text: await memoryText(opts.dir, io) }],
+  }));
   return server;
 }
 

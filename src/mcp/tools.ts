@@ -180,5 +180,34 @@ const atlasAdd = defineTool({
   },
 });
 
+/** `match`: `mapper match`. */
+const match = defineTool({
+  name: "match",
+  title: "What the map says about a URL",
+  description: "Which view of the corpus a URL resolves to (the single most specific route) and its route " +
+    "parameters, the other views that also match, the components active there (global or view-scoped, with their " +
+    "selectors) and the API requests that apply. Reads the corpus only: no browser, nothing changes.",
+  input: {
+    url: z.string().min(1).describe('A page URL or path, e.g. "https://shop.example.com/product/42" or "/product/42".'),
+    method: z.string().min(1).optional().describe("Only requests accepting this HTTP method (GET, POST, …)."),
+  },
+  annotations: READ_LOCAL,
+  browser: false,
+  async call(a, ctx) {
+    const { runMatch } = await import("../authoring/match.ts");
+    return await ctx.capture((io) =>
+      runMatch({ url: a.url, dir: ctx.dir, ...(a.method === undefined ? {} : { method: a.method }) }, io)
+    );
+  },
+});
+
 /** Every tool the server offers, in the order `tools/list` shows them. */
-export const TOOLS: readonly ToolSpec[] = [consoleList, consoleGet, networkList, networkGet, atlasFind, atlasAdd];
+export const TOOLS: readonly ToolSpec[] = [
+  match,
+  consoleList,
+  consoleGet,
+  networkList,
+  networkGet,
+  atlasFind,
+  atlasAdd,
+];
