@@ -6,7 +6,7 @@
  * @module
  */
 export { buildServer, INSTRUCTIONS, type McpOptions, runMcp, toolError } from "./server.ts";
-export { CORPUS_URI, corpusJson, MEMORY_URI, memoryText } from "./resources.ts";
+export { CORPUS_URI, corpusJson, MEMORY_URI, memoryText, RESOURCES, type ResourceSpec } from "./resources.ts";
 export { type Annotations, type Content, defineTool, type ToolContext, type ToolSpec } from "./registry.ts";
 export { SessionKeeper, type SessionOptions } from "./session.ts";
 export { TOOLS } from "./tools.ts";

@@ -62,3 +62,36 @@ export async function memoryText(dir: string, io: Io): Promise<string> {
   }
   return lines.join("\n").trimEnd() + "\n";
 }
+
+/** A resource as the server registers it. */
+export interface ResourceSpec {
+  readonly name: string;
+  readonly uri: string;
+  readonly title: string;
+  readonly description: string;
+  readonly mimeType: string;
+  /** Reads the current content for corpus directory `dir`. */
+  read(dir: string, io: Io): Promise<string>;
+}
+
+/** Every resource the server offers. */
+export const RESOURCES: readonly ResourceSpec[] = [
+  {
+    name: "corpus",
+    uri: CORPUS_URI,
+    title: "Compiled corpus",
+    description: "The site map of this server's corpus directory, compiled to the JSON the extension and the " +
+      "browser session read (the /mapper wire format): views with routes, components, requests, messages, memory.",
+    mimeType: "application/json",
+    read: corpusJson,
+  },
+  {
+    name: "memory",
+    uri: MEMORY_URI,
+    title: "Memory notes for the open pages",
+    description: "What people who mapped this site noted for agents: the site-wide notes, then for each tab of " +
+      "the browser session its URL, the view it resolves to and that view's notes. Read it before acting on a page.",
+    mimeType: "text/markdown",
+    read: memoryText,
+  },
+];

@@ -15,7 +15,7 @@ import { capture, type Io, withSinks } from "../io.ts";
 import { describe, errorText, MapperError, ProblemsFound } from "../errors.ts";
 import { VERSION } from "../version.ts";
 import type { Content, ToolContext, ToolSpec } from "./registry.ts";
-import { CORPUS_URI, corpusJson, MEMORY_URI, memoryText } from "./resources.ts";
+import { RESOURCES } from "./resources.ts";
 import { SessionKeeper, type SessionOptions } from "./session.ts";
 import { TOOLS } from "./tools.ts";
 
@@ -71,22 +71,11 @@ export async function buildServer(opts: McpOptions, io: Io, keeper: SessionKeepe
     },
   };
   for (const tool of TOOLS) registerTool(server, tool, ctx, keeper);
-  server.registerResource("corpus", CORPUS_URI, {
-    title: "Compiled corpus",
-    description: "The site map of this server's corpus directory, compiled to the JSON the extension and the " +
-      "browser session read (the /mapper wire format): views with routes, components, requests, messages, memory.",
-    mimeType: "application/json",
-  }, async (uri: URL) => ({
-    contents: [{ uri: uri.href, mimeType: "application/json", text: await corpusJson(opts.dir, io) }],
-  }));
-  server.registerResource("memory", MEMORY_URI, {
-    title: "Memory notes for the open pages",
-    description: "What people who mapped this site noted for agents: the site-wide notes, then for each tab of " +
-      "the browser session its URL, the view it resolves to and that view's notes. Read it before acting on a page.",
-    mimeType: "text/markdown",
-  }, async (uri: URL) => ({
-    contents: [{ uri: uri.href, mimeType: "text/markdown", text: await memoryText(opts.dir, io) }],
-  }));
+  for (const r of RESOURCES) {
+    server.registerResource(r.name, r.uri, { title: r.title, description: r.description, mimeType: r.mimeType }, async (
+      uri: URL,
+    ) => ({ contents: [{ uri: uri.href, mimeType: r.mimeType, text: await r.read(opts.dir, io) }] }));
+  }
   return server;
 }
 
