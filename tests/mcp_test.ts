@@ -258,7 +258,7 @@ Deno.test({
         return r.text.includes("api done") ? r : undefined;
       }, 30_000);
       assert.equal(logged.isError, false);
-      assert.match(logged.text, /^\[\d+\] log {7}api done$/m);
+      assert.match(logged.text, /^\[\d+\] \[--\] log {7}api done$/m);
       const info = JSON.parse(await Deno.readTextFile(join(cwd, ".mapper", ".session")));
       pids = [info.daemonPid, info.chromiumPid];
       assert.match(mcp.stderr(), new RegExp(`\\[mcp\\] started a browser session \\(daemon pid ${info.daemonPid}`));
@@ -269,15 +269,15 @@ Deno.test({
         /^## Site\n- the test site\n\n## Tab [0-9A-F]{8}: http:\/\/127\.0\.0\.1:\d+\/api\.html → view ApiPage \(route \/api\.html\)\n- it fetches \/api\/data first\n$/m,
       );
       const errors = await mcp.call("console_list", { level: ["error"] });
-      assert.match(errors.text, /^\[\d+\] error {5}refused: TypeError: Failed to fetch$/m);
+      assert.match(errors.text, /^\[\d+\] \[--\] error {5}refused: TypeError: Failed to fetch$/m);
       const list = await mcp.call("network_list", { url: "via=fetch" });
-      const m = /^\[(\d+)\] GET \S+\/api\/data\?via=fetch → 200 OK \(Fetch\)$/m.exec(list.text);
+      const m = /^\[(\d+)\] \[--\] GET \S+\/api\/data\?via=fetch → 200 OK \(Fetch\)$/m.exec(list.text);
       assert.ok(m, list.text);
       const got = await mcp.call("network_get", { index: Number(m[1]) });
       assert.equal(got.isError, false, got.text);
       assert.match(got.text, /\{"ok":true,"via":"fetch"\}/);
       const secret = await mcp.call("network_list", { type: "xhr" });
-      const post = /^\[(\d+)\] POST \S+\/api\/echo → 201 Created \(XHR\)$/m.exec(secret.text);
+      const post = /^\[(\d+)\] \[--\] POST \S+\/api\/echo → 201 Created \(XHR\)$/m.exec(secret.text);
       assert.ok(post, secret.text);
       const redacted = await mcp.call("network_get", { index: Number(post[1]) });
       assert.match(redacted.text, /^ {2}Authorization: <redacted, 13 bytes — use --show-secrets>$/m);

@@ -17,7 +17,9 @@ import { chromiumArgs, findBrowser, launchChromium, type LaunchedChromium, pidAl
 import { Collector } from "./collector.ts";
 import { ensureExtension, injectPort } from "./extension.ts";
 import { compileMatcher, type CorpusMatcher } from "./match.ts";
+import { type FieldDefs, fieldDefs } from "./fields.ts";
 import { devtoolsHandler } from "./_http.ts";
+import { PageEngine, pageHandler } from "../see/mod.ts";
 import { removeSession, type SessionInfo, sessionPath, writeSession } from "./session_file.ts";
 
 /** Options of `mapper browser start` (also what the detached daemon is re-run with). */
@@ -143,10 +145,12 @@ export async function runDaemon(opts: StartOptions, io: Io): Promise<number> {
   });
   let matcherVersion: unknown = null;
   let matcher: CorpusMatcher = compileMatcher(undefined);
+  let fields: FieldDefs = fieldDefs(undefined);
   const currentMatcher = () => {
     const wire = corpus.current().wire;
     if (wire !== matcherVersion) {
       matcher = compileMatcher(wire);
+      fields = fieldDefs(wire);
       matcherVersion = wire;
     }
     return matcher;
@@ -211,6 +215,10 @@ export async function runDaemon(opts: StartOptions, io: Io): Promise<number> {
     api = devtoolsHandler({
       collector,
       matcher: currentMatcher,
+      fields: () => {
+        currentMatcher();
+        return fields;
+      },
       status: () => ({
         version: VERSION,
         daemonPid: Deno.pid,
@@ -227,6 +235,18 @@ export async function runDaemon(opts: StartOptions, io: Io): Promise<number> {
         return targetId;
       },
       tabs,
+      page: pageHandler(
+        new PageEngine({
+          send: (method, params, sessionId, timeoutMs) => conn.send(method, params, sessionId, timeoutMs),
+          tabs,
+          session: async (targetId) => {
+            const s = await collector.waitForSession((x) => x.targetId === targetId, 5000);
+            await collector.ready(s.id);
+            return s.id;
+          },
+          corpus: () => corpus.current().wire,
+        }),
+      ),
     });
 
     const firstPage = await collector.waitForSession((s) => s.type === "page", 5000).catch(() => undefined);
