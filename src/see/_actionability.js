@@ -21,6 +21,8 @@
  * @returns {Promise<Record<string, unknown>>}
  */
 export async function prepareElement(opts) {
+  // Nested helpers need the element; `this` is only bound at the top of a callFunctionOn target.
+  // deno-lint-ignore no-this-alias
   const el = this;
   const started = performance.now();
   const frame = () =>
@@ -404,6 +406,7 @@ export function scrollByDelta(opts) {
   const root = doc.scrollingElement ?? doc.documentElement;
   /** @type {Element} */
   let scroller = root;
+  // deno-lint-ignore no-this-alias
   for (let n = this; n; n = n.parentElement) {
     const s = getComputedStyle(n);
     const canY = /(auto|scroll|overlay)/.test(s.overflowY) && n.scrollHeight > n.clientHeight;

@@ -53,6 +53,8 @@ export async function navigate(page: ActPage, url: string, opts: { timeoutMs?: n
   const timeoutMs = opts.timeoutMs ?? NAVIGATE_TIMEOUT_MS;
   const deadline = Date.now() + timeoutMs;
 
+  // Assigned once Page.navigate answers; the linter misses that assignment after the `using` below.
+  // deno-lint-ignore prefer-const
   let mainFrame: string | undefined;
   let awaited: string | undefined;
   const loaders = new Set<string>();
