@@ -102,15 +102,24 @@ export async function prepareElement(opts) {
     }
     return clip(/** @type {HTMLElement} */ (e).innerText ?? e.textContent ?? "");
   };
-  // The snapshot's way of naming a node, when the page script that resolved the query offers it.
-  const see = /** @type {{ describe?: (e: Element) => string | undefined } | undefined} */ (
-    /** @type {Record<symbol, unknown>} */ (/** @type {unknown} */ (globalThis))[Symbol.for("mapper.see")]
+  // The page script's node ids (`__mapperSee.idOf`, same isolated world): the daemon names a cover by the component
+  // the snapshot gives it.
+  const see = /** @type {{ idOf?: (e: Element) => number } | undefined} */ (
+    /** @type {Record<string, unknown>} */ (/** @type {unknown} */ (globalThis))["__mapperSee"]
   );
   const describe = (/** @type {Element} */ e) => {
-    const fromMap = see?.describe?.(e);
-    if (fromMap) return fromMap;
     const name = nameOf(e);
     return name ? `${roleOf(e)} ${JSON.stringify(name)}` : roleOf(e);
+  };
+  /** Ids of the hit element and its ancestors that do not contain the target, innermost first. */
+  const chainIds = (/** @type {Element} */ hit, /** @type {Element} */ target) => {
+    /** @type {number[]} */
+    const out = [];
+    for (let n = /** @type {Element | null} */ (hit); n && !composedContains(n, target) && out.length < 16; n = parentOf(n)) {
+      const id = see?.idOf?.(n);
+      if (id !== undefined) out.push(id);
+    }
+    return out;
   };
   /** The element that covers `target` at the hit point, named the way an agent would look for it. */
   const coverOf = (/** @type {Element} */ hit, /** @type {Element} */ target) => {
@@ -122,7 +131,6 @@ export async function prepareElement(opts) {
       cover = n;
       const role = n.getAttribute("role");
       if (n.tagName === "DIALOG" || role === "dialog" || role === "alertdialog") return n;
-      if (see?.describe?.(n)) return n;
     }
     // The outermost container is often an unnamed full-page backdrop holding the dialog: name the dialog in it.
     const dialog = cover.querySelector("dialog,[role=dialog],[role=alertdialog],[aria-modal=true]");
@@ -276,7 +284,13 @@ export async function prepareElement(opts) {
         return fail("no-pointer-events", { target: describe(el), cover: describe(hit), x: px, y: py });
       }
       const cover = hit ? coverOf(hit, el) : null;
-      return fail("covered", { target: describe(el), cover: cover ? describe(cover) : "nothing", x: px, y: py });
+      return fail("covered", {
+        target: describe(el),
+        cover: cover ? describe(cover) : "nothing",
+        coverIds: hit ? chainIds(hit, el) : [],
+        x: px,
+        y: py,
+      });
     }
   }
   return {

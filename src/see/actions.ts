@@ -10,7 +10,6 @@
  *
  * @module
  */
-import type { CdpConnection } from "../browser/cdp.ts";
 import { CdpError } from "../browser/cdp.ts";
 import { MapperError, UsageError } from "../errors.ts";
 import { chordEvents, clickEvents, moveEvents, parseChord } from "./input.ts";
@@ -38,9 +37,10 @@ export interface ResolvedElement {
   label: string;
 }
 
-/** What the engine needs of one tab: the connection, the tab's session, the event hub, and the one resolver. */
+/** What the engine needs of one tab: CDP on the tab's session, the event hub, and the one resolver. */
 export interface ActPage {
-  readonly cdp: CdpConnection;
+  /** Sends a CDP command on the tab's session. */
+  send<T = Record<string, unknown>>(method: string, params?: Record<string, unknown>, timeoutMs?: number): Promise<T>;
   /** Target id of the tab. */
   readonly tabId: string;
   /** Flattened CDP session of the tab. */
@@ -141,7 +141,7 @@ async function sendOrDialog<T>(
   params: Record<string, unknown>,
   timeoutMs = 30_000,
 ): Promise<{ result: T } | { dialog: DialogInfo }> {
-  const pending = page.cdp.send<T>(method, params, page.sessionId, timeoutMs);
+  const pending = page.send<T>(method, params, timeoutMs);
   let sub: Disposable | undefined;
   const opened = new Promise<DialogInfo>((resolve) => {
     sub = page.events.listen((ev) => {
@@ -391,7 +391,7 @@ export async function fill(page: ActPage, target: string, text: string, opts: Fi
       // Deleting the selection is the user's way to empty a field; insertText("") would be a no-op.
       if (!prep.empty) {
         for (const ev of chordEvents(parseChord("Delete"))) {
-          await page.cdp.send("Input.dispatchKeyEvent", ev, page.sessionId);
+          await page.send("Input.dispatchKeyEvent", ev);
         }
       }
     } else {

@@ -76,11 +76,13 @@ function describeThrown(d: NonNullable<EvalAnswer["exceptionDetails"]>): string 
 }
 
 async function run(page: ActPage, expression: string): Promise<EvalAnswer | { dialog: DialogInfo }> {
-  const pending = page.cdp.send<EvalAnswer>(
-    "Runtime.evaluate",
-    { expression, awaitPromise: true, returnByValue: false, replMode: false, userGesture: true },
-    page.sessionId,
-  );
+  const pending = page.send<EvalAnswer>("Runtime.evaluate", {
+    expression,
+    awaitPromise: true,
+    returnByValue: false,
+    replMode: false,
+    userGesture: true,
+  });
   let sub: Disposable | undefined;
   const opened = new Promise<{ dialog: DialogInfo }>((resolve) => {
     sub = page.events.listen((ev) => {
@@ -130,7 +132,7 @@ export async function evaluate(page: ActPage, js: string): Promise<EvalResult> {
     ? "a window"
     : undefined;
   if (kind !== undefined) {
-    if (r.objectId) page.cdp.send("Runtime.releaseObject", { objectId: r.objectId }, page.sessionId).catch(() => {});
+    if (r.objectId) page.send("Runtime.releaseObject", { objectId: r.objectId }).catch(() => {});
     throw new ActionError("not-json", `the result is ${kind}, which cannot be returned as JSON`, {
       hint: "return plain data: e.g. el.textContent or el.outerHTML instead of el",
     });
@@ -139,11 +141,11 @@ export async function evaluate(page: ActPage, js: string): Promise<EvalResult> {
     return { action: "eval", json: JSON.stringify(r.value ?? null), value: r.value ?? null };
   }
   try {
-    const s = await page.cdp.send<EvalAnswer>(
-      "Runtime.callFunctionOn",
-      { functionDeclaration: SERIALISE, objectId: r.objectId, returnByValue: true },
-      page.sessionId,
-    );
+    const s = await page.send<EvalAnswer>("Runtime.callFunctionOn", {
+      functionDeclaration: SERIALISE,
+      objectId: r.objectId,
+      returnByValue: true,
+    });
     if (s.exceptionDetails) {
       const why = s.exceptionDetails.exception?.description?.split("\n")[0]?.replace(/^Error: /, "") ?? "not JSON";
       throw new ActionError("not-json", `the result cannot be returned as JSON: ${why}`, {
@@ -153,6 +155,6 @@ export async function evaluate(page: ActPage, js: string): Promise<EvalResult> {
     const json = String(s.result.value);
     return { action: "eval", json, value: JSON.parse(json) };
   } finally {
-    page.cdp.send("Runtime.releaseObject", { objectId: r.objectId }, page.sessionId).catch(() => {});
+    page.send("Runtime.releaseObject", { objectId: r.objectId }).catch(() => {});
   }
 }

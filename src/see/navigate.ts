@@ -90,12 +90,9 @@ export async function navigate(page: ActPage, url: string, opts: { timeoutMs?: n
     }
   };
 
-  const nav = await page.cdp.send<{ frameId: string; loaderId?: string; errorText?: string }>(
-    "Page.navigate",
-    { url: requested },
-    page.sessionId,
-    timeoutMs,
-  );
+  const nav = await page.send<{ frameId: string; loaderId?: string; errorText?: string }>("Page.navigate", {
+    url: requested,
+  }, timeoutMs);
   if (nav.errorText && nav.errorText !== "net::ERR_ABORTED") {
     throw new NetworkError(`cannot open ${JSON.stringify(requested)}: ${nav.errorText}`, {
       hint: "check the URL and that the site is up",

@@ -92,7 +92,7 @@ export async function screenshot(page: ActPage, opts: ScreenshotOptions = {}): P
   if (opts.element) {
     const el = opts.element;
     const timeoutMs = opts.timeoutMs ?? ACTION_TIMEOUT_MS;
-    const answer = await page.cdp.send<{ result: { value?: Record<string, unknown> }; exceptionDetails?: unknown }>(
+    const answer = await page.send<{ result: { value?: Record<string, unknown> }; exceptionDetails?: unknown }>(
       "Runtime.callFunctionOn",
       {
         functionDeclaration: prepareElement.toString(),
@@ -101,7 +101,6 @@ export async function screenshot(page: ActPage, opts: ScreenshotOptions = {}): P
         returnByValue: true,
         awaitPromise: true,
       },
-      page.sessionId,
     );
     const p = (answer.result.value ?? { ok: false, reason: "gone" }) as {
       ok: boolean;
@@ -109,7 +108,7 @@ export async function screenshot(page: ActPage, opts: ScreenshotOptions = {}): P
       scrolled?: boolean;
     };
     if (!p.ok || !p.box) throw refusal(el.label, p, "screenshot", timeoutMs);
-    const m = await page.cdp.send<Metrics>("Page.getLayoutMetrics", {}, page.sessionId);
+    const m = await page.send<Metrics>("Page.getLayoutMetrics", {});
     const mx = (p.box.width * expand) / 100;
     const my = (p.box.height * expand) / 100;
     const x = Math.max(0, p.box.x + m.cssVisualViewport.pageX - mx);
@@ -125,11 +124,11 @@ export async function screenshot(page: ActPage, opts: ScreenshotOptions = {}): P
     r.id = el.id;
     r.scrolled = p.scrolled === true;
   } else if (opts.fullPage) {
-    const m = await page.cdp.send<Metrics>("Page.getLayoutMetrics", {}, page.sessionId);
+    const m = await page.send<Metrics>("Page.getLayoutMetrics", {});
     params.clip = { x: 0, y: 0, width: m.cssContentSize.width, height: m.cssContentSize.height, scale: 1 };
     params.captureBeyondViewport = true;
   }
-  const shot = await page.cdp.send<{ data: string }>("Page.captureScreenshot", params, page.sessionId, 30_000);
+  const shot = await page.send<{ data: string }>("Page.captureScreenshot", params, 30_000);
   const [width, height] = imageSize(decode(shot.data));
   return { action: "screenshot", format, data: shot.data, width, height, ...r };
 }

@@ -4,7 +4,6 @@
  *
  * @module
  */
-import type { CdpConnection } from "../browser/cdp.ts";
 import { NotFoundError } from "../errors.ts";
 import { ActionError, type ActPage } from "./actions.ts";
 import type { DialogInfo } from "./page_events.ts";
@@ -51,13 +50,8 @@ export async function handleDialog(page: ActPage, accept: boolean, text?: string
     }
     params.promptText = text;
   }
-  await page.cdp.send("Page.handleJavaScriptDialog", params, page.sessionId, 10_000);
+  await page.send("Page.handleJavaScriptDialog", params, 10_000);
   const r: DialogResult = { action: "dialog", accepted: accept, dialog };
   if (text !== undefined) r.text = text;
   return r;
-}
-
-/** Closes a tab by its full target id. */
-export async function closeTab(cdp: CdpConnection, id: string): Promise<void> {
-  await cdp.send("Target.closeTarget", { targetId: id }, undefined, 10_000);
 }
