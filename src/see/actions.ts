@@ -48,6 +48,12 @@ export interface ActPage {
   readonly events: PageEvents;
   /** Resolves `ID` or a component query to exactly one element (the shared resolver's errors otherwise). */
   resolve(target: string): Promise<ResolvedElement>;
+  /**
+   * Names what covers a target, from the page script's ids of the hit element and its ancestors (innermost first),
+   * the way the snapshot names it (`CookieConsent (dialog "We value your privacy")`); `undefined` leaves the
+   * page-side description.
+   */
+  nameCover?(ids: readonly number[]): string | undefined;
 }
 
 /** A target: a node id or component query, or a viewport point (`click --x --y`). */
@@ -213,6 +219,7 @@ interface Prepared {
   scrolled?: boolean;
   target?: string;
   cover?: string;
+  coverIds?: number[];
   container?: string;
   waitedMs?: number;
   tag?: string;
@@ -285,7 +292,10 @@ async function ready(
     action,
     editable: opts.editable === true,
   });
-  if (!p.ok || p.x === undefined || p.y === undefined) throw refusal(el.label, p, action, timeoutMs);
+  if (!p.ok || p.x === undefined || p.y === undefined) {
+    if (p.reason === "covered" && p.coverIds && page.nameCover) p.cover = page.nameCover(p.coverIds) ?? p.cover;
+    throw refusal(el.label, p, action, timeoutMs);
+  }
   return { el, at: p as Prepared & { x: number; y: number } };
 }
 

@@ -28,6 +28,8 @@ export class PageEvents {
   #listeners = new Set<(ev: CdpEvent) => void>();
   #dialogs = new Map<string, DialogInfo>();
   #enabled = new Map<string, Promise<void>>();
+  /** Target id of each page session. */
+  #tabs = new Map<string, string>();
 
   /** Starts listening on `cdp` (after whoever set `onEvent` before: the collector keeps its order). */
   constructor(cdp: CdpConnection) {
@@ -42,11 +44,15 @@ export class PageEvents {
   #handle(ev: CdpEvent): void {
     const p = ev.params;
     if (ev.method === "Target.attachedToTarget") {
-      const info = (p.targetInfo ?? {}) as { type?: string };
-      if (info.type === "page" && typeof p.sessionId === "string") void this.enable(p.sessionId).catch(() => {});
+      const info = (p.targetInfo ?? {}) as { type?: string; targetId?: string };
+      if (info.type === "page" && typeof p.sessionId === "string") {
+        this.#tabs.set(p.sessionId, String(info.targetId));
+        void this.enable(p.sessionId).catch(() => {});
+      }
     } else if (ev.method === "Target.detachedFromTarget" && typeof p.sessionId === "string") {
       this.#dialogs.delete(p.sessionId);
       this.#enabled.delete(p.sessionId);
+      this.#tabs.delete(p.sessionId);
     } else if (ev.method === "Page.javascriptDialogOpening" && ev.sessionId !== undefined) {
       this.#dialogs.set(ev.sessionId, {
         type: String(p.type ?? "alert"),
@@ -83,6 +89,14 @@ export class PageEvents {
   /** The dialog open on a tab's session, if any. */
   dialog(sessionId: string): DialogInfo | undefined {
     return this.#dialogs.get(sessionId);
+  }
+
+  /** The dialog open on a tab (by target id), if any. */
+  dialogOfTab(targetId: string): DialogInfo | undefined {
+    for (const [session, tab] of this.#tabs) {
+      if (tab === targetId && this.#dialogs.has(session)) return this.#dialogs.get(session);
+    }
+    return undefined;
   }
 
   /** Calls `fn` for every event until the returned handle is disposed. */
