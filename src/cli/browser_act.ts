@@ -7,26 +7,11 @@
  */
 import type { Command } from "@commander-js/extra-typings";
 import { UsageError } from "../errors.ts";
-import { type CliContext, intArg } from "./context.ts";
+import { type CliContext, coordinateArg, intArg, signedIntArg } from "./context.ts";
 
 const TAB = "the tab to act on (id or prefix from 'mapper browser tabs list'); needed with several tabs";
 const DIR = "corpus directory holding the session file";
 const TARGET = "a node id from 'mapper snapshot' or a component query, e.g. 'ProductCard[name=\"Basalt Coffee Mug\"] AddToCartButton'";
-
-/** A signed whole number (scroll deltas may be negative). */
-function signedInt(value: string): number {
-  if (!/^-?\d+$/.test(value.trim())) throw new UsageError(`expected a whole number, got "${value}"`);
-  return Number(value.trim());
-}
-
-/** A CSS pixel coordinate (may be fractional). */
-function coordinate(value: string): number {
-  const n = Number(value.trim());
-  if (value.trim() === "" || !Number.isFinite(n) || n < 0) {
-    throw new UsageError(`expected a number of CSS pixels, 0 or more, got "${value}"`);
-  }
-  return n;
-}
 
 /** Registers the acting commands on the `browser` command group. */
 export function registerBrowserActions(browser: Command, ctx: CliContext): void {
@@ -55,8 +40,8 @@ export function registerBrowserActions(browser: Command, ctx: CliContext): void 
           : "move the pointer over an element by id or component query (refused when covered), or a point",
       )
       .argument("[target]", TARGET)
-      .option("--x <n>", "viewport x in CSS pixels (with --y, instead of a target)", coordinate)
-      .option("--y <n>", "viewport y in CSS pixels", coordinate)
+      .option("--x <n>", "viewport x in CSS pixels (with --y, instead of a target)", coordinateArg)
+      .option("--y <n>", "viewport y in CSS pixels", coordinateArg)
       .option("--timeout-ms <n>", "longest wait for the element to be visible and stable", intArg(1), 5000)
       .option("--tab <id>", TAB)
       .option("--json", "print as JSON")
@@ -109,8 +94,8 @@ export function registerBrowserActions(browser: Command, ctx: CliContext): void 
     .command("scroll")
     .description("bring an element into view (verified), or scroll the page or its container by a delta")
     .option("--target <target>", TARGET)
-    .option("--delta-x <n>", "pixels to scroll right (negative: left)", signedInt, 0)
-    .option("--delta-y <n>", "pixels to scroll down (negative: up)", signedInt, 0)
+    .option("--delta-x <n>", "pixels to scroll right (negative: left)", signedIntArg, 0)
+    .option("--delta-y <n>", "pixels to scroll down (negative: up)", signedIntArg, 0)
     .option("--timeout-ms <n>", "longest wait for the target to be visible and stable", intArg(1), 5000)
     .option("--tab <id>", TAB)
     .option("--json", "print as JSON")

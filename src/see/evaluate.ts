@@ -80,7 +80,7 @@ async function run(page: ActPage, expression: string): Promise<EvalAnswer | { di
     expression,
     awaitPromise: true,
     returnByValue: false,
-    replMode: false,
+    replMode: true,
     userGesture: true,
   });
   let sub: Disposable | undefined;
