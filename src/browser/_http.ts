@@ -26,6 +26,8 @@ export interface ApiContext {
   openTab(url: string): Promise<string>;
   /** Current tabs. */
   tabs(): Promise<StatusPayload["tabs"]>;
+  /** The page commands (`/devtools/page/<command>`, see `src/see/routes.ts`); `rest` follows `page/`. */
+  page?: (req: Request, rest: readonly string[]) => Promise<Response>;
 }
 
 function json(body: unknown, status = 200): Response {
@@ -136,6 +138,7 @@ async function handle(ctx: ApiContext, req: Request, url: URL): Promise<Response
     };
     return json(payload);
   }
+  if (area === "page" && ctx.page) return await ctx.page(req, parts.slice(1));
   if (area === "tabs" && parts.length === 1) {
     if (req.method !== "POST") return error(405, "method_not_allowed", "use POST to open a tab");
     const id = await ctx.openTab(q.get("url") || "about:blank");

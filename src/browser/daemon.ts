@@ -18,6 +18,7 @@ import { Collector } from "./collector.ts";
 import { ensureExtension, injectPort } from "./extension.ts";
 import { compileMatcher, type CorpusMatcher } from "./match.ts";
 import { devtoolsHandler } from "./_http.ts";
+import { PageEngine, pageHandler } from "../see/mod.ts";
 import { removeSession, type SessionInfo, sessionPath, writeSession } from "./session_file.ts";
 
 /** Options of `mapper browser start` (also what the detached daemon is re-run with). */
@@ -227,6 +228,18 @@ export async function runDaemon(opts: StartOptions, io: Io): Promise<number> {
         return targetId;
       },
       tabs,
+      page: pageHandler(
+        new PageEngine({
+          send: (method, params, sessionId, timeoutMs) => conn.send(method, params, sessionId, timeoutMs),
+          tabs,
+          session: async (targetId) => {
+            const s = await collector.waitForSession((x) => x.targetId === targetId, 5000);
+            await collector.ready(s.id);
+            return s.id;
+          },
+          corpus: () => corpus.current().wire,
+        }),
+      ),
     });
 
     const firstPage = await collector.waitForSession((s) => s.type === "page", 5000).catch(() => undefined);

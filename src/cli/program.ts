@@ -9,6 +9,7 @@ import type { CliContext } from "./context.ts";
 import { registerAtlas } from "./atlas.ts";
 import { registerBrowser } from "./browser.ts";
 import { registerDevtools } from "./devtools.ts";
+import { registerSee } from "./see.ts";
 import { registerServeMapper } from "./serve_mapper.ts";
 import { registerSkills } from "./skills.ts";
 import { registerVersion } from "./version.ts";
@@ -31,6 +32,7 @@ export function buildProgram(ctx: CliContext): Command {
   registerAtlas(program, ctx);
   registerBrowser(program, ctx);
   registerDevtools(program, ctx);
+  registerSee(program, ctx);
   registerSkills(program, ctx);
   registerVersion(program, ctx);
   program.addHelpText(

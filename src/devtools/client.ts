@@ -6,7 +6,7 @@
  */
 import { resolve } from "node:path";
 import type { Io } from "../io.ts";
-import { NotFoundError, SessionError } from "../errors.ts";
+import { NotFoundError, SessionError, UsageError } from "../errors.ts";
 import type { ErrorPayload } from "../browser/mod.ts";
 import { liveness, readSession, type SessionInfo } from "../browser/mod.ts";
 
@@ -18,6 +18,12 @@ export interface DaemonClient {
   readonly session: SessionInfo;
   /** GETs a JSON path; throws typed errors (404 `not_buffered` → {@linkcode NotFoundError}). */
   json<T>(path: string): Promise<T>;
+  /**
+   * POSTs a JSON body and parses the JSON answer (the page commands, `/devtools/page/*`). An error answer becomes a
+   * typed error with the daemon's message and hint: 400 → {@linkcode UsageError}, 404 → {@linkcode NotFoundError},
+   * anything else → {@linkcode SessionError}.
+   */
+  post<T>(path: string, body: unknown, timeoutMs?: number): Promise<T>;
   /** GETs a body; resolves with bytes and content type, or with the daemon's reason it is unavailable. */
   body(
     index: number,
@@ -34,9 +40,9 @@ export async function connect(dir: string, io: Io): Promise<DaemonClient> {
   const info = await readSession(resolve(io.cwd, dir));
   if (info === undefined || info === "unreadable") throw noSession();
   const base = `http://127.0.0.1:${info.port}`;
-  const request = async (path: string): Promise<Response> => {
+  const request = async (path: string, init: RequestInit = {}, timeoutMs = 15_000): Promise<Response> => {
     try {
-      return await io.fetch(base + path, { signal: AbortSignal.timeout(15_000) });
+      return await io.fetch(base + path, { ...init, signal: AbortSignal.timeout(timeoutMs) });
     } catch (err: unknown) {
       const live = liveness(info);
       if (!live.daemon) {
@@ -82,6 +88,28 @@ export async function connect(dir: string, io: Io): Promise<DaemonClient> {
           `the session daemon sent invalid JSON for "${path}": ${err instanceof Error ? err.message : String(err)}`,
         );
       }
+    },
+    async post<T>(path: string, body: unknown, timeoutMs = 60_000): Promise<T> {
+      const res = await request(path, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(body),
+      }, timeoutMs);
+      const text = await res.text();
+      let payload: Partial<ErrorPayload> & { hint?: string } = {};
+      try {
+        payload = JSON.parse(text);
+      } catch {
+        if (res.ok) throw new SessionError(`the session daemon sent invalid JSON for "${path}"`);
+      }
+      if (res.ok) return payload as T;
+      if (res.status === 503) throw new SessionError("the session is still starting", { hint: "retry in a moment" });
+      const message = payload.error ?? (text.trim().split("\n")[0] || res.statusText);
+      const hint = payload.hint ?? "check 'mapper browser status'";
+      if (res.status === 400) throw new UsageError(message, { hint });
+      if (res.status === 404 && payload.code !== "not_found") throw new NotFoundError(message, { hint });
+      if (payload.hint !== undefined) throw new SessionError(message, { hint });
+      throw new SessionError(`the session daemon answered ${res.status}: ${message}`, { hint });
     },
     async body(index, kind) {
       const res = await request(`/devtools/network/${index}/body?kind=${kind}`);

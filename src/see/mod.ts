@@ -1,0 +1,66 @@
+/**
+ * Seeing (and, built on it, acting on) the live page through the map: the page engine the session daemon runs,
+ * its HTTP routes, the component query language and its resolution. The CLI side of the page commands
+ * (`commands.ts`, `client.ts`, `output.ts`) is loaded lazily by the command table and is not exported here, so the
+ * daemon never loads CLI code.
+ *
+ * ## API for the page commands (stable; the `act` and `mcp` work builds on it)
+ *
+ * Daemon side (`PageEngine`, one per daemon, built in `src/browser/daemon.ts`):
+ * - `engine.target(tab?)` → {@linkcode PageTarget} `{tab, session, url, title}`: `--tab ID` (id or unique prefix);
+ *   without it the only content tab (not `about:blank`), else the only tab. Errors (`PageError`, with code and
+ *   hint): `several_tabs` (lists them), `unknown_tab`, `ambiguous_tab`, `no_tab`.
+ * - `engine.resolve(target, "ProductCard[name=\"Cedar Cutting Board\"] AddToCartButton" | "42")` →
+ *   {@linkcode ResolvedElement} `{objectId, backendNodeId, summary, resolved, page}`: one pass (collect = extract
+ *   + match, then select). `objectId` lives in the engine's isolated world (use it with `DOM.*`,
+ *   `Runtime.callFunctionOn`, `DOM.scrollIntoViewIfNeeded`, `DOM.getBoxModel`, …); `summary` says what the
+ *   snapshot would say (`component`, `props`, matched `ancestors`, `role`, `name`, `states` e.g. `disabled`,
+ *   `hidden`); `page.blocked` names a covering overlay. Errors: `bad_query` (400, position), `no_match` (names what
+ *   is there / did-you-mean), `ambiguous` (candidates with distinguishing props), `index_out_of_range`, `stale_id`.
+ * - `engine.handle(target, id)` → `{objectId, backendNodeId}` of a snapshot id (`stale_id` when gone).
+ * - `engine.evaluate(target, expr, {awaitPromise, byValue})` / `engine.call(target, method, ...jsonArgs)`: run in
+ *   the isolated world (`__mapperSee` = the page API of `page.js`: `collect`, `settle`, `node`, `idOf`).
+ * - `engine.settle(target, maxMs)` (load + 100 ms quiet DOM, bounded), `engine.goto(target, url)` (navigate only
+ *   when not already there, then settle), `engine.snapshot(target, opts)`, `engine.collect(target)`.
+ * - `engine.resolution(url)` → the single most-specific view, its memory, the active components.
+ *
+ * HTTP: `POST /devtools/page/<command>` with a JSON body (`tab` optional), answered `{schema: 1, …}` or
+ * `{schema, error, code, hint}`. Add a command with one line in `PAGE_ROUTES` (`routes.ts`), its handler in its
+ * own file: `async (engine, body) => ({…})`. Helpers `str(body, key)`, `num(body, key)`.
+ *
+ * CLI side (`src/see/commands.ts` pattern): `pageCall<T>(dir, io, command, body)` from `client.ts` posts to the
+ * daemon and turns error answers back into typed errors (400 → exit 2, else exit 1, hint kept);
+ * `writeResult(io, {json, out}, text, payload)` from `output.ts` is the one `--json` / `--out` writer.
+ *
+ * Queries: `parseTarget(text)` → `{kind: "query", parts, index} | {kind: "id", id}` (`query.ts`); a bare number or
+ * `#N` alone is a snapshot id; `Name#N` picks the N-th candidate (0-based).
+ *
+ * Node ids: numbered the first time the page script sees an element (a `WeakMap` in the isolated world) and kept
+ * while the element lives in that document; a new document (navigation) starts a new world and new ids.
+ *
+ * Test app: `tests/site/shop.js` (served by `tests/site/server.ts` under `/shop/…`, see its header for the pages
+ * and traps) with its corpus `tests/fixtures/shop/shop.yaml`; start a session with
+ * `startSession([], "tests/fixtures/shop")` from `tests/site/harness.ts` and a site with `startSite()`.
+ *
+ * @module
+ */
+export * from "./api.ts";
+export {
+  type CdpSend,
+  type EngineDeps,
+  PageEngine,
+  type PageTarget,
+  type ResolvedElement,
+  tabLines,
+} from "./engine.ts";
+export { num, PAGE_ROUTES, pageHandler, type PageRoute, str } from "./routes.ts";
+export {
+  formatPart,
+  parseTarget,
+  type Predicate,
+  QueryParseError,
+  type QueryPart,
+  type Target,
+  testPredicate,
+} from "./query.ts";
+export { candidateLines, editDistance, matchedNodes, type Resolved, resolveTarget, summarize } from "./resolve.ts";

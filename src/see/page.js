@@ -1,0 +1,540 @@
+// @ts-check
+/// <reference lib="dom" />
+/// <reference lib="dom.iterable" />
+// The page side of `mapper snapshot` and the page commands: evaluated in an isolated world of the tab (so page
+// scripts cannot see or break it), built together with the resolver module by `_script.ts`. It claims elements
+// for components, extracts properties with the resolver's one extraction function, walks the DOM into a compact
+// tree, and gives every element a stable id for as long as it lives (a WeakMap in this world).
+//
+// No imports: `_script.ts` inlines the resolver module and passes its exports as `R`.
+
+/**
+ * A component as the daemon sends it: the globals plus the current view's, in declaration order.
+ * @typedef {{ name: string, selector: string, parentChain: string[], properties: Array<{ name: string, extract: string }>, view: string | null }} SeeComponent
+ */
+
+/**
+ * One node of the collected tree.
+ * @typedef {{
+ *   id: number, role: string, name: string, tag: string,
+ *   component?: string, props?: Array<[string, string]>, states?: string[], value?: string,
+ *   interactive?: true, hidden?: true, inViewport: boolean, bounds?: [number, number, number, number],
+ *   children?: SeeNode[]
+ * }} SeeNode
+ */
+
+/**
+ * What `collect` answers.
+ * @typedef {{
+ *   url: string, title: string, readyState: string,
+ *   tree: SeeNode[],
+ *   counts: Record<string, number>,
+ *   blocked: { id: number, component?: string, role: string, name: string } | null,
+ *   coverage: { interactive: number, t1: number, t2: number, t3: number, orphans: Array<{ id: number, role: string, name: string, suggestion: string }> },
+ *   conflicts: string[],
+ *   elements: number,
+ * }} SeeCollect
+ */
+
+const SKIP = new Set(["SCRIPT", "STYLE", "TEMPLATE", "NOSCRIPT", "HEAD", "META", "LINK", "TITLE", "BR", "WBR"]);
+const LANDMARK_TAGS = /** @type {Record<string, string>} */ ({
+  HEADER: "banner",
+  NAV: "navigation",
+  MAIN: "main",
+  FOOTER: "contentinfo",
+  ASIDE: "complementary",
+  DIALOG: "dialog",
+  FORM: "form",
+  SECTION: "region",
+  FIELDSET: "group",
+});
+const LANDMARK_ROLES = new Set([
+  "banner",
+  "navigation",
+  "main",
+  "contentinfo",
+  "complementary",
+  "dialog",
+  "alertdialog",
+  "form",
+  "region",
+  "search",
+  "group",
+  "heading",
+  "status",
+  "alert",
+]);
+const INTERACTIVE_ROLES = new Set([
+  "button",
+  "link",
+  "checkbox",
+  "radio",
+  "textbox",
+  "searchbox",
+  "combobox",
+  "listbox",
+  "option",
+  "menuitem",
+  "menuitemcheckbox",
+  "menuitemradio",
+  "slider",
+  "spinbutton",
+  "switch",
+  "tab",
+  "treeitem",
+]);
+
+/**
+ * Builds the page-side API on the resolver module's exports.
+ * @param {typeof import("../../assets/extension/core.js")} R
+ */
+export function createSee(R) {
+  /** @type {WeakMap<Element, number>} */
+  const ids = new WeakMap();
+  /** @type {Map<number, WeakRef<Element>>} */
+  const byId = new Map();
+  let nextId = 1;
+
+  /** @param {Element} el */
+  const idOf = (el) => {
+    let id = ids.get(el);
+    if (id === undefined) {
+      id = nextId++;
+      ids.set(el, id);
+      byId.set(id, new WeakRef(el));
+    }
+    return id;
+  };
+
+  /** @param {number} id */
+  const node = (id) => {
+    const el = byId.get(id)?.deref();
+    if (!el || !el.isConnected) {
+      byId.delete(id);
+      return null;
+    }
+    return el;
+  };
+
+  /** @param {Element} el */
+  const parentOf = (el) => {
+    if (el.parentElement) return el.parentElement;
+    const root = el.parentNode;
+    return root instanceof ShadowRoot ? root.host : null;
+  };
+
+  /** @type {import("../../assets/extension/core.js").Dom<Element>} */
+  const dom = {
+    closest: (el, sel) => el.closest(sel),
+    contains: (a, b) => a.contains(b),
+    depth: (el) => {
+      let d = 0;
+      for (let p = parentOf(el); p; p = parentOf(p)) d++;
+      return d;
+    },
+    querySelector: (el, sel) => el.querySelector(sel),
+    text: (el) => el.textContent ?? "",
+    attr: (el, name) => el.getAttribute(name),
+  };
+
+  /** Every root to search: the document and each open shadow root. */
+  const roots = () => {
+    /** @type {Array<Document | ShadowRoot>} */
+    const out = [document];
+    const walk = document.createTreeWalker(document.documentElement, NodeFilter.SHOW_ELEMENT);
+    for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+      const sr = /** @type {Element} */ (n).shadowRoot;
+      if (sr) {
+        out.push(sr);
+        const inner = document.createTreeWalker(sr, NodeFilter.SHOW_ELEMENT);
+        for (let m = inner.nextNode(); m; m = inner.nextNode()) {
+          const s2 = /** @type {Element} */ (m).shadowRoot;
+          if (s2) out.push(s2);
+        }
+      }
+    }
+    return out;
+  };
+
+  /**
+   * Claims elements for components: first declaration wins; a child is claimed only inside an element claimed
+   * by its parent (parent-chain scoping).
+   * @param {SeeComponent[]} components
+   */
+  const claim = (components) => {
+    /** @type {Map<Element, number>} */
+    const owner = new Map();
+    /** @type {string[]} */
+    const conflicts = [];
+    const active = new Set(components.map((c) => c.name));
+    const all = roots();
+    components.forEach((c, index) => {
+      if (c.selector === "") return;
+      const parent = [...c.parentChain].reverse().find((p) => active.has(p));
+      for (const root of all) {
+        /** @type {NodeListOf<Element>} */
+        let found;
+        try {
+          found = root.querySelectorAll(c.selector);
+        } catch {
+          return;
+        }
+        for (const el of found) {
+          const prev = owner.get(el);
+          if (prev !== undefined) {
+            if (components[prev]?.name !== c.name && conflicts.length < 20) {
+              conflicts.push(
+                `${components[prev]?.name} and ${c.name} both match one element; ${components[prev]?.name} wins`,
+              );
+            }
+            continue;
+          }
+          if (parent !== undefined) {
+            let ok = false;
+            for (let p = parentOf(el); p; p = parentOf(p)) {
+              const o = owner.get(p);
+              if (o !== undefined && components[o]?.name === parent) {
+                ok = true;
+                break;
+              }
+            }
+            if (!ok) continue;
+          }
+          owner.set(el, index);
+        }
+      }
+    });
+    return { owner, conflicts };
+  };
+
+  /** @param {Element} el */
+  const roleOf = (el) => {
+    const explicit = el.getAttribute("role")?.trim().split(/\s+/)[0];
+    if (explicit) return explicit;
+    const landmark = LANDMARK_TAGS[el.tagName];
+    if (landmark) return landmark;
+    if (el.tagName === "IMG") return "img";
+    if (el.tagName === "UL" || el.tagName === "OL") return "list";
+    if (el.tagName === "LI") return "listitem";
+    if (el.tagName === "ARTICLE") return "article";
+    if (el.tagName === "SUMMARY") return "button";
+    if (el.tagName === "INPUT" && ["range"].includes(/** @type {HTMLInputElement} */ (el).type)) return "slider";
+    if (el.tagName === "INPUT" && /** @type {HTMLInputElement} */ (el).type === "number") return "spinbutton";
+    return R.roleOf(el.tagName, {
+      role: null,
+      type: el.getAttribute("type"),
+      href: el.hasAttribute("href"),
+    });
+  };
+
+  /** @param {string} s */
+  const squash = (s) => s.replace(/\s+/g, " ").trim();
+
+  /**
+   * The accessible name, after the accname rules' main steps: aria-labelledby, aria-label, label elements,
+   * alt/title/placeholder, then the text content for roles named from content.
+   * @param {Element} el
+   * @param {string} role
+   */
+  const nameOf = (el, role) => {
+    const by = el.getAttribute("aria-labelledby");
+    if (by) {
+      const text = by.split(/\s+/).map((id) => el.ownerDocument.getElementById(id)?.textContent ?? "").join(" ");
+      if (squash(text)) return squash(text);
+    }
+    const label = el.getAttribute("aria-label");
+    if (label && squash(label)) return squash(label);
+    if (el instanceof HTMLInputElement || el instanceof HTMLSelectElement || el instanceof HTMLTextAreaElement) {
+      if (el instanceof HTMLInputElement && ["button", "submit", "reset"].includes(el.type)) {
+        return squash(el.value || (el.type === "submit" ? "Submit" : el.type === "reset" ? "Reset" : ""));
+      }
+      const labels = el.labels ? [...el.labels] : [];
+      if (labels.length) {
+        return squash(
+          labels.map((l) => {
+            // A label's own text, without the control's value inside it.
+            const clone = /** @type {Element} */ (l.cloneNode(true));
+            clone.querySelectorAll("input, select, textarea").forEach((c) => c.remove());
+            return clone.textContent ?? "";
+          }).join(" "),
+        );
+      }
+      const t = el.getAttribute("title") || el.getAttribute("placeholder");
+      return t ? squash(t) : "";
+    }
+    if (el instanceof HTMLImageElement) return squash(el.alt || el.title || "");
+    if (
+      INTERACTIVE_ROLES.has(role) || role === "heading" || role === "listitem" || role === "status" ||
+      role === "alert" || el.tagName === "LEGEND" || el.tagName === "LABEL"
+    ) {
+      const text = squash(/** @type {HTMLElement} */ (el).innerText ?? el.textContent ?? "");
+      if (text) return text;
+    }
+    if (role === "group" && el.tagName === "FIELDSET") {
+      const legend = el.querySelector(":scope > legend");
+      if (legend) return squash(legend.textContent ?? "");
+    }
+    return squash(el.getAttribute("title") ?? "");
+  };
+
+  /** @param {Element} el @param {string} role */
+  const isInteractive = (el, role) => {
+    const t = el.tagName;
+    if (t === "A") return el.hasAttribute("href");
+    if (t === "BUTTON" || t === "SELECT" || t === "TEXTAREA" || t === "SUMMARY") return true;
+    if (t === "INPUT") return /** @type {HTMLInputElement} */ (el).type !== "hidden";
+    if (INTERACTIVE_ROLES.has(role)) return true;
+    if (/** @type {HTMLElement} */ (el).isContentEditable && !parentOf(el)?.closest("[contenteditable]")) return true;
+    const tab = el.getAttribute("tabindex");
+    return tab !== null && Number(tab) >= 0;
+  };
+
+  /** @param {Element} el */
+  const statesOf = (el) => {
+    /** @type {string[]} */
+    const s = [];
+    const any = /** @type {HTMLInputElement} */ (el);
+    if (any.disabled === true || el.getAttribute("aria-disabled") === "true") s.push("disabled");
+    if (any.checked === true || el.getAttribute("aria-checked") === "true") s.push("checked");
+    const exp = el.getAttribute("aria-expanded");
+    if (exp === "true") s.push("expanded");
+    else if (exp === "false") s.push("collapsed");
+    if (el.getAttribute("aria-selected") === "true" || (el instanceof HTMLOptionElement && el.selected)) {
+      s.push("selected");
+    }
+    if (any.required === true || el.getAttribute("aria-required") === "true") s.push("required");
+    if (any.readOnly === true || el.getAttribute("aria-readonly") === "true") s.push("readonly");
+    return s;
+  };
+
+  /** @param {Element} el */
+  const valueOf = (el) => {
+    if (el instanceof HTMLInputElement) {
+      if (["checkbox", "radio", "button", "submit", "reset", "hidden", "file", "image"].includes(el.type)) {
+        return undefined;
+      }
+      return el.type === "password" ? (el.value ? "••••" : "") : el.value;
+    }
+    if (el instanceof HTMLTextAreaElement) return el.value;
+    if (el instanceof HTMLSelectElement) return el.selectedOptions[0]?.label ?? "";
+    return undefined;
+  };
+
+  /**
+   * Walks the page and builds the tree.
+   * @param {{ components: SeeComponent[], includeHidden?: boolean }} args
+   * @returns {SeeCollect}
+   */
+  const collect = (args) => {
+    const components = args.components;
+    const byName = new Map(components.map((c) => [c.name, /** @type {any} */ (c)]));
+    const { owner, conflicts } = claim(components);
+    const vw = innerWidth;
+    const vh = innerHeight;
+    /** @type {Record<string, number>} */
+    const counts = {};
+    const coverage = {
+      interactive: 0,
+      t1: 0,
+      t2: 0,
+      t3: 0,
+      orphans: /** @type {SeeCollect["coverage"]["orphans"]} */ ([]),
+    };
+    let elements = 0;
+
+    /**
+     * @param {Element} el
+     * @param {boolean} hiddenAbove
+     * @param {Array<[string, string]> | null} carried property values of the nearest matched ancestor
+     * @param {boolean} inComponent
+     * @returns {SeeNode[]}
+     */
+    const visit = (el, hiddenAbove, carried, inComponent) => {
+      elements++;
+      if (SKIP.has(el.tagName)) return [];
+      let hidden = hiddenAbove;
+      let boxless = false;
+      if (!hidden) {
+        if (el.getAttribute("aria-hidden") === "true" || el.hasAttribute("inert")) hidden = true;
+        else if (!el.checkVisibility({ visibilityProperty: true })) {
+          // `display: contents` has no box of its own but its children do: never drop them.
+          const style = getComputedStyle(el);
+          if (style.display === "contents") boxless = true;
+          else if (style.display === "none" || !el.checkVisibility()) hidden = true;
+          else boxless = true; // visibility: hidden — a child may still be visible
+        }
+      }
+      if (hidden && !args.includeHidden) return [];
+      const compIndex = owner.get(el);
+      const component = compIndex === undefined ? undefined : components[compIndex];
+      const role = roleOf(el);
+      const interactive = isInteractive(el, role);
+      /** @type {Array<[string, string]> | undefined} */
+      let props;
+      if (component) {
+        props = R.extractProperties(el, /** @type {any} */ (component), byName, dom);
+        if (!hidden) counts[component.name] = (counts[component.name] ?? 0) + 1;
+      }
+      const childCarried = props ?? carried;
+      /** @type {SeeNode[]} */
+      const kids = [];
+      const kidRoot = el.shadowRoot ?? el;
+      for (let c = kidRoot.firstElementChild; c; c = c.nextElementSibling) {
+        kids.push(...visit(c, hidden, childCarried, inComponent || component !== undefined));
+      }
+      if (el.shadowRoot) {
+        for (let c = el.firstElementChild; c; c = c.nextElementSibling) {
+          if (c.assignedSlot) kids.push(...visit(c, hidden, childCarried, inComponent || component !== undefined));
+        }
+      }
+      if (el instanceof HTMLIFrameElement) {
+        try {
+          const body = el.contentDocument?.body;
+          if (body) kids.push(...visit(body, hidden, childCarried, inComponent));
+        } catch {
+          // cross-origin: not ours to read
+        }
+      }
+      const visibleSelf = !hidden && !boxless;
+      if (interactive && visibleSelf) {
+        coverage.interactive++;
+        if (component) coverage.t1++;
+        else if (inComponent) coverage.t2++;
+        else {
+          coverage.t3++;
+          if (coverage.orphans.length < 200) {
+            coverage.orphans.push({ id: idOf(el), role, name: nameOf(el, role).slice(0, 80), suggestion: suggest(el) });
+          }
+        }
+      }
+      const heading = role === "heading";
+      let keep = component !== undefined || (interactive && !boxless) ||
+        ((LANDMARK_ROLES.has(role) || heading) && !boxless);
+      const name = keep ? nameOf(el, role) : "";
+      if (keep && !component && !interactive) {
+        // Sections and forms are landmarks only when named; a generic group needs a name to say anything.
+        if ((role === "region" || role === "form" || role === "group") && !name) keep = false;
+        // Text a matched ancestor already carries as a property is not repeated.
+        if (carried && name && carried.some(([, v]) => v.includes(name))) keep = false;
+      }
+      if (!keep) return kids;
+      /** @type {SeeNode} */
+      const n = { id: idOf(el), role, name: name.slice(0, 200), tag: el.tagName.toLowerCase(), inViewport: false };
+      if (component) {
+        n.component = component.name;
+        if (props && props.length) n.props = props;
+      }
+      if (interactive) n.interactive = true;
+      if (hidden) n.hidden = true;
+      const states = statesOf(el);
+      if (states.length) n.states = states;
+      const value = valueOf(el);
+      if (value !== undefined) n.value = value.slice(0, 200);
+      const r = el.getBoundingClientRect();
+      n.bounds = [Math.round(r.x), Math.round(r.y), Math.round(r.width), Math.round(r.height)];
+      n.inViewport = r.width > 0 && r.height > 0 && r.right > 0 && r.bottom > 0 && r.left < vw && r.top < vh;
+      if (kids.length) n.children = kids;
+      return [n];
+    };
+
+    const tree = document.body ? visit(document.body, false, null, false) : [];
+    return {
+      url: location.href,
+      title: document.title,
+      readyState: document.readyState,
+      tree,
+      counts,
+      blocked: blocker(owner, components),
+      coverage,
+      conflicts,
+      elements: document.getElementsByTagName("*").length,
+    };
+  };
+
+  /**
+   * A suggested selector for an orphan: its tag (and type) inside the nearest ancestor with an id, a test id or a
+   * class.
+   * @param {Element} el
+   */
+  const suggest = (el) => {
+    const own = el.tagName.toLowerCase() + (el.getAttribute("type") ? `[type="${el.getAttribute("type")}"]` : "");
+    for (let p = parentOf(el); p && p !== document.body; p = parentOf(p)) {
+      const testid = p.getAttribute("data-testid");
+      if (testid) return `[data-testid="${testid}"] ${own}`;
+      if (p.id) return `#${CSS.escape(p.id)} ${own}`;
+      const cls = [...p.classList][0];
+      if (cls) return `${p.tagName.toLowerCase()}.${CSS.escape(cls)} ${own}`;
+    }
+    return own;
+  };
+
+  /**
+   * A modal dialog, or an element covering the viewport centre and most of the page.
+   * @param {Map<Element, number>} owner
+   * @param {SeeComponent[]} components
+   */
+  const blocker = (owner, components) => {
+    /** @param {Element} el */
+    const describe = (el) => {
+      const role = roleOf(el);
+      /** @type {{ id: number, component?: string, role: string, name: string }} */
+      const b = { id: idOf(el), role, name: nameOf(el, role) };
+      for (let p = /** @type {Element | null} */ (el); p; p = parentOf(p)) {
+        const o = owner.get(p);
+        if (o !== undefined) {
+          const c = components[o];
+          if (c) b.component = c.name;
+          break;
+        }
+      }
+      return b;
+    };
+    const modal = document.querySelector("dialog[open]:modal, [aria-modal='true']");
+    if (modal && modal.checkVisibility()) return describe(modal);
+    const cx = innerWidth / 2;
+    const cy = innerHeight / 2;
+    const top = document.elementFromPoint(cx, cy);
+    for (let p = top; p && p !== document.body && p !== document.documentElement; p = parentOf(p)) {
+      const style = getComputedStyle(p);
+      if (style.position !== "fixed" && style.position !== "sticky") continue;
+      const r = p.getBoundingClientRect();
+      if (r.width * r.height >= 0.5 * innerWidth * innerHeight) return describe(p);
+    }
+    return null;
+  };
+
+  /**
+   * Resolves when the document has loaded and the DOM stopped changing for `quietMs`, or after `maxMs`.
+   * @param {number} quietMs
+   * @param {number} maxMs
+   * @returns {Promise<{ settled: boolean }>}
+   */
+  const settle = (quietMs, maxMs) =>
+    new Promise((resolve) => {
+      const deadline = Date.now() + maxMs;
+      /** @type {ReturnType<typeof setTimeout> | undefined} */
+      let timer;
+      /** @type {MutationObserver | undefined} */
+      let observer;
+      const finish = (/** @type {boolean} */ settled) => {
+        observer?.disconnect();
+        clearTimeout(timer);
+        clearTimeout(cap);
+        resolve({ settled });
+      };
+      const cap = setTimeout(() => finish(false), maxMs);
+      const arm = () => {
+        clearTimeout(timer);
+        timer = setTimeout(() => finish(true), Math.min(quietMs, Math.max(0, deadline - Date.now())));
+      };
+      const start = () => {
+        observer = new MutationObserver(arm);
+        observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+        arm();
+      };
+      if (document.readyState === "complete") start();
+      else addEventListener("load", start, { once: true });
+    });
+
+  return { collect, settle, node, idOf, version: 1 };
+}
