@@ -11,7 +11,8 @@ import { type CliContext, coordinateArg, intArg, signedIntArg } from "./context.
 
 const TAB = "the tab to act on (id or prefix from 'mapper browser tabs list'); needed with several tabs";
 const DIR = "corpus directory holding the session file";
-const TARGET = "a node id from 'mapper snapshot' or a component query, e.g. 'ProductCard[name=\"Basalt Coffee Mug\"] AddToCartButton'";
+const TARGET =
+  "a node id from 'mapper snapshot' or a component query, e.g. 'ProductCard[name=\"Basalt Coffee Mug\"] AddToCartButton'";
 
 /** Registers the acting commands on the `browser` command group. */
 export function registerBrowserActions(browser: Command, ctx: CliContext): void {
@@ -57,7 +58,7 @@ export function registerBrowserActions(browser: Command, ctx: CliContext): void 
     .command("fill")
     .description("replace a field's value with TEXT by real typing, then verify it holds exactly TEXT")
     .argument("<target>", TARGET)
-    .argument("<text>", "the text (a <select> takes an option's label or value; \"\" empties the field)")
+    .argument("<text>", 'the text (a <select> takes an option\'s label or value; "" empties the field)')
     .option("--clear", "replace the current value (the default; accepted for scripts written for the reference)")
     .option("--append", "type after the current value instead of replacing it")
     .option("--timeout-ms <n>", "longest wait for the field to be visible and stable", intArg(1), 5000)
@@ -68,7 +69,15 @@ export function registerBrowserActions(browser: Command, ctx: CliContext): void 
       if (o.clear && o.append) throw new UsageError("--clear and --append contradict each other");
       const { runFill } = await import("../see/act_commands.ts");
       ctx.exitCode = await runFill(
-        { dir: o.dir, tab: o.tab, json: o.json === true, target, text, append: o.append === true, timeoutMs: o.timeoutMs },
+        {
+          dir: o.dir,
+          tab: o.tab,
+          json: o.json === true,
+          target,
+          text,
+          append: o.append === true,
+          timeoutMs: o.timeoutMs,
+        },
         ctx.io,
       );
     });
@@ -210,6 +219,9 @@ export function registerBrowserActions(browser: Command, ctx: CliContext): void 
     .option("--dir <path>", DIR, ".mapper")
     .action(async (action, o) => {
       const { runDialog } = await import("../see/act_commands.ts");
-      ctx.exitCode = await runDialog({ dir: o.dir, tab: o.tab, json: o.json === true, op: action, text: o.text }, ctx.io);
+      ctx.exitCode = await runDialog(
+        { dir: o.dir, tab: o.tab, json: o.json === true, op: action, text: o.text },
+        ctx.io,
+      );
     });
 }

@@ -16,7 +16,9 @@ const q = (s: string) => JSON.stringify(safe(s));
 const at = (x: number, y: number) => `(${Math.round(x)}, ${Math.round(y)})`;
 
 function dialogLine(d: DialogInfo): string {
-  const how = d.type === "prompt" ? "'mapper browser dialog accept --text T' or 'dismiss'" : "'mapper browser dialog accept' or 'dismiss'";
+  const how = d.type === "prompt"
+    ? "'mapper browser dialog accept --text T' or 'dismiss'"
+    : "'mapper browser dialog accept' or 'dismiss'";
   return `  a ${d.type} dialog opened${d.message ? `: ${q(d.message)}` : ""} — the page waits; answer it with ${how}\n`;
 }
 

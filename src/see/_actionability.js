@@ -115,7 +115,11 @@ export async function prepareElement(opts) {
   const chainIds = (/** @type {Element} */ hit, /** @type {Element} */ target) => {
     /** @type {number[]} */
     const out = [];
-    for (let n = /** @type {Element | null} */ (hit); n && !composedContains(n, target) && out.length < 16; n = parentOf(n)) {
+    for (
+      let n = /** @type {Element | null} */ (hit);
+      n && !composedContains(n, target) && out.length < 16;
+      n = parentOf(n)
+    ) {
       const id = see?.idOf?.(n);
       if (id !== undefined) out.push(id);
     }

@@ -209,7 +209,13 @@ export interface EvalOptions extends ActCommon {
 
 /** Runs `mapper browser eval`. */
 export async function runEval(opts: EvalOptions, io: Io): Promise<number> {
-  const r = await call<{ json: string | null; value?: unknown; undefined?: true }>(opts, io, "eval", { js: opts.js }, 30_000);
+  const r = await call<{ json: string | null; value?: unknown; undefined?: true }>(
+    opts,
+    io,
+    "eval",
+    { js: opts.js },
+    30_000,
+  );
   const result: EvalResult = r.undefined ? { action: "eval", json: undefined, value: undefined } : {
     action: "eval",
     json: r.json ?? "null",
@@ -243,7 +249,9 @@ async function writeImage(path: string, bytes: Uint8Array, shown: string): Promi
     // new file
   }
   if (st?.isDirectory) {
-    throw new FileError(`--out "${escapeControls(shown)}" is a directory`, { hint: "give a file name, e.g. --out shot.png" });
+    throw new FileError(`--out "${escapeControls(shown)}" is a directory`, {
+      hint: "give a file name, e.g. --out shot.png",
+    });
   }
   const tmp = join(dirname(path), `.${crypto.randomUUID()}.tmp`);
   try {
@@ -251,9 +259,12 @@ async function writeImage(path: string, bytes: Uint8Array, shown: string): Promi
     await Deno.rename(tmp, path);
   } catch (err: unknown) {
     await Deno.remove(tmp).catch(() => {});
-    throw new FileError(`cannot write "${escapeControls(shown)}": ${err instanceof Error ? err.message : String(err)}`, {
-      hint: "pass --out with a file path in an existing, writable directory",
-    });
+    throw new FileError(
+      `cannot write "${escapeControls(shown)}": ${err instanceof Error ? err.message : String(err)}`,
+      {
+        hint: "pass --out with a file path in an existing, writable directory",
+      },
+    );
   }
 }
 

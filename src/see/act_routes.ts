@@ -186,13 +186,21 @@ export const ACT_ROUTES: Record<string, PageRoute> = {
     const { page } = await actPage(engine, body);
     const text = str(body, "text");
     if (text === undefined) throw new PageError("bad_request", "the text to fill is missing", { status: 400 });
-    return { ...await fill(page, required(body, "target", "the target"), text, { ...timeout(body), append: body.append === true }) };
+    return {
+      ...await fill(page, required(body, "target", "the target"), text, {
+        ...timeout(body),
+        append: body.append === true,
+      }),
+    };
   }),
   keypress: route(async (engine, body) => {
     const { page } = await actPage(engine, body);
     const target = str(body, "target");
     return {
-      ...await keypress(page, required(body, "key", "the key"), { ...timeout(body), ...(target === undefined ? {} : { target }) }),
+      ...await keypress(page, required(body, "key", "the key"), {
+        ...timeout(body),
+        ...(target === undefined ? {} : { target }),
+      }),
     };
   }),
   scroll: route(async (engine, body) => {
@@ -222,19 +230,24 @@ export const ACT_ROUTES: Record<string, PageRoute> = {
         throw new PageError("bad_query", "--component takes a component query, not a node id", { status: 400 });
       }
     }
-    const r = await waitFor(page, {
-      evaluate: async <T>(expression: string) => (await engine.evaluate<T>(t, expression)).value,
-      async count() {
-        const { page: p } = await engine.collect(t);
-        if (parts?.kind !== "query") return 0;
-        const q = parts;
-        return matchedNodes(p.tree).filter((m) => queryMatches(q.parts, m)).length;
+    const r = await waitFor(
+      page,
+      {
+        evaluate: async <T>(expression: string) => (await engine.evaluate<T>(t, expression)).value,
+        async count() {
+          const { page: p } = await engine.collect(t);
+          if (parts?.kind !== "query") return 0;
+          const q = parts;
+          return matchedNodes(p.tree).filter((m) => queryMatches(q.parts, m)).length;
+        },
+        async view() {
+          const url = (await engine.evaluate<string>(t, "location.href")).value;
+          return engine.resolution(url).view?.name ?? null;
+        },
       },
-      async view() {
-        const url = (await engine.evaluate<string>(t, "location.href")).value;
-        return engine.resolution(url).view?.name ?? null;
-      },
-    }, c, { ...timeout(body), gone: body.gone === true });
+      c,
+      { ...timeout(body), gone: body.gone === true },
+    );
     return { ...r };
   }),
   eval: route(async (engine, body) => {
@@ -254,15 +267,22 @@ export const ACT_ROUTES: Record<string, PageRoute> = {
     else if (selector !== undefined) {
       const valid = (await engine.evaluate<boolean>(
         t,
-        `(() => { try { document.createDocumentFragment().querySelector(${JSON.stringify(selector)}); return true; } catch { return false; } })()`,
+        `(() => { try { document.createDocumentFragment().querySelector(${
+          JSON.stringify(selector)
+        }); return true; } catch { return false; } })()`,
       )).value;
       if (!valid) {
-        throw new PageError("bad_request", `--selector ${JSON.stringify(selector)} is not a valid CSS selector`, { status: 400 });
+        throw new PageError("bad_request", `--selector ${JSON.stringify(selector)} is not a valid CSS selector`, {
+          status: 400,
+        });
       }
-      const { object } = await engine.evaluate<unknown>(t, `document.querySelector(${JSON.stringify(selector)})`, { byValue: false });
+      const { object } = await engine.evaluate<unknown>(t, `document.querySelector(${JSON.stringify(selector)})`, {
+        byValue: false,
+      });
       if (!object.objectId) {
         throw new PageError("no_match", `no element matches --selector ${JSON.stringify(selector)}`, {
-          hint: "check the selector against 'mapper snapshot', or wait for it with 'mapper browser wait-for --selector'",
+          hint:
+            "check the selector against 'mapper snapshot', or wait for it with 'mapper browser wait-for --selector'",
           status: 404,
         });
       }

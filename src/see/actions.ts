@@ -4,28 +4,18 @@
  * element to be attached, visible and stable, then checks AT ONCE that it is enabled and that the hit-test at the
  * press point lands on it (an overlay is named, never clicked through), and only then sends real input through CDP
  * (`Input.dispatchMouseEvent` / `dispatchKeyEvent` / `insertText`). Results are plain objects; failures are
- * {@linkcode ActionError}s whose message names the target the way a snapshot does.
+ * {@linkcode PageError}s whose message names the target the way a snapshot does.
  *
  * Callable without the CLI: the daemon's routes and the MCP tools adapt these functions directly.
  *
  * @module
  */
 import { CdpError } from "../browser/cdp.ts";
-import { MapperError, UsageError } from "../errors.ts";
+import { UsageError } from "../errors.ts";
+import { PageError } from "./api.ts";
 import { chordEvents, clickEvents, moveEvents, parseChord } from "./input.ts";
 import type { DialogInfo, PageEvents } from "./page_events.ts";
 import { focusElement, prepareElement, prepareFill, readValue, scrollByDelta } from "./_actionability.js";
-
-/** A page action failed or was refused (covered, disabled, hidden, gone, timed out, a dialog is open). Exit 1. */
-export class ActionError extends MapperError {
-  /** Machine-readable reason (`covered`, `disabled`, `hidden`, `offscreen`, `dialog`, `timeout`, …). */
-  readonly code: string;
-  /** Creates the error with its reason code. */
-  constructor(code: string, message: string, options: { hint?: string } = {}) {
-    super(message, options);
-    this.code = code;
-  }
-}
 
 /** A resolved element: a handle in the page script's world and how to name it in messages. */
 export interface ResolvedElement {
@@ -122,9 +112,9 @@ export interface ScrollResult {
 }
 
 /** The error a page command gives while a dialog blocks the page. */
-export function dialogOpenError(d: DialogInfo): ActionError {
+export function dialogOpenError(d: DialogInfo): PageError {
   const text = d.message ? ` ${JSON.stringify(d.message.slice(0, 120))}` : "";
-  return new ActionError("dialog", `a ${d.type} dialog is open on the page${text}`, {
+  return new PageError("dialog", `a ${d.type} dialog is open on the page${text}`, {
     hint: d.type === "prompt"
       ? "answer it with 'mapper browser dialog accept --text T' or 'mapper browser dialog dismiss'"
       : "close it with 'mapper browser dialog accept' or 'mapper browser dialog dismiss'",
@@ -190,7 +180,7 @@ async function callOn<T>(page: ActPage, objectId: string | undefined, fn: string
   const { result, exceptionDetails } = answer.result;
   if (exceptionDetails) {
     const why = exceptionDetails.exception?.description?.split("\n")[0] ?? exceptionDetails.text ?? "unknown error";
-    throw new ActionError("page-error", `the page-side step failed: ${why}`, {
+    throw new PageError("page_error", `the page-side step failed: ${why}`, {
       hint: "run 'mapper snapshot' to see the page as it is now",
     });
   }
@@ -202,7 +192,7 @@ function goneOr(err: unknown): unknown {
   if (
     err instanceof CdpError && /Cannot find context|Could not find object|No node|context.*destroyed/i.test(err.message)
   ) {
-    return new ActionError("gone", "the element left the page while acting on it (the page re-rendered or navigated)", {
+    return new PageError("gone", "the element left the page while acting on it (the page re-rendered or navigated)", {
       hint: "run the command again, or 'mapper browser wait-for --load' if the page is navigating",
     });
   }
@@ -226,54 +216,54 @@ interface Prepared {
 }
 
 /** Turns a refusal of `prepareElement` into the one-line error an agent can act on. */
-export function refusal(label: string, p: Prepared, action: string, timeoutMs: number): ActionError {
+export function refusal(label: string, p: Prepared, action: string, timeoutMs: number): PageError {
   switch (p.reason) {
     case "covered":
-      return new ActionError(
+      return new PageError(
         "covered",
         `${label} is covered by ${p.cover ?? "another element"}; the ${action} would land on it`,
         { hint: "close or accept what covers it first (it is in 'mapper snapshot' under [Blocked])" },
       );
     case "no-pointer-events":
-      return new ActionError(
-        "no-pointer-events",
+      return new PageError(
+        "no_pointer_events",
         `${label} does not receive pointer events (pointer-events: none); the ${action} would land on ${p.cover}`,
         { hint: `${action} the element that handles it instead` },
       );
     case "disabled":
-      return new ActionError("disabled", `${label} is disabled`, {
+      return new PageError("disabled", `${label} is disabled`, {
         hint: "it cannot be used in this state; check the page (e.g. sold out, a required field empty)",
       });
     case "readonly":
-      return new ActionError("readonly", `${label} is read-only`, { hint: "it cannot be typed into" });
+      return new PageError("readonly", `${label} is read-only`, { hint: "it cannot be typed into" });
     case "not-editable":
-      return new ActionError("not-editable", `${label} is a <${p.tag ?? "element"}>, not a field that takes text`, {
+      return new PageError("not_editable", `${label} is a <${p.tag ?? "element"}>, not a field that takes text`, {
         hint: "fill an input, a textarea, a select or an editable element; use 'mapper browser click' for others",
       });
     case "zero-size":
-      return new ActionError("zero-size", `${label} has no size (0×0 box) and cannot be pressed`, {
+      return new PageError("zero_size", `${label} has no size (0×0 box) and cannot be pressed`, {
         hint: "act on the visible element around it",
       });
     case "detached":
-      return new ActionError("gone", `${label} is no longer on the page`, {
+      return new PageError("gone", `${label} is no longer on the page`, {
         hint: "run 'mapper snapshot' again or use a component query",
       });
     case "hidden":
-      return new ActionError("hidden", `${label} stayed hidden for ${timeoutMs} ms`, {
+      return new PageError("hidden", `${label} stayed hidden for ${timeoutMs} ms`, {
         hint: "make it visible first (open its menu or tab), or wait with 'mapper browser wait-for'",
       });
     case "unstable":
-      return new ActionError("unstable", `${label} kept moving for ${timeoutMs} ms`, {
+      return new PageError("unstable", `${label} kept moving for ${timeoutMs} ms`, {
         hint: "wait for the animation to end, then retry",
       });
     case "offscreen":
-      return new ActionError(
+      return new PageError(
         "offscreen",
         `${label} could not be scrolled into view${p.container ? `: ${p.container} clips it and did not scroll` : ""}`,
         { hint: "scroll its container with 'mapper browser scroll --target … --delta-y N'" },
       );
     default:
-      return new ActionError(p.reason ?? "refused", `${label} cannot be acted on (${p.reason ?? "unknown reason"})`);
+      return new PageError(p.reason ?? "refused", `${label} cannot be acted on (${p.reason ?? "unknown reason"})`);
   }
 }
 
@@ -293,7 +283,8 @@ async function ready(
     editable: opts.editable === true,
   });
   if (!p.ok || p.x === undefined || p.y === undefined) {
-    if (p.reason === "covered" && p.coverIds && page.nameCover) p.cover = page.nameCover(p.coverIds) ?? p.cover;
+    const named = p.reason === "covered" && p.coverIds ? page.nameCover?.(p.coverIds) : undefined;
+    if (named !== undefined) p.cover = named;
     throw refusal(el.label, p, action, timeoutMs);
   }
   return { el, at: p as Prepared & { x: number; y: number } };
@@ -384,17 +375,17 @@ export async function fill(page: ActPage, target: string, text: string, opts: Fi
     { text, append: opts.append === true },
   );
   if (prep.mode === "refuse") {
-    throw new ActionError("not-fillable", `${el.label} is a ${prep.type} input: it is clicked, not filled`, {
+    throw new PageError("not_fillable", `${el.label} is a ${prep.type} input: it is clicked, not filled`, {
       hint: `use 'mapper browser click ${target}'`,
     });
   }
   if (prep.mode === "no-option") {
-    throw new ActionError("no-option", `${el.label} has no option ${JSON.stringify(text)}`, {
+    throw new PageError("no_option", `${el.label} has no option ${JSON.stringify(text)}`, {
       hint: `choose one of ${(prep.options ?? []).map((o) => JSON.stringify(o)).join(", ")}`,
     });
   }
   if (prep.mode === "option-disabled") {
-    throw new ActionError("disabled", `option ${JSON.stringify(prep.option)} of ${el.label} is disabled`);
+    throw new PageError("disabled", `option ${JSON.stringify(prep.option)} of ${el.label} is disabled`);
   }
   if (prep.mode === "type") {
     if (text === "") {
@@ -419,8 +410,8 @@ export async function fill(page: ActPage, target: string, text: string, opts: Fi
     got = await callOn<{ value: string; label?: string }>(page, el.objectId, readValue.toString());
   }
   if (!matches(got)) {
-    throw new ActionError(
-      "not-stuck",
+    throw new PageError(
+      "not_stuck",
       `${el.label} holds ${JSON.stringify(got.value)} after filling ${JSON.stringify(text)}`,
       {
         hint:
@@ -526,7 +517,7 @@ async function evaluateIn<T>(page: ActPage, expression: string): Promise<T> {
   );
   if ("dialog" in answer) throw dialogOpenError(answer.dialog);
   if (answer.result.exceptionDetails) {
-    throw new ActionError("page-error", `the page-side step failed: ${answer.result.exceptionDetails.text ?? "error"}`);
+    throw new PageError("page_error", `the page-side step failed: ${answer.result.exceptionDetails.text ?? "error"}`);
   }
   return answer.result.result.value as T;
 }

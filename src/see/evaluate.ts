@@ -6,7 +6,8 @@
  *
  * @module
  */
-import { ActionError, type ActPage, assertNoDialog, dialogOpenError } from "./actions.ts";
+import { type ActPage, assertNoDialog, dialogOpenError } from "./actions.ts";
+import { PageError } from "./api.ts";
 import type { DialogInfo } from "./page_events.ts";
 
 /** Result of {@linkcode evaluate}. */
@@ -111,14 +112,14 @@ export async function evaluate(page: ActPage, js: string): Promise<EvalResult> {
     if ("dialog" in answer) throw dialogOpenError(answer.dialog);
   }
   if (answer.exceptionDetails) {
-    throw new ActionError("script-error", `the script threw: ${describeThrown(answer.exceptionDetails)}`, {
+    throw new PageError("script_error", `the script threw: ${describeThrown(answer.exceptionDetails)}`, {
       hint: "fix the script; it runs in the page's main frame with the page's globals",
     });
   }
   const r = answer.result;
   if (r.type === "undefined") return { action: "eval", json: undefined, value: undefined };
   if (r.unserializableValue !== undefined) {
-    throw new ActionError("not-json", `the result is ${r.unserializableValue}, which JSON cannot carry`, {
+    throw new PageError("not_json", `the result is ${r.unserializableValue}, which JSON cannot carry`, {
       hint: "return a string, e.g. String(value)",
     });
   }
@@ -133,7 +134,7 @@ export async function evaluate(page: ActPage, js: string): Promise<EvalResult> {
     : undefined;
   if (kind !== undefined) {
     if (r.objectId) page.send("Runtime.releaseObject", { objectId: r.objectId }).catch(() => {});
-    throw new ActionError("not-json", `the result is ${kind}, which cannot be returned as JSON`, {
+    throw new PageError("not_json", `the result is ${kind}, which cannot be returned as JSON`, {
       hint: "return plain data: e.g. el.textContent or el.outerHTML instead of el",
     });
   }
@@ -148,7 +149,7 @@ export async function evaluate(page: ActPage, js: string): Promise<EvalResult> {
     });
     if (s.exceptionDetails) {
       const why = s.exceptionDetails.exception?.description?.split("\n")[0]?.replace(/^Error: /, "") ?? "not JSON";
-      throw new ActionError("not-json", `the result cannot be returned as JSON: ${why}`, {
+      throw new PageError("not_json", `the result cannot be returned as JSON: ${why}`, {
         hint: "return plain data: e.g. el.textContent instead of el, or JSON-friendly fields of an object",
       });
     }

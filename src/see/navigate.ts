@@ -9,7 +9,8 @@
  */
 import type { CdpEvent } from "../browser/cdp.ts";
 import { NetworkError, UsageError } from "../errors.ts";
-import { ActionError, type ActPage, assertNoDialog, dialogOpenError } from "./actions.ts";
+import { type ActPage, assertNoDialog, dialogOpenError } from "./actions.ts";
+import { PageError } from "./api.ts";
 
 /** Default bound of a navigation. */
 export const NAVIGATE_TIMEOUT_MS = 30_000;
@@ -245,7 +246,7 @@ export async function waitFor(
       holds = await check();
     } catch (err: unknown) {
       // Between documents (a navigation in flight) nothing can be asked: not yet. Real errors are typed.
-      if (err instanceof UsageError || err instanceof ActionError) throw err;
+      if (err instanceof UsageError || err instanceof PageError) throw err;
       holds = undefined;
     }
     if (holds !== undefined && holds !== gone) {
@@ -259,7 +260,7 @@ export async function waitFor(
     }
     if (now() - started >= timeoutMs) {
       const seen = [lastUrl ? `the tab is at ${lastUrl}` : "", lastSeen].filter(Boolean).join(", ");
-      throw new ActionError(
+      throw new PageError(
         "timeout",
         `${conditionLabel(condition)} ${gone ? "still held" : "did not hold"} after ${timeoutMs} ms${
           seen ? ` (${seen})` : ""

@@ -6,14 +6,8 @@
  * @module
  */
 import { UsageError } from "../errors.ts";
-import {
-  ACTION_TIMEOUT_MS,
-  ActionError,
-  type ActPage,
-  assertNoDialog,
-  refusal,
-  type ResolvedElement,
-} from "./actions.ts";
+import { ACTION_TIMEOUT_MS, type ActPage, assertNoDialog, refusal, type ResolvedElement } from "./actions.ts";
+import { PageError } from "./api.ts";
 import { prepareElement } from "./_actionability.js";
 
 /** Options of {@linkcode screenshot}. */
@@ -116,7 +110,7 @@ export async function screenshot(page: ActPage, opts: ScreenshotOptions = {}): P
     const right = Math.min(m.cssContentSize.width, p.box.x + m.cssVisualViewport.pageX + p.box.width + mx);
     const bottom = Math.min(m.cssContentSize.height, p.box.y + m.cssVisualViewport.pageY + p.box.height + my);
     if (right - x < 1 || bottom - y < 1) {
-      throw new ActionError("zero-size", `${el.label} has no visible area to capture`);
+      throw new PageError("zero_size", `${el.label} has no visible area to capture`);
     }
     params.clip = { x, y, width: right - x, height: bottom - y, scale: 1 };
     params.captureBeyondViewport = true;

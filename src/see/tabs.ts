@@ -5,7 +5,8 @@
  * @module
  */
 import { NotFoundError } from "../errors.ts";
-import { ActionError, type ActPage } from "./actions.ts";
+import { type ActPage } from "./actions.ts";
+import { PageError } from "./api.ts";
 import type { DialogInfo } from "./page_events.ts";
 
 /** One content tab. */
@@ -40,8 +41,8 @@ export async function handleDialog(page: ActPage, accept: boolean, text?: string
   const params: Record<string, unknown> = { accept };
   if (text !== undefined) {
     if (dialog.type !== "prompt") {
-      throw new ActionError(
-        "not-prompt",
+      throw new PageError(
+        "not_prompt",
         `the open dialog is ${dialog.type === "alert" ? "an" : "a"} ${dialog.type}; only a prompt takes --text`,
         {
           hint: "leave out --text",
