@@ -63,7 +63,7 @@ export function formatNavigate(r: NavigateResult): string {
 /** `--load holds (at once)` / `… holds after N ms`. */
 export function formatWait(r: WaitResult): string {
   const verb = r.gone ? "is gone" : "holds";
-  return `${safe(r.condition)} ${verb} ${r.waitedMs === 0 ? "(at once)" : `after ${r.waitedMs} ms`}\n`;
+  return `${safe(r.condition)} ${verb} ${r.atOnce ? "(at once)" : `after ${r.waitedMs} ms`}\n`;
 }
 
 /** The JSON value, or `undefined`. */

@@ -420,12 +420,13 @@ export function focusElement() {
  * @returns {Record<string, unknown>}
  */
 export function scrollByDelta(opts) {
-  const doc = this?.ownerDocument ?? document;
+  // Called without an element (`this` is then the global object in sloppy mode, or null): the document scrolls.
+  const self = this instanceof Element ? this : null;
+  const doc = self?.ownerDocument ?? document;
   const root = doc.scrollingElement ?? doc.documentElement;
   /** @type {Element} */
   let scroller = root;
-  // deno-lint-ignore no-this-alias
-  for (let n = this; n; n = n.parentElement) {
+  for (let n = self; n; n = n.parentElement) {
     const s = getComputedStyle(n);
     const canY = /(auto|scroll|overlay)/.test(s.overflowY) && n.scrollHeight > n.clientHeight;
     const canX = /(auto|scroll|overlay)/.test(s.overflowX) && n.scrollWidth > n.clientWidth;

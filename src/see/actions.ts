@@ -263,7 +263,9 @@ export function refusal(label: string, p: Prepared, action: string, timeoutMs: n
         { hint: "scroll its container with 'mapper browser scroll --target … --delta-y N'" },
       );
     default:
-      return new PageError(p.reason ?? "refused", `${label} cannot be acted on (${p.reason ?? "unknown reason"})`);
+      return new PageError(p.reason ?? "refused", `${label} cannot be acted on (${p.reason ?? "unknown reason"})`, {
+        hint: "run 'mapper snapshot' to see the page as it is now",
+      });
   }
 }
 
@@ -385,7 +387,9 @@ export async function fill(page: ActPage, target: string, text: string, opts: Fi
     });
   }
   if (prep.mode === "option-disabled") {
-    throw new PageError("disabled", `option ${JSON.stringify(prep.option)} of ${el.label} is disabled`);
+    throw new PageError("disabled", `option ${JSON.stringify(prep.option)} of ${el.label} is disabled`, {
+      hint: "choose an option that is enabled",
+    });
   }
   if (prep.mode === "type") {
     if (text === "") {
@@ -517,7 +521,12 @@ async function evaluateIn<T>(page: ActPage, expression: string): Promise<T> {
   );
   if ("dialog" in answer) throw dialogOpenError(answer.dialog);
   if (answer.result.exceptionDetails) {
-    throw new PageError("page_error", `the page-side step failed: ${answer.result.exceptionDetails.text ?? "error"}`);
+    const d = answer.result.exceptionDetails as { text?: string; exception?: { description?: string } };
+    throw new PageError(
+      "page_error",
+      `the page-side step failed: ${d.exception?.description?.split("\n")[0] ?? d.text ?? "error"}`,
+      { hint: "run 'mapper snapshot' to see the page as it is now" },
+    );
   }
   return answer.result.result.value as T;
 }

@@ -163,8 +163,10 @@ export interface WaitResult {
   condition: string;
   /** Whether it waited for the condition to stop holding. */
   gone: boolean;
-  /** How long it waited, ms (0 when it already held). */
+  /** How long it waited, ms. */
   waitedMs: number;
+  /** Whether the condition already held at the first look (`--load` on a loaded page). */
+  atOnce: boolean;
   /** The tab's URL when it returned. */
   url: string;
 }
@@ -239,7 +241,7 @@ export async function waitFor(
       }
     }
   };
-  for (;;) {
+  for (let look = 0;; look++) {
     assertNoDialog(page);
     let holds: boolean | undefined;
     try {
@@ -255,6 +257,7 @@ export async function waitFor(
         condition: conditionLabel(condition),
         gone,
         waitedMs: now() - started,
+        atOnce: look === 0,
         url: lastUrl,
       };
     }

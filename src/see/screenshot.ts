@@ -110,7 +110,9 @@ export async function screenshot(page: ActPage, opts: ScreenshotOptions = {}): P
     const right = Math.min(m.cssContentSize.width, p.box.x + m.cssVisualViewport.pageX + p.box.width + mx);
     const bottom = Math.min(m.cssContentSize.height, p.box.y + m.cssVisualViewport.pageY + p.box.height + my);
     if (right - x < 1 || bottom - y < 1) {
-      throw new PageError("zero_size", `${el.label} has no visible area to capture`);
+      throw new PageError("zero_size", `${el.label} has no visible area to capture`, {
+        hint: "capture the element around it, or the page with --full-page",
+      });
     }
     params.clip = { x, y, width: right - x, height: bottom - y, scale: 1 };
     params.captureBeyondViewport = true;
