@@ -72,16 +72,17 @@ const SERIALISE = `function () {
 function describeThrown(d: NonNullable<EvalAnswer["exceptionDetails"]>): string {
   const ex = d.exception;
   const message = ex?.description?.split("\n")[0] ?? (ex?.value !== undefined ? String(ex.value) : d.text ?? "error");
-  const line = d.lineNumber !== undefined ? ` (line ${d.lineNumber + 1}, column ${(d.columnNumber ?? 0) + 1})` : "";
+  // A rejected promise's position is where the rejection surfaced, not a line of the script: leave it out.
+  const line = d.lineNumber !== undefined && !/in promise/.test(d.text ?? "") ? ` (line ${d.lineNumber + 1}, column ${(d.columnNumber ?? 0) + 1})` : "";
   return `${message}${line}`;
 }
 
-async function run(page: ActPage, expression: string): Promise<EvalAnswer | { dialog: DialogInfo }> {
+async function run(page: ActPage, expression: string, replMode: boolean): Promise<EvalAnswer | { dialog: DialogInfo }> {
   const pending = page.send<EvalAnswer>("Runtime.evaluate", {
     expression,
     awaitPromise: true,
     returnByValue: false,
-    replMode: true,
+    replMode,
     userGesture: true,
   });
   let sub: Disposable | undefined;
@@ -103,13 +104,23 @@ async function run(page: ActPage, expression: string): Promise<EvalAnswer | { di
 /** Evaluates JavaScript in the tab's main frame and returns the result as JSON. */
 export async function evaluate(page: ActPage, js: string): Promise<EvalResult> {
   assertNoDialog(page);
-  let answer = await run(page, js);
+  let answer = await run(page, js, false);
   if ("dialog" in answer) throw dialogOpenError(answer.dialog);
-  // `return x` at the top level is a syntax error for an expression: run it as an async function body instead.
-  const thrown = answer.exceptionDetails?.exception;
-  if (thrown?.className === "SyntaxError" && /return|await/.test(js)) {
-    answer = await run(page, `(async () => {\n${js}\n})()`);
-    if ("dialog" in answer) throw dialogOpenError(answer.dialog);
+  let lineShift = 0;
+  const syntax = answer.exceptionDetails?.exception?.className === "SyntaxError"
+    ? answer.exceptionDetails.exception.description ?? ""
+    : "";
+  if (/Illegal return/.test(syntax)) {
+    // A body with `return`: run it as an async function (its first line is the wrapper's second).
+    answer = await run(page, `(async () => {\n${js}\n})()`, false);
+    lineShift = 1;
+  } else if (/await is only valid/.test(syntax)) {
+    // Top-level `await` in an expression or statements: the console's REPL mode allows it.
+    answer = await run(page, js, true);
+  }
+  if ("dialog" in answer) throw dialogOpenError(answer.dialog);
+  if (answer.exceptionDetails?.lineNumber !== undefined) {
+    answer.exceptionDetails.lineNumber = Math.max(0, answer.exceptionDetails.lineNumber - lineShift);
   }
   if (answer.exceptionDetails) {
     throw new PageError("script_error", `the script threw: ${describeThrown(answer.exceptionDetails)}`, {

@@ -5,7 +5,7 @@
  * @module
  */
 import { NotFoundError } from "../errors.ts";
-import { type ActPage } from "./actions.ts";
+import type { ActPage } from "./actions.ts";
 import { PageError } from "./api.ts";
 import type { DialogInfo } from "./page_events.ts";
 
