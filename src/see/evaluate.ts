@@ -110,7 +110,7 @@ export async function evaluate(page: ActPage, js: string): Promise<EvalResult> {
   const syntax = answer.exceptionDetails?.exception?.className === "SyntaxError"
     ? answer.exceptionDetails.exception.description ?? ""
     : "";
-  if (/Illegal return/.test(syntax)) {
+  if (/Illegal return/.test(syntax) || (/await is only valid/.test(syntax) && /\breturn\b/.test(js))) {
     // A body with `return`: run it as an async function (its first line is the wrapper's second).
     answer = await run(page, `(async () => {\n${js}\n})()`, false);
     lineShift = 1;
