@@ -11,6 +11,7 @@ import extensionManifest from "../assets/extension/manifest.json" with { type: "
 import extensionBackgroundJs from "../assets/extension/background.js" with { type: "text" };
 import extensionContentJs from "../assets/extension/content.js" with { type: "text" };
 import extensionCoreJs from "../assets/extension/core.js" with { type: "text" };
+import extensionResolverJs from "../assets/extension/resolver.js" with { type: "text" };
 import extensionDevtoolsHtml from "../assets/extension/devtools.html" with { type: "text" };
 import extensionDevtoolsJs from "../assets/extension/devtools.js" with { type: "text" };
 import extensionPanelCss from "../assets/extension/panel.css" with { type: "text" };
@@ -47,6 +48,7 @@ export const ASSETS: Readonly<Record<string, string>> = Object.freeze({
   "extension/background.js": extensionBackgroundJs,
   "extension/content.js": extensionContentJs,
   "extension/core.js": extensionCoreJs,
+  "extension/resolver.js": extensionResolverJs,
   "extension/devtools.html": extensionDevtoolsHtml,
   "extension/devtools.js": extensionDevtoolsJs,
   "extension/panel.css": extensionPanelCss,

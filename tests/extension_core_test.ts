@@ -3,129 +3,18 @@ import {
   activeComponents,
   candidatePorts,
   type Component,
-  type Dom,
   formatEvent,
   formatPath,
-  matchRoute,
   normalizeCorpus,
   resolvePath,
   roleOf,
   statusLine,
 } from "../assets/extension/core.js";
-
-// ---- A tiny fake DOM: tags, ids, classes, attributes, text; selectors are compounds joined by spaces, comma lists.
-
-interface Node {
-  tag: string;
-  attrs: Record<string, string>;
-  text: string;
-  children: Node[];
-  parent: Node | null;
-}
-
-function h(tag: string, attrs: Record<string, string> = {}, ...children: Array<Node | string>): Node {
-  const node: Node = { tag, attrs, text: "", children: [], parent: null };
-  for (const c of children) {
-    if (typeof c === "string") node.text += c;
-    else {
-      c.parent = node;
-      node.children.push(c);
-    }
-  }
-  return node;
-}
-
-function textOf(n: Node): string {
-  return n.text + n.children.map(textOf).join("");
-}
-
-function matchesCompound(n: Node, compound: string): boolean {
-  const m = /^([a-z0-9-]*|\*)((?:[.#][\w-]+|\[[\w-]+(?:="[^"]*")?\])*)$/i.exec(compound);
-  if (!m) throw new SyntaxError(`invalid selector "${compound}"`);
-  if (m[1] && m[1] !== "*" && m[1] !== n.tag) return false;
-  for (const part of m[2]!.match(/[.#][\w-]+|\[[^\]]+\]/g) ?? []) {
-    if (part.startsWith(".") && !(n.attrs.class ?? "").split(" ").includes(part.slice(1))) return false;
-    if (part.startsWith("#") && n.attrs.id !== part.slice(1)) return false;
-    if (part.startsWith("[")) {
-      const [, name, value] = /^\[([\w-]+)(?:="([^"]*)")?\]$/.exec(part)!;
-      if (n.attrs[name!] === undefined || (value !== undefined && n.attrs[name!] !== value)) return false;
-    }
-  }
-  return true;
-}
-
-function matchesChain(n: Node, compounds: string[]): boolean {
-  const last = compounds[compounds.length - 1];
-  if (last === undefined) return true;
-  if (!matchesCompound(n, last)) return false;
-  const rest = compounds.slice(0, -1);
-  if (rest.length === 0) return true;
-  for (let p = n.parent; p; p = p.parent) if (matchesChain(p, rest)) return true;
-  return false;
-}
-
-function matches(n: Node, selector: string): boolean {
-  return selector.split(",").some((s) => matchesChain(n, s.trim().split(/\s+/)));
-}
-
-function descendants(n: Node): Node[] {
-  return n.children.flatMap((c) => [c, ...descendants(c)]);
-}
-
-const dom: Dom<Node> = {
-  closest: (el, sel) => {
-    for (let p: Node | null = el; p; p = p.parent) if (matches(p, sel)) return p;
-    return null;
-  },
-  contains: (a, el) => {
-    for (let p: Node | null = el; p; p = p.parent) if (p === a) return true;
-    return false;
-  },
-  depth: (el) => (el.parent ? 1 + dom.depth(el.parent) : 0),
-  querySelector: (el, sel) => descendants(el).find((d) => matches(d, sel)) ?? null,
-  text: textOf,
-  attr: (el, name) => el.attrs[name] ?? null,
-};
+import { dom, h } from "./_fake_dom.ts";
 
 function component(name: string, selector: string, extra: Partial<Component> = {}): Component {
   return { name, selector, parentChain: [], properties: [], view: null, ...extra };
 }
-
-// ---- Routes
-
-Deno.test("extension route matching - :param matches one segment and captures it", () => {
-  assert.deepEqual(matchRoute("/items/:id", "/items/42"), { id: "42" });
-  assert.deepEqual(matchRoute("/:owner/:repo/pulls", "/denoland/deno/pulls"), { owner: "denoland", repo: "deno" });
-  assert.equal(matchRoute("/items/:id", "/items"), null);
-  assert.equal(matchRoute("/items/:id", "/items/42/reviews"), null);
-  assert.deepEqual(matchRoute("/item-:id", "/item-7"), { id: "7" });
-});
-
-Deno.test("extension route matching - * is exactly one segment, ** any depth including none", () => {
-  assert.deepEqual(matchRoute("/shop/*", "/shop/1"), {});
-  assert.equal(matchRoute("/shop/*", "/shop"), null);
-  assert.equal(matchRoute("/shop/*", "/shop/1/2"), null);
-  assert.deepEqual(matchRoute("/b/**", "/b"), {});
-  assert.deepEqual(matchRoute("/b/**", "/b/x/y/z"), {});
-  assert.deepEqual(matchRoute("/**/edit", "/a/b/edit"), {});
-  assert.equal(matchRoute("/**/edit", "/a/b/view"), null);
-  assert.equal(matchRoute("/b/**", "/bx/y"), null);
-  assert.deepEqual(matchRoute("**", "/anything/at/all"), {});
-  assert.deepEqual(matchRoute("/files/*.pdf", "/files/report.pdf"), {});
-  assert.equal(matchRoute("/files/*.pdf", "/files/report.txt"), null);
-});
-
-Deno.test("extension route matching - trailing slashes, query, fragment and regex characters are handled", () => {
-  assert.deepEqual(matchRoute("/", "/"), {});
-  assert.deepEqual(matchRoute("/about/", "/about"), {});
-  assert.deepEqual(matchRoute("/about", "/about/"), {});
-  assert.deepEqual(matchRoute("/search?q=:q", "/search"), {});
-  assert.equal(matchRoute("/", "/about"), null);
-  assert.equal(matchRoute("/a.b", "/axb"), null);
-  assert.deepEqual(matchRoute("/a.b", "/a.b"), {});
-  assert.deepEqual(matchRoute("/wiki/:title", "/wiki/Caf%C3%A9"), { title: "Café" });
-  assert.deepEqual(matchRoute("https://example.com/items/:id", "/items/9"), { id: "9" });
-});
 
 // ---- Discovery
 
@@ -199,16 +88,16 @@ Deno.test("extension corpus - also reads the reference wire (selectors arrays un
   assert.deepEqual(corpus.globals[0], { name: "A", selector: "a, b", parentChain: [], properties: [], view: null });
 });
 
-Deno.test("extension corpus - globals first, then every matching view, a view refining a global in place", () => {
+Deno.test("extension corpus - the one resolved view's components follow the globals it does not shadow", () => {
   const corpus = normalizeCorpus(wire)!;
   const item = activeComponents(corpus, "/items/42/");
-  assert.deepEqual(item.views, [{ name: "Item", route: "/items/:id", params: { id: "42" } }]);
+  assert.deepEqual(item.view, { name: "Item", route: "/items/:id", params: { id: "42" } });
   assert.deepEqual(item.components.map((c) => [c.name, c.selector]), [["SiteHeader", "#header.item"], [
     "Card",
     ".card",
   ]]);
   const home = activeComponents(corpus, "/");
-  assert.deepEqual(home.views.map((v) => v.name), ["Home"]);
+  assert.equal(home.view?.name, "Home");
   assert.deepEqual(home.components.map((c) => c.name), ["SiteHeader"]);
 });
 

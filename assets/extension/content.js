@@ -1,6 +1,6 @@
 // Content script (classic script: MV3 content scripts cannot be modules, so core.js comes in by dynamic import).
-// Gets the corpus from the service worker (which alone talks to the mapper server), works out the active views
-// from location.pathname, resolves hovered/clicked/typed-into elements to component paths, draws the hover
+// Gets the corpus from the service worker (which alone talks to the mapper server), resolves the one active view
+// of location.pathname with the shared resolver (resolver.js, re-exported by core.js), resolves hovered/clicked/typed-into elements to component paths, draws the hover
 // overlay while a Mapper panel is open, and reports events to the worker.
 // deno-lint-ignore-file no-console
 
@@ -31,7 +31,7 @@
   };
 
   function active() {
-    if (corpus === null) return { views: [], components: [] };
+    if (corpus === null) return { view: null, components: [] };
     const pathname = location.pathname;
     if (activeCache?.pathname !== pathname || activeCache.version !== corpus.version) {
       activeCache = { pathname, version: corpus.version, active: core.activeComponents(corpus, pathname) };
@@ -45,7 +45,7 @@
     post({
       type: "page",
       url: location.href,
-      views: activeCache.active.views,
+      view: activeCache.active.view,
       componentCount: activeCache.active.components.length,
     });
   }
@@ -215,7 +215,7 @@
     );
   }, { capture: true, passive: true });
 
-  // Single-page apps: re-evaluate the active views when the URL changes.
+  // Single-page apps: re-evaluate the active view when the URL changes.
   const onNavigate = () => setTimeout(() => corpus && active(), 0);
   addEventListener("popstate", onNavigate);
   addEventListener("hashchange", onNavigate);
@@ -238,10 +238,8 @@
             ? `[mapper] corpus updated v${previous.version} → v${next.version}: ${what} from ${next.site}`
             : `[mapper] loaded ${what} from ${next.site} v${next.version}`,
         );
-        const { views } = active();
-        console.log(
-          `[mapper] active views on ${location.pathname}: ${views.map((v) => v.name).join(", ") || "(none)"}`,
-        );
+        const { view } = active();
+        console.log(`[mapper] active view on ${location.pathname}: ${view ? view.name : "(none)"}`);
       }
     }
     if (typeof message?.overlay === "boolean" && message.overlay !== overlayVisible) {
@@ -271,12 +269,12 @@
   // DevTools panel and side panel ask for the live picture of this tab.
   chrome.runtime.onMessage.addListener((message, _sender, reply) => {
     if (message?.type !== "inspect") return false;
-    const { views, components } = active();
+    const { view, components } = active();
     reply({
       url: location.href,
       loaded: corpus !== null,
       version: corpus?.version ?? null,
-      views,
+      view,
       components: core.countMatches(components, (s) => document.querySelectorAll(s).length),
     });
     return false;

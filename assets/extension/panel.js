@@ -35,8 +35,8 @@ async function refresh() {
     return;
   }
   views.replaceChildren(
-    answer.views.length
-      ? `Active views: ${answer.views.map((/** @type {any} */ v) => `${v.name} (${v.route})`).join(", ")}`
+    answer.view
+      ? `Active view: ${answer.view.name} (${answer.view.route})`
       : el("span", "empty", `no view matches this page${answer.components.length ? " (globals only)" : ""}`),
   );
   if (answer.components.length === 0) {

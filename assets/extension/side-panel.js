@@ -1,4 +1,4 @@
-// Side panel: status, the active views of the current tab, the hover path and the event log.
+// Side panel: status, the active view of the current tab, the hover path and the event log.
 import { clock, connectWorker, copyText, el, renderStatus, renderTree } from "./ui.js";
 
 const MAX_EVENTS = 300;
@@ -25,7 +25,7 @@ connectWorker("side-panel", (message) => {
 });
 
 /**
- * @param {{ views: Array<{ name: string, route: string, params: Record<string, string> }>, componentCount?: number,
+ * @param {{ view: { name: string, route: string, params: Record<string, string> } | null, componentCount?: number,
  *   components?: unknown[] } | null} page
  */
 function showViews(page) {
@@ -34,19 +34,18 @@ function showViews(page) {
     box.replaceChildren(el("span", "empty", "no corpus on this tab (reload the page?)"));
     return;
   }
-  if (page.views.length === 0) {
+  const v = page.view;
+  if (!v) {
     const text = page.componentCount === 0
       ? "no view matches this page, and no global components"
       : "no view matches this page (globals only)";
     box.replaceChildren(el("span", "empty", text));
     return;
   }
-  box.replaceChildren(...page.views.map((v) => {
-    const params = Object.entries(v.params).map(([k, val]) => `${k}=${val}`).join(" ");
-    const line = el("div");
-    line.append(el("span", "name", v.name), " ", el("span", "key", `${v.route}${params ? `  ${params}` : ""}`));
-    return line;
-  }));
+  const params = Object.entries(v.params).map(([k, val]) => `${k}=${val}`).join(" ");
+  const line = el("div");
+  line.append(el("span", "name", v.name), " ", el("span", "key", `${v.route}${params ? `  ${params}` : ""}`));
+  box.replaceChildren(line);
 }
 
 async function refreshViews() {

@@ -17,6 +17,7 @@ import { chromiumArgs, findBrowser, launchChromium, type LaunchedChromium, pidAl
 import { Collector } from "./collector.ts";
 import { ensureExtension, injectPort } from "./extension.ts";
 import { compileMatcher, type CorpusMatcher } from "./match.ts";
+import { type FieldDefs, fieldDefs } from "./fields.ts";
 import { devtoolsHandler } from "./_http.ts";
 import { PageEngine, PageEvents, pageHandler } from "../see/mod.ts";
 import { removeSession, type SessionInfo, sessionPath, writeSession } from "./session_file.ts";
@@ -144,10 +145,12 @@ export async function runDaemon(opts: StartOptions, io: Io): Promise<number> {
   });
   let matcherVersion: unknown = null;
   let matcher: CorpusMatcher = compileMatcher(undefined);
+  let fields: FieldDefs = fieldDefs(undefined);
   const currentMatcher = () => {
     const wire = corpus.current().wire;
     if (wire !== matcherVersion) {
       matcher = compileMatcher(wire);
+      fields = fieldDefs(wire);
       matcherVersion = wire;
     }
     return matcher;
@@ -214,6 +217,10 @@ export async function runDaemon(opts: StartOptions, io: Io): Promise<number> {
     api = devtoolsHandler({
       collector,
       matcher: currentMatcher,
+      fields: () => {
+        currentMatcher();
+        return fields;
+      },
       status: () => ({
         version: VERSION,
         daemonPid: Deno.pid,

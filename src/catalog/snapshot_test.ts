@@ -25,7 +25,7 @@ function entry(slug: string, files: Array<[string, Uint8Array<ArrayBuffer>]>): G
     front,
     readme: new TextEncoder().encode("---\n---\n"),
     body: "",
-    stats: { views: 0, components: 0, requests: 0, properties: 0, memory: 0, per_view: [] },
+    stats: { views: 0, components: 0, requests: 0, messages: 0, properties: 0, memory: 0, per_view: [] },
     files: files.map(([name]) => name),
     members: files.map(([name, data]) => ({ name, data })),
     screenshots: [],

@@ -8,6 +8,7 @@ import { Command } from "@commander-js/extra-typings";
 import type { CliContext } from "./context.ts";
 import { registerAtlas } from "./atlas.ts";
 import { registerBrowser } from "./browser.ts";
+import { registerCorpusCommands } from "./corpus_cmds.ts";
 import { registerDevtools } from "./devtools.ts";
 import { registerSee } from "./see.ts";
 import { registerServeMapper } from "./serve_mapper.ts";
@@ -29,6 +30,7 @@ export function buildProgram(ctx: CliContext): Command {
     .helpCommand("help [command]", "show help for a command")
     .showSuggestionAfterError(true);
   registerServeMapper(program, ctx);
+  registerCorpusCommands(program, ctx);
   registerAtlas(program, ctx);
   registerBrowser(program, ctx);
   registerDevtools(program, ctx);

@@ -51,6 +51,8 @@ export interface RawView {
   route?: string;
   url?: string;
   description?: string;
+  tags?: string[];
+  dependencies?: string[];
   memory: string[];
   components: RawComponent[];
   requests: RawRequest[];
@@ -113,7 +115,7 @@ const REQUEST_KEYS = new Set([
   "properties",
 ]);
 const MESSAGE_KEYS = new Set(["name", "level", "message", "description", "source", "properties"]);
-const COMPONENT_PROPERTY_KEYS = new Set(["name", "extract"]);
+const COMPONENT_PROPERTY_KEYS = new Set(["name", "extract", "transform"]);
 const FIELD_PROPERTY_KEYS = new Set(["name", "source", "field", "pattern"]);
 const PAYLOAD_KEYS = new Set(["fields"]);
 const PAYLOAD_FIELD_KEYS = new Set(["name", "type", "description"]);
@@ -536,6 +538,7 @@ class FileDecoder {
     for (const e of entries) {
       if (e.key === "name") p.name = this.string(e.value, `a property's "name"`) ?? "";
       else if (e.key === "extract") p.extract = this.string(e.value, `a property's "extract"`) ?? "";
+      else if (e.key === "transform") setIf(p, "transform", this.string(e.value, `a property's "transform"`));
       else if (!COMPONENT_PROPERTY_KEYS.has(e.key)) this.unknown(e, "a component property");
     }
     if (!p.name) this.warn("property-missing-name", 'component property without a "name"', this.loc(node));
@@ -697,7 +700,7 @@ class FileDecoder {
           break;
         case "tags":
         case "dependencies":
-          this.strings(e.value, `a view's "${e.key}"`);
+          setIf(v, e.key, this.strings(e.value, `a view's "${e.key}"`));
           break;
         case "stability":
         case "source":

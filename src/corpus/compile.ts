@@ -35,7 +35,11 @@ function wireComponent(c: CorpusComponent): WireComponent {
     name: c.name,
     selector: c.selectors.join(", "),
     parentChain: [...c.parentChain],
-    properties: c.properties.map((p) => ({ name: p.name, extract: p.extract })),
+    properties: c.properties.map((p) => ({
+      name: p.name,
+      extract: p.extract,
+      ...(p.transform !== undefined ? { transform: p.transform } : {}),
+    })),
   };
   if (c.memory !== undefined) w.memory = [...c.memory];
   if (c.tags !== undefined) w.tags = [...c.tags];

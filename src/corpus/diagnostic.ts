@@ -14,6 +14,11 @@ export interface SourceLocation {
   file: string;
   line: number;
   column: number;
+  /**
+   * The field inside the file: keys joined by `.`, list indexes as `[i]`, odd keys quoted (`views[0].route`,
+   * `views[1].components[2]["$ref"]`); `""` for the document root; absent when unknown (e.g. a YAML syntax error).
+   */
+  path?: string;
 }
 
 /** A problem found while loading. `error` diagnostics from `load` are non-fatal (the entry was dropped). */
@@ -23,6 +28,10 @@ export interface Diagnostic {
   severity: "error" | "warning";
   message: string;
   location: SourceLocation;
+  /** The entity the problem is about (component, view, request or message name), when there is one. */
+  component?: string;
+  /** The selector the problem is about, when there is one. */
+  selector?: string;
 }
 
 /** Formats a diagnostic as one line: `file:line:col: message` (or `file: message` without a position). */

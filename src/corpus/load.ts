@@ -165,6 +165,8 @@ function assemble(
       if (v.route !== undefined) view.route = v.route;
       if (v.url !== undefined) view.url = v.url;
       if (v.description !== undefined) view.description = v.description;
+      if (v.tags !== undefined) view.tags = [...v.tags];
+      if (v.dependencies !== undefined) view.dependencies = [...v.dependencies];
       flattener.flatten(v.components, undefined, [], view.components);
       for (const r of v.requests) {
         const req = checkRequest(r, diagnostics);

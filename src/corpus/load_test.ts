@@ -352,7 +352,7 @@ Deno.test("load - unknown fields are warnings with their position; tooling files
       "    selector: .c",
       "    uses: Other",
       "    properties:",
-      "      - {name: p, extract: text, transform: slug}",
+      "      - {name: p, extract: text, transform: slug, shape: round}",
       "views:",
       "  - name: V",
       "    route: /",
@@ -364,11 +364,11 @@ Deno.test("load - unknown fields are warnings with their position; tooling files
     "unknown-field a.yaml:2:1",
     "view-field-at-file-root a.yaml:3:1",
     "unknown-field a.yaml:7:5",
-    "unknown-field a.yaml:9:34",
+    "unknown-field a.yaml:9:51",
     "unknown-field a.yaml:13:5",
   ]);
   assert.ok(diagnostics.every((d) => d.severity === "warning"));
-  assert.deepEqual(wire.globals[0]!.properties, [{ name: "p", extract: "text" }]);
+  assert.deepEqual(wire.globals[0]!.properties, [{ name: "p", extract: "text", transform: "slug" }]);
 });
 
 Deno.test("load - missing or unsupported version is a warning", async () => {

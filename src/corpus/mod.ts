@@ -41,7 +41,10 @@ import type { Diagnostic } from "./diagnostic.ts";
 /** A component property declaration (draft extension; passed through as written). */
 export interface WireProperty {
   name: string;
+  /** How the value is read (authoring spec §6; evaluated by `assets/extension/resolver.js`). */
   extract: string;
+  /** Applied to the cleaned value: `first_word`, `number`, `match:REGEX`, … (absent when not declared). */
+  transform?: string;
 }
 
 /** A request/message property declaration. */
@@ -135,6 +138,8 @@ export interface CorpusStats {
   /** Distinct component names corpus-wide. */
   components: number;
   requests: number;
+  /** Console message definitions. */
+  messages: number;
   properties: number;
   memory: number;
   per_view: ViewStats[];

@@ -41,6 +41,10 @@ export interface CorpusView {
   /** Authoring-only: the view's own `url`, else its file's. */
   url?: string;
   description?: string;
+  /** Authoring-only (`mapper match`, `explain`): not on the wire. */
+  tags?: string[];
+  /** Authoring-only: source globs this view's map depends on. */
+  dependencies?: string[];
   memory: string[];
   components: CorpusComponent[];
   requests: CorpusRequest[];

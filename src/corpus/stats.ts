@@ -4,6 +4,7 @@
  * - `views`: number of views.
  * - `components`: distinct component names corpus-wide (a global reused by views counts once).
  * - `requests`: global plus view-scoped requests.
+ * - `messages`: console message definitions.
  * - `properties`: summed over distinct component definitions, where a definition is the flattened component's
  *   content (name, selectors, parent chain, properties, memory, tags, source, stability): exact copies collapse
  *   (a top-level `$ref` expansion, the same block pasted in two view files); a `$ref` expanded under a parent has
@@ -44,6 +45,7 @@ export function stats(corpus: Corpus): CorpusStats {
     views: corpus.views.length,
     components: names.size,
     requests,
+    messages: corpus.messages.length,
     properties,
     memory,
     per_view: corpus.views.map((v) => ({
@@ -61,7 +63,7 @@ function definitionKey(c: CorpusComponent): string {
     c.name,
     c.selectors,
     c.parentChain,
-    c.properties.map((p) => [p.name, p.extract]),
+    c.properties.map((p) => [p.name, p.extract, p.transform ?? null]),
     c.memory ?? null,
     c.tags ?? null,
     c.source ?? null,

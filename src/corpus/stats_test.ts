@@ -51,6 +51,7 @@ Deno.test("stats - counts distinct names, distinct definitions, memory and per-v
     views: 2,
     components: 2, // Header, Card
     requests: 2,
+    messages: 0,
     // Header 1 + Card 2 + Header-under-.card 1 + other Card 1
     properties: 5,
     // file 1 + Header 1 + Header-under-.card 1 + beacon 1 + home 1

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import resolverSource from "../../assets/extension/core.js" with { type: "text" };
+import resolverSource from "../../assets/extension/resolver.js" with { type: "text" };
 import pageSource from "./page.js" with { type: "text" };
 
 /** The global the script installs in the isolated world (never visible to the page's own scripts). */

@@ -5,21 +5,14 @@
  * @module
  */
 import type { WireCorpus } from "../corpus/mod.ts";
-import { activeComponents, matchRoute, normalizeCorpus } from "../../assets/extension/core.js";
+import { activeComponents, matchViews, normalizeCorpus } from "../../assets/extension/resolver.js";
 import type { SeeComponent } from "./page.js";
 import type { ViewInfo } from "./api.ts";
-
-/** Route specificity: literal 3, `:param` 2, `*` 1, `**` 0, `/` 1. TODO(resolver): use the resolver's. */
-function specificity(route: string): number {
-  const segs = route.split("/").filter((s) => s !== "");
-  if (segs.length === 0) return 1;
-  return segs.reduce((n, s) => n + (s === "**" ? 0 : s === "*" ? 1 : /^:[A-Za-z_]\w*$/.test(s) ? 2 : 3), 0);
-}
 
 /** What a URL resolves to in a corpus. */
 export interface Resolution {
   view: ViewInfo | null;
-  /** Other views exactly as specific as the chosen one. */
+  /** Other views exactly as specific as the chosen one (the first declared wins). */
   conflicts: string[];
   components: SeeComponent[];
   /** Whether the corpus declares anything at all. */
@@ -37,41 +30,15 @@ export function resolveUrl(wire: WireCorpus | undefined, url: string): Resolutio
   for (const v of corpus.views) {
     for (const c of v.components) declared.set(c.name, [...(declared.get(c.name) ?? []), v.name]);
   }
-  let pathname = "/";
-  try {
-    pathname = new URL(url).pathname;
-  } catch {
-    // about:blank and friends: no view
-  }
-  const matching = activeComponents(corpus, pathname).views;
-  let best: typeof matching[number] | undefined;
-  let bestScore = -1;
-  const conflicts: string[] = [];
-  for (const v of matching) {
-    const score = specificity(v.route);
-    if (score > bestScore) {
-      best = v;
-      bestScore = score;
-      conflicts.length = 0;
-    } else if (score === bestScore) conflicts.push(v.name);
-  }
-  const wireView = best ? wire?.views.find((v) => v.name === best.name) : undefined;
-  const view = best && wireView
-    ? {
-      name: best.name,
-      route: best.route,
-      memory: wireView.memory ?? [],
-      params: matchRoute(best.route, pathname) ?? {},
-    }
-    : null;
-  const byName = new Map<string, SeeComponent>();
-  for (const c of corpus.globals) if (!byName.has(c.name)) byName.set(c.name, c);
-  const viewDef = best ? corpus.views.find((v) => v.name === best.name) : undefined;
-  for (const c of viewDef?.components ?? []) byName.set(c.name, c);
+  const active = activeComponents(corpus, url);
+  const ranked = matchViews(corpus.views, url);
+  const best = ranked[0];
+  const conflicts = best ? ranked.slice(1).filter((r) => r.score === best.score).map((r) => r.view.name) : [];
+  const memory = active.view ? wire?.views.find((v) => v.name === active.view!.name)?.memory ?? [] : [];
   return {
-    view,
+    view: active.view ? { ...active.view, memory } : null,
     conflicts,
-    components: [...byName.values()],
+    components: active.components,
     hasCorpus: corpus.componentCount > 0 || corpus.views.length > 0,
     declared,
   };

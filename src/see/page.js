@@ -86,7 +86,7 @@ const INTERACTIVE_ROLES = new Set([
 
 /**
  * Builds the page-side API on the resolver module's exports.
- * @param {typeof import("../../assets/extension/core.js")} R
+ * @param {typeof import("../../assets/extension/resolver.js")} R
  */
 export function createSee(R) {
   /** @type {WeakMap<Element, number>} */
@@ -123,7 +123,7 @@ export function createSee(R) {
     return root instanceof ShadowRoot ? root.host : null;
   };
 
-  /** @type {import("../../assets/extension/core.js").Dom<Element>} */
+  /** @type {import("../../assets/extension/resolver.js").Dom<Element>} */
   const dom = {
     closest: (el, sel) => el.closest(sel),
     contains: (a, b) => a.contains(b),
@@ -135,6 +135,13 @@ export function createSee(R) {
     querySelector: (el, sel) => el.querySelector(sel),
     text: (el) => el.textContent ?? "",
     attr: (el, name) => el.getAttribute(name),
+    innerText: (el) => /** @type {HTMLElement} */ (el).innerText ?? el.textContent ?? "",
+    textOnly: (el) => {
+      const clone = /** @type {Element} */ (el.cloneNode(true));
+      clone.querySelectorAll("img, svg, [alt]").forEach((x) => x.remove());
+      return clone.textContent ?? "";
+    },
+    innerHtml: (el) => el.innerHTML,
   };
 
   /** Every root to search: the document and each open shadow root. */
@@ -220,11 +227,23 @@ export function createSee(R) {
     if (el.tagName === "SUMMARY") return "button";
     if (el.tagName === "INPUT" && ["range"].includes(/** @type {HTMLInputElement} */ (el).type)) return "slider";
     if (el.tagName === "INPUT" && /** @type {HTMLInputElement} */ (el).type === "number") return "spinbutton";
-    return R.roleOf(el.tagName, {
-      role: null,
-      type: el.getAttribute("type"),
-      href: el.hasAttribute("href"),
-    });
+    const t = el.tagName;
+    if (t === "A") return el.hasAttribute("href") ? "link" : "generic";
+    if (t === "BUTTON") return "button";
+    if (t === "SELECT") return /** @type {HTMLSelectElement} */ (el).multiple ? "listbox" : "combobox";
+    if (t === "TEXTAREA") return "textbox";
+    if (t === "OPTION") return "option";
+    if (t === "INPUT") {
+      const type = /** @type {HTMLInputElement} */ (el).type;
+      if (type === "checkbox" || type === "radio") return type;
+      if (type === "submit" || type === "button" || type === "reset" || type === "image") return "button";
+      if (type === "search") return "searchbox";
+      return "textbox";
+    }
+    if (/^H[1-6]$/.test(t)) return "heading";
+    if (t === "TABLE") return "table";
+    if (t === "P") return "paragraph";
+    return "generic";
   };
 
   /** @param {string} s */
@@ -347,9 +366,10 @@ export function createSee(R) {
      * @param {boolean} hiddenAbove
      * @param {Array<[string, string]> | null} carried property values of the nearest matched ancestor
      * @param {boolean} inComponent
+     * @param {string} named the accessible name of the nearest interactive ancestor ("" when none)
      * @returns {SeeNode[]}
      */
-    const visit = (el, hiddenAbove, carried, inComponent) => {
+    const visit = (el, hiddenAbove, carried, inComponent, named) => {
       elements++;
       if (SKIP.has(el.tagName)) return [];
       let hidden = hiddenAbove;
@@ -376,21 +396,25 @@ export function createSee(R) {
         if (!hidden) counts[component.name] = (counts[component.name] ?? 0) + 1;
       }
       const childCarried = props ?? carried;
+      const ownName = interactive || component ? nameOf(el, role) : "";
+      const childNamed = interactive ? ownName : named;
       /** @type {SeeNode[]} */
       const kids = [];
       const kidRoot = el.shadowRoot ?? el;
       for (let c = kidRoot.firstElementChild; c; c = c.nextElementSibling) {
-        kids.push(...visit(c, hidden, childCarried, inComponent || component !== undefined));
+        kids.push(...visit(c, hidden, childCarried, inComponent || component !== undefined, childNamed));
       }
       if (el.shadowRoot) {
         for (let c = el.firstElementChild; c; c = c.nextElementSibling) {
-          if (c.assignedSlot) kids.push(...visit(c, hidden, childCarried, inComponent || component !== undefined));
+          if (c.assignedSlot) {
+            kids.push(...visit(c, hidden, childCarried, inComponent || component !== undefined, childNamed));
+          }
         }
       }
       if (el instanceof HTMLIFrameElement) {
         try {
           const body = el.contentDocument?.body;
-          if (body) kids.push(...visit(body, hidden, childCarried, inComponent));
+          if (body) kids.push(...visit(body, hidden, childCarried, inComponent, childNamed));
         } catch {
           // cross-origin: not ours to read
         }
@@ -410,12 +434,14 @@ export function createSee(R) {
       const heading = role === "heading";
       let keep = component !== undefined || (interactive && !boxless) ||
         ((LANDMARK_ROLES.has(role) || heading) && !boxless);
-      const name = keep ? nameOf(el, role) : "";
+      const name = interactive || component ? ownName : keep ? nameOf(el, role) : "";
       if (keep && !component && !interactive) {
         // Sections and forms are landmarks only when named; a generic group needs a name to say anything.
         if ((role === "region" || role === "form" || role === "group") && !name) keep = false;
         // Text a matched ancestor already carries as a property is not repeated.
         if (carried && name && carried.some(([, v]) => v.includes(name))) keep = false;
+        // Text that is the content of an interactive ancestor's name (a heading inside a link) is that name.
+        if (named && name && named.includes(name)) keep = false;
       }
       if (!keep) return kids;
       /** @type {SeeNode} */
@@ -437,7 +463,7 @@ export function createSee(R) {
       return [n];
     };
 
-    const tree = document.body ? visit(document.body, false, null, false) : [];
+    const tree = document.body ? visit(document.body, false, null, false, "") : [];
     return {
       url: location.href,
       title: document.title,

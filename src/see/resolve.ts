@@ -215,7 +215,7 @@ function noMatchMessage(
   const present = [...new Set(all.map((m) => m.node.component!))];
   const close = present.map((n) => ({ n, d: editDistance(n, last.name) }))
     .filter((x) =>
-      x.d <= Math.max(2, Math.floor(last.name.length / 3)) || x.n.toLowerCase().includes(last.name.toLowerCase())
+      x.d <= Math.max(3, Math.ceil(last.name.length / 2.5)) || x.n.toLowerCase().includes(last.name.toLowerCase())
     )
     .sort((a, b) => a.d - b.d || a.n.localeCompare(b.n)).slice(0, 5).map((x) => x.n);
   const where = declared.get(last.name);

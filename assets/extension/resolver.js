@@ -1,0 +1,910 @@
+// @ts-check
+// THE resolver: route matching, view resolution (the single most specific view), the active components of a page,
+// element resolution and property extraction (extract forms and transforms), and the extract-form check `validate`
+// uses. One implementation for every user: the extension (content script, panels, worker), the CLI (`mapper match`,
+// `explain`, `validate`), the browser session's request matching (`src/browser/match.ts`) and page snapshots.
+//
+// Rules for this file, so all of those can load it:
+// - A plain ES module with `// @ts-check`: Deno type-checks it (it is imported by `src/`), the extension imports it.
+// - No imports, no `chrome.*`, no DOM globals: DOM access goes through an injected `Dom` object of callbacks.
+// - No top-level side effects: only function and constant declarations. To run it inside a page as a classic
+//   script (snapshots via CDP `Runtime.evaluate`), strip the `export ` keywords and wrap it in a function that
+//   returns the names needed: `(() => { <source without "export "> ; return { resolveView, extractProperties }; })()`.
+//
+// Route rules (authoring spec §5), decided where it was silent:
+// - Only the path counts: scheme, host, query and fragment are ignored, except that a route written with an origin
+//   (`https://api.example.com/v1/:id`) only matches URLs on that host (case-insensitive) when the URL has one too.
+// - The URL path is percent-decoded (an invalid escape: the URL matches nothing); the route is decoded when its
+//   escapes are valid, else kept as written. Matching is case-sensitive.
+// - Empty segments are dropped from both: trailing slashes are stripped (`/about/` = `/about`, empty = `/`) and
+//   repeated slashes collapse, so `/a//b` matches the route `/a/b` (what servers and browsers usually serve).
+// - `*` and `:name` match exactly one non-empty segment (`/users/*` does not match `/users/`); a whole-segment `**`
+//   matches zero or more segments. A wildcard glued inside a segment stays in it (`/img/*.png`, `/messages**`: any
+//   run of characters, none included, within that one segment). A `:` inside a segment is literal: `/p/v-:id`
+//   matches only `/p/v-:id` (URLs such as `/wiki/Special:Search` need that).
+// - Specificity is a sum per segment: literal 3, `:param` 2, `*` 1, `**` 0, glued segments 3; the route `/` scores
+//   1. The highest score wins; ties go to the first declared.
+
+/**
+ * One component property declaration as served on `/mapper`.
+ * @typedef {{ name: string, extract: string, transform?: string }} Property
+ */
+
+/**
+ * A flattened component as the extension uses it.
+ * @typedef {{ name: string, selector: string, parentChain: string[], properties: Property[], view: string | null }} Component
+ */
+
+/**
+ * A view as the extension uses it.
+ * @typedef {{ name: string, route: string | null, components: Component[] }} View
+ */
+
+/**
+ * The corpus as the extension uses it (requests, messages and memory are not needed on the page).
+ * @typedef {{ site: string, version: number, globals: Component[], views: View[], componentCount: number }} Corpus
+ */
+
+/**
+ * The resolved view with the parameters its route captured.
+ * @typedef {{ name: string, route: string, params: Record<string, string> }} ActiveView
+ */
+
+/**
+ * One entry of a resolved component path (outermost first).
+ * @template E
+ * @typedef {{ name: string, element: E, component: Component, properties: Array<[string, string]> }} PathEntry
+ */
+
+/**
+ * DOM access, injected. `closest` must include the element itself and may throw on an invalid selector;
+ * `querySelector` searches strictly inside the element (shadow roots included when the host can). `text` is
+ * `textContent`; the optional members fall back to `text` (`innerText`, `textOnly`) or nothing (`innerHtml`).
+ * @template E
+ * @typedef {{
+ *   closest: (element: E, selector: string) => E | null,
+ *   contains: (ancestor: E, element: E) => boolean,
+ *   depth: (element: E) => number,
+ *   querySelector: (element: E, selector: string) => E | null,
+ *   text: (element: E) => string,
+ *   attr: (element: E, name: string) => string | null,
+ *   innerText?: (element: E) => string,
+ *   textOnly?: (element: E) => string,
+ *   innerHtml?: (element: E) => string,
+ * }} Dom
+ */
+
+/** Longest property value kept, in characters. */
+export const MAX_VALUE = 120;
+
+// ---- Routes --------------------------------------------------------------------------------------------------
+
+const ORIGIN = /^[a-z][a-z0-9+.-]*:\/\/([^/?#]*)/i;
+
+/**
+ * One compiled route segment.
+ * @typedef {{ kind: "literal", text: string } | { kind: "param", name: string } | { kind: "star" } |
+ *   { kind: "globstar" } | { kind: "glob", re: RegExp }} RouteSegment
+ */
+
+/**
+ * @param {string} s
+ * @returns {string}
+ */
+function lenientDecode(s) {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
+
+/**
+ * The host of an absolute route or URL, lower-cased, without userinfo; `null` when it has no origin.
+ * @param {string} s
+ * @returns {string | null}
+ */
+function hostOf(s) {
+  const m = ORIGIN.exec(s.trim());
+  if (!m) return null;
+  return (m[1] ?? "").replace(/^.*@/, "").toLowerCase();
+}
+
+/**
+ * The path segments of a URL or path as matching sees them: path only, percent-decoded, empty segments dropped
+ * (`/` → `[]`). `null` when the URL cannot be parsed or its path has an invalid percent escape.
+ * @param {string} url an absolute URL (`https://host/p?q`) or a path (`/p?q#f`)
+ * @returns {string[] | null}
+ */
+export function urlSegments(url) {
+  let path = url.trim();
+  if (/^[a-z][a-z0-9+.-]*:/i.test(path)) {
+    try {
+      path = new URL(path).pathname;
+    } catch {
+      return null;
+    }
+  } else {
+    path = path.replace(/[?#].*$/s, "");
+  }
+  try {
+    path = decodeURIComponent(path);
+  } catch {
+    return null;
+  }
+  return path.split("/").filter((s) => s !== "");
+}
+
+/**
+ * Compiles a route pattern into its segments (origin, query and fragment dropped; see the rules in the header).
+ * @param {string} route
+ * @returns {RouteSegment[]}
+ */
+export function parseRoute(route) {
+  const path = route.trim().replace(ORIGIN, "").replace(/[?#].*$/s, "");
+  return path.split("/").filter((s) => s !== "").map((raw) => {
+    const s = lenientDecode(raw);
+    if (s === "**") return { kind: "globstar" };
+    if (s === "*") return { kind: "star" };
+    const param = /^:([A-Za-z_][A-Za-z0-9_]*)$/.exec(s);
+    if (param) return { kind: "param", name: /** @type {string} */ (param[1]) };
+    if (s.includes("*")) {
+      const source = s.split(/\*+/).map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join(".*");
+      return { kind: "glob", re: new RegExp(`^${source}$`, "s") };
+    }
+    return { kind: "literal", text: s };
+  });
+}
+
+/**
+ * The specificity of a route: the sum of its segments' scores (literal and glued 3, `:param` 2, `*` 1, `**` 0);
+ * the root route `/` scores 1.
+ * @param {string} route
+ * @returns {number}
+ */
+export function routeScore(route) {
+  const segments = parseRoute(route);
+  if (segments.length === 0) return 1;
+  let score = 0;
+  for (const s of segments) score += s.kind === "param" ? 2 : s.kind === "star" ? 1 : s.kind === "globstar" ? 0 : 3;
+  return score;
+}
+
+/**
+ * Matches a route against a URL or path. Returns the parameters the route captured (`{}` when none), or `null`
+ * when it does not match (also for an unparsable URL or an empty route).
+ * @param {string} route
+ * @param {string} url an absolute URL or a path
+ * @returns {Record<string, string> | null}
+ */
+export function matchRoute(route, url) {
+  if (route.trim() === "") return null;
+  const routeHost = hostOf(route);
+  const urlHost = hostOf(url);
+  if (routeHost !== null && urlHost !== null && routeHost !== urlHost) return null;
+  const path = urlSegments(url);
+  if (path === null) return null;
+  return matchSegments(parseRoute(route), path);
+}
+
+/**
+ * @param {RouteSegment[]} pattern
+ * @param {string[]} path
+ * @returns {Record<string, string> | null}
+ */
+function matchSegments(pattern, path) {
+  /** @type {Record<string, string>} */
+  const params = {};
+  /**
+   * @param {number} i
+   * @param {number} j
+   * @returns {boolean}
+   */
+  const walk = (i, j) => {
+    const seg = pattern[i];
+    if (seg === undefined) return j === path.length;
+    if (seg.kind === "globstar") {
+      for (let k = j; k <= path.length; k++) if (walk(i + 1, k)) return true;
+      return false;
+    }
+    const value = path[j];
+    if (value === undefined) return false;
+    if (seg.kind === "literal" && seg.text !== value) return false;
+    if (seg.kind === "glob" && !seg.re.test(value)) return false;
+    if (seg.kind === "param") params[seg.name] = value; // set before descending: parameters keep route order
+    if (walk(i + 1, j + 1)) return true;
+    if (seg.kind === "param") delete params[seg.name];
+    return false;
+  };
+  return walk(0, 0) ? params : null;
+}
+
+/**
+ * Whether a declared method accepts a request's method: case-insensitive; an absent or empty declaration accepts any.
+ * @param {string | null | undefined} declared
+ * @param {string} actual
+ * @returns {boolean}
+ */
+export function methodMatches(declared, actual) {
+  return !declared || declared.toUpperCase() === actual.toUpperCase();
+}
+
+// ---- Views ---------------------------------------------------------------------------------------------------
+
+/**
+ * Every view whose route matches the URL, most specific first (score descending, then declaration order).
+ * Views without a route never match.
+ * @template {{ route?: string | null | undefined }} V
+ * @param {readonly V[]} views in declaration order
+ * @param {string} url
+ * @returns {Array<{ view: V, params: Record<string, string>, score: number, index: number }>}
+ */
+export function matchViews(views, url) {
+  /** @type {Array<{ view: V, params: Record<string, string>, score: number, index: number }>} */
+  const out = [];
+  views.forEach((view, index) => {
+    const route = view.route;
+    if (typeof route !== "string" || route === "") return;
+    const params = matchRoute(route, url);
+    if (params !== null) out.push({ view, params, score: routeScore(route), index });
+  });
+  return out.sort((a, b) => b.score - a.score || a.index - b.index);
+}
+
+/**
+ * The single view active at a URL: the most specific matching route, the first declared on a tie; `null` when none
+ * matches.
+ * @template {{ route?: string | null | undefined }} V
+ * @param {{ views: readonly V[] }} corpus
+ * @param {string} url
+ * @returns {{ view: V, params: Record<string, string> } | null}
+ */
+export function resolveView(corpus, url) {
+  const best = matchViews(corpus.views, url)[0];
+  return best === undefined ? null : { view: best.view, params: best.params };
+}
+
+/**
+ * The components active at a URL: the globals not shadowed by a same-named component of the resolved view, then
+ * that view's components (so a view refines a global by redefining its name).
+ * @template {{ name: string }} C
+ * @param {readonly C[]} globals
+ * @param {readonly C[]} viewComponents
+ * @returns {C[]}
+ */
+export function mergeComponents(globals, viewComponents) {
+  const shadowed = new Set(viewComponents.map((c) => c.name));
+  return [...globals.filter((c) => !shadowed.has(c.name)), ...viewComponents];
+}
+
+/**
+ * The resolved view of a URL and the components active there (see {@linkcode resolveView} and
+ * {@linkcode mergeComponents}).
+ * @param {Corpus} corpus
+ * @param {string} url a location's pathname or href
+ * @returns {{ view: ActiveView | null, components: Component[] }}
+ */
+export function activeComponents(corpus, url) {
+  const hit = resolveView(corpus, url);
+  if (hit === null) return { view: null, components: [...corpus.globals] };
+  const view = { name: hit.view.name, route: hit.view.route ?? "", params: hit.params };
+  return { view, components: mergeComponents(corpus.globals, hit.view.components) };
+}
+
+// ---- Corpus --------------------------------------------------------------------------------------------------
+
+/**
+ * @param {unknown} value
+ * @returns {value is Record<string, unknown>}
+ */
+function isObject(value) {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/**
+ * @param {unknown} raw
+ * @returns {Property | null}
+ */
+function normalizeProperty(raw) {
+  if (!isObject(raw) || typeof raw.name !== "string" || typeof raw.extract !== "string") return null;
+  /** @type {Property} */
+  const p = { name: raw.name, extract: raw.extract };
+  if (typeof raw.transform === "string" && raw.transform !== "") p.transform = raw.transform;
+  return p;
+}
+
+/**
+ * @param {unknown} raw
+ * @param {string | null} view
+ * @returns {Component | null}
+ */
+function normalizeComponent(raw, view) {
+  if (!isObject(raw) || typeof raw.name !== "string") return null;
+  const selector = typeof raw.selector === "string"
+    ? raw.selector
+    : Array.isArray(raw.selectors)
+    ? raw.selectors.filter((s) => typeof s === "string").map((s) => s.trim()).filter((s) => s !== "").join(", ")
+    : "";
+  const parentChain = Array.isArray(raw.parentChain) ? raw.parentChain.filter((s) => typeof s === "string") : [];
+  const properties = Array.isArray(raw.properties)
+    ? raw.properties.map(normalizeProperty).filter((p) => p !== null)
+    : [];
+  return { name: raw.name, selector: selector.trim(), parentChain, properties, view };
+}
+
+/**
+ * Turns the `/mapper` payload into the extension's corpus. Accepts mapper's wire (`selector` string, integer
+ * `version`) and, leniently, the reference wire (`selectors` arrays, string `version`, fields under `corpus`).
+ * Returns `null` when the payload is not a corpus at all. A corpus with zero components is a valid, empty corpus.
+ * @param {unknown} wire
+ * @returns {Corpus | null}
+ */
+export function normalizeCorpus(wire) {
+  if (!isObject(wire)) return null;
+  const body = isObject(wire.corpus) ? wire.corpus : wire;
+  const version = Number(wire.version);
+  if (!Number.isFinite(version)) return null;
+  const site = typeof wire.site === "string" ? wire.site : "";
+  const list = (/** @type {unknown} */ raw, /** @type {string | null} */ view) =>
+    (Array.isArray(raw) ? raw : []).map((c) => normalizeComponent(c, view)).filter((c) => c !== null);
+  const globals = list(body.globals, null);
+  /** @type {View[]} */
+  const views = (Array.isArray(body.views) ? body.views : []).filter(isObject)
+    .filter((v) => typeof v.name === "string")
+    .map((v) => ({
+      name: String(v.name),
+      route: typeof v.route === "string" && v.route !== "" ? v.route : null,
+      components: list(v.components, String(v.name)),
+    }));
+  const componentCount = views.reduce((n, v) => n + v.components.length, globals.length);
+  return { site, version, globals, views, componentCount };
+}
+
+// ---- Element resolution --------------------------------------------------------------------------------------
+
+/**
+ * `dom.closest` that treats an invalid or empty selector as "no match".
+ * @template E
+ * @param {Dom<E>} dom
+ * @param {E} element
+ * @param {string} selector
+ * @returns {E | null}
+ */
+function safeClosest(dom, element, selector) {
+  if (selector === "") return null;
+  try {
+    return dom.closest(element, selector);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Resolves a target element (hovered, clicked, typed into) to the path of components it is inside, outermost first.
+ * Each active component matches at the nearest ancestor-or-self that matches its selector; a component with a
+ * `parentChain` only counts when every ancestor named in the chain encloses it (found by `closest` from the
+ * child when the ancestor did not already match around it).
+ * @template E
+ * @param {E} target
+ * @param {Component[]} components active components, in order
+ * @param {Dom<E>} dom
+ * @returns {{ path: PathEntry<E>[], tier: 1 | 2 | 3 }} tier 1: the target itself is the innermost component;
+ *   2: the target is inside it; 3: no component matched
+ */
+export function resolvePath(target, components, dom) {
+  /** @type {Map<string, Component>} */
+  const byName = new Map(components.map((c) => [c.name, c]));
+  /** @type {Map<string, E>} */
+  const matched = new Map();
+  /** @type {Array<{ component: Component, element: E, order: number }>} */
+  const hits = [];
+  components.forEach((component, order) => {
+    const element = safeClosest(dom, target, component.selector);
+    if (element === null) return;
+    /** @type {Array<[string, E]>} */
+    const ancestors = [];
+    let inner = element;
+    for (const parentName of [...component.parentChain].reverse()) {
+      const parent = byName.get(parentName);
+      if (parent === undefined) continue; // not active here: nothing to check against
+      const known = matched.get(parentName);
+      const found = known !== undefined && dom.contains(known, inner)
+        ? known
+        : safeClosest(dom, inner, parent.selector);
+      if (found === null) return;
+      ancestors.push([parentName, found]);
+      inner = found;
+    }
+    for (const [name, el] of ancestors) {
+      if (matched.get(name) !== el) {
+        matched.set(name, el);
+        const hit = hits.find((h) => h.component.name === name);
+        if (hit) hit.element = el;
+      }
+    }
+    matched.set(component.name, element);
+    hits.push({ component, element, order });
+  });
+  const sorted = hits.map((h) => ({ ...h, depth: dom.depth(h.element) }))
+    .sort((a, b) => a.depth - b.depth || a.order - b.order);
+  const path = sorted.map((h) => ({
+    name: h.component.name,
+    element: h.element,
+    component: h.component,
+    properties: extractProperties(h.element, h.component, byName, dom),
+  }));
+  const innermost = path[path.length - 1];
+  const tier = innermost === undefined ? 3 : innermost.element === target ? 1 : 2;
+  return { path, tier };
+}
+
+/**
+ * Counts how many elements each component matches, given a `querySelectorAll`-like counter (invalid selector: -1).
+ * @param {Component[]} components
+ * @param {(selector: string) => number} count
+ * @returns {Array<{ name: string, view: string | null, selector: string, count: number }>}
+ */
+export function countMatches(components, count) {
+  return components.map((c) => {
+    let n = 0;
+    if (c.selector !== "") {
+      try {
+        n = count(c.selector);
+      } catch {
+        n = -1;
+      }
+    }
+    return { name: c.name, view: c.view, selector: c.selector, count: n };
+  });
+}
+
+// ---- Properties ----------------------------------------------------------------------------------------------
+
+/**
+ * Trims, collapses internal whitespace and cuts to {@linkcode MAX_VALUE} characters.
+ * @param {unknown} value
+ * @returns {string}
+ */
+export function cleanValue(value) {
+  const text = String(value ?? "").replace(/\s+/g, " ").trim();
+  return text.length > MAX_VALUE ? text.slice(0, MAX_VALUE) : text;
+}
+
+/** The extract keywords, evaluated on the component's own element. */
+export const EXTRACT_KEYWORDS = Object.freeze(["text", "raw_text", "inner_text", "text_only", "inner_html"]);
+
+/** Every accepted extract form, as the `property-extract-invalid` message lists them. */
+export const EXTRACT_FORMS =
+  "text, raw_text, inner_text, text_only, inner_html, attr=NAME, exists:SELECTOR|PATH, PATH.prop, or a CSS selector";
+
+/** The transform names (`match:REGEX` takes its regular expression after the colon). */
+export const TRANSFORMS = Object.freeze(["first_word", "last_word", "first_number", "first_dollar", "number", "slug"]);
+
+const IDENT = /^[A-Za-z_][A-Za-z0-9_-]*$/;
+
+/**
+ * A dotted path of component names when the head names a known component (`Card.Title.text`, `exists:Card.Buy`):
+ * `{ names, prop }` (`prop` is `null` for an `exists:` path); else `null` (the expression is CSS).
+ * @param {string} expr
+ * @param {(name: string) => boolean} isComponent
+ * @param {boolean} withProp
+ * @returns {{ names: string[], prop: string | null } | null}
+ */
+function componentPath(expr, isComponent, withProp) {
+  const parts = expr.split(".");
+  if (parts.length === 0 || !parts.every((p) => IDENT.test(p))) return null;
+  if (!isComponent(/** @type {string} */ (parts[0]))) return null;
+  if (!withProp) return { names: parts, prop: null };
+  if (parts.length < 2) return null;
+  const prop = /** @type {string} */ (parts.pop());
+  return { names: parts, prop };
+}
+
+/**
+ * Walks dotted component names downwards from an element: each step is the first element strictly inside the
+ * current one that matches the named component's selector.
+ * @template E
+ * @param {E} element
+ * @param {string[]} names
+ * @param {Map<string, Component>} byName
+ * @param {Dom<E>} dom
+ * @returns {{ element: E, component: Component } | null}
+ */
+function descend(element, names, byName, dom) {
+  /** @type {{ element: E, component: Component } | null} */
+  let at = null;
+  let current = element;
+  for (const name of names) {
+    const component = byName.get(name);
+    if (component === undefined || component.selector === "") return null;
+    /** @type {E | null} */
+    let next = null;
+    try {
+      next = dom.querySelector(current, component.selector);
+    } catch {
+      return null;
+    }
+    if (next === null) return null;
+    at = { element: next, component };
+    current = next;
+  }
+  return at;
+}
+
+/**
+ * @template E
+ * @param {Dom<E>} dom
+ * @param {E} element
+ * @param {string} selector
+ * @returns {E | null}
+ */
+function safeQuery(dom, element, selector) {
+  try {
+    return dom.querySelector(element, selector);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Evaluates one extract expression on an element, before cleaning (authoring spec §6): `text` (textContent),
+ * `raw_text` (the same; only trimmed later), `inner_text`, `text_only` (text without images, SVG and `[alt]`
+ * elements), `inner_html`, `attr=NAME`, `exists:PATH|SELECTOR` (`"true"` or nothing), `A.B.prop` (dotted names of
+ * descendant components, then a property the last one declares or a keyword such as `text`), and any other string as
+ * a CSS selector (the first descendant's inner text). Returns `""` when there is no value.
+ * @template E
+ * @param {E} element
+ * @param {string} extract
+ * @param {Map<string, Component>} byName the active components by name
+ * @param {Dom<E>} dom
+ * @param {number} [depth]
+ * @returns {string}
+ */
+export function extractValue(element, extract, byName, dom, depth = 0) {
+  if (depth > 8) return "";
+  const expr = extract.trim();
+  if (expr === "") return "";
+  switch (expr) {
+    case "text":
+    case "raw_text":
+      return dom.text(element);
+    case "inner_text":
+      return (dom.innerText ?? dom.text)(element);
+    case "text_only":
+      return (dom.textOnly ?? dom.text)(element);
+    case "inner_html":
+      return dom.innerHtml?.(element) ?? "";
+  }
+  if (expr.startsWith("attr=")) return dom.attr(element, expr.slice(5).trim()) ?? "";
+  const isComponent = (/** @type {string} */ n) => byName.has(n);
+  if (expr.startsWith("exists:")) {
+    const rest = expr.slice(7).trim();
+    const path = componentPath(rest, isComponent, false);
+    if (path !== null) return descend(element, path.names, byName, dom) ? "true" : "";
+    return rest !== "" && safeQuery(dom, element, rest) !== null ? "true" : "";
+  }
+  const path = componentPath(expr, isComponent, true);
+  if (path !== null) {
+    const found = descend(element, path.names, byName, dom);
+    if (found === null || path.prop === null) return "";
+    const declared = found.component.properties.find((p) => p.name === path.prop);
+    if (declared) return propertyValue(found.element, declared, byName, dom, depth + 1);
+    return extractValue(found.element, path.prop, byName, dom, depth + 1);
+  }
+  const found = safeQuery(dom, element, expr);
+  if (found === null) return "";
+  return (dom.innerText ?? dom.text)(found);
+}
+
+/**
+ * Applies a transform to a cleaned value: `first_word`, `last_word`, `first_number` (the first number as written,
+ * `1,299.00`), `number` (that number in plain form, `1299`), `first_dollar` (the first `$` amount, `$19.99`), `slug`
+ * (lower-case words joined by `-`), `match:REGEX` (group 1, else the whole match). A transform that finds nothing
+ * yields `""` (the property is omitted), except `match:` (no match or an invalid regex: unchanged); an unknown
+ * transform leaves the value unchanged.
+ * @param {string} value
+ * @param {string | undefined} transform
+ * @returns {string}
+ */
+export function applyTransform(value, transform) {
+  const t = (transform ?? "").trim();
+  if (t === "") return value;
+  if (t.startsWith("match:")) {
+    try {
+      const m = new RegExp(t.slice(6)).exec(value);
+      return m ? (m[1] ?? m[0]) : value;
+    } catch {
+      return value;
+    }
+  }
+  const words = value.split(/\s+/).filter((w) => w !== "");
+  const numberText = /-?\d[\d,]*(?:\.\d+)?/.exec(value)?.[0] ?? "";
+  switch (t) {
+    case "first_word":
+      return words[0] ?? "";
+    case "last_word":
+      return words[words.length - 1] ?? "";
+    case "first_number":
+      return numberText;
+    case "number": {
+      const n = Number(numberText.replace(/,/g, ""));
+      return numberText === "" || !Number.isFinite(n) ? "" : String(n);
+    }
+    case "first_dollar":
+      return /\$\s*\d[\d,]*(?:\.\d+)?/.exec(value)?.[0].replace(/\s+/g, "") ?? "";
+    case "slug":
+      return value.toLowerCase().normalize("NFKD").replace(/[\u0300-\u036f]/g, "").replace(/[^a-z0-9]+/g, "-")
+        .replace(/^-+|-+$/g, "");
+  }
+  return value;
+}
+
+/**
+ * One property's value on an element: extracted, trimmed and whitespace-collapsed (`raw_text` keeps its inner
+ * whitespace), transformed, cut to {@linkcode MAX_VALUE} characters; `""` when there is none.
+ * @template E
+ * @param {E} element
+ * @param {Property} property
+ * @param {Map<string, Component>} byName
+ * @param {Dom<E>} dom
+ * @param {number} [depth]
+ * @returns {string}
+ */
+export function propertyValue(element, property, byName, dom, depth = 0) {
+  let raw = "";
+  try {
+    raw = extractValue(element, property.extract, byName, dom, depth);
+  } catch {
+    return "";
+  }
+  const value = property.extract.trim() === "raw_text" ? raw.trim() : raw.replace(/\s+/g, " ").trim();
+  if (value === "") return "";
+  const out = applyTransform(value, property.transform);
+  return out.length > MAX_VALUE ? out.slice(0, MAX_VALUE) : out;
+}
+
+/**
+ * Extracts a component's declared properties on its element, in declaration order; empty values omitted.
+ * @template E
+ * @param {E} element
+ * @param {Component} component
+ * @param {Map<string, Component>} byName the active components by name (for `A.B.prop` and `exists:A`)
+ * @param {Dom<E>} dom
+ * @returns {Array<[string, string]>}
+ */
+export function extractProperties(element, component, byName, dom) {
+  /** @type {Array<[string, string]>} */
+  const out = [];
+  for (const p of component.properties) {
+    const value = propertyValue(element, p, byName, dom);
+    if (value !== "") out.push([p.name, value]);
+  }
+  return out;
+}
+
+// ---- Checking extract forms and transforms -------------------------------------------------------------------
+
+/** HTML and SVG element names: a bare word that is none of these (nor a custom element) selects nothing. */
+const TAGS = new Set(
+  ("a abbr address area article aside audio b base bdi bdo blockquote body br button canvas caption cite code col " +
+    "colgroup data datalist dd del details dfn dialog div dl dt em embed fieldset figcaption figure footer form h1 " +
+    "h2 h3 h4 h5 h6 head header hgroup hr html i iframe img input ins kbd label legend li link main map mark menu " +
+    "meta meter nav noscript object ol optgroup option output p param picture pre progress q rp rt ruby s samp " +
+    "script search section select slot small source span strong style sub summary sup table tbody td template " +
+    "textarea tfoot th thead time title tr track u ul var video wbr svg path g circle rect line polyline polygon " +
+    "ellipse text tspan use defs symbol image foreignObject math").split(" "),
+);
+
+/** Pseudo-classes and pseudo-elements a browser's `querySelector` accepts (lower-case, without colons). */
+const PSEUDOS = new Set(
+  ("active any-link autofill blank checked default defined dir disabled empty enabled first first-child " +
+    "first-of-type focus focus-visible focus-within fullscreen has host hover in-range indeterminate invalid is " +
+    "lang last-child last-of-type link modal not nth-child nth-last-child nth-last-of-type nth-of-type only-child " +
+    "only-of-type open optional out-of-range placeholder-shown popover-open read-only read-write required root " +
+    "scope target user-invalid user-valid valid visited where after before first-letter first-line marker " +
+    "placeholder selection").split(" "),
+);
+
+/**
+ * A conservative CSS selector check for extract expressions (no parser here: this module has no imports). Refuses
+ * unbalanced brackets, parentheses and quotes, a type selector that is no HTML/SVG element and no custom element
+ * (`value`, `raw_txt`), and pseudo-classes no browser knows (`attr:data-sku`, `text:h3`).
+ * @param {string} selector
+ * @returns {boolean}
+ */
+function plausibleSelector(selector) {
+  let depth = 0;
+  /** @type {string | null} */
+  let quote = null;
+  let bracket = false;
+  for (const ch of selector) {
+    if (quote !== null) {
+      if (ch === quote) quote = null;
+    } else if (ch === '"' || ch === "'") quote = ch;
+    else if (ch === "[") {
+      if (bracket) return false;
+      bracket = true;
+    } else if (ch === "]") {
+      if (!bracket) return false;
+      bracket = false;
+    } else if (ch === "(") depth++;
+    else if (ch === ")" && --depth < 0) return false;
+  }
+  if (quote !== null || bracket || depth !== 0) return false;
+  // Check names outside brackets, quotes and parentheses.
+  const bare = selector.replace(/"[^"]*"|'[^']*'/g, '""').replace(/\[[^\]]*\]/g, "[]");
+  let outer = "";
+  let level = 0;
+  for (const ch of bare) {
+    if (ch === "(") level++;
+    if (level === 0) outer += ch;
+    if (ch === ")") level--;
+  }
+  if (/[=;{}@$!`]/.test(outer)) return false;
+  for (const m of outer.matchAll(/(^|[\s>+~,(])([A-Za-z_][\w-]*)/g)) {
+    const tag = /** @type {string} */ (m[2]);
+    if (!TAGS.has(tag) && !TAGS.has(tag.toLowerCase()) && !/^[a-z][a-z0-9]*-[\w-]*$/.test(tag)) return false;
+  }
+  for (const m of outer.matchAll(/::?([A-Za-z_-][\w-]*)/g)) {
+    if (!PSEUDOS.has(/** @type {string} */ (m[1]).toLowerCase())) return false;
+  }
+  return true;
+}
+
+/**
+ * Edit distance of two short strings (for did-you-mean).
+ * @param {string} a
+ * @param {string} b
+ * @returns {number}
+ */
+function distance(a, b) {
+  /** @type {number[]} */
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      row.push(Math.min((prev[j] ?? 0) + 1, (row[j - 1] ?? 0) + 1, (prev[j - 1] ?? 0) + cost));
+    }
+    prev = row;
+  }
+  return prev[b.length] ?? 0;
+}
+
+/**
+ * The project's one did-you-mean: the candidates closest to a word (case-insensitive edit distance at most
+ * `maxDistance`, or one containing the other when both have 3+ characters), nearest first, then in given order.
+ * @param {string} word
+ * @param {readonly string[]} candidates
+ * @param {number} [maxDistance]
+ * @returns {string[]}
+ */
+export function didYouMean(word, candidates, maxDistance = 2) {
+  const w = word.toLowerCase();
+  /** @type {Array<{ name: string, d: number, i: number }>} */
+  const scored = [];
+  const seen = new Set();
+  candidates.forEach((name, i) => {
+    if (seen.has(name) || name === word) return;
+    seen.add(name);
+    const n = name.toLowerCase();
+    const d = n === w ? 0 : w.length >= 3 && n.length >= 3 && (n.includes(w) || w.includes(n)) ? 1 : distance(w, n);
+    if (d <= maxDistance) scored.push({ name, d, i });
+  });
+  return scored.sort((a, b) => a.d - b.d || a.i - b.i).map((s) => s.name);
+}
+
+/** Spellings people reach for, mapped to the form they mean. */
+const ALIASES = /** @type {Record<string, string>} */ ({
+  textcontent: "text",
+  innertext: "inner_text",
+  innerhtml: "inner_html",
+  html: "inner_html",
+  rawtext: "raw_text",
+  textonly: "text_only",
+});
+
+/**
+ * The form an invalid extract expression most likely meant, or `null`.
+ * @param {string} expr
+ * @param {readonly string[]} componentNames
+ * @returns {string | null}
+ */
+function suggestExtract(expr, componentNames) {
+  const attr = /^(?:attr(?:ibute)?\s*[:(\-_.]\s*|@)([^\s)]+)\)?$/i.exec(expr);
+  if (attr) return `attr=${attr[1]}`;
+  const exists = /^(?:exists?|has)\s*[=(]\s*([^)]+)\)?$/i.exec(expr);
+  if (exists) return `exists:${exists[1]}`;
+  const textOf = /^(?:text|inner_text|raw_text)\s*[:=]\s*(.+)$/i.exec(expr);
+  if (textOf) return /** @type {string} */ (textOf[1]).trim();
+  const word = expr.toLowerCase();
+  if (ALIASES[word.replace(/[_-]/g, "")] !== undefined) return ALIASES[word.replace(/[_-]/g, "")] ?? null;
+  const best = didYouMean(expr, [...EXTRACT_KEYWORDS, ...componentNames])[0];
+  if (best !== undefined) return EXTRACT_KEYWORDS.includes(best) ? best : `${best}.text`;
+  if (IDENT.test(expr)) return `attr=${expr}`; // `value`, `href`: usually an attribute
+  return null;
+}
+
+/**
+ * Checks one extract expression as `validate` does (authoring spec §6). Returns `null` when it is a valid form, else
+ * the `property-extract-invalid` message (`unknown extract form "attr:data-sku" (accepted: …)`, or a more precise
+ * one for a malformed `attr=`, `exists:` or component path) and a suggested replacement expression (`null` when
+ * there is no good guess).
+ * @param {string} expr the `extract:` value as written
+ * @param {readonly string[]} componentNames names of the components a path may name (all in the corpus)
+ * @param {{ isSelector?: (selector: string) => boolean }} [options] a real CSS parser's verdict, when the caller has
+ *   one; it is asked in addition to this module's own check
+ * @returns {{ message: string, suggestion: string | null } | null}
+ */
+export function checkExtract(expr, componentNames, options = {}) {
+  const e = expr.trim();
+  const names = new Set(componentNames);
+  const isComponent = (/** @type {string} */ n) => names.has(n);
+  const isSelector = (/** @type {string} */ s) => plausibleSelector(s) && (options.isSelector?.(s) ?? true);
+  const unknown = () => ({
+    message: `unknown extract form ${JSON.stringify(e)} (accepted: ${EXTRACT_FORMS})`,
+    suggestion: suggestExtract(e, componentNames),
+  });
+  if (e === "") return { message: `empty extract form (accepted: ${EXTRACT_FORMS})`, suggestion: "text" };
+  if (EXTRACT_KEYWORDS.includes(e)) return null;
+  if (e.startsWith("attr=")) {
+    const name = e.slice(5).trim();
+    if (/^[^\s"'>/=]+$/.test(name)) return null;
+    return {
+      message: `extract ${JSON.stringify(e)} names no attribute: write attr=NAME, e.g. attr=href`,
+      suggestion: null,
+    };
+  }
+  if (e.startsWith("exists:")) {
+    const rest = e.slice(7).trim();
+    if (rest === "") return { message: `extract "exists:" needs a selector or component path`, suggestion: null };
+    if (componentPath(rest, isComponent, false) !== null) return checkPath(rest.split("."), names, e);
+    if (isSelector(rest)) return null;
+    return {
+      message: `extract ${JSON.stringify(e)}: ${JSON.stringify(rest)} is neither a component path nor a CSS selector`,
+      suggestion: null,
+    };
+  }
+  if (componentPath(e, isComponent, true) !== null) return checkPath(e.split(".").slice(0, -1), names, e);
+  if (isSelector(e)) return null;
+  return unknown();
+}
+
+/**
+ * @param {string[]} components the component names of a path (head already known)
+ * @param {Set<string>} names
+ * @param {string} expr
+ * @returns {{ message: string, suggestion: string | null } | null}
+ */
+function checkPath(components, names, expr) {
+  const missing = components.find((n) => !names.has(n));
+  if (missing === undefined) return null;
+  return { message: `extract ${JSON.stringify(expr)} names no component ${JSON.stringify(missing)}`, suggestion: null };
+}
+
+/**
+ * Checks one `transform:` value (authoring spec §6). Returns `null` when valid, else the
+ * `property-transform-invalid` message and a suggested transform (or `null`).
+ * @param {string} transform
+ * @returns {{ message: string, suggestion: string | null } | null}
+ */
+export function checkTransform(transform) {
+  const t = transform.trim();
+  if (TRANSFORMS.includes(t)) return null;
+  if (t.startsWith("match:")) {
+    const source = t.slice(6);
+    if (source === "") return { message: `transform "match:" needs a regular expression`, suggestion: null };
+    try {
+      new RegExp(source);
+      return null;
+    } catch (e) {
+      const why = e instanceof Error ? e.message : String(e);
+      return { message: `transform ${JSON.stringify(t)} has an invalid regular expression: ${why}`, suggestion: null };
+    }
+  }
+  const best = didYouMean(t, TRANSFORMS)[0] ?? null;
+  return {
+    message: `unknown transform ${JSON.stringify(t)} (accepted: ${TRANSFORMS.join(", ")}, match:REGEX)`,
+    suggestion: best,
+  };
+}

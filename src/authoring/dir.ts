@@ -1,0 +1,64 @@
+/**
+ * Which corpus an authoring command works on: `--dir D` as given, else the nearest `.mapper/` walking up from the
+ * working directory (authoring.md §1), so `mapper validate` works from any folder of a project.
+ *
+ * @module
+ */
+import { dirname, join, relative } from "node:path";
+import type { Io } from "../io.ts";
+import { type OutputFormat, usageFailure } from "./envelope.ts";
+
+/** The corpus directory name looked for when `--dir` is not given. */
+export const DEFAULT_CORPUS_DIR = ".mapper";
+
+async function isDirectory(path: string): Promise<boolean> {
+  try {
+    return (await Deno.stat(path)).isDirectory;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The nearest `.mapper/` directory at or above `cwd`, shown relative to `cwd` when it is inside it (`.mapper`,
+ * `../.mapper`), else absolute; `undefined` when there is none up to the file-system root.
+ */
+export async function findCorpusDir(cwd: string): Promise<string | undefined> {
+  for (let dir = cwd;; dir = dirname(dir)) {
+    const candidate = join(dir, DEFAULT_CORPUS_DIR);
+    if (await isDirectory(candidate)) return relative(cwd, candidate) || ".";
+    if (dirname(dir) === dir) return undefined;
+  }
+}
+
+/**
+ * Resolves `--dir` (or the walk-up default) to an existing directory, relative paths against `io.cwd`. When there is
+ * none: with `--json` prints a `corpus-not-found` envelope and returns the exit code (2); otherwise throws a
+ * usage error. `{dir}` is the path as the user gave it (messages), `{path}` the one to read.
+ */
+export async function resolveCorpusDir(
+  io: Io,
+  format: OutputFormat,
+  dir: string | undefined,
+): Promise<{ dir: string; path: string } | number> {
+  if (dir !== undefined) {
+    const path = join(io.cwd, dir);
+    if (await isDirectory(path)) return { dir, path: dir.startsWith("/") ? dir : path };
+    return usageFailure(
+      io,
+      format,
+      "corpus-not-found",
+      `corpus directory "${dir}" does not exist or is not a directory`,
+      "pass the .mapper/ directory with --dir, or run 'mapper init' to create one",
+    );
+  }
+  const found = await findCorpusDir(io.cwd);
+  if (found !== undefined) return { dir: found, path: join(io.cwd, found) };
+  return usageFailure(
+    io,
+    format,
+    "corpus-not-found",
+    `no .mapper/ directory here or in any parent of "${io.cwd}"`,
+    "pass one with --dir, or run 'mapper init' to create one",
+  );
+}

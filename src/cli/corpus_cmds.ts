@@ -1,0 +1,68 @@
+/** Wiring of the resolver's authoring commands: `mapper stats`, `match`, `explain`, `init`. @module */
+import type { Command } from "@commander-js/extra-typings";
+import type { CliContext } from "./context.ts";
+
+const DIR_HELP = "corpus directory (default: the nearest .mapper/ here or above)";
+const JSON_HELP = "print the {ok, diagnostics, result} envelope as JSON";
+
+/** Registers `stats`, `match`, `explain` and `init`. */
+export function registerCorpusCommands(program: Command, ctx: CliContext): void {
+  program
+    .command("stats")
+    .description("corpus totals and the per-view table (the numbers the catalog publishes)")
+    .option("--dir <path>", DIR_HELP)
+    .option("--json", JSON_HELP)
+    .action(async (opts) => {
+      const { runStats } = await import("../authoring/stats_cmd.ts");
+      ctx.exitCode = await runStats({ ...dirOf(opts), json: opts.json === true }, ctx.io);
+    });
+
+  program
+    .command("match")
+    .description("the one view a URL resolves to, its parameters, active components and requests")
+    .argument("<url>", "a page URL or path, e.g. https://shop.example/items/42 or /items/42")
+    .option("--method <method>", "list only the requests that accept this HTTP method")
+    .option("--dir <path>", DIR_HELP)
+    .option("--json", JSON_HELP)
+    .addHelpText(
+      "after",
+      "\nThe most specific route wins (per segment: literal 3, :param 2, * 1, ** 0); ties go to the first declared.",
+    )
+    .action(async (url, opts) => {
+      const { runMatch } = await import("../authoring/match.ts");
+      ctx.exitCode = await runMatch(
+        {
+          url,
+          ...dirOf(opts),
+          ...(opts.method !== undefined ? { method: opts.method } : {}),
+          json: opts.json === true,
+        },
+        ctx.io,
+      );
+    });
+
+  program
+    .command("explain")
+    .description("what the corpus says about one component, view, request or message (exact, case-sensitive name)")
+    .argument("<name>", "the name to look up, e.g. SiteHeader")
+    .option("--dir <path>", DIR_HELP)
+    .option("--json", JSON_HELP)
+    .action(async (name, opts) => {
+      const { runExplain } = await import("../authoring/explain.ts");
+      ctx.exitCode = await runExplain({ name, ...dirOf(opts), json: opts.json === true }, ctx.io);
+    });
+
+  program
+    .command("init")
+    .description("create a small starter corpus (never overwrites; refuses a directory that already has one)")
+    .option("--dir <path>", "corpus directory to create", ".mapper")
+    .option("--json", JSON_HELP)
+    .action(async (opts) => {
+      const { runInit } = await import("../authoring/init.ts");
+      ctx.exitCode = await runInit({ dir: opts.dir, json: opts.json === true }, ctx.io);
+    });
+}
+
+function dirOf(opts: { dir?: string }): { dir?: string } {
+  return opts.dir !== undefined ? { dir: opts.dir } : {};
+}
