@@ -19,7 +19,7 @@ import { ensureExtension, injectPort } from "./extension.ts";
 import { compileMatcher, type CorpusMatcher } from "./match.ts";
 import { type FieldDefs, fieldDefs } from "./fields.ts";
 import { devtoolsHandler } from "./_http.ts";
-import { PageEngine, pageHandler } from "../see/mod.ts";
+import { PageEngine, PageEvents, pageHandler } from "../see/mod.ts";
 import { removeSession, type SessionInfo, sessionPath, writeSession } from "./session_file.ts";
 
 /** Options of `mapper browser start` (also what the detached daemon is re-run with). */
@@ -199,6 +199,8 @@ export async function runDaemon(opts: StartOptions, io: Io): Promise<number> {
     if (stopSignal.aborted) return interrupted();
     cdp = await CdpConnection.connect(chromium.wsUrl);
     const collector = new Collector(cdp, { log: (line) => io.stderr.write(`${line}\n`), now: io.now });
+    // Before the collector attaches: every tab, the first one too, gets the Page domain (dialogs, lifecycle).
+    const pageEvents = new PageEvents(cdp);
     await collector.start();
     const conn = cdp;
     const proc = chromium;
@@ -245,6 +247,7 @@ export async function runDaemon(opts: StartOptions, io: Io): Promise<number> {
             return s.id;
           },
           corpus: () => corpus.current().wire,
+          events: pageEvents,
         }),
       ),
     });

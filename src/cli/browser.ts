@@ -1,6 +1,7 @@
 /** Wiring of `mapper browser start|stop|status`. @module */
 import { type Command, Option } from "@commander-js/extra-typings";
 import { type CliContext, collect, intArg } from "./context.ts";
+import { registerBrowserActions } from "./browser_act.ts";
 
 /** Registers the `mapper browser` command group. */
 export function registerBrowser(program: Command, ctx: CliContext): void {
@@ -51,6 +52,8 @@ export function registerBrowser(program: Command, ctx: CliContext): void {
       const { runBrowserStop } = await import("../browser/stop.ts");
       ctx.exitCode = await runBrowserStop({ dir: o.dir }, ctx.io);
     });
+
+  registerBrowserActions(browser, ctx);
 
   browser
     .command("status")

@@ -14,6 +14,7 @@ import { type Resolution, resolveUrl } from "./_view.ts";
 import { type Resolved, resolveTarget, summarize } from "./resolve.ts";
 import { parseTarget, QueryParseError, type Target } from "./query.ts";
 import type { SeeCollect } from "./page.js";
+import type { PageEvents } from "./page_events.ts";
 import type { ResolvedSummary } from "./api.ts";
 
 /** The CDP `send` the engine needs (the daemon's {@linkcode CdpConnection.send}). */
@@ -33,6 +34,8 @@ export interface EngineDeps {
   session(targetId: string): Promise<string>;
   /** The current compiled corpus (`undefined` when none is loaded). */
   corpus(): WireCorpus | undefined;
+  /** Page events (open dialogs, navigation lifecycle) for the acting commands. */
+  events: PageEvents;
 }
 
 /** A tab a command acts on. */
@@ -99,6 +102,21 @@ export class PageEngine {
   constructor(deps: EngineDeps, script: string = buildPageScript()) {
     this.#deps = deps;
     this.#script = script;
+  }
+
+  /** Page events (dialogs, navigation lifecycle) of the daemon's connection. */
+  get events(): PageEvents {
+    return this.#deps.events;
+  }
+
+  /** Sends a CDP command on a tab's session (the acting commands' real input goes through here). */
+  send<T = Record<string, unknown>>(
+    t: PageTarget,
+    method: string,
+    params: Record<string, unknown> = {},
+    timeoutMs?: number,
+  ): Promise<T> {
+    return this.#deps.send<T>(method, params, t.session, timeoutMs);
   }
 
   /** The current tabs. */

@@ -45,6 +45,7 @@
  * @module
  */
 export * from "./api.ts";
+export { type DialogInfo, PageEvents } from "./page_events.ts";
 export {
   type CdpSend,
   type EngineDeps,

@@ -11,30 +11,13 @@
  */
 import { PAGE_SCHEMA, PageError } from "./api.ts";
 import type { PageEngine } from "./engine.ts";
+import { num, type PageRoute, str } from "./_body.ts";
+import { ACT_ROUTES } from "./act_routes.ts";
 
-/** One page route. `body` is the parsed JSON object of the request (`{}` when empty). */
-export type PageRoute = (engine: PageEngine, body: Record<string, unknown>) => Promise<Record<string, unknown>>;
-
-/** A string field of a body, or `undefined`; a non-string is a usage error. */
-export function str(body: Record<string, unknown>, key: string): string | undefined {
-  const v = body[key];
-  if (v === undefined || v === null) return undefined;
-  if (typeof v !== "string") throw new PageError("bad_request", `"${key}" must be a string`, { status: 400 });
-  return v;
-}
-
-/** A number field of a body, or `undefined`. */
-export function num(body: Record<string, unknown>, key: string): number | undefined {
-  const v = body[key];
-  if (v === undefined || v === null) return undefined;
-  if (typeof v !== "number" || !Number.isFinite(v)) {
-    throw new PageError("bad_request", `"${key}" must be a number`, { status: 400 });
-  }
-  return v;
-}
-
+export { num, type PageRoute, str } from "./_body.ts";
 /** The routes, by command name. */
 export const PAGE_ROUTES: Record<string, PageRoute> = {
+  ...ACT_ROUTES,
   tabs: async (engine) => ({ tabs: await engine.tabs() }),
   snapshot: async (engine, body) => {
     const t = await engine.target(str(body, "tab"));
