@@ -6,75 +6,38 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { ElicitRequestSchema, type Resource, type Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { Resource, Tool } from "@modelcontextprotocol/sdk/types.js";
 import { assertGolden, baseEnv, mapperCommand, runMapper, tempDir } from "./_helpers.ts";
 import { goodCorpus, tarGz } from "./fixtures/atlas/archive.ts";
 import { startSite } from "./site/server.ts";
+import { startMcp } from "./_mcp.ts";
 import { alive, reap, requireBrowser, skipBrowserTests, startSession, waitFor } from "./site/harness.ts";
-
-type Text = { type: "text"; text: string };
-type Result = { isError?: boolean; content: Array<Text | { type: string }> };
-
-/** A running `mapper mcp` with a connected client. */
-interface Mcp extends AsyncDisposable {
-  readonly client: Client;
-  readonly pid: number;
-  /** Everything the server wrote to stderr so far. */
-  stderr(): string;
-  /** Calls a tool; returns `isError` and the joined text. */
-  call(name: string, args?: Record<string, unknown>): Promise<{ isError: boolean; text: string }>;
-}
-
-async function startMcp(
-  args: string[],
-  opts: { cwd: string; home: string; elicit?: "accept" | "decline" },
-): Promise<Mcp> {
-  const transport = new StdioClientTransport({
-    command: Deno.execPath(),
-    args: mapperCommand(["mcp", ...args]),
-    cwd: opts.cwd,
-    env: { ...baseEnv(opts.home), TMPDIR: opts.home },
-    stderr: "pipe",
-  });
-  let err = "";
-  transport.stderr?.on("data", (chunk: Uint8Array) => (err += new TextDecoder().decode(chunk)));
-  const client = new Client(
-    { name: "mapper-test", version: "1" },
-    opts.elicit ? { capabilities: { elicitation: {} } } : {},
-  );
-  if (opts.elicit) {
-    const action = opts.elicit;
-    client.setRequestHandler(
-      ElicitRequestSchema,
-      () => Promise.resolve(action === "accept" ? { action, content: { confirm: true } } : { action }),
-    );
-  }
-  await client.connect(transport);
-  return {
-    client,
-    pid: transport.pid!,
-    stderr: () => err,
-    async call(name, a = {}) {
-      const r = (await client.callTool({ name, arguments: a })) as Result;
-      const text = r.content.filter((c): c is Text => c.type === "text").map((c) => c.text).join("\n");
-      return { isError: r.isError === true, text };
-    },
-    async [Symbol.asyncDispose]() {
-      await client.close();
-    },
-  };
-}
 
 Deno.test("mcp - lists every tool with described arguments and truthful annotations", async () => {
   await using dir = await tempDir();
   await using mcp = await startMcp([], { cwd: dir.path, home: dir.path });
   const { tools } = (await mcp.client.listTools()) as { tools: Tool[] };
-  const names = tools.map((t) => t.name);
-  for (const n of ["match", "console_list", "console_get", "network_list", "network_get", "atlas_find", "atlas_add"]) {
-    assert.ok(names.includes(n), `${n} is listed`);
-  }
+  assert.deepEqual(tools.map((t) => t.name).sort(), [
+    "atlas_add",
+    "atlas_find",
+    "click",
+    "console_get",
+    "console_list",
+    "evaluate",
+    "fill",
+    "handle_dialog",
+    "hover",
+    "match",
+    "navigate",
+    "network_get",
+    "network_list",
+    "press_key",
+    "screenshot",
+    "scroll",
+    "snapshot",
+    "tabs",
+    "wait_for",
+  ]);
   for (const t of tools) {
     assert.ok((t.description ?? "").length > 40, `${t.name} has a description an agent can act on`);
     const a = t.annotations ?? {};
@@ -87,7 +50,7 @@ Deno.test("mcp - lists every tool with described arguments and truthful annotati
     }
   }
   const by = (n: string) => tools.find((t) => t.name === n)!;
-  for (const n of ["match", "console_list", "console_get", "network_list", "network_get"]) {
+  for (const n of ["snapshot", "wait_for", "match", "console_list", "console_get", "network_list", "network_get"]) {
     assert.deepEqual(by(n).annotations, {
       title: by(n).title,
       readOnlyHint: true,
@@ -95,6 +58,17 @@ Deno.test("mcp - lists every tool with described arguments and truthful annotati
       idempotentHint: true,
       openWorldHint: false,
     });
+  }
+  for (const n of ["click", "press_key", "evaluate", "handle_dialog", "fill"]) {
+    assert.equal(by(n).annotations?.destructiveHint, true, `${n} may submit, delete or overwrite`);
+  }
+  // One argument vocabulary across tools.
+  const props = (n: string) => Object.keys(by(n).inputSchema.properties ?? {});
+  for (const n of ["click", "fill", "hover", "scroll", "screenshot"]) assert.ok(props(n).includes("target"), n);
+  assert.deepEqual(by("fill").inputSchema.required, ["target", "text"]);
+  assert.deepEqual(by("press_key").inputSchema.required, ["key"]);
+  for (const p of ["component", "view", "url", "selector", "load", "timeout_ms"]) {
+    assert.ok(props("wait_for").includes(p), `wait_for takes ${p}`);
   }
   assert.equal(by("atlas_find").annotations?.openWorldHint, true);
   assert.equal(by("atlas_add").annotations?.readOnlyHint, false);
@@ -146,7 +120,7 @@ Deno.test("mcp - atlas_find searches and atlas_add installs only once the user c
   await t.step("without elicitation: refused until confirm is true, then installed into --dir", async () => {
     await using mcp = await startMcp(["--dir", "site/.mapper"], { cwd: dir.path, home: dir.path });
     const refused = await mcp.call("atlas_add", { slug: "good", index: "cat/index.json" });
-    assert.deepEqual(refused, {
+    assert.deepEqual({ isError: refused.isError, text: refused.text }, {
       isError: true,
       text:
         'installing "good" needs the user\'s confirmation — ask the user, then call atlas_add again with confirm: true',
@@ -178,7 +152,10 @@ Deno.test("mcp - atlas_find searches and atlas_add installs only once the user c
   await t.step("with elicitation: the user's answer decides, whatever confirm says", async () => {
     await using no = await startMcp(["--dir", "two"], { cwd: dir.path, home: dir.path, elicit: "decline" });
     const declined = await no.call("atlas_add", { slug: "good", index: "cat/index.json", confirm: true });
-    assert.deepEqual(declined, { isError: false, text: 'Nothing installed: the user declined installing "good".' });
+    assert.deepEqual({ isError: declined.isError, text: declined.text }, {
+      isError: false,
+      text: 'Nothing installed: the user declined installing "good".',
+    });
     assert.ok(!(await entries(dir.path)).includes("two"));
     await using yes = await startMcp(["--dir", "two"], { cwd: dir.path, home: dir.path, elicit: "accept" });
     const accepted = await yes.call("atlas_add", { slug: "good", index: "cat/index.json" });

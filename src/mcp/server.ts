@@ -25,10 +25,15 @@ export type McpOptions = SessionOptions;
 /** What the server tells a client about itself on `initialize` (shown to the model by most clients). */
 export const INSTRUCTIONS =
   "mapper gives you a map of the website in a managed Chromium session: views (URL routes), " +
-  "named components, API requests and console messages, with memory notes from people who mapped it. " +
-  "Read the resource mapper://corpus for the whole map and mapper://memory for the notes on the open pages. console_list / network_list show what the page logged and " +
-  "fetched (network_get for a body). atlas_find looks for a published map of a site; atlas_add installs one. " +
-  "The first browser tool call starts the session when none runs (it stops with this server).";
+  "named components with extracted properties, API requests and console messages, with memory notes from people " +
+  "who mapped it. On each page: snapshot first (it names components and says when an overlay blocks the page), act " +
+  "by component query (click, fill, hover, press_key, scroll), and after anything that navigates call wait_for " +
+  "(view or component) before the next snapshot. Refused actions come back as errors naming the reason. " +
+  "console_list / network_list show what the page logged and fetched (network_get for a body). Resources: " +
+  "mapper://corpus (the whole map) and mapper://memory (notes for the open pages). match tells which view a URL " +
+  "is; atlas_find / atlas_add find and install a published map. Messages may name CLI commands: the tool of the " +
+  "same name does the same ('mapper browser dialog' is handle_dialog, 'mapper browser keypress' is press_key). " +
+  "The first browser tool call starts the session when none runs; it stops with this server.";
 
 /** The answer of a failed tool call: the same `message — hint` text the CLI prints after `mapper <command>: `. */
 export function toolError(text: string): { isError: true; content: Content[] } {

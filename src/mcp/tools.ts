@@ -9,6 +9,7 @@ import { z } from "zod";
 import { UsageError } from "../errors.ts";
 import { LEVELS } from "../browser/mod.ts";
 import { type Annotations, defineTool, READ_LOCAL, type ToolSpec } from "./registry.ts";
+import { PAGE_TOOLS } from "./page_tools.ts";
 
 const tab = z.string().min(1).optional().describe(
   "Only this tab: its id or a unique prefix of it (the 8-character ids listings show). Omit for every tab.",
@@ -203,6 +204,7 @@ const match = defineTool({
 
 /** Every tool the server offers, in the order `tools/list` shows them. */
 export const TOOLS: readonly ToolSpec[] = [
+  ...PAGE_TOOLS,
   match,
   consoleList,
   consoleGet,
