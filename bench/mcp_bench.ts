@@ -15,9 +15,9 @@ import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
-import { baseEnv, mapperCommand, removeTree, ROOT } from "../tests/_helpers.ts";
+import { baseEnv, mapperCommand, ROOT } from "../tests/_helpers.ts";
 import { startSite } from "../tests/site/server.ts";
-import { BROWSER } from "../tests/site/harness.ts";
+import { alive, BROWSER } from "../tests/site/harness.ts";
 
 type Text = { type: string; text?: string };
 type Call = (name: string, args?: Record<string, unknown>) => Promise<string>;
@@ -42,7 +42,7 @@ async function connect(command: string, args: string[], cwd: string, env: Record
     if (r.isError) throw new Error(`${name} failed: ${text.slice(0, 300)}`);
     return text;
   };
-  return { client, tools, call };
+  return { client, tools, call, pid: transport.pid! };
 }
 
 const kb = (s: string) => `${(new TextEncoder().encode(s).length / 1024).toFixed(1)} KB`;
@@ -52,7 +52,8 @@ const say = (line: string) => console.log(line);
 const tmp = ignore ? undefined : await Deno.makeTempDir({ prefix: "mapper-mcp-bench-" });
 const site = ignore ? undefined : startSite();
 const page = site ? `${site.origin}/shop/?consent=1&delay=0` : "";
-const closers: Array<() => Promise<void>> = [];
+const serverPids: number[] = [];
+let sessionPid: number | undefined;
 
 let mapper: Awaited<ReturnType<typeof connect>> | undefined;
 if (tmp && site) {
@@ -65,8 +66,9 @@ if (tmp && site) {
   }
   const args = ["mcp", "--headless", "--browser", BROWSER!, "--port", "0", "--url", page];
   mapper = await connect(Deno.execPath(), mapperCommand(args), cwd, { ...baseEnv(join(tmp, "home")) });
-  closers.push(() => mapper!.client.close());
+  serverPids.push(mapper.pid);
   await mapper.call("console_list", { limit: 1 }); // starts the session
+  sessionPid = JSON.parse(await Deno.readTextFile(join(cwd, ".mapper", ".session"))).daemonPid;
   if (mapper.tools.includes("snapshot")) {
     if (mapper.tools.includes("wait_for")) {
       await mapper.call("wait_for", { component: "ProductCard", timeout_ms: 10_000 });
@@ -92,7 +94,7 @@ async function peer(
   }
   try {
     const p = await connect("node", [file, ...args], tmp, { ...baseEnv(join(tmp, "home")) });
-    closers.push(() => p.client.close());
+    serverPids.push(p.pid);
     const navigated = await p.call(navigate, { url: page });
     await new Promise((r) => setTimeout(r, 1000)); // the shop renders its grid after load
     const a = snapshotArgs(navigated);
@@ -140,11 +142,25 @@ const devtools = await peer(
 );
 
 globalThis.addEventListener("unload", () => {
-  // Closing a client ends its server (stdin closes; SIGTERM after 2 s): mapper's stops the session it started.
-  Promise.all(closers.map((c) => c().catch(() => {}))).finally(() => {
-    site?.[Symbol.asyncDispose]();
-    if (tmp) removeTree(tmp).catch(() => {});
-  });
+  // Unload handlers cannot await: signal each server (mapper's stops the session it started on SIGTERM; the peers
+  // close their browsers), then wait for mapper's session daemon to be gone before removing the temp dir.
+  for (const pid of serverPids) {
+    try {
+      Deno.kill(pid, "SIGTERM");
+    } catch {
+      // already gone
+    }
+  }
+  const deadline = Date.now() + 10_000;
+  while (Date.now() < deadline && sessionPid !== undefined && alive(sessionPid)) {
+    // brief busy wait
+  }
+  if (sessionPid !== undefined && alive(sessionPid)) Deno.kill(sessionPid, "SIGTERM");
+  try {
+    if (tmp) Deno.removeSync(tmp, { recursive: true });
+  } catch {
+    // best effort
+  }
 });
 
 Deno.bench(
