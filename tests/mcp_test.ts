@@ -194,6 +194,30 @@ Deno.test("mcp - match answers with the text of 'mapper match'", async () => {
   assert.equal(matched.text, cli.stdout);
 });
 
+Deno.test("mcp - answers what it read before standard input ended; a garbage line is logged, stdout stays protocol", async () => {
+  await using dir = await tempDir();
+  await Deno.mkdir(dir.join(".mapper"));
+  await Deno.writeTextFile(dir.join(".mapper", "site.yaml"), "version: 1\nviews:\n  - name: Home\n    route: /\n");
+  const lines = [
+    "garbage \u001b[31m",
+    JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+    }),
+    JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }),
+    JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "match", arguments: { url: "/" } } }),
+  ];
+  const r = await runMapper(["mcp"], { cwd: dir.path, env: { HOME: dir.path }, stdin: lines.join("\n") + "\n" });
+  assert.equal(r.code, 0);
+  const answers = r.stdout.trimEnd().split("\n").map((l) => JSON.parse(l));
+  assert.deepEqual(answers.map((a) => [a.jsonrpc, a.id]), [["2.0", 1], ["2.0", 2]]);
+  assert.match(answers[1].result.content[0].text, /^view Home {2}\/ {2}\(score 1, site\.yaml:3\)$/m);
+  assert.match(r.stderr, /^\[mcp\] .*is not valid JSON$/m);
+  assert.match(r.stderr, /\[mcp\] standard input ended; shutting down\n$/);
+});
+
 Deno.test("mcp - shuts down when its standard input ends", async () => {
   await using dir = await tempDir();
   const child = new Deno.Command(Deno.execPath(), {
@@ -294,5 +318,35 @@ Deno.test({
     assert.ok(alive(s.daemonPid) && alive(s.chromiumPid), "the session it found is still running");
     const status = await s.run(["browser", "status"]);
     assert.match(status.stdout, /^● running/);
+  },
+});
+
+Deno.test({
+  name: "mcp - SIGTERM stops the server and the session it started",
+  ignore: skipBrowserTests(),
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const browser = requireBrowser();
+    await using dir = await tempDir("mapper-mcp-");
+    const cwd = dir.join("site");
+    await Deno.mkdir(join(cwd, ".mapper"), { recursive: true });
+    let pids: number[] = [];
+    try {
+      await using mcp = await startMcp(["--headless", "--browser", browser, "--port", "0"], {
+        cwd,
+        home: dir.join("home"),
+      });
+      const r = await mcp.call("console_list");
+      assert.equal(r.isError, false, r.text);
+      const info = JSON.parse(await Deno.readTextFile(join(cwd, ".mapper", ".session")));
+      pids = [info.daemonPid, info.chromiumPid];
+      Deno.kill(mcp.pid, "SIGTERM");
+      await waitFor("the server to exit", () => !alive(mcp.pid), 15_000);
+      assert.match(mcp.stderr(), /\[mcp\] stopped by a signal; shutting down\n/);
+      assert.ok(pids.every((p) => !alive(p)), "the session it started is stopped before the server exits");
+    } finally {
+      pids.forEach(reap);
+    }
   },
 });

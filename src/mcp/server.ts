@@ -41,7 +41,12 @@ export function toolError(text: string): { isError: true; content: Content[] } {
 }
 
 /** Builds the server with every tool and resource registered (not yet connected to a transport). */
-export async function buildServer(opts: McpOptions, io: Io, keeper: SessionKeeper): Promise<McpServer> {
+export async function buildServer(
+  opts: McpOptions,
+  io: Io,
+  keeper: SessionKeeper,
+  running: Set<Promise<unknown>> = new Set(),
+): Promise<McpServer> {
   const { McpServer } = await import("@modelcontextprotocol/sdk/server/mcp.js");
   const server = new McpServer(
     { name: "mapper", title: "mapper", version: VERSION },
@@ -75,7 +80,7 @@ export async function buildServer(opts: McpOptions, io: Io, keeper: SessionKeepe
       return answer.action === "accept" && answer.content?.confirm === true;
     },
   };
-  for (const tool of TOOLS) registerTool(server, tool, ctx, keeper);
+  for (const tool of TOOLS) registerTool(server, tool, ctx, keeper, running);
   for (const r of RESOURCES) {
     server.registerResource(r.name, r.uri, { title: r.title, description: r.description, mimeType: r.mimeType }, async (
       uri: URL,
@@ -84,13 +89,14 @@ export async function buildServer(opts: McpOptions, io: Io, keeper: SessionKeepe
   return server;
 }
 
-function registerTool(server: McpServer, tool: ToolSpec, ctx: ToolContext, keeper: SessionKeeper): void {
-  server.registerTool(tool.name, {
-    title: tool.title,
-    description: tool.description,
-    inputSchema: tool.input,
-    annotations: { title: tool.title, ...tool.annotations },
-  }, async (args: Record<string, unknown>) => {
+function registerTool(
+  server: McpServer,
+  tool: ToolSpec,
+  ctx: ToolContext,
+  keeper: SessionKeeper,
+  running: Set<Promise<unknown>>,
+): void {
+  const run = async (args: Record<string, unknown>) => {
     try {
       if (tool.browser) await keeper.ensure();
       return { content: await tool.call(args, ctx) };
@@ -102,8 +108,22 @@ function registerTool(server: McpServer, tool: ToolSpec, ctx: ToolContext, keepe
         `${tool.name} failed unexpectedly: ${describe(err)} — this is a bug in mapper; see the server log`,
       );
     }
+  };
+  server.registerTool(tool.name, {
+    title: tool.title,
+    description: tool.description,
+    inputSchema: tool.input,
+    annotations: { title: tool.title, ...tool.annotations },
+  }, (args: Record<string, unknown>) => {
+    const call = run(args);
+    running.add(call);
+    call.finally(() => running.delete(call));
+    return call;
   });
 }
+
+/** Longest wait for running tool calls after standard input ended (their own bounds are shorter). */
+const DRAIN_MS = 90_000;
 
 /** Runs `mapper mcp` until the client disconnects or the process is told to stop; returns the exit code. */
 export async function runMcp(opts: McpOptions, io: Io): Promise<number> {
@@ -113,11 +133,23 @@ export async function runMcp(opts: McpOptions, io: Io): Promise<number> {
     import("node:process"),
   ]);
   await using keeper = new SessionKeeper(opts, io);
-  const server = await buildServer(opts, io, keeper);
+  const running = new Set<Promise<unknown>>();
+  const server = await buildServer(opts, io, keeper, running);
   const { promise: closed, resolve: close } = Promise.withResolvers<string>();
+  const stopped = new Promise<void>((resolve) => signal.addEventListener("abort", () => resolve(), { once: true }));
   server.server.onclose = () => close("the client disconnected");
-  process.stdin.once("end", () => close("standard input ended"));
-  signal.addEventListener("abort", () => close("stopped by a signal"), { once: true });
+  server.server.onerror = (err: Error) => io.stderr.write(`[mcp] ${describe(err)}\n`);
+  process.stdin.once("end", async () => {
+    // A client may send its last requests and close its end at once: those calls still get their answers. The
+    // requests read before the end are dispatched first (next macrotask); a signal cuts the wait short.
+    await new Promise((r) => setTimeout(r, 0));
+    if (running.size > 0) {
+      io.stderr.write(`[mcp] standard input ended; finishing ${running.size} running call(s)\n`);
+      await Promise.race([Promise.allSettled([...running]), stopped, new Promise((r) => setTimeout(r, DRAIN_MS))]);
+    }
+    close("standard input ended");
+  });
+  void stopped.then(() => close("stopped by a signal"));
   await server.connect(new StdioServerTransport());
   io.stderr.write(`[mcp] mapper ${VERSION}: ${TOOLS.length} tools on stdio; corpus ${resolve(io.cwd, opts.dir)}\n`);
   const why = await closed;
