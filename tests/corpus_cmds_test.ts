@@ -135,6 +135,7 @@ Deno.test("explain - every definition of a name, global first, with file, line a
     [["component", "global", null, "shared.yaml:4"], ["component", "view-scoped", "Item", "views.yaml:14"]],
   );
   assert.deepEqual(body.result.hits[0].entry, { name: "Header", selector: ["#header"] });
+  assert.deepEqual(body.result.hits.map((h: { path: string }) => h.path), ["components[0]", "views[2].components[0]"]);
 });
 
 Deno.test("explain - a global lists the views that $ref it; the expansion is not a second definition", async () => {
@@ -222,7 +223,8 @@ Deno.test("stats - totals and per-view rows, in result and flat at the top level
     text.stdout,
     /^corpus .*\n6 views · 3 components · 4 requests · 1 message · 2 properties · 0 memory notes\n/,
   );
-  assert.match(text.stdout, /\nItem {4}\/items\/:id {6}2 {8}2\n/);
+  assert.match(text.stdout, /\nVIEW {5}ROUTE {8}COMPONENTS  REQUESTS\n/);
+  assert.match(text.stdout, /\nItem {5}\/items\/:id {12}2 {9}2\n/);
 });
 
 Deno.test("stats - a corpus with errors gets no counts: ok false, an error string, exit 1", async () => {
@@ -268,12 +270,15 @@ Deno.test("stats - text mode refuses an empty corpus with one line", async () =>
 
 // ---- init
 
-Deno.test("init - scaffolds a corpus the loader accepts without a finding, that match and stats read", async () => {
+Deno.test("init - scaffolds a corpus validate passes without a finding, that match and stats read", async () => {
   await using tmp = await tempDir();
   const r = await runMapper(["init"], { cwd: tmp.path });
   assert.equal(r.stderr, "");
   assert.equal(r.code, 0);
   assert.match(r.stdout, /^created \.mapper\/components\.yaml\ncreated \.mapper\/views\/example\.yaml\n\nNext steps:/);
+  const validate = await json(["validate"], tmp.path);
+  assert.equal(validate.code, 0);
+  assert.deepEqual(validate.body.diagnostics, []);
   const stats = await json(["stats"], tmp.path);
   assert.equal(stats.code, 0);
   assert.deepEqual(stats.body.diagnostics, []);

@@ -14,6 +14,7 @@ import {
   matchViews,
   normalizeCorpus,
   resolveView,
+  routeKey,
   routeScore,
 } from "../assets/extension/resolver.js";
 import { dom, h } from "./_fake_dom.ts";
@@ -36,6 +37,10 @@ Deno.test("resolver routes - specificity is the sum of segment scores (literal 3
     cases.scores.map((c) => [c.route, routeScore(c.route)]),
     cases.scores.map((c) => [c.route, c.score]),
   );
+});
+
+Deno.test("resolver routes - routeKey: routes that match the same URLs share one key (route-conflict)", () => {
+  assert.deepEqual(cases.keys.map((c) => [c.route, routeKey(c.route)]), cases.keys.map((c) => [c.route, c.key]));
 });
 
 Deno.test("resolver views - the single most specific view wins, ties go to the first declared", () => {

@@ -5,6 +5,8 @@ import { dirname, join, relative, resolve, sep } from "node:path";
 import type { Diagnostic, SourceLocation } from "./diagnostic.ts";
 import type { RawComponent, RawDefinition, RawFile } from "./_decode.ts";
 import type { Corpus } from "./model.ts";
+// A route as the matcher sees it: the one resolver's canonical form (parameter names erased, slashes normalised).
+import { routeKey } from "../../assets/extension/resolver.js";
 import { extractForm } from "./rules.ts";
 
 const where = (l: SourceLocation) => `${l.file.split(/[\\/]/).pop()}:${l.line}`;
@@ -24,12 +26,6 @@ function groups<T>(items: readonly T[], key: (item: T) => string | undefined): T
     else map.set(k, [item]);
   }
   return [...map.values()].filter((g) => g.length > 1);
-}
-
-/** A route as the matcher sees it: trailing slashes stripped (empty → `/`), parameter names erased. */
-export function routeKey(route: string): string {
-  const stripped = route.replace(/\/+$/, "") || "/";
-  return stripped.replace(/(^|\/):[^/]+/g, "$1:");
 }
 
 const selectorKey = (d: RawDefinition) => [...(d.selectors ?? [])].sort().join("\n");
