@@ -285,7 +285,7 @@ Deno.test({
       );
       assert.match(
         net.stdout,
-        /^\[\d+\] \[Checkout\]  POST http:\/\/127\.0\.0\.1:\d+\/api\/checkout → 401 Unauthorized \(Fetch\) \{error=login required, ok=false\}$/m,
+        /^\[\d+\] \[Checkout\] {2}POST http:\/\/127\.0\.0\.1:\d+\/api\/checkout → 401 Unauthorized \(Fetch\) \{error=login required, ok=false\}$/m,
       );
       const all = await s.run(["network", "list"]);
       assert.match(all.stdout, /^\[\d+\] \[--\] {8}GET http:\/\/127\.0\.0\.1:\d+\/shop\/ → 200 OK \(Document\)$/m);
