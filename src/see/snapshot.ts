@@ -20,9 +20,8 @@ export interface TreeOptions {
 const MAX_SHOWN = 80;
 
 function q(v: string): string {
-  const s = escapeControls(v, { bidi: true });
-  const cut = s.length > MAX_SHOWN ? `${s.slice(0, MAX_SHOWN - 1)}…` : s;
-  return `"${cut.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"`;
+  const cut = v.length > MAX_SHOWN ? `${v.slice(0, MAX_SHOWN - 1)}…` : v;
+  return `"${escapeControls(cut.replace(/\\/g, "\\\\").replace(/"/g, '\\"'), { bidi: true })}"`;
 }
 
 /** One tree line's content (no id, no indent): `[Component k="v" "name" state…]` or `role "name" state…`. */
