@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { type Diagnostic, load } from "../corpus/mod.ts";
+import { type Corpus, type Diagnostic, load } from "../corpus/mod.ts";
 import type { Io } from "../io.ts";
 import { resolveCorpusDir } from "./dir.ts";
 import { countSeverities, makeEnvelope, outputFormat, summaryLine, writeEnvelope } from "./envelope.ts";
@@ -28,6 +28,7 @@ export interface ValidateResult {
 
 /** What every check of a corpus found, in file load order (corpus-wide problems last). */
 export interface CorpusCheck {
+  corpus: Corpus;
   /** Every corpus file read, as walked. */
   files: string[];
   diagnostics: Diagnostic[];
@@ -36,7 +37,7 @@ export interface CorpusCheck {
 /** Loads `dir` with every authoring check on, going past unparsable files. The one pipeline validate/lint/fmt use. */
 export async function checkCorpus(dir: string): Promise<CorpusCheck> {
   const { corpus, diagnostics } = await load(dir, { validate: true, tolerant: true });
-  return { files: corpus.files, diagnostics };
+  return { corpus, files: corpus.files, diagnostics };
 }
 
 /** Runs `mapper validate`; returns the exit code. */

@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { CorpusLoadError, type Diagnostic, type SourceLocation } from "./diagnostic.ts";
+import { CorpusLoadError, type Diagnostic, sortByLocation, type SourceLocation } from "./diagnostic.ts";
 import {
   type DecodeChecks,
   decodeFile,
@@ -41,6 +41,8 @@ export interface LoadOptions {
    * only (no CSS parser is loaded).
    */
   validate?: boolean;
+  /** With `validate`: also look `source`/`dependencies` globs up on disk (`unknown-source`). Default true. */
+  sources?: boolean;
   /**
    * Keep going past a file that cannot be decoded (YAML syntax, wrong types, unreadable): it becomes one
    * `parse-error` diagnostic and the rest of the corpus is loaded. Default false (the load throws).
@@ -53,6 +55,18 @@ interface CacheEntry {
   raw: RawFile;
   warnings: Diagnostic[];
   validated: boolean;
+}
+
+/**
+ * Fatal load problems as authoring diagnostics: a file that cannot be decoded (YAML syntax, wrong types,
+ * unreadable) is `parse-error` (authoring.md §3); other problems keep their code.
+ */
+export function asParseErrors(problems: readonly Diagnostic[]): Diagnostic[] {
+  return problems.map((d) =>
+    FILE_FATAL.has(d.code)
+      ? { ...d, code: "parse-error", message: `${d.message} (the file is skipped until this is fixed)` }
+      : d
+  );
 }
 
 /** Loader problem codes that mean "this file could not be decoded" (reported as `parse-error` when tolerant). */
@@ -137,11 +151,9 @@ export async function load(dir: string, options: LoadOptions = {}): Promise<Load
     }
   });
   if (cache) cache.entries = entries;
-  if (options.tolerant) {
+  if (options.tolerant && fatal.every((d) => FILE_FATAL.has(d.code))) {
     // Each file that cannot be decoded is one `parse-error` per problem; the others load as usual.
-    for (const d of fatal.splice(0).filter((d) => FILE_FATAL.has(d.code))) {
-      warnings.push({ ...d, code: "parse-error", message: `${d.message} (the file is skipped until this is fixed)` });
-    }
+    warnings.push(...asParseErrors(fatal.splice(0)));
   }
   const paths = files.map((f) => f.path);
   if (fatal.length > 0) throw new CorpusLoadError(dedupe(sortByLocation(fatal, paths)));
@@ -149,7 +161,7 @@ export async function load(dir: string, options: LoadOptions = {}): Promise<Load
   if (fatal.length > 0) throw new CorpusLoadError(fatal);
   const corpusWide: Diagnostic[] = [];
   crossCheck(dir, decoded, result, warnings, corpusWide, css?.isSelector);
-  if (validate) await sourceCheck(dir, decoded, warnings);
+  if (validate && options.sources !== false) await sourceCheck(dir, decoded, warnings);
   return { corpus: result, diagnostics: [...dedupe(sortByLocation(warnings, paths)), ...corpusWide] };
 }
 
@@ -407,20 +419,6 @@ function error(
 
 function warn(diagnostics: Diagnostic[], code: string, message: string, location: SourceLocation): void {
   diagnostics.push({ code, severity: "warning", message, location });
-}
-
-/** Stable sort by file (load order is already lexical), then line, then column. */
-function sortByLocation(list: Diagnostic[], files: readonly string[]): Diagnostic[] {
-  const fileOrder = new Map<string, number>(files.map((f, i) => [f, i]));
-  for (const d of list) if (!fileOrder.has(d.location.file)) fileOrder.set(d.location.file, -1);
-  return list
-    .map((d, i) => ({ d, i }))
-    .sort((a, b) =>
-      fileOrder.get(a.d.location.file)! - fileOrder.get(b.d.location.file)! ||
-      a.d.location.line - b.d.location.line || a.d.location.column - b.d.location.column ||
-      (a.d.code < b.d.code ? -1 : a.d.code > b.d.code ? 1 : 0) || a.i - b.i
-    )
-    .map(({ d }) => d);
 }
 
 /** Drops repeats (a definition reached through several `$ref`s reports its problems once). */
