@@ -40,12 +40,13 @@ export function toolError(text: string): { isError: true; content: Content[] } {
   return { isError: true, content: [{ type: "text", text }] };
 }
 
-/** Builds the server with every tool and resource registered (not yet connected to a transport). */
+/** Builds the server with the tools (default: all) and every resource registered, not yet connected. */
 export async function buildServer(
   opts: McpOptions,
   io: Io,
   keeper: SessionKeeper,
   running: Set<Promise<unknown>> = new Set(),
+  tools: readonly ToolSpec[] = TOOLS,
 ): Promise<McpServer> {
   const { McpServer } = await import("@modelcontextprotocol/sdk/server/mcp.js");
   const server = new McpServer(
@@ -80,7 +81,7 @@ export async function buildServer(
       return answer.action === "accept" && answer.content?.confirm === true;
     },
   };
-  for (const tool of TOOLS) registerTool(server, tool, ctx, keeper, running);
+  for (const tool of tools) registerTool(server, tool, ctx, keeper, running);
   for (const r of RESOURCES) {
     server.registerResource(r.name, r.uri, { title: r.title, description: r.description, mimeType: r.mimeType }, async (
       uri: URL,
