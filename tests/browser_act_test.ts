@@ -121,7 +121,7 @@ Deno.test({
 
     await t.step("hover moves the pointer onto the element", async () => {
       await evalJs(
-        'document.querySelector("[data-id=\\"1\\"] .product-link").addEventListener("mouseover", () => document.body.dataset.hovered = "yes")',
+        'document.querySelector("[data-id=\\"1\\"]").addEventListener("mouseover", () => document.body.dataset.hovered = "yes"), true',
       );
       const r = await act("hover", 'ProductCard[name="Aurora Floor Lamp"]');
       assert.equal(r.code, 0, r.stderr);
