@@ -170,6 +170,9 @@ export class PageEngine {
   /** The isolated world of a tab's current document, created (and the page script installed) on first use. */
   #world(t: PageTarget, fresh = false): Promise<World> {
     const previous = fresh ? undefined : this.#worlds.get(t.session);
+    // A cached world is used as is: after a navigation its context is gone, the evaluation fails with "Cannot find
+    // context", and the caller asks again with `fresh` (one round trip saved on every call).
+    if (previous) return previous;
     const make = async (): Promise<World> => {
       const tree = await this.#deps.send<{ frameTree: { frame: { id: string; loaderId: string } } }>(
         "Page.getFrameTree",
@@ -177,8 +180,6 @@ export class PageEngine {
         t.session,
       );
       const frame = tree.frameTree.frame;
-      const cached = await previous?.catch(() => undefined);
-      if (cached && cached.frameId === frame.id && cached.loaderId === frame.loaderId) return cached;
       const { executionContextId } = await this.#deps.send<{ executionContextId: number }>(
         "Page.createIsolatedWorld",
         { frameId: frame.id, worldName: WORLD, grantUniveralAccess: false },
@@ -196,6 +197,9 @@ export class PageEngine {
     };
     const p = make();
     this.#worlds.set(t.session, p);
+    p.catch(() => {
+      if (this.#worlds.get(t.session) === p) this.#worlds.delete(t.session);
+    });
     return p;
   }
 

@@ -36,6 +36,9 @@
  * }} SeeCollect
  */
 
+/** How long after the load event a page must be before it counts as settled (see `settle`). */
+const AFTER_LOAD_MS = 500;
+
 const SKIP = new Set(["SCRIPT", "STYLE", "TEMPLATE", "NOSCRIPT", "HEAD", "META", "LINK", "TITLE", "BR", "WBR"]);
 const LANDMARK_TAGS = /** @type {Record<string, string>} */ ({
   HEADER: "banner",
@@ -529,37 +532,40 @@ export function createSee(R) {
     return null;
   };
 
+  // When the DOM last changed: watched from install on, so a page that has been quiet for a while settles at once.
+  let lastChange = performance.now();
+  new MutationObserver(() => (lastChange = performance.now())).observe(document, {
+    subtree: true,
+    childList: true,
+    attributes: true,
+    characterData: true,
+  });
+
   /**
-   * Resolves when the document has loaded and the DOM stopped changing for `quietMs`, or after `maxMs`.
+   * Resolves when the document has loaded and the DOM has not changed for `quietMs`, or after `maxMs`.
    * @param {number} quietMs
    * @param {number} maxMs
    * @returns {Promise<{ settled: boolean }>}
    */
   const settle = (quietMs, maxMs) =>
     new Promise((resolve) => {
-      const deadline = Date.now() + maxMs;
-      /** @type {ReturnType<typeof setTimeout> | undefined} */
-      let timer;
-      /** @type {MutationObserver | undefined} */
-      let observer;
-      const finish = (/** @type {boolean} */ settled) => {
-        observer?.disconnect();
-        clearTimeout(timer);
-        clearTimeout(cap);
-        resolve({ settled });
+      const deadline = performance.now() + maxMs;
+      const check = () => {
+        const now = performance.now();
+        const quietFor = now - lastChange;
+        // Pages commonly render data a few hundred ms after load (a fetch, a timer): a fresh load must be at
+        // least AFTER_LOAD_MS old as well as quiet. A page loaded long ago settles as soon as it is quiet.
+        const nav =
+          /** @type {PerformanceNavigationTiming | undefined} */ (performance.getEntriesByType("navigation")[0]);
+        const sinceLoad = nav && nav.loadEventEnd > 0 ? now - nav.loadEventEnd : Infinity;
+        if (document.readyState === "complete" && quietFor >= quietMs && sinceLoad >= AFTER_LOAD_MS) {
+          return resolve({ settled: true });
+        }
+        if (now >= deadline) return resolve({ settled: false });
+        const wait = document.readyState === "complete" ? Math.max(quietMs - quietFor, AFTER_LOAD_MS - sinceLoad) : 20;
+        setTimeout(check, Math.max(5, Math.min(wait, deadline - now)));
       };
-      const cap = setTimeout(() => finish(false), maxMs);
-      const arm = () => {
-        clearTimeout(timer);
-        timer = setTimeout(() => finish(true), Math.min(quietMs, Math.max(0, deadline - Date.now())));
-      };
-      const start = () => {
-        observer = new MutationObserver(arm);
-        observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
-        arm();
-      };
-      if (document.readyState === "complete") start();
-      else addEventListener("load", start, { once: true });
+      check();
     });
 
   return { collect, settle, node, idOf, version: 1 };

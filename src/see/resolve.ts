@@ -91,20 +91,23 @@ function describeNode(n: SeeNode, keys?: ReadonlySet<string>): string {
 
 /** Candidates as lines that tell them apart: `#0  id=452  ProductCard name="…" › AddToCartButton disabled`. */
 export function candidateLines(cands: readonly MatchedNode[], max = 12): string[] {
-  // Keep the properties whose values differ between candidates; when none differ, show them all.
+  // Keep the properties whose values differ between candidates (or that some lack); when none differ, show all.
   const varying = new Set<string>();
-  const seen = new Map<string, Set<string>>();
-  for (const c of cands) {
+  const seen = new Map<string, string[]>();
+  cands.forEach((c) => {
+    const own = new Map<string, string>();
     for (const n of [...c.ancestors, c.node]) {
-      for (const [k, v] of n.props ?? []) {
-        const key = `${n.component}.${k}`;
-        const set = seen.get(key) ?? new Set();
-        set.add(v);
-        seen.set(key, set);
-      }
+      for (const [k, v] of n.props ?? []) own.set(`${n.component}.${k}`, v);
     }
+    for (const key of new Set([...seen.keys(), ...own.keys()])) {
+      const list = seen.get(key) ?? [];
+      list.push(own.get(key) ?? "\u0000");
+      seen.set(key, list);
+    }
+  });
+  for (const [key, list] of seen) {
+    if (list.length < cands.length || new Set(list).size > 1) varying.add(key);
   }
-  for (const [key, set] of seen) if (set.size > 1) varying.add(key);
   const lines = cands.slice(0, max).map((c, i) => {
     const chain = [...c.ancestors, c.node].map((n) => {
       const keys = new Set(

@@ -20,9 +20,8 @@ export interface TreeOptions {
 const MAX_SHOWN = 80;
 
 function q(v: string): string {
-  const s = escapeControls(v, { bidi: true });
-  const cut = s.length > MAX_SHOWN ? `${s.slice(0, MAX_SHOWN - 1)}…` : s;
-  return `"${cut.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"`;
+  const cut = v.length > MAX_SHOWN ? `${v.slice(0, MAX_SHOWN - 1)}…` : v;
+  return `"${escapeControls(cut.replace(/\\/g, "\\\\").replace(/"/g, '\\"'), { bidi: true })}"`;
 }
 
 /** One tree line's content (no id, no indent): `[Component k="v" "name" state…]` or `role "name" state…`. */
@@ -141,14 +140,16 @@ export function formatSnapshot(
   const lines = head(p);
   if (opts.coverage) {
     lines.push(...tail(p));
-    const clusters = new Map<string, { n: number; role: string; name: string }>();
-    for (const o of p.page.coverage.orphans) {
-      const c = clusters.get(o.suggestion) ?? { n: 0, role: o.role, name: o.name };
-      c.n++;
-      clusters.set(o.suggestion, c);
-    }
-    for (const [sel, c] of [...clusters].sort((a, b) => b[1].n - a[1].n)) {
-      lines.push(`  ${c.n}× ${c.role} ${c.name ? q(c.name) : "(no text)"} → ${escapeControls(sel)}`);
+    // Orphans grouped by the selector that would cover them, biggest group first.
+    const clusters = new Map<string, Array<{ role: string; name: string }>>();
+    for (const o of p.page.coverage.orphans) clusters.set(o.suggestion, [...(clusters.get(o.suggestion) ?? []), o]);
+    for (const [sel, list] of [...clusters].sort((a, b) => b[1].length - a[1].length)) {
+      const roles = [...new Set(list.map((o) => o.role))].join("/");
+      const names = [...new Set(list.map((o) => o.name).filter(Boolean))];
+      const shown = names.length === 0
+        ? "(no text)"
+        : names.slice(0, 3).map(q).join(", ") + (names.length > 3 ? ", …" : "");
+      lines.push(`  ${list.length}× ${roles} ${shown} → ${escapeControls(sel)}`);
     }
     return lines.join("\n") + "\n";
   }

@@ -180,7 +180,7 @@ function catalog() {
   }));
   // Reviews and a hidden mega menu bring the page to about 2,000 elements, as a real shop page has.
   const reviews = el("section", { class: "reviews", "aria-label": "Reviews" }, el("h2", { text: "Reviews" }));
-  for (let r = 0; r < 90; r++) {
+  for (let r = 0; r < 110; r++) {
     reviews.append(
       el(
         "div",

@@ -1,0 +1,84 @@
+/**
+ * `mapper snapshot` on the ~2,000-element page of the test shop (24 product cards, 30 filters, a 35-link footer,
+ * 90 reviews, a hidden mega menu), real Chromium headless: the whole CLI process, the daemon's part alone, and the
+ * size of the text it prints (goal: ≤ 12 KB and ≤ 250 ms for the whole command; the reference printed 21 KB in
+ * 350–390 ms on a comparable page). Note the machine load (`uptime`) with any figure.
+ *
+ *   deno bench -A bench/snapshot_bench.ts
+ *
+ * Skipped when no browser is found.
+ */
+import { join } from "node:path";
+import { baseEnv, mapperCommand, ROOT } from "../tests/_helpers.ts";
+import { startSite } from "../tests/site/server.ts";
+import { alive, BROWSER, startSession } from "../tests/site/harness.ts";
+
+const ignore = BROWSER === undefined;
+const site = ignore ? undefined : startSite();
+const url = `${site?.origin}/shop/?consent=1`;
+const session = ignore ? undefined : await startSession(["--url", url], join(ROOT, "tests", "fixtures", "shop"));
+
+function mapper(args: string[]): Promise<Deno.CommandOutput> {
+  return new Deno.Command(Deno.execPath(), {
+    args: mapperCommand(args),
+    cwd: session!.cwd,
+    env: { ...baseEnv(session!.env.HOME!) },
+    clearEnv: true,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+}
+
+if (session) {
+  const first = await mapper(["snapshot"]);
+  if (first.code !== 0) throw new Error(new TextDecoder().decode(first.stderr));
+  const json = JSON.parse(new TextDecoder().decode((await mapper(["snapshot", "--json"])).stdout));
+  const elements = (await (await fetch(`http://127.0.0.1:${session.port}/devtools/page/snapshot`, {
+    method: "POST",
+    body: "{}",
+  })).json()).page.elements;
+  // deno-lint-ignore no-console
+  console.log(
+    `snapshot of ${url}: ${elements} elements, ${(first.stdout.length / 1024).toFixed(1)} KB text, ${
+      (JSON.stringify(json).length / 1024).toFixed(1)
+    } KB --json (compact), ${
+      Object.values(json.guide as Record<string, number>).reduce((a, b) => a + b, 0)
+    } components named`,
+  );
+  globalThis.addEventListener("unload", () => {
+    try {
+      Deno.kill(session.daemonPid, "SIGTERM");
+    } catch {
+      // already gone
+    }
+    const deadline = Date.now() + 5000;
+    while (Date.now() < deadline && (alive(session.daemonPid) || alive(session.chromiumPid))) {
+      // brief busy wait: unload handlers cannot await
+    }
+    try {
+      Deno.removeSync(session.tmp.path, { recursive: true });
+    } catch {
+      // best effort
+    }
+  });
+}
+
+Deno.bench(
+  { name: "mapper snapshot, ~2,000 elements (whole process)", group: "snapshot", ignore, n: 10, warmup: 2 },
+  async () => {
+    const out = await mapper(["snapshot"]);
+    if (out.code !== 0) throw new Error(new TextDecoder().decode(out.stderr));
+  },
+);
+
+Deno.bench(
+  { name: "mapper version (process start baseline)", group: "snapshot", ignore, n: 10, warmup: 2 },
+  async () => {
+    await mapper(["version"]);
+  },
+);
+
+Deno.bench({ name: "POST /devtools/page/snapshot (daemon only)", group: "api", ignore, n: 20, warmup: 2 }, async () => {
+  await (await fetch(`http://127.0.0.1:${session!.port}/devtools/page/snapshot`, { method: "POST", body: "{}" }))
+    .arrayBuffer();
+});
