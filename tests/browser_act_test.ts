@@ -272,6 +272,42 @@ Deno.test({
       assert.match(button.stderr, /is a <button>, not a field that takes text/);
     });
 
+    await t.step(
+      "wait-for says what it waited for and what it saw when the time ran out; --gone holds at once",
+      async () => {
+        const r = await act("wait-for", "--component", "OrderSummary", "--timeout-ms", "300");
+        assert.equal(r.code, 1);
+        assert.match(
+          r.stderr,
+          /^mapper browser wait-for: --component "OrderSummary" did not hold after 300 ms \(the tab is at http:\/\/[^ ]+\/shop\/product\/2, 0 matches\) — /,
+        );
+        const gone = await act("wait-for", "--selector", ".never-there", "--gone");
+        assert.equal(gone.code, 0, gone.stderr);
+        assert.equal(gone.stdout, '--selector ".never-there" is gone (at once)\n');
+        const bad = await act("wait-for", "--selector", "a[");
+        assert.equal(bad.code, 2);
+        assert.match(bad.stderr, /is not a valid CSS selector/);
+      },
+    );
+
+    await t.step(
+      "screenshot --out refuses a directory and an unwritable place, and leaves nothing behind",
+      async () => {
+        await using tmp = await tempDir("mapper-shot-");
+        const dir = await act("screenshot", "--out", tmp.path);
+        assert.equal(dir.code, 1);
+        assert.match(dir.stderr, /is a directory/);
+        const missing = await act("screenshot", "--out", tmp.join("no", "such", "dir", "x.png"));
+        assert.equal(missing.code, 1);
+        assert.match(missing.stderr, /^mapper browser screenshot: cannot write /);
+        assert.deepEqual([...Deno.readDirSync(tmp.path)], []);
+        const ok = await act("screenshot", "--out", tmp.join("page.png"));
+        assert.equal(ok.code, 0, ok.stderr);
+        assert.match(ok.stdout, /^saved .*page\.png \(\d+×\d+ px\)\n$/);
+        assert.deepEqual([...Deno.readDirSync(tmp.path)].map((e) => e.name), ["page.png"]);
+      },
+    );
+
     await t.step("eval awaits promises, returns JSON, and refuses values JSON cannot carry", async () => {
       assert.equal((await act("eval", "1 + 1")).stdout, "2\n");
       assert.equal((await act("eval", "Promise.resolve({ a: [1, 'x'] })")).stdout, '{"a":[1,"x"]}\n');
