@@ -119,6 +119,20 @@ Deno.test({
       );
     });
 
+    await t.step(
+      "a click right after a navigation waits for the delayed product grid; a misspelt name fails at once",
+      async () => {
+        const nav = await act("navigate", `${site.origin}/shop/?consent=1&delay=1500`);
+        assert.equal(nav.code, 0, nav.stderr);
+        const r = await act("click", 'ProductCard[name="Aurora Floor Lamp"] AddToCartButton');
+        assert.equal(r.code, 0, r.stderr);
+        assert.match(r.stdout, /^clicked AddToCartButton .*name="Aurora Floor Lamp"/);
+        const typo = await act("click", "AddToCartButon", "--timeout-ms", "60000");
+        assert.equal(typo.code, 1);
+        assert.match(typo.stderr, /AddToCartButton/);
+      },
+    );
+
     await t.step("hover moves the pointer onto the element", async () => {
       await evalJs(
         'document.querySelector("[data-id=\\"1\\"]").addEventListener("mouseover", () => document.body.dataset.hovered = "yes"), true',
