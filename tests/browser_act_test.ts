@@ -268,6 +268,11 @@ Deno.test({
         const p = await act("fill", promo, "bob");
         assert.equal(p.code, 0, p.stderr);
         assert.equal(await evalJs('document.querySelector(".promo").value'), "bob");
+      // A chord with its modifier held: Control+A selects all, Backspace then empties the field.
+      assert.equal((await act("keypress", "Control+A", "--target", promo)).code, 0);
+      const back = await act("keypress", "Backspace");
+      assert.equal(back.stdout, "pressed Backspace\n");
+      assert.equal(await evalJs('document.querySelector(".promo").value'), "");
         const enter = await act("keypress", "Enter", "--target", "PasswordInput");
         assert.equal(enter.code, 0, enter.stderr);
         assert.match(enter.stdout, /^pressed Enter on PasswordInput /);
