@@ -164,8 +164,8 @@ export function createSee(R, A) {
   const claim = (components) => {
     /** @type {Map<Element, number>} */
     const owner = new Map();
-    /** @type {string[]} */
-    const conflicts = [];
+    /** @type {Map<string, number>} how many elements each "Winner\u0000Loser" pair both matched */
+    const clashes = new Map();
     const active = new Set(components.map((c) => c.name));
     const all = roots();
     components.forEach((c, index) => {
@@ -182,10 +182,10 @@ export function createSee(R, A) {
         for (const el of found) {
           const prev = owner.get(el);
           if (prev !== undefined) {
-            if (components[prev]?.name !== c.name && conflicts.length < 20) {
-              conflicts.push(
-                `${components[prev]?.name} and ${c.name} both match one element; ${components[prev]?.name} wins`,
-              );
+            const winner = components[prev]?.name;
+            if (winner !== c.name) {
+              const key = `${winner}\u0000${c.name}`;
+              clashes.set(key, (clashes.get(key) ?? 0) + 1);
             }
             continue;
           }
@@ -203,6 +203,12 @@ export function createSee(R, A) {
           owner.set(el, index);
         }
       }
+    });
+    const conflicts = [...clashes].map(([key, n]) => {
+      const [winner, loser] = key.split("\u0000");
+      return `${winner} and ${loser} both match ${
+        n === 1 ? "one element" : `${n} elements`
+      }; ${winner} (declared first) wins`;
     });
     return { owner, conflicts };
   };
