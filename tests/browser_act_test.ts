@@ -119,9 +119,23 @@ Deno.test({
       );
     });
 
+    await t.step(
+      "a click right after a navigation waits for the delayed product grid; a misspelt name fails at once",
+      async () => {
+        const nav = await act("navigate", `${site.origin}/shop/?consent=1&delay=1500`);
+        assert.equal(nav.code, 0, nav.stderr);
+        const r = await act("click", 'ProductCard[name="Aurora Floor Lamp"] AddToCartButton');
+        assert.equal(r.code, 0, r.stderr);
+        assert.match(r.stdout, /^clicked AddToCartButton .*name="Aurora Floor Lamp"/);
+        const typo = await act("click", "AddToCartButon", "--timeout-ms", "60000");
+        assert.equal(typo.code, 1);
+        assert.match(typo.stderr, /AddToCartButton/);
+      },
+    );
+
     await t.step("hover moves the pointer onto the element", async () => {
       await evalJs(
-        'document.querySelector("[data-id=\\"1\\"] .product-link").addEventListener("mouseover", () => document.body.dataset.hovered = "yes")',
+        'document.querySelector("[data-id=\\"1\\"]").addEventListener("mouseover", () => document.body.dataset.hovered = "yes"), true',
       );
       const r = await act("hover", 'ProductCard[name="Aurora Floor Lamp"]');
       assert.equal(r.code, 0, r.stderr);
@@ -254,6 +268,11 @@ Deno.test({
         const p = await act("fill", promo, "bob");
         assert.equal(p.code, 0, p.stderr);
         assert.equal(await evalJs('document.querySelector(".promo").value'), "bob");
+      // A chord with its modifier held: Control+A selects all, Backspace then empties the field.
+      assert.equal((await act("keypress", "Control+A", "--target", promo)).code, 0);
+      const back = await act("keypress", "Backspace");
+      assert.equal(back.stdout, "pressed Backspace\n");
+      assert.equal(await evalJs('document.querySelector(".promo").value'), "");
         const enter = await act("keypress", "Enter", "--target", "PasswordInput");
         assert.equal(enter.code, 0, enter.stderr);
         assert.match(enter.stdout, /^pressed Enter on PasswordInput /);
@@ -271,6 +290,42 @@ Deno.test({
       assert.equal(button.code, 1);
       assert.match(button.stderr, /is a <button>, not a field that takes text/);
     });
+
+    await t.step(
+      "wait-for says what it waited for and what it saw when the time ran out; --gone holds at once",
+      async () => {
+        const r = await act("wait-for", "--component", "OrderSummary", "--timeout-ms", "300");
+        assert.equal(r.code, 1);
+        assert.match(
+          r.stderr,
+          /^mapper browser wait-for: --component "OrderSummary" did not hold after 300 ms \(the tab is at http:\/\/[^ ]+\/shop\/product\/2, 0 matches\) — /,
+        );
+        const gone = await act("wait-for", "--selector", ".never-there", "--gone");
+        assert.equal(gone.code, 0, gone.stderr);
+        assert.equal(gone.stdout, '--selector ".never-there" is gone (at once)\n');
+        const bad = await act("wait-for", "--selector", "a[");
+        assert.equal(bad.code, 2);
+        assert.match(bad.stderr, /is not a valid CSS selector/);
+      },
+    );
+
+    await t.step(
+      "screenshot --out refuses a directory and an unwritable place, and leaves nothing behind",
+      async () => {
+        await using tmp = await tempDir("mapper-shot-");
+        const dir = await act("screenshot", "--out", tmp.path);
+        assert.equal(dir.code, 1);
+        assert.match(dir.stderr, /is a directory/);
+        const missing = await act("screenshot", "--out", tmp.join("no", "such", "dir", "x.png"));
+        assert.equal(missing.code, 1);
+        assert.match(missing.stderr, /^mapper browser screenshot: cannot write /);
+        assert.deepEqual([...Deno.readDirSync(tmp.path)], []);
+        const ok = await act("screenshot", "--out", tmp.join("page.png"));
+        assert.equal(ok.code, 0, ok.stderr);
+        assert.match(ok.stdout, /^saved .*page\.png \(\d+×\d+ px\)\n$/);
+        assert.deepEqual([...Deno.readDirSync(tmp.path)].map((e) => e.name), ["page.png"]);
+      },
+    );
 
     await t.step("eval awaits promises, returns JSON, and refuses values JSON cannot carry", async () => {
       assert.equal((await act("eval", "1 + 1")).stdout, "2\n");

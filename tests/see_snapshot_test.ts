@@ -298,6 +298,9 @@ Deno.test({
         /^\[\d+\] \[CheckoutFailed\] error {5}Checkout failed: 401 login required \{file=shop\.js\}$/m,
       );
       assert.match(con.stdout, /^\[\d+\] \[AddedToCart\] {4}log {7}Added to cart: 2$/m);
+      const index = /^\[(\d+)\] \[CheckoutFailed\]/m.exec(con.stdout)![1]!;
+      const get = await s.run(["console", "get", index]);
+      assert.match(get.stdout, /\nMatches: CheckoutFailed\nProperties:\n {2}file = shop\.js\n$/);
       const json = JSON.parse((await s.run(["network", "list", "--url", "/api/checkout", "--json"])).stdout);
       assert.deepEqual(json.entries[0].properties, { ok: "false", error: "login required" });
     });
@@ -348,5 +351,30 @@ Deno.test({
       const account = await s.run(["snapshot", "--url", `${site.origin}/shop/account/orders/recent`]);
       assert.match(account.stdout, /^\[View: Account\]\nroute: \/shop\/account\/\*\*\n/);
     });
+
+    await t.step(
+      "[Conflicts] names views as specific as the current one and elements two components claim",
+      async () => {
+        const extra = join(s.cwd, ".mapper", "zz_conflict.yaml");
+        await Deno.writeTextFile(
+          extra,
+          "version: 1\ncomponents:\n  - name: AnyBuyButton\n    selector: button.add-to-cart\n" +
+            "views:\n  - name: CatalogCopy\n    route: /shop/\n",
+        );
+        try {
+          const out = await waitFor("the corpus to be recompiled", async () => {
+            const r = await s.run(["snapshot", "--url", shop]);
+            return r.stdout.includes("[Conflicts]") ? r.stdout : undefined;
+          });
+          assert.match(
+            out,
+            /\n\[Conflicts\]\n {2}view CatalogCopy is as specific as Catalog for this URL; Catalog wins\n {2}AnyBuyButton and AddToCartButton both match 24 elements; AnyBuyButton \(declared first\) wins\n/,
+          );
+          assert.match(out, /\n {2}AddToCartButton: declared for this view, matched nothing\n/);
+        } finally {
+          await Deno.remove(extra);
+        }
+      },
+    );
   },
 });

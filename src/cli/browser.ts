@@ -53,8 +53,6 @@ export function registerBrowser(program: Command, ctx: CliContext): void {
       ctx.exitCode = await runBrowserStop({ dir: o.dir }, ctx.io);
     });
 
-  registerBrowserActions(browser, ctx);
-
   browser
     .command("status")
     .description("report whether a session is alive, degraded or absent")
@@ -64,4 +62,6 @@ export function registerBrowser(program: Command, ctx: CliContext): void {
       const { runBrowserStatus } = await import("../browser/stop.ts");
       ctx.exitCode = await runBrowserStatus({ dir: o.dir, json: o.json === true }, ctx.io);
     });
+
+  registerBrowserActions(browser, ctx);
 }

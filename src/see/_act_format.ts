@@ -12,7 +12,7 @@ import type { DialogInfo } from "./page_events.ts";
 import type { DialogResult, TabInfo } from "./tabs.ts";
 
 const safe = (s: string) => escapeControls(s);
-const q = (s: string) => JSON.stringify(safe(s));
+const q = (s: string) => safe(JSON.stringify(s));
 const at = (x: number, y: number) => `(${Math.round(x)}, ${Math.round(y)})`;
 
 function dialogLine(d: DialogInfo): string {

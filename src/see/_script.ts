@@ -8,6 +8,7 @@
  */
 import resolverSource from "../../assets/extension/resolver.js" with { type: "text" };
 import pageSource from "./page.js" with { type: "text" };
+import accnameSource from "./vendor/dom_accessibility_api.js" with { type: "text" };
 
 /** The global the script installs in the isolated world (never visible to the page's own scripts). */
 export const SEE_GLOBAL = "__mapperSee";
@@ -37,21 +38,29 @@ export function stripModule(source: string): string {
     .replace(/^export\s+(default\s+)?/gm, "");
 }
 
+/** A module as an expression evaluating to the object of its exports. */
+function moduleObject(source: string): string {
+  return ["(() => {", stripModule(source), `return { ${exportedNames(source).join(", ")} };`, "})()"].join("\n");
+}
+
 /**
  * The install script: defines `globalThis.__mapperSee` in the world it runs in unless it is already there, and
- * evaluates to `true`. Built from the given sources (tests pass their own); one build per daemon.
+ * evaluates to `true`. `page` exports `createSee(R, A)`: `R` is the resolver module, `A` the accessible name and
+ * role computation (dom-accessibility-api). Built from the given sources (tests pass their own); one build per
+ * daemon.
  */
-export function buildPageScript(resolver: string = resolverSource, page: string = pageSource): string {
-  const names = exportedNames(resolver);
+export function buildPageScript(
+  resolver: string = resolverSource,
+  page: string = pageSource,
+  accname: string = accnameSource,
+): string {
   return [
     "(() => {",
     `if (globalThis.${SEE_GLOBAL}) return true;`,
-    "const R = (() => {",
-    stripModule(resolver),
-    `return { ${names.join(", ")} };`,
-    "})();",
+    `const R = ${moduleObject(resolver)};`,
+    `const A = ${moduleObject(accname)};`,
     stripModule(page),
-    `Object.defineProperty(globalThis, ${JSON.stringify(SEE_GLOBAL)}, { value: createSee(R) });`,
+    `Object.defineProperty(globalThis, ${JSON.stringify(SEE_GLOBAL)}, { value: createSee(R, A) });`,
     "return true;",
     "})()",
   ].join("\n");

@@ -86,6 +86,25 @@ function asPageError(err: unknown): unknown {
   return err;
 }
 
+/**
+ * Whether a query that matched nothing is worth waiting for: its component is declared for this page but not on it
+ * at all yet (a list that renders after the page, the shop's grid). A misspelt name or a property value that is
+ * not there fails at once.
+ */
+async function stillLoading(engine: PageEngine, t: PageTarget, target: string): Promise<boolean> {
+  let parsed;
+  try {
+    parsed = parseTarget(target);
+  } catch {
+    return false;
+  }
+  if (parsed.kind !== "query") return false;
+  const name = parsed.parts.at(-1)?.name;
+  if (name === undefined) return false;
+  const { page, resolution } = await engine.collect(t);
+  return resolution.components.some((c) => c.name === name) && !page.counts[name];
+}
+
 /** The action engine's view of one tab of the page engine. */
 async function actPage(engine: PageEngine, body: Record<string, unknown>): Promise<{ t: PageTarget; page: ActPage }> {
   const t = await engine.target(str(body, "tab"));
@@ -97,10 +116,19 @@ async function actPage(engine: PageEngine, body: Record<string, unknown>): Promi
     tabId: t.tab,
     sessionId: t.session,
     events,
-    async resolve(target) {
-      const r = await engine.resolve(t, target);
-      last = r.page;
-      return { objectId: r.objectId, id: r.summary.id, label: targetLabel(r.summary) };
+    async resolve(target, timeoutMs = 0) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        try {
+          const r = await engine.resolve(t, target);
+          last = r.page;
+          return { objectId: r.objectId, id: r.summary.id, label: targetLabel(r.summary) };
+        } catch (err: unknown) {
+          if (!(err instanceof PageError) || err.code !== "no_match" || Date.now() >= deadline) throw err;
+          if (!(await stillLoading(engine, t, target))) throw err;
+          await new Promise((r) => setTimeout(r, 100));
+        }
+      }
     },
     nameCover: (ids) => (last ? coverLabel(last, ids) : undefined),
   };
@@ -263,7 +291,7 @@ export const ACT_ROUTES: Record<string, PageRoute> = {
       throw new PageError("bad_request", "give --component or --selector, not both", { status: 400 });
     }
     let element;
-    if (component !== undefined) element = await page.resolve(component);
+    if (component !== undefined) element = await page.resolve(component, num(body, "timeoutMs") ?? 5000);
     else if (selector !== undefined) {
       const valid = (await engine.evaluate<boolean>(
         t,

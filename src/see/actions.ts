@@ -36,8 +36,11 @@ export interface ActPage {
   /** Flattened CDP session of the tab. */
   readonly sessionId: string;
   readonly events: PageEvents;
-  /** Resolves `ID` or a component query to exactly one element (the shared resolver's errors otherwise). */
-  resolve(target: string): Promise<ResolvedElement>;
+  /**
+   * Resolves `ID` or a component query to exactly one element (the shared resolver's errors otherwise). With
+   * `timeoutMs`, a query whose component is declared for the page but not on it yet is retried until then.
+   */
+  resolve(target: string, timeoutMs?: number): Promise<ResolvedElement>;
   /**
    * Names what covers a target, from the page script's ids of the hit element and its ancestors (innermost first),
    * the way the snapshot names it (`CookieConsent (dialog "We value your privacy")`); `undefined` leaves the
@@ -277,8 +280,8 @@ async function ready(
   opts: ActionOptions & { editable?: boolean },
 ): Promise<{ el: ResolvedElement; at: Prepared & { x: number; y: number } }> {
   assertNoDialog(page);
-  const el = await page.resolve(target);
   const timeoutMs = opts.timeoutMs ?? ACTION_TIMEOUT_MS;
+  const el = await page.resolve(target, timeoutMs);
   const p = await callOn<Prepared>(page, el.objectId, prepareElement.toString(), {
     timeoutMs,
     action,
@@ -474,8 +477,8 @@ export async function scroll(page: ActPage, opts: ScrollOptions): Promise<Scroll
     throw new UsageError("nothing to scroll", { hint: "give --target ID|QUERY, or --delta-y N (and/or --delta-x N)" });
   }
   if (opts.target !== undefined && dx === 0 && dy === 0) {
-    const el = await page.resolve(opts.target);
     const timeoutMs = opts.timeoutMs ?? ACTION_TIMEOUT_MS;
+    const el = await page.resolve(opts.target, timeoutMs);
     const p = await callOn<Prepared>(page, el.objectId, prepareElement.toString(), {
       timeoutMs,
       action: "scroll",

@@ -73,7 +73,9 @@ function describeThrown(d: NonNullable<EvalAnswer["exceptionDetails"]>): string 
   const ex = d.exception;
   const message = ex?.description?.split("\n")[0] ?? (ex?.value !== undefined ? String(ex.value) : d.text ?? "error");
   // A rejected promise's position is where the rejection surfaced, not a line of the script: leave it out.
-  const line = d.lineNumber !== undefined && !/in promise/.test(d.text ?? "") ? ` (line ${d.lineNumber + 1}, column ${(d.columnNumber ?? 0) + 1})` : "";
+  const line = d.lineNumber !== undefined && !/in promise/.test(d.text ?? "")
+    ? ` (line ${d.lineNumber + 1}, column ${(d.columnNumber ?? 0) + 1})`
+    : "";
   return `${message}${line}`;
 }
 

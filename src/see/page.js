@@ -40,17 +40,6 @@
 const AFTER_LOAD_MS = 500;
 
 const SKIP = new Set(["SCRIPT", "STYLE", "TEMPLATE", "NOSCRIPT", "HEAD", "META", "LINK", "TITLE", "BR", "WBR"]);
-const LANDMARK_TAGS = /** @type {Record<string, string>} */ ({
-  HEADER: "banner",
-  NAV: "navigation",
-  MAIN: "main",
-  FOOTER: "contentinfo",
-  ASIDE: "complementary",
-  DIALOG: "dialog",
-  FORM: "form",
-  SECTION: "region",
-  FIELDSET: "group",
-});
 const LANDMARK_ROLES = new Set([
   "banner",
   "navigation",
@@ -88,10 +77,11 @@ const INTERACTIVE_ROLES = new Set([
 ]);
 
 /**
- * Builds the page-side API on the resolver module's exports.
+ * Builds the page-side API on the resolver module's exports and the accessible name/role computation.
  * @param {typeof import("../../assets/extension/resolver.js")} R
+ * @param {{ computeAccessibleName: (el: Element) => string, getRole: (el: Element) => string | null }} A
  */
-export function createSee(R) {
+export function createSee(R, A) {
   /** @type {WeakMap<Element, number>} */
   const ids = new WeakMap();
   /** @type {Map<number, WeakRef<Element>>} */
@@ -174,8 +164,8 @@ export function createSee(R) {
   const claim = (components) => {
     /** @type {Map<Element, number>} */
     const owner = new Map();
-    /** @type {string[]} */
-    const conflicts = [];
+    /** @type {Map<string, number>} how many elements each "Winner\u0000Loser" pair both matched */
+    const clashes = new Map();
     const active = new Set(components.map((c) => c.name));
     const all = roots();
     components.forEach((c, index) => {
@@ -192,10 +182,10 @@ export function createSee(R) {
         for (const el of found) {
           const prev = owner.get(el);
           if (prev !== undefined) {
-            if (components[prev]?.name !== c.name && conflicts.length < 20) {
-              conflicts.push(
-                `${components[prev]?.name} and ${c.name} both match one element; ${components[prev]?.name} wins`,
-              );
+            const winner = components[prev]?.name;
+            if (winner !== c.name) {
+              const key = `${winner}\u0000${c.name}`;
+              clashes.set(key, (clashes.get(key) ?? 0) + 1);
             }
             continue;
           }
@@ -214,39 +204,25 @@ export function createSee(R) {
         }
       }
     });
+    const conflicts = [...clashes].map(([key, n]) => {
+      const [winner, loser] = key.split("\u0000");
+      return `${winner} and ${loser} both match ${
+        n === 1 ? "one element" : `${n} elements`
+      }; ${winner} (declared first) wins`;
+    });
     return { owner, conflicts };
   };
 
-  /** @param {Element} el */
+  /**
+   * The ARIA role (explicit, else implicit) by dom-accessibility-api; `generic` when it names none.
+   * @param {Element} el
+   */
   const roleOf = (el) => {
-    const explicit = el.getAttribute("role")?.trim().split(/\s+/)[0];
-    if (explicit) return explicit;
-    const landmark = LANDMARK_TAGS[el.tagName];
-    if (landmark) return landmark;
-    if (el.tagName === "IMG") return "img";
-    if (el.tagName === "UL" || el.tagName === "OL") return "list";
-    if (el.tagName === "LI") return "listitem";
-    if (el.tagName === "ARTICLE") return "article";
-    if (el.tagName === "SUMMARY") return "button";
-    if (el.tagName === "INPUT" && ["range"].includes(/** @type {HTMLInputElement} */ (el).type)) return "slider";
-    if (el.tagName === "INPUT" && /** @type {HTMLInputElement} */ (el).type === "number") return "spinbutton";
-    const t = el.tagName;
-    if (t === "A") return el.hasAttribute("href") ? "link" : "generic";
-    if (t === "BUTTON") return "button";
-    if (t === "SELECT") return /** @type {HTMLSelectElement} */ (el).multiple ? "listbox" : "combobox";
-    if (t === "TEXTAREA") return "textbox";
-    if (t === "OPTION") return "option";
-    if (t === "INPUT") {
-      const type = /** @type {HTMLInputElement} */ (el).type;
-      if (type === "checkbox" || type === "radio") return type;
-      if (type === "submit" || type === "button" || type === "reset" || type === "image") return "button";
-      if (type === "search") return "searchbox";
-      return "textbox";
+    try {
+      return A.getRole(el) ?? "generic";
+    } catch {
+      return "generic";
     }
-    if (/^H[1-6]$/.test(t)) return "heading";
-    if (t === "TABLE") return "table";
-    if (t === "P") return "paragraph";
-    return "generic";
   };
 
   /** @param {string} s */
@@ -258,45 +234,18 @@ export function createSee(R) {
    * @param {Element} el
    * @param {string} role
    */
-  const nameOf = (el, role) => {
-    const by = el.getAttribute("aria-labelledby");
-    if (by) {
-      const text = by.split(/\s+/).map((id) => el.ownerDocument.getElementById(id)?.textContent ?? "").join(" ");
-      if (squash(text)) return squash(text);
+  /**
+   * The accessible name by the W3C accname rules (dom-accessibility-api, the implementation Testing Library uses;
+   * measured against Chromium's own accessibility tree on the 2,000-element shop page: about as fast as a
+   * hand-written approximation, while `Accessibility.getFullAXTree` alone took 360–575 ms).
+   * @param {Element} el
+   */
+  const nameOf = (el) => {
+    try {
+      return squash(A.computeAccessibleName(el));
+    } catch {
+      return "";
     }
-    const label = el.getAttribute("aria-label");
-    if (label && squash(label)) return squash(label);
-    if (el instanceof HTMLInputElement || el instanceof HTMLSelectElement || el instanceof HTMLTextAreaElement) {
-      if (el instanceof HTMLInputElement && ["button", "submit", "reset"].includes(el.type)) {
-        return squash(el.value || (el.type === "submit" ? "Submit" : el.type === "reset" ? "Reset" : ""));
-      }
-      const labels = el.labels ? [...el.labels] : [];
-      if (labels.length) {
-        return squash(
-          labels.map((l) => {
-            // A label's own text, without the control's value inside it.
-            const clone = /** @type {Element} */ (l.cloneNode(true));
-            clone.querySelectorAll("input, select, textarea").forEach((c) => c.remove());
-            return clone.textContent ?? "";
-          }).join(" "),
-        );
-      }
-      const t = el.getAttribute("title") || el.getAttribute("placeholder");
-      return t ? squash(t) : "";
-    }
-    if (el instanceof HTMLImageElement) return squash(el.alt || el.title || "");
-    if (
-      INTERACTIVE_ROLES.has(role) || role === "heading" || role === "listitem" || role === "status" ||
-      role === "alert" || el.tagName === "LEGEND" || el.tagName === "LABEL"
-    ) {
-      const text = squash(/** @type {HTMLElement} */ (el).innerText ?? el.textContent ?? "");
-      if (text) return text;
-    }
-    if (role === "group" && el.tagName === "FIELDSET") {
-      const legend = el.querySelector(":scope > legend");
-      if (legend) return squash(legend.textContent ?? "");
-    }
-    return squash(el.getAttribute("title") ?? "");
   };
 
   /** @param {Element} el @param {string} role */
@@ -399,7 +348,7 @@ export function createSee(R) {
         if (!hidden) counts[component.name] = (counts[component.name] ?? 0) + 1;
       }
       const childCarried = props ?? carried;
-      const ownName = interactive || component ? nameOf(el, role) : "";
+      const ownName = interactive || component ? nameOf(el) : "";
       const childNamed = interactive ? ownName : named;
       /** @type {SeeNode[]} */
       const kids = [];
@@ -430,14 +379,14 @@ export function createSee(R) {
         else {
           coverage.t3++;
           if (coverage.orphans.length < 200) {
-            coverage.orphans.push({ id: idOf(el), role, name: nameOf(el, role).slice(0, 80), suggestion: suggest(el) });
+            coverage.orphans.push({ id: idOf(el), role, name: nameOf(el).slice(0, 80), suggestion: suggest(el) });
           }
         }
       }
       const heading = role === "heading";
       let keep = component !== undefined || (interactive && !boxless) ||
         ((LANDMARK_ROLES.has(role) || heading) && !boxless);
-      const name = interactive || component ? ownName : keep ? nameOf(el, role) : "";
+      const name = interactive || component ? ownName : keep ? nameOf(el) : "";
       if (keep && !component && !interactive) {
         // Sections and forms are landmarks only when named; a generic group needs a name to say anything.
         if ((role === "region" || role === "form" || role === "group") && !name) keep = false;
@@ -507,7 +456,7 @@ export function createSee(R) {
     const describe = (el) => {
       const role = roleOf(el);
       /** @type {{ id: number, component?: string, role: string, name: string }} */
-      const b = { id: idOf(el), role, name: nameOf(el, role) };
+      const b = { id: idOf(el), role, name: nameOf(el) };
       for (let p = /** @type {Element | null} */ (el); p; p = parentOf(p)) {
         const o = owner.get(p);
         if (o !== undefined) {

@@ -115,7 +115,11 @@ export async function screenshot(page: ActPage, opts: ScreenshotOptions = {}): P
       });
     }
     params.clip = { x, y, width: right - x, height: bottom - y, scale: 1 };
-    params.captureBeyondViewport = true;
+    // Capturing beyond the viewport resizes it for the shot, which can re-lay the page out (the element moves or
+    // changes width under the clip): only an element taller or wider than the viewport needs it.
+    const vv = m.cssVisualViewport;
+    params.captureBeyondViewport = x < vv.pageX || y < vv.pageY || right > vv.pageX + vv.clientWidth ||
+      bottom > vv.pageY + vv.clientHeight;
     r.target = el.label;
     r.id = el.id;
     r.scrolled = p.scrolled === true;
