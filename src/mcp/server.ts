@@ -11,6 +11,8 @@
  */
 import { resolve } from "node:path";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { Transport, TransportSendOptions } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { JSONRPCMessage, MessageExtraInfo } from "@modelcontextprotocol/sdk/types.js";
 import { capture, type Io, withSinks } from "../io.ts";
 import { describe, errorText, MapperError, ProblemsFound } from "../errors.ts";
 import { VERSION } from "../version.ts";
@@ -45,7 +47,6 @@ export async function buildServer(
   opts: McpOptions,
   io: Io,
   keeper: SessionKeeper,
-  running: Set<Promise<unknown>> = new Set(),
   tools: readonly ToolSpec[] = TOOLS,
 ): Promise<McpServer> {
   const { McpServer } = await import("@modelcontextprotocol/sdk/server/mcp.js");
@@ -81,7 +82,7 @@ export async function buildServer(
       return answer.action === "accept" && answer.content?.confirm === true;
     },
   };
-  for (const tool of tools) registerTool(server, tool, ctx, keeper, running);
+  for (const tool of tools) registerTool(server, tool, ctx, keeper);
   for (const r of RESOURCES) {
     server.registerResource(r.name, r.uri, { title: r.title, description: r.description, mimeType: r.mimeType }, async (
       uri: URL,
@@ -95,7 +96,6 @@ function registerTool(
   tool: ToolSpec,
   ctx: ToolContext,
   keeper: SessionKeeper,
-  running: Set<Promise<unknown>>,
 ): void {
   const run = async (args: Record<string, unknown>) => {
     try {
@@ -115,16 +115,33 @@ function registerTool(
     description: tool.description,
     inputSchema: tool.input,
     annotations: { title: tool.title, ...tool.annotations },
-  }, (args: Record<string, unknown>) => {
-    const call = run(args);
-    running.add(call);
-    call.finally(() => running.delete(call));
-    return call;
-  });
+  }, run);
 }
 
-/** Longest wait for running tool calls after standard input ended (their own bounds are shorter). */
+/** Longest wait for unanswered requests after standard input ended (the tools' own bounds are shorter). */
 const DRAIN_MS = 90_000;
+
+/**
+ * Counts the requests read from the transport that have no answer yet, by JSON-RPC id, and resolves `drained()`
+ * once none is left: a client may write its last requests and close its end at once, and those still get answers.
+ */
+function trackRequests(transport: Transport): { drained(): Promise<void> } {
+  const open = new Set<string | number>();
+  let wake: (() => void) | undefined;
+  const receive = transport.onmessage;
+  transport.onmessage = <T extends JSONRPCMessage>(message: T, extra?: MessageExtraInfo) => {
+    if ("method" in message && "id" in message) open.add(message.id);
+    receive?.(message, extra);
+  };
+  const send = transport.send.bind(transport);
+  transport.send = async (message: JSONRPCMessage, options?: TransportSendOptions) => {
+    await send(message, options);
+    if (!("method" in message) && "id" in message && open.delete(message.id) && open.size === 0) wake?.();
+  };
+  return {
+    drained: () => open.size === 0 ? Promise.resolve() : new Promise<void>((resolve) => (wake = resolve)),
+  };
+}
 
 /** Runs `mapper mcp` until the client disconnects or the process is told to stop; returns the exit code. */
 export async function runMcp(opts: McpOptions, io: Io): Promise<number> {
@@ -134,24 +151,20 @@ export async function runMcp(opts: McpOptions, io: Io): Promise<number> {
     import("node:process"),
   ]);
   await using keeper = new SessionKeeper(opts, io);
-  const running = new Set<Promise<unknown>>();
-  const server = await buildServer(opts, io, keeper, running);
+  const server = await buildServer(opts, io, keeper);
   const { promise: closed, resolve: close } = Promise.withResolvers<string>();
   const stopped = new Promise<void>((resolve) => signal.addEventListener("abort", () => resolve(), { once: true }));
+  void stopped.then(() => close("stopped by a signal"));
   server.server.onclose = () => close("the client disconnected");
   server.server.onerror = (err: Error) => io.stderr.write(`[mcp] ${describe(err)}\n`);
+  const transport = new StdioServerTransport();
+  await server.connect(transport);
+  const requests = trackRequests(transport);
   process.stdin.once("end", async () => {
-    // A client may send its last requests and close its end at once: those calls still get their answers. The
-    // requests read before the end are dispatched first (next macrotask); a signal cuts the wait short.
-    await new Promise((r) => setTimeout(r, 0));
-    if (running.size > 0) {
-      io.stderr.write(`[mcp] standard input ended; finishing ${running.size} running call(s)\n`);
-      await Promise.race([Promise.allSettled([...running]), stopped, new Promise((r) => setTimeout(r, DRAIN_MS))]);
-    }
+    // Every request read before the end is answered first; a signal cuts the wait short.
+    await Promise.race([requests.drained(), stopped, new Promise((r) => setTimeout(r, DRAIN_MS))]);
     close("standard input ended");
   });
-  void stopped.then(() => close("stopped by a signal"));
-  await server.connect(new StdioServerTransport());
   io.stderr.write(`[mcp] mapper ${VERSION}: ${TOOLS.length} tools on stdio; corpus ${resolve(io.cwd, opts.dir)}\n`);
   const why = await closed;
   io.stderr.write(`[mcp] ${why}; shutting down\n`);

@@ -12,7 +12,7 @@ import { SessionKeeper } from "./session.ts";
 async function connected(tools: ToolSpec[], elicit = false) {
   const io = testIo();
   const opts = { dir: ".mapper", headless: true, port: 0 };
-  const server = await buildServer(opts, io, new SessionKeeper(opts, io), new Set(), tools);
+  const server = await buildServer(opts, io, new SessionKeeper(opts, io), tools);
   const [a, b] = InMemoryTransport.createLinkedPair();
   const client = new Client({ name: "unit", version: "1" }, elicit ? { capabilities: { elicitation: {} } } : {});
   await Promise.all([server.connect(a), client.connect(b)]);
