@@ -14,7 +14,7 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { Transport, TransportSendOptions } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage, MessageExtraInfo } from "@modelcontextprotocol/sdk/types.js";
 import { capture, type Io, withSinks } from "../io.ts";
-import { describe, errorText, MapperError, ProblemsFound } from "../errors.ts";
+import { describe, errorText, MapperError, ProblemsFound, SessionError } from "../errors.ts";
 import { VERSION } from "../version.ts";
 import type { Content, ToolContext, ToolSpec } from "./registry.ts";
 import { RESOURCES } from "./resources.ts";
@@ -70,16 +70,23 @@ export async function buildServer(
     },
     async confirm(message) {
       if (server.server.getClientCapabilities()?.elicitation === undefined) return undefined;
-      const answer = await server.server.elicitInput({
-        mode: "form",
-        message,
-        requestedSchema: {
-          type: "object",
-          properties: { confirm: { type: "boolean", title: "Confirm", description: message } },
-          required: ["confirm"],
-        },
-      });
-      return answer.action === "accept" && answer.content?.confirm === true;
+      try {
+        const answer = await server.server.elicitInput({
+          mode: "form",
+          message,
+          requestedSchema: {
+            type: "object",
+            properties: { confirm: { type: "boolean", title: "Confirm", description: message } },
+            required: ["confirm"],
+          },
+        });
+        return answer.action === "accept" && answer.content?.confirm === true;
+      } catch (err: unknown) {
+        // The client announced elicitation but could not ask (no UI, timeout): nothing happens without an answer.
+        throw new SessionError(`the client could not ask the user to confirm: ${describe(err)}`, {
+          hint: "call the tool again once the client can show the question",
+        });
+      }
     },
   };
   for (const tool of tools) registerTool(server, tool, ctx, keeper);

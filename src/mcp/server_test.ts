@@ -92,6 +92,13 @@ Deno.test("mcp server - confirmation asks the client only when it supports elici
     eliciting.client.setRequestHandler(ElicitRequestSchema, () => Promise.resolve({ action: "cancel" as const }));
     await eliciting.call("ask");
     assert.deepEqual(messages, ["go?"]);
+    eliciting.client.setRequestHandler(ElicitRequestSchema, () => Promise.reject(new Error("no UI")));
+    const failed = await eliciting.call("ask");
+    assert.equal(failed.isError, true);
+    assert.match(
+      failed.content[0]?.text ?? "",
+      /^the client could not ask the user to confirm: .*no UI.* — call the tool/,
+    );
   }
   assert.deepEqual(seen, [undefined, true, false]);
 });
