@@ -87,15 +87,3 @@ export function asset(path: string): string {
   if (content === undefined) throw new Error(`asset not bundled: "${path}"`);
   return content;
 }
-
-/**
- * The bundled resolver (`extension/resolver.js`) as one classic-script expression for pages that cannot import a
- * module (snapshots through CDP `Runtime.evaluate`, `Page.addScriptToEvaluateOnNewDocument`): an IIFE whose value is
- * an object of every exported function and constant (`resolveView`, `activeComponents`, `extractProperties`, …).
- * It defines no globals; the resolver has no top-level side effects, so evaluating it changes nothing on the page.
- */
-export function resolverScript(): string {
-  const source = asset("extension/resolver.js");
-  const names = [...source.matchAll(/^export (?:function|const) ([A-Za-z_$][\w$]*)/gm)].map((m) => m[1]);
-  return `(() => {\n${source.replace(/^export /gm, "")}\nreturn { ${names.join(", ")} };\n})()`;
-}

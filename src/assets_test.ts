@@ -43,14 +43,3 @@ Deno.test("assets - skills name only commands the CLI registers", async () => {
     }
   }
 });
-
-Deno.test("assets - resolverScript evaluates as a classic script to the resolver's exports, defining no global", async () => {
-  const { resolverScript } = await import("./assets.ts");
-  const before = new Set(Object.getOwnPropertyNames(globalThis));
-  const api = (0, eval)(resolverScript()) as typeof import("../assets/extension/resolver.js");
-  assert.deepEqual(Object.getOwnPropertyNames(globalThis).filter((n) => !before.has(n)), []);
-  const views = [{ name: "Any", route: "/a/**" }, { name: "Star", route: "/*/b" }];
-  assert.equal(api.resolveView({ views }, "https://x.test/a/b")?.view.name, "Star");
-  const module = await import("../assets/extension/resolver.js");
-  assert.deepEqual(Object.keys(api).sort(), Object.keys(module).sort());
-});

@@ -7,10 +7,10 @@
 // Rules for this file, so all of those can load it:
 // - A plain ES module with `// @ts-check`: Deno type-checks it (it is imported by `src/`), the extension imports it.
 // - No imports, no `chrome.*`, no DOM globals: DOM access goes through an injected `Dom` object of callbacks.
-// - No top-level side effects: only function and constant declarations. To run it inside a page as a classic
-//   script (snapshots via CDP `Runtime.evaluate`), use `resolverScript()` from `src/assets.ts`: this source with the
-//   `export ` keywords stripped, wrapped in an IIFE whose value is an object of every export. Keep every export a
-//   top-level `export function` or `export const` (no `export { … }` lists) so that stays true.
+// - No top-level side effects: only function and constant declarations (and one private route cache). Page
+//   snapshots evaluate it as a classic script: the source with its `export ` keywords stripped, wrapped in an IIFE
+//   that returns an object of the exports. Keep every export a top-level `export function` or `export const` (no
+//   `export { … }` lists) so that stays true; tests/resolver_test.ts evaluates it that way.
 //
 // Route rules (authoring spec §5), decided where it was silent:
 // - Only the path counts: scheme, host, query and fragment are ignored, except that a route written with an origin

@@ -11,7 +11,16 @@
  * @module
  */
 import { resolve } from "node:path";
-import { describe, EXIT_FAILURE, EXIT_OK, FileError, MapperError, NotFoundError, ProblemsFound, UsageError } from "../errors.ts";
+import {
+  describe,
+  EXIT_FAILURE,
+  EXIT_OK,
+  FileError,
+  MapperError,
+  NotFoundError,
+  ProblemsFound,
+  UsageError,
+} from "../errors.ts";
 import type { Io } from "../io.ts";
 import { childPath, decodeUtf8Marked, JsonSyntaxError, type LocatedJson, parseLocated } from "./_json.ts";
 import { escapeTerminal, needsEscape, plural, quote, toJson } from "./_text.ts";
