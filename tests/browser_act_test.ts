@@ -323,7 +323,7 @@ Deno.test({
         const ok = await act("screenshot", "--out", tmp.join("page.png"));
         assert.equal(ok.code, 0, ok.stderr);
         assert.match(ok.stdout, /^saved .*page\.png \(\d+×\d+ px\)\n$/);
-        assert.deepEqual(await Array.fromAsync(Deno.readDir(tmp.path)).map((e) => e.name), ["page.png"]);
+        assert.deepEqual((await Array.fromAsync(Deno.readDir(tmp.path))).map((e) => e.name), ["page.png"]);
       },
     );
 
