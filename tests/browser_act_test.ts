@@ -268,11 +268,11 @@ Deno.test({
         const p = await act("fill", promo, "bob");
         assert.equal(p.code, 0, p.stderr);
         assert.equal(await evalJs('document.querySelector(".promo").value'), "bob");
-      // A chord with its modifier held: Control+A selects all, Backspace then empties the field.
-      assert.equal((await act("keypress", "Control+A", "--target", promo)).code, 0);
-      const back = await act("keypress", "Backspace");
-      assert.equal(back.stdout, "pressed Backspace\n");
-      assert.equal(await evalJs('document.querySelector(".promo").value'), "");
+        // A chord with its modifier held: Control+A selects all, Backspace then empties the field.
+        assert.equal((await act("keypress", "Control+A", "--target", promo)).code, 0);
+        const back = await act("keypress", "Backspace");
+        assert.equal(back.stdout, "pressed Backspace\n");
+        assert.equal(await evalJs('document.querySelector(".promo").value'), "");
         const enter = await act("keypress", "Enter", "--target", "PasswordInput");
         assert.equal(enter.code, 0, enter.stderr);
         assert.match(enter.stdout, /^pressed Enter on PasswordInput /);
@@ -319,11 +319,11 @@ Deno.test({
         const missing = await act("screenshot", "--out", tmp.join("no", "such", "dir", "x.png"));
         assert.equal(missing.code, 1);
         assert.match(missing.stderr, /^mapper browser screenshot: cannot write /);
-        assert.deepEqual([...Deno.readDirSync(tmp.path)], []);
+        assert.deepEqual(await Array.fromAsync(Deno.readDir(tmp.path)), []);
         const ok = await act("screenshot", "--out", tmp.join("page.png"));
         assert.equal(ok.code, 0, ok.stderr);
         assert.match(ok.stdout, /^saved .*page\.png \(\d+×\d+ px\)\n$/);
-        assert.deepEqual([...Deno.readDirSync(tmp.path)].map((e) => e.name), ["page.png"]);
+        assert.deepEqual((await Array.fromAsync(Deno.readDir(tmp.path))).map((e) => e.name), ["page.png"]);
       },
     );
 

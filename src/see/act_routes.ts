@@ -105,8 +105,14 @@ async function stillLoading(engine: PageEngine, t: PageTarget, target: string): 
   return resolution.components.some((c) => c.name === name) && !page.counts[name];
 }
 
-/** The action engine's view of one tab of the page engine. */
-async function actPage(engine: PageEngine, body: Record<string, unknown>): Promise<{ t: PageTarget; page: ActPage }> {
+/**
+ * The action engine's view of one tab of the page engine (`body.tab` picks it): what the engine functions
+ * (`click`, `fill`, … in `actions.ts`) take. Exported for adapters other than HTTP (the MCP tools).
+ */
+export async function actPage(
+  engine: PageEngine,
+  body: Record<string, unknown>,
+): Promise<{ t: PageTarget; page: ActPage }> {
   const t = await engine.target(str(body, "tab"));
   const events = engine.events;
   await events.enable(t.session);
