@@ -19,9 +19,9 @@ export function registerSee(program: Command, ctx: CliContext): void {
     .addHelpText(
       "after",
       "\nPrints, in order: [View: NAME] (route, memory notes) or [No view matched], [Blocked] when an overlay covers the\n" +
-        "page, [Guide] (component counts), the tree (ID [Component prop=\"value\" … \"name\" states] or ID role \"name\"),\n" +
+        'page, [Guide] (component counts), the tree (ID [Component prop="value" … "name" states] or ID role "name"),\n' +
         "[Warnings], [Conflicts], [Coverage]. Ids stay valid while their element lives; component queries\n" +
-        "(ProductCard[name=\"Lamp\"] AddToCartButton) name targets for the acting commands. Exit 1 when the page has no\n" +
+        '(ProductCard[name="Lamp"] AddToCartButton) name targets for the acting commands. Exit 1 when the page has no\n' +
         "interactive node (blank or still loading).",
     )
     .action(async (o) => {
