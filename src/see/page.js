@@ -494,7 +494,7 @@ export function createSee(R, A) {
    * Resolves when the document has loaded and the DOM has not changed for `quietMs`, or after `maxMs`.
    * @param {number} quietMs
    * @param {number} maxMs
-   * @returns {Promise<{ settled: boolean }>}
+   * @returns {Promise<{ settled: boolean, url: string }>}
    */
   const settle = (quietMs, maxMs) =>
     new Promise((resolve) => {
@@ -508,9 +508,9 @@ export function createSee(R, A) {
           /** @type {PerformanceNavigationTiming | undefined} */ (performance.getEntriesByType("navigation")[0]);
         const sinceLoad = nav && nav.loadEventEnd > 0 ? now - nav.loadEventEnd : Infinity;
         if (document.readyState === "complete" && quietFor >= quietMs && sinceLoad >= AFTER_LOAD_MS) {
-          return resolve({ settled: true });
+          return resolve({ settled: true, url: location.href });
         }
-        if (now >= deadline) return resolve({ settled: false });
+        if (now >= deadline) return resolve({ settled: false, url: location.href });
         const wait = document.readyState === "complete" ? Math.max(quietMs - quietFor, AFTER_LOAD_MS - sinceLoad) : 20;
         setTimeout(check, Math.max(5, Math.min(wait, deadline - now)));
       };
