@@ -4,8 +4,9 @@
  * - tool-call latency of `console_list`, and of `snapshot` and `click` on the test shop's ~2,000-element page
  *   (when those tools and the shop exist);
  * - the snapshot's size next to the same page's `@playwright/mcp` and `chrome-devtools-mcp` snapshots, and their
- *   snapshot-call latency, when those packages are installed in `$MAPPER_MCP_PEERS` (default `/tmp/mcp-peers`:
- *   `npm install @playwright/mcp chrome-devtools-mcp` there). Absent peers are skipped, never a failure.
+ *   snapshot and click latency (the first enabled "Add to cart" of their snapshot, by their own ref), when those
+ *   packages are installed in `$MAPPER_MCP_PEERS` (default `/tmp/mcp-peers`: `npm install @playwright/mcp
+ *   chrome-devtools-mcp` there). Absent peers are skipped, never a failure.
  *
  *   deno bench -A bench/mcp_bench.ts
  *
@@ -78,68 +79,74 @@ if (tmp && site) {
   }
 }
 
-/** Starts a peer when its package is installed; returns its snapshot caller or undefined. */
-async function peer(
-  name: string,
-  entry: string,
-  args: string[],
-  navigate: string,
-  snapshot: string,
-  snapshotArgs: (navigated: string) => Record<string, unknown> = () => ({}),
-) {
-  const file = join(PEERS, "node_modules", entry);
+/** How one peer is started and driven. */
+interface PeerSpec {
+  name: string;
+  /** Entry script under `node_modules`. */
+  entry: string;
+  args: string[];
+  navigate: string;
+  snapshot: string;
+  /** Arguments of its snapshot tool, from the navigation's answer. */
+  snapshotArgs: (navigated: string) => Record<string, unknown>;
+  click: string;
+  /** Arguments that click the first enabled "Add to cart" button of its snapshot, or undefined. */
+  clickArgs: (snapshot: string, snapshotArgs: Record<string, unknown>) => Record<string, unknown> | undefined;
+}
+
+/** Starts a peer when its package is installed; returns its snapshot and click callers, or undefined. */
+async function peer(spec: PeerSpec) {
+  const file = join(PEERS, "node_modules", spec.entry);
   if (ignore || !tmp || !(await Deno.stat(file).then(() => true, () => false))) {
-    say(`${name}: not installed in ${PEERS}, skipped`);
+    say(`${spec.name}: not installed in ${PEERS}, skipped`);
     return undefined;
   }
   try {
-    const p = await connect("node", [file, ...args], tmp, { ...baseEnv(join(tmp, "home")) });
+    const p = await connect("node", [file, ...spec.args], tmp, { ...baseEnv(join(tmp, "home")) });
     serverPids.push(p.pid);
-    const navigated = await p.call(navigate, { url: page });
+    const navigated = await p.call(spec.navigate, { url: page });
     await new Promise((r) => setTimeout(r, 1000)); // the shop renders its grid after load
-    const a = snapshotArgs(navigated);
-    const snap = await p.call(snapshot, a);
-    say(`${name} snapshot of the same page: ${kb(snap)}`);
-    return () => p.call(snapshot, a);
+    const a = spec.snapshotArgs(navigated);
+    const snap = await p.call(spec.snapshot, a);
+    say(`${spec.name} snapshot of the same page: ${kb(snap)}`);
+    const click = spec.clickArgs(snap, a);
+    return { snapshot: () => p.call(spec.snapshot, a), click: click && (() => p.call(spec.click, click)) };
   } catch (err: unknown) {
-    say(`${name}: could not run (${err instanceof Error ? err.message : String(err)}), skipped`);
+    say(`${spec.name}: could not run (${err instanceof Error ? err.message : String(err)}), skipped`);
     return undefined;
   }
 }
 
-const playwright = await peer(
-  "@playwright/mcp",
-  "@playwright/mcp/cli.js",
-  [
-    "--headless",
-    "--isolated",
-    "--no-sandbox",
-    "--browser",
-    "chromium",
-    "--executable-path",
-    BROWSER ?? "",
-  ],
-  "browser_navigate",
-  "browser_snapshot",
-);
-const devtools = await peer(
-  "chrome-devtools-mcp",
-  "chrome-devtools-mcp/build/src/bin/chrome-devtools-mcp.js",
-  [
-    "--headless",
-    "--isolated",
-    "--executablePath",
-    BROWSER ?? "",
-    "--chrome-arg=--no-sandbox",
-  ],
-  "new_page",
-  "take_snapshot",
-  (navigated) => {
+const playwright = await peer({
+  name: "@playwright/mcp",
+  entry: "@playwright/mcp/cli.js",
+  args: ["--headless", "--isolated", "--no-sandbox", "--browser", "chromium", "--executable-path", BROWSER ?? ""],
+  navigate: "browser_navigate",
+  snapshot: "browser_snapshot",
+  snapshotArgs: () => ({}),
+  click: "browser_click",
+  clickArgs: (snap) => {
+    const ref = /^\s*- button "Add to cart" \[ref=(e\d+)\]$/m.exec(snap)?.[1];
+    return ref === undefined ? undefined : { element: "Add to cart button", target: ref };
+  },
+});
+const devtools = await peer({
+  name: "chrome-devtools-mcp",
+  entry: "chrome-devtools-mcp/build/src/bin/chrome-devtools-mcp.js",
+  args: ["--headless", "--isolated", "--executablePath", BROWSER ?? "", "--chrome-arg=--no-sandbox"],
+  navigate: "new_page",
+  snapshot: "take_snapshot",
+  snapshotArgs: (navigated) => {
     // Its page tools need the id of the page new_page opened: the one listed as selected.
     const id = /^(\d+): .*\[selected\]$/m.exec(navigated)?.[1];
     return id === undefined ? {} : { pageId: Number(id) };
   },
-);
+  click: "click",
+  clickArgs: (snap, a) => {
+    const uid = /^\s*uid=(\S+) button "Add to cart"$/m.exec(snap)?.[1];
+    return uid === undefined ? undefined : { ...a, uid };
+  },
+});
 
 globalThis.addEventListener("unload", () => {
   // Unload handlers cannot await: signal each server (mapper's stops the session it started on SIGTERM; the peers
@@ -193,18 +200,37 @@ Deno.bench(
 Deno.bench(
   { name: "@playwright/mcp browser_snapshot", group: "snapshot", ignore: !canSee || !playwright, n: 20, warmup: 2 },
   async () => {
-    await playwright!();
+    await playwright!.snapshot();
   },
 );
 Deno.bench(
   { name: "chrome-devtools-mcp take_snapshot", group: "snapshot", ignore: !canSee || !devtools, n: 20, warmup: 2 },
   async () => {
-    await devtools!();
+    await devtools!.snapshot();
   },
 );
 Deno.bench(
-  { name: "mapper click by component query (running server)", group: "click", ignore: !canSee, n: 20, warmup: 2 },
+  {
+    name: "mapper click by component query (running server)",
+    group: "click",
+    ignore: !canSee,
+    n: 20,
+    warmup: 2,
+    baseline: true,
+  },
   async () => {
     await mapper!.call("click", { target: 'ProductCard[name="Basalt Coffee Mug"] AddToCartButton' });
+  },
+);
+Deno.bench(
+  { name: "@playwright/mcp browser_click", group: "click", ignore: !canSee || !playwright?.click, n: 20, warmup: 2 },
+  async () => {
+    await playwright!.click!();
+  },
+);
+Deno.bench(
+  { name: "chrome-devtools-mcp click", group: "click", ignore: !canSee || !devtools?.click, n: 20, warmup: 2 },
+  async () => {
+    await devtools!.click!();
   },
 );
