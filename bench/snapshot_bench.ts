@@ -9,7 +9,7 @@
  * Skipped when no browser is found.
  */
 import { join } from "node:path";
-import { baseEnv, mapperCommand, ROOT } from "../tests/_helpers.ts";
+import { ROOT } from "../tests/_helpers.ts";
 import { startSite } from "../tests/site/server.ts";
 import { BROWSER, startSession, stopOnUnload } from "../tests/site/harness.ts";
 
@@ -18,30 +18,19 @@ const site = ignore ? undefined : startSite();
 const url = `${site?.origin}/shop/?consent=1`;
 const session = ignore ? undefined : await startSession(["--url", url], join(ROOT, "tests", "fixtures", "shop"));
 
-function mapper(args: string[]): Promise<Deno.CommandOutput> {
-  return new Deno.Command(Deno.execPath(), {
-    args: mapperCommand(args),
-    cwd: session!.cwd,
-    env: { ...baseEnv(session!.env.HOME!) },
-    clearEnv: true,
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-}
-
 if (session) {
-  const first = await mapper(["snapshot"]);
-  if (first.code !== 0) throw new Error(new TextDecoder().decode(first.stderr));
-  const json = JSON.parse(new TextDecoder().decode((await mapper(["snapshot", "--json"])).stdout));
+  const first = await session.run(["snapshot"]);
+  if (first.code !== 0) throw new Error(first.stderr);
+  const json = JSON.parse((await session.run(["snapshot", "--json"])).stdout);
   const elements = (await (await fetch(`http://127.0.0.1:${session.port}/devtools/page/snapshot`, {
     method: "POST",
     body: "{}",
   })).json()).page.elements;
   // deno-lint-ignore no-console
   console.log(
-    `snapshot of ${url}: ${elements} elements, ${(first.stdout.length / 1024).toFixed(1)} KB text, ${
-      (JSON.stringify(json).length / 1024).toFixed(1)
-    } KB --json (compact), ${
+    `snapshot of ${url}: ${elements} elements, ${
+      (new TextEncoder().encode(first.stdout).length / 1024).toFixed(1)
+    } KB text, ${(JSON.stringify(json).length / 1024).toFixed(1)} KB --json (compact), ${
       Object.values(json.guide as Record<string, number>).reduce((a, b) => a + b, 0)
     } components named`,
   );
@@ -51,15 +40,15 @@ if (session) {
 Deno.bench(
   { name: "mapper snapshot, ~2,000 elements (whole process)", group: "snapshot", ignore, n: 10, warmup: 2 },
   async () => {
-    const out = await mapper(["snapshot"]);
-    if (out.code !== 0) throw new Error(new TextDecoder().decode(out.stderr));
+    const out = await session!.run(["snapshot"]);
+    if (out.code !== 0) throw new Error(out.stderr);
   },
 );
 
 Deno.bench(
   { name: "mapper version (process start baseline)", group: "snapshot", ignore, n: 10, warmup: 2 },
   async () => {
-    await mapper(["version"]);
+    await session!.run(["version"]);
   },
 );
 

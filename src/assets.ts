@@ -11,6 +11,7 @@ import extensionManifest from "../assets/extension/manifest.json" with { type: "
 import extensionBackgroundJs from "../assets/extension/background.js" with { type: "text" };
 import extensionContentJs from "../assets/extension/content.js" with { type: "text" };
 import extensionCoreJs from "../assets/extension/core.js" with { type: "text" };
+import extensionDiagnosticsJs from "../assets/extension/diagnostics.js" with { type: "text" };
 import extensionResolverJs from "../assets/extension/resolver.js" with { type: "text" };
 import extensionDevtoolsHtml from "../assets/extension/devtools.html" with { type: "text" };
 import extensionDevtoolsJs from "../assets/extension/devtools.js" with { type: "text" };
@@ -48,6 +49,7 @@ export const ASSETS: Readonly<Record<string, string>> = Object.freeze({
   "extension/background.js": extensionBackgroundJs,
   "extension/content.js": extensionContentJs,
   "extension/core.js": extensionCoreJs,
+  "extension/diagnostics.js": extensionDiagnosticsJs,
   "extension/resolver.js": extensionResolverJs,
   "extension/devtools.html": extensionDevtoolsHtml,
   "extension/devtools.js": extensionDevtoolsJs,

@@ -91,3 +91,24 @@ Deno.test("atlas validate - reads stdin with no argument; schema gate, syntax er
   );
   assert.equal(r.code, 1);
 });
+
+Deno.test("atlas validate - --format github prints one ::error annotation per problem at file:line, exit 1", async () => {
+  await using home = await tempDir();
+  const r = await runMapper(["atlas", "validate", "--format", "github", "tests/fixtures/atlas/many.catalog"], {
+    env: { HOME: home.path },
+  });
+  assert.equal(r.code, 1);
+  assert.equal(r.stderr, "");
+  const lines = r.stdout.trimEnd().split("\n");
+  assert.equal(lines.length, 23);
+  for (const line of lines.slice(0, -1)) {
+    assert.match(line, /^::error file=tests\/fixtures\/atlas\/many\.catalog,line=\d+,title=[a-z-]+::\S/);
+  }
+  assert.ok(lines.some((l) => /title=duplicate-slug::entries\[\d+\]\.slug: duplicate slug/.test(l)), r.stdout);
+  assert.equal(lines.at(-1), "22 problems in tests/fixtures/atlas/many.catalog");
+  const clean = await runMapper(["atlas", "validate", "--format", "github", "-"], {
+    env: { HOME: home.path },
+    stdin: '{"schema_version":1,"entries":[]}',
+  });
+  assert.deepEqual([clean.code, clean.stdout], [0, "The catalog is valid (0 entries).\n"]);
+});

@@ -284,3 +284,24 @@ Deno.test("atlas serve - a port in use is a failure naming --port (exit 1)", asy
     ),
   );
 });
+
+Deno.test("atlas build - --strict refuses an entry with a validation error, naming entry, file:line and code", async () => {
+  await using tmp = await tempDir();
+  const gallery = tmp.join("gallery");
+  await Deno.mkdir(join(gallery, "entries"), { recursive: true });
+  for (const name of await listFiles(join(FIXTURE, "entries", "alpha"))) {
+    await Deno.mkdir(join(gallery, "entries", "alpha", name, ".."), { recursive: true });
+    await Deno.copyFile(join(FIXTURE, "entries", "alpha", name), join(gallery, "entries", "alpha", name));
+  }
+  const home = join(gallery, "entries", "alpha", ".mapper", "home.yaml");
+  await Deno.writeTextFile(home, (await Deno.readTextFile(home)).replace("extract: attr=value", "extract: attr:value"));
+  const r = await runMapper(["atlas", "build", "--gallery", gallery, "--out", tmp.join("out"), "--strict"], {
+    env: { HOME: tmp.path },
+  });
+  assert.equal(r.code, 1);
+  assert.match(
+    r.stderr,
+    /warning: entry "alpha" left out \(corpus\): the corpus does not load: 1 validation error\(s\), first: \.mapper\/home\.yaml:15 property-extract-invalid: unknown extract form "attr:value"/,
+  );
+  assert.match(r.stderr, /1 entry is invalid \(--strict\)/);
+});

@@ -322,3 +322,67 @@ Deno.test("corpus service - scanning mode (no file-system events) still recompil
   await c.write("a.yaml", "version: 1\nmemory: [back]\n");
   await waitFor("the re-created corpus to be compiled", () => service.current().wire.memory.includes("back"));
 });
+
+Deno.test("corpus service - /mapper/diagnostics serves the validate envelope with CORS, ETag and 304", async () => {
+  await using h = await harness({
+    ...BASE,
+    "bad.yaml": "version: 1\ncomponents:\n  - name: Grid\n    selector: 'div[[['\n",
+  });
+  const res = await fetch(`${h.url}/diagnostics`);
+  assert.equal(res.status, 200);
+  assert.equal(res.headers.get("access-control-allow-origin"), "*");
+  assert.equal(res.headers.get("content-type"), "application/json; charset=utf-8");
+  const etag = res.headers.get("etag");
+  assert.ok(etag);
+  const report = await res.json();
+  const version = h.service.current().version;
+  assert.deepEqual(
+    {
+      ...report,
+      diagnostics: report.diagnostics.map((d: { code: string; file: string; line: number }) =>
+        `${d.code} ${d.file}:${d.line}`
+      ),
+    },
+    {
+      ok: false,
+      diagnostics: ["selector-invalid bad.yaml:4"],
+      result: { files: 3, errors: 1, warnings: 0 },
+      version,
+      servedVersion: version,
+      stale: false,
+    },
+  );
+  const again = await fetch(`${h.url}/diagnostics`, { headers: { "if-none-match": etag } });
+  assert.equal(again.status, 304);
+  assert.equal(again.headers.get("access-control-allow-origin"), "*");
+  await again.body?.cancel();
+});
+
+Deno.test("corpus service - a failed recompile shows in /mapper/diagnostics (stale, parse-error at file:line)", async () => {
+  await using h = await harness(BASE);
+  const good = h.service.current();
+  const before = await (await fetch(`${h.url}/diagnostics`)).json();
+  assert.equal(before.ok, true);
+  await h.write("shared.yaml", "version: 1\nmemory: [\n");
+  await waitFor("a failed recompile", () => h.service.diagnostics().stale);
+  const report = await (await fetch(`${h.url}/diagnostics`)).json();
+  assert.equal(report.ok, false);
+  assert.equal(report.stale, true);
+  assert.equal(report.servedVersion, good.version);
+  assert.ok(report.version > good.version);
+  assert.deepEqual(report.diagnostics.map((d: { code: string; file: string }) => `${d.code} ${d.file}`), [
+    "parse-error shared.yaml",
+  ]);
+  assert.equal(report.diagnostics[0].line, 3);
+  assert.deepEqual((await (await fetch(h.url)).json() as WireCorpus).version, good.version);
+  const next = nextVersion(h.service);
+  await h.write("shared.yaml", "version: 1\nmemory: [fixed]\n");
+  const snap = await next;
+  const fixed = await (await fetch(`${h.url}/diagnostics`)).json();
+  assert.deepEqual([fixed.ok, fixed.stale, fixed.version, fixed.servedVersion], [
+    true,
+    false,
+    snap.version,
+    snap.version,
+  ]);
+});

@@ -1,8 +1,10 @@
 /**
  * The bundled extension in a real headless Chromium: loaded from the bundled assets, pointed at a loopback corpus
- * server through `chrome.storage.local.serverPort` (as `mapper browser start` does), it loads the corpus, activates
- * a `:param` view, resolves a hovered and a clicked element to the right component path, relays both to the side
- * panel, and picks up a new corpus version through cheap conditional polls.
+ * server through `chrome.storage.local.serverPort` (as `mapper browser start` does), it loads the corpus, resolves
+ * the one most specific view (a `:param` route beating a `**` one declared first, later a `**` route), resolves a
+ * hovered and a clicked element to the right component path with extracted properties (CSS sub-selector, transform),
+ * relays both to the side panel, and picks up a new corpus version through cheap conditional polls. The shared
+ * route-case table runs inside the extension too, on the resolver.js it ships.
  */
 import assert from "node:assert/strict";
 import { dirname, join } from "node:path";
@@ -11,6 +13,7 @@ import { CdpConnection, type CdpEvent } from "../src/browser/cdp.ts";
 import { chromiumEnv } from "../src/browser/chromium.ts";
 import { tempDir } from "./_helpers.ts";
 import { requireBrowser, skipBrowserTests } from "./site/harness.ts";
+import routeCases from "./fixtures/route_cases.json" with { type: "json" };
 
 const PAGE = `<!doctype html>
 <html><head><meta charset="utf-8"><title>Item</title></head>
@@ -33,6 +36,14 @@ function corpusV1() {
     globals: [], // no globals: hover must work anyway
     views: [
       {
+        // Declared first and matching /items/42 too, but less specific (3 < 5): never active there.
+        name: "AnyItem",
+        route: "/items/**",
+        memory: [],
+        requests: [],
+        components: [{ name: "Loose", selector: ".card", parentChain: [], properties: [] }],
+      },
+      {
         name: "Item",
         route: "/items/:id/",
         memory: [],
@@ -42,10 +53,11 @@ function corpusV1() {
             name: "Card",
             selector: ".card",
             parentChain: [],
-            properties: [{ name: "label", extract: "attr=data-label" }, {
-              name: "has_buy",
-              extract: "exists:BuyButton",
-            }],
+            properties: [
+              { name: "label", extract: "attr=data-label" },
+              { name: "has_buy", extract: "exists:BuyButton" },
+              { name: "title", extract: "h2.title", transform: "first_word" },
+            ],
           },
           {
             name: "BuyButton",
@@ -60,7 +72,12 @@ function corpusV1() {
         route: "/other/**",
         memory: [],
         requests: [],
-        components: [{ name: "Nope", selector: ".free", parentChain: [], properties: [] }],
+        components: [{
+          name: "Free",
+          selector: ".free",
+          parentChain: [],
+          properties: [{ name: "note", extract: "text", transform: "last_word" }],
+        }],
       },
     ],
     requests: [],
@@ -88,7 +105,9 @@ function corpusServer() {
       }
       return new Response(JSON.stringify({ version: corpus.version }), { headers: { ...cors, ETag: etag } });
     }
-    if (path.startsWith("/items/")) return new Response(PAGE, { headers: { "Content-Type": "text/html" } });
+    if (path.startsWith("/items/") || path.startsWith("/other/")) {
+      return new Response(PAGE, { headers: { "Content-Type": "text/html" } });
+    }
     return new Response("not found", { status: 404 });
   });
   return {
@@ -246,9 +265,9 @@ Deno.test({
   await cdp.send("Page.enable", {}, page);
   await cdp.send("Page.navigate", { url: `http://127.0.0.1:${server.port}/items/42` }, page);
   await until("the content script to load the corpus", () => logs(page).some((l) => l.includes("[mapper] loaded")));
-  assert.ok(logs(page).includes("[mapper] loaded 3 components from shop v1000"), logs(page).join("\n"));
-  await until("the active views line", () => logs(page).some((l) => l.startsWith("[mapper] active views")));
-  assert.ok(logs(page).includes("[mapper] active views on /items/42: Item"), logs(page).join("\n"));
+  assert.ok(logs(page).includes("[mapper] loaded 4 components from shop v1000"), logs(page).join("\n"));
+  await until("the active view line", () => logs(page).some((l) => l.startsWith("[mapper] active view")));
+  assert.ok(logs(page).includes("[mapper] active view on /items/42: Item"), logs(page).join("\n"));
 
   // A side panel (opened as a page of its own window) turns the overlay on and receives the relayed events.
   const { targetId: panelTarget } = await cdp.send<{ targetId: string }>("Target.createTarget", {
@@ -259,7 +278,7 @@ Deno.test({
   await cdp.send("Runtime.enable", {}, panel);
   await until("the side panel status", async () => {
     const text = await evaluate(panel, `document.getElementById("status")?.textContent`);
-    return text === "shop · 3 components · v1000" ? text : undefined;
+    return text === "shop · 4 components · v1000" ? text : undefined;
   });
 
   // What the DevTools panel shows: the tab's active views and how many elements each component matches.
@@ -268,10 +287,10 @@ Deno.test({
     return await chrome.runtime.sendMessage({ type: "inspect", tabId: tab.id });
   })()`;
   const picture = await evaluate(panel, inspect) as {
-    views: Array<{ name: string; params: Record<string, string> }>;
+    view: { name: string; params: Record<string, string> } | null;
     components: Array<{ name: string; view: string | null; count: number }>;
   };
-  assert.deepEqual(picture.views.map((v) => [v.name, v.params]), [["Item", { id: "42" }]]);
+  assert.deepEqual([picture.view?.name, picture.view?.params], ["Item", { id: "42" }]);
   assert.deepEqual(picture.components.map((c) => [c.name, c.view, c.count]), [
     ["Card", "Item", 1],
     ["BuyButton", "Item", 1],
@@ -302,7 +321,7 @@ Deno.test({
   assert.deepEqual(rows, ["Card|Item|.card|1", "BuyButton|Item|.card .buy|1"]);
   assert.equal(
     await evaluate(devtools, `document.getElementById("status").textContent`),
-    "shop · 3 components · v1000",
+    "shop · 4 components · v1000",
   );
 
   // Hover the buy button.
@@ -311,7 +330,7 @@ Deno.test({
     page,
     `(() => { const r = document.querySelector(".buy").getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; })()`,
   ) as [number, number];
-  const expected = '[Card label="First" has_buy="true"] > [BuyButton text="Buy now"]';
+  const expected = '[Card label="First" has_buy="true" title="First"] > [BuyButton text="Buy now"]';
   await until("the hover path in the side panel", async () => {
     await cdp.send("Input.dispatchMouseEvent", { type: "mouseMoved", x: 5, y: 5 }, page);
     await cdp.send("Input.dispatchMouseEvent", { type: "mouseMoved", x: box[0], y: box[1] }, page);
@@ -348,20 +367,51 @@ Deno.test({
   server.set(v2);
   await until(
     "the corpus update",
-    () => logs(page).includes("[mapper] corpus updated v1000 → v2000: 4 components from shop"),
+    () => logs(page).includes("[mapper] corpus updated v1000 → v2000: 5 components from shop"),
     8000,
   );
   await until("the side panel status after the update", async () => {
     const text = await evaluate(panel, `document.getElementById("status")?.textContent`);
-    return text === "shop · 4 components · v2000" ? text : undefined;
+    return text === "shop · 5 components · v2000" ? text : undefined;
   });
 
-  // A single-page navigation re-evaluates the active views.
+  // A single-page navigation re-evaluates the active view: a `**` route now, with its own components.
   await evaluate(page, `history.pushState({}, "", "/other/deep/path")`);
-  await until("the views after pushState", async () => {
-    const after = await evaluate(panel, inspect) as { views: Array<{ name: string }> };
-    return after.views.map((v) => v.name).join() === "Other" ? true : undefined;
+  await until("the view after pushState", async () => {
+    const after = await evaluate(panel, inspect) as { view: { name: string } | null };
+    return after.view?.name === "Other" ? true : undefined;
   });
+  const free = await evaluate(
+    page,
+    `(() => { const r = document.querySelector(".free").getBoundingClientRect(); return [r.x + 5, r.y + r.height / 2]; })()`,
+  ) as [number, number];
+  await until("the hover path on the ** route", async () => {
+    await cdp.send("Input.dispatchMouseEvent", { type: "mouseMoved", x: 1, y: 1 }, page);
+    await cdp.send("Input.dispatchMouseEvent", { type: "mouseMoved", x: free[0], y: free[1] }, page);
+    const formatted = await evaluate(panel, `document.getElementById("hover").dataset.formatted`);
+    return formatted === '[Free note="see"]' ? formatted : undefined;
+  });
+
+  // The shared route-case table, run by the resolver.js the extension ships (same table as tests/resolver_test.ts).
+  const failures = await evaluate(
+    panel,
+    `import(chrome.runtime.getURL("resolver.js")).then(({ matchRoute, resolveView }) => {
+      const table = ${JSON.stringify(routeCases)};
+      const out = [];
+      for (const c of table.matches) {
+        const got = JSON.stringify(matchRoute(c.route, c.url));
+        if (got !== JSON.stringify(c.params)) out.push(c.route + " vs " + c.url + ": " + got);
+      }
+      for (const c of table.resolve) {
+        const views = c.routes.map((route) => ({ route }));
+        const hit = resolveView({ views }, c.url);
+        const got = hit === null ? null : views.indexOf(hit.view);
+        if (got !== c.view) out.push(c.routes.join(" ") + " on " + c.url + ": " + got);
+      }
+      return out;
+    })`,
+  );
+  assert.deepEqual(failures, []);
 
   // An empty corpus is loaded and shown as empty, not treated as "not ready".
   server.set({ ...corpusV1(), version: 3000, views: [] });
@@ -380,11 +430,11 @@ Deno.test({
   await evaluate(workerSession, `chrome.storage.local.set({ serverPort: ${other.port} })`);
   await until("the switch to the announced server", async () => {
     const text = await evaluate(panel, `document.getElementById("status")?.textContent`);
-    return text === "other · 3 components · v5" ? text : undefined;
+    return text === "other · 4 components · v5" ? text : undefined;
   });
   await until(
     "the page to follow the switch",
-    () => logs(page).includes("[mapper] corpus updated v3000 → v5: 3 components from other"),
+    () => logs(page).includes("[mapper] corpus updated v3000 → v5: 4 components from other"),
   );
 
   assert.deepEqual(exceptions, [], "no uncaught exception in the worker, the page or the side panel");

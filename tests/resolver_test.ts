@@ -14,6 +14,7 @@ import {
   matchViews,
   normalizeCorpus,
   resolveView,
+  routeKey,
   routeScore,
 } from "../assets/extension/resolver.js";
 import { dom, h } from "./_fake_dom.ts";
@@ -36,6 +37,10 @@ Deno.test("resolver routes - specificity is the sum of segment scores (literal 3
     cases.scores.map((c) => [c.route, routeScore(c.route)]),
     cases.scores.map((c) => [c.route, c.score]),
   );
+});
+
+Deno.test("resolver routes - routeKey: routes that match the same URLs share one key (route-conflict)", () => {
+  assert.deepEqual(cases.keys.map((c) => [c.route, routeKey(c.route)]), cases.keys.map((c) => [c.route, c.key]));
 });
 
 Deno.test("resolver views - the single most specific view wins, ties go to the first declared", () => {
@@ -269,4 +274,31 @@ Deno.test("resolver check - transforms: the named ones and match: with a valid r
   });
   assert.match(checkTransform("match:([")!.message, /invalid regular expression/);
   assert.match(checkTransform("match:")!.message, /needs a regular expression/);
+});
+
+Deno.test("resolver script - with exports stripped it runs as a classic script, defining no global", async () => {
+  const source = await Deno.readTextFile(new URL("../assets/extension/resolver.js", import.meta.url));
+  const names = [...source.matchAll(/^export (?:function|const) ([A-Za-z_$][\w$]*)/gm)].map((m) => m[1]);
+  const script = `(() => {\n${source.replace(/^export /gm, "")}\nreturn { ${names.join(", ")} };\n})()`;
+  // A fresh worker: its globals are untouched by this test's own import of the module.
+  const probe = `const before = new Set(Object.getOwnPropertyNames(globalThis));
+    const api = (0, eval)(${JSON.stringify(script)});
+    const added = Object.getOwnPropertyNames(globalThis).filter((n) => !before.has(n));
+    const hit = api.resolveView({ views: [{ route: "/a/**" }, { route: "/*/b" }] }, "/a/b");
+    postMessage({ added, keys: Object.keys(api).sort(), route: hit.view.route });`;
+  const url = URL.createObjectURL(new Blob([probe], { type: "text/javascript" }));
+  const worker = new Worker(url, { type: "module" });
+  try {
+    const got = await new Promise<{ added: string[]; keys: string[]; route: string }>((resolve, reject) => {
+      worker.onmessage = (e) => resolve(e.data);
+      worker.onerror = (e) => reject(new Error(e.message));
+    });
+    const module = await import("../assets/extension/resolver.js");
+    assert.deepEqual(got.added, []);
+    assert.deepEqual(got.keys, Object.keys(module).sort(), "every export is a top-level declaration");
+    assert.equal(got.route, "/*/b");
+  } finally {
+    worker.terminate();
+    URL.revokeObjectURL(url);
+  }
 });

@@ -348,6 +348,17 @@ Deno.test({
       assert.match(product.stdout, /^\[View: Product\]\nroute: \/shop\/product\/:id\n/);
       assert.match(product.stdout, /\[ProductDetail name="Cedar Cutting Board XL"\]/);
       assert.match(product.stdout, /\[QuantityInput "Quantity" value="1"\]/);
+      const help = await s.run(["snapshot", "--url", `${site.origin}/shop/help`]);
+      assert.equal(help.code, 0, help.stderr);
+      // Components inside a same-origin iframe and an open shadow root are matched and printed.
+      assert.match(help.stdout, /\n\[Guide\]\nAskButton +1\nCartButton +1\nChatButton +1\n/);
+      assert.match(
+        help.stdout,
+        /\n {2}\d+ iframe "Help widget"\n {4}\d+ form "Ask a question"\n {6}\d+ textbox "Question"\n {6}\d+ \[AskButton "Ask"\]\n/,
+      );
+      assert.match(help.stdout, /\n {2}\d+ \[ChatButton "Chat with us"\]\n/);
+      const ask = await resolve("AskButton");
+      assert.equal(ask.status, 200, ask.body.error);
       const account = await s.run(["snapshot", "--url", `${site.origin}/shop/account/orders/recent`]);
       assert.match(account.stdout, /^\[View: Account\]\nroute: \/shop\/account\/\*\*\n/);
     });

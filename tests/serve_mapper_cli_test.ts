@@ -103,6 +103,10 @@ Deno.test("serve-mapper - prints the bound URL with counts, serves /mapper, and 
   const out = await withTimeout(run.finish(), 30_000, "the process to exit");
   assert.equal(out.code, 0, out.stderr);
   assert.match(out.stderr, /\[serve-mapper\] stopped/);
+  assert.match(
+    out.stderr,
+    /\[serve-mapper\] validate: 0 errors, \d+ warnings? \(mapper validate for details; live at http:\/\/127\.0\.0\.1:\d+\/mapper\/diagnostics\)\n/,
+  );
 });
 
 Deno.test("serve-mapper - SIGINT also stops it with exit 0", async () => {

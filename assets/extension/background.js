@@ -2,13 +2,15 @@
 // `/mapper`, polls `/mapper/version` (one cheap request per tick for the whole browser, not per tab), pushes the
 // corpus to every content script, and relays status, page, hover and event messages to the open panels.
 import { candidatePorts, normalizeCorpus } from "./core.js";
+import { isDiagnosticsReport, summarizeDiagnostics } from "./diagnostics.js";
 
 const POLL_MS = 2000;
 const PROBE_TIMEOUT_MS = 400;
 const FETCH_TIMEOUT_MS = 5000;
 
 /** @type {{ state: "searching" | "loading" | "loaded" | "offline", base?: string, port?: number, site?: string,
- *   version?: number, componentCount?: number, viewCount?: number, error?: string }} */
+ *   version?: number, componentCount?: number, viewCount?: number, error?: string,
+ *   diagnostics?: import("./diagnostics.js").DiagnosticsSummary }} */
 let status = { state: "searching" };
 /** @type {string | null} base URL of the server in use, e.g. `http://127.0.0.1:7891` */
 let base = null;
@@ -18,6 +20,10 @@ let wire = null;
 let version = null;
 /** @type {string | null} the ETag of the last `/mapper/version` answer, when the server sends one */
 let etag = null;
+/** @type {string | null} the ETag of the last `/mapper/diagnostics` answer */
+let diagEtag = null;
+/** Whether the server in use has `/mapper/diagnostics` (older servers answer 404). */
+let diagSupported = true;
 
 /** @type {Set<chrome.runtime.Port>} */
 const contentPorts = new Set();
@@ -44,8 +50,20 @@ function setStatus(next) {
   status = next;
   broadcast(panelPorts, { type: "status", status });
   const loaded = next.state === "loaded";
-  chrome.action.setBadgeText({ text: loaded ? "✓" : next.state === "offline" ? "!" : "" }).catch(() => {});
-  chrome.action.setBadgeBackgroundColor({ color: loaded ? "#4CAF50" : "#F44336" }).catch(() => {});
+  // Green ✓ for a healthy corpus, amber with the warning count, red with the error count (or ! for a failed
+  // recompile), so a stale or broken map shows without opening the panel.
+  const health = next.diagnostics;
+  const level = !loaded ? "error" : health?.level ?? "ok";
+  const text = !loaded
+    ? next.state === "offline" ? "!" : ""
+    : level === "error"
+    ? String(health?.errors || "!")
+    : level === "warn"
+    ? String(health?.warnings ?? "")
+    : "✓";
+  chrome.action.setBadgeText({ text }).catch(() => {});
+  const color = level === "ok" ? "#4CAF50" : level === "warn" ? "#FFA000" : "#F44336";
+  chrome.action.setBadgeBackgroundColor({ color }).catch(() => {});
 }
 
 /** @param {string} url @param {number} ms @param {RequestInit} [init] */
@@ -96,6 +114,7 @@ async function loadCorpus(from, gen) {
     version: corpus.version,
     componentCount: corpus.componentCount,
     viewCount: corpus.views.length,
+    ...(status.diagnostics ? { diagnostics: status.diagnostics } : {}),
   });
   broadcast(contentPorts, { type: "corpus", corpus: wire });
 }
@@ -115,20 +134,48 @@ async function tick() {
     }
     base = found.url;
     etag = null;
+    diagEtag = null;
+    diagSupported = true;
     if (status.state !== "offline" || version === null) setStatus({ ...status, state: "loading" });
     await loadCorpus(found.url, gen);
+    await refreshDiagnostics(found.url, gen);
     return;
   }
   const from = base;
   /** @type {Record<string, string>} */
   const headers = etag ? { "If-None-Match": etag } : {};
   const res = await get(`${from}/mapper/version`, FETCH_TIMEOUT_MS, { headers });
+  if (gen !== generation) return;
+  if (res.status !== 304) {
+    if (!res.ok) throw new Error(`GET ${from}/mapper/version answered ${res.status}`);
+    const tag = res.headers.get("ETag");
+    const body = await res.json();
+    if (Number(body?.version) !== version || status.state !== "loaded") await loadCorpus(from, gen);
+    if (gen === generation) etag = tag;
+  }
+  // A failed recompile leaves /mapper/version unchanged: the diagnostics are polled on their own (304 when same).
+  await refreshDiagnostics(from, gen);
+}
+
+/**
+ * One conditional `GET /mapper/diagnostics`; a changed report updates the status (dot colour, problem list).
+ * @param {string} from @param {number} gen
+ */
+async function refreshDiagnostics(from, gen) {
+  if (!diagSupported) return;
+  /** @type {Record<string, string>} */
+  const headers = diagEtag ? { "If-None-Match": diagEtag } : {};
+  const res = await get(`${from}/mapper/diagnostics`, FETCH_TIMEOUT_MS, { headers });
   if (gen !== generation || res.status === 304) return;
-  if (!res.ok) throw new Error(`GET ${from}/mapper/version answered ${res.status}`);
-  const tag = res.headers.get("ETag");
+  if (res.status === 404) {
+    diagSupported = false; // an older server: keep the plain loaded state
+    return;
+  }
+  if (!res.ok) throw new Error(`GET ${from}/mapper/diagnostics answered ${res.status}`);
   const body = await res.json();
-  if (Number(body?.version) !== version || status.state !== "loaded") await loadCorpus(from, gen);
-  if (gen === generation) etag = tag;
+  if (gen !== generation || !isDiagnosticsReport(body)) return;
+  diagEtag = res.headers.get("ETag");
+  setStatus({ ...status, diagnostics: summarizeDiagnostics(body) });
 }
 
 let generation = 0;
@@ -170,6 +217,7 @@ chrome.storage.onChanged.addListener((changes, area) => {
     generation++;
     base = null;
     etag = null;
+    diagEtag = null;
     loop();
   }
 });

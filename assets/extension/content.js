@@ -25,10 +25,36 @@
       for (let p = el.parentElement; p; p = p.parentElement) n++;
       return n;
     },
-    querySelector: (el, selector) => el.querySelector(selector),
+    querySelector: deepQuery,
     text: (el) => el.textContent ?? "",
     attr: (el, name) => el.getAttribute(name),
+    innerText: (el) => (el instanceof HTMLElement ? el.innerText : el.textContent ?? ""),
+    textOnly: (el) => {
+      const copy = el.cloneNode(true);
+      if (!(copy instanceof Element)) return "";
+      for (const skip of copy.querySelectorAll("img, svg, [alt]")) skip.remove();
+      return copy.textContent ?? "";
+    },
+    innerHtml: (el) => el.innerHTML,
   };
+
+  /**
+   * The first element inside `el` matching `selector`, looking into open shadow roots when the light DOM has none
+   * (authoring spec §6: `exists:` sees shadow DOM). Throws on an invalid selector, like `querySelector`.
+   * @param {Element | ShadowRoot} el
+   * @param {string} selector
+   * @returns {Element | null}
+   */
+  function deepQuery(el, selector) {
+    const found = el.querySelector(selector);
+    if (found !== null) return found;
+    for (const host of el.querySelectorAll("*")) {
+      if (!host.shadowRoot) continue;
+      const inner = deepQuery(host.shadowRoot, selector);
+      if (inner !== null) return inner;
+    }
+    return null;
+  }
 
   function active() {
     if (corpus === null) return { view: null, components: [] };

@@ -7,9 +7,10 @@
 // Rules for this file, so all of those can load it:
 // - A plain ES module with `// @ts-check`: Deno type-checks it (it is imported by `src/`), the extension imports it.
 // - No imports, no `chrome.*`, no DOM globals: DOM access goes through an injected `Dom` object of callbacks.
-// - No top-level side effects: only function and constant declarations. To run it inside a page as a classic
-//   script (snapshots via CDP `Runtime.evaluate`), strip the `export ` keywords and wrap it in a function that
-//   returns the names needed: `(() => { <source without "export "> ; return { resolveView, extractProperties }; })()`.
+// - No top-level side effects: only function and constant declarations (and one private route cache). Page
+//   snapshots evaluate it as a classic script: the source with its `export ` keywords stripped, wrapped in an IIFE
+//   that returns an object of the exports. Keep every export a top-level `export function` or `export const` (no
+//   `export { … }` lists) so that stays true; tests/resolver_test.ts evaluates it that way.
 //
 // Route rules (authoring spec §5), decided where it was silent:
 // - Only the path counts: scheme, host, query and fragment are ignored, except that a route written with an origin
@@ -157,17 +158,70 @@ export function parseRoute(route) {
 }
 
 /**
+ * The canonical form of a route as matching sees it, for finding routes that match the same URLs (`route-conflict`):
+ * origin, query, fragment, empty segments and trailing slashes dropped, percent escapes decoded, parameter names
+ * erased (`/items/:id/` and `/items//:sku` → `/items/:`).
+ * @param {string} route
+ * @returns {string}
+ */
+export function routeKey(route) {
+  const parts = parseRoute(route).map((s) =>
+    s.kind === "param"
+      ? ":"
+      : s.kind === "star"
+      ? "*"
+      : s.kind === "globstar"
+      ? "**"
+      : s.kind === "glob"
+      ? s.re.source
+      : s.text
+  );
+  return `/${parts.join("/")}`;
+}
+
+/**
+ * A route compiled once: its host (or `null`), segments and score.
+ * @typedef {{ host: string | null, segments: RouteSegment[], score: number }} CompiledRoute
+ */
+
+/** Compiled routes by source text; cleared when it grows past {@linkcode ROUTE_CACHE_SIZE} (a corpus has fewer). */
+const routeCache = /** @type {Map<string, CompiledRoute>} */ (new Map());
+const ROUTE_CACHE_SIZE = 10_000;
+
+/**
+ * @param {string} route
+ * @returns {CompiledRoute}
+ */
+function compileRoute(route) {
+  let compiled = routeCache.get(route);
+  if (compiled === undefined) {
+    const segments = parseRoute(route);
+    compiled = { host: hostOf(route), segments, score: scoreOf(segments) };
+    if (routeCache.size >= ROUTE_CACHE_SIZE) routeCache.clear();
+    routeCache.set(route, compiled);
+  }
+  return compiled;
+}
+
+/**
+ * @param {RouteSegment[]} segments
+ * @returns {number}
+ */
+function scoreOf(segments) {
+  if (segments.length === 0) return 1;
+  let score = 0;
+  for (const s of segments) score += s.kind === "param" ? 2 : s.kind === "star" ? 1 : s.kind === "globstar" ? 0 : 3;
+  return score;
+}
+
+/**
  * The specificity of a route: the sum of its segments' scores (literal and glued 3, `:param` 2, `*` 1, `**` 0);
  * the root route `/` scores 1.
  * @param {string} route
  * @returns {number}
  */
 export function routeScore(route) {
-  const segments = parseRoute(route);
-  if (segments.length === 0) return 1;
-  let score = 0;
-  for (const s of segments) score += s.kind === "param" ? 2 : s.kind === "star" ? 1 : s.kind === "globstar" ? 0 : 3;
-  return score;
+  return compileRoute(route).score;
 }
 
 /**
@@ -178,13 +232,21 @@ export function routeScore(route) {
  * @returns {Record<string, string> | null}
  */
 export function matchRoute(route, url) {
-  if (route.trim() === "") return null;
-  const routeHost = hostOf(route);
-  const urlHost = hostOf(url);
-  if (routeHost !== null && urlHost !== null && routeHost !== urlHost) return null;
   const path = urlSegments(url);
-  if (path === null) return null;
-  return matchSegments(parseRoute(route), path);
+  return path === null ? null : matchCompiled(route, hostOf(url), path);
+}
+
+/**
+ * @param {string} route
+ * @param {string | null} urlHost
+ * @param {string[]} path
+ * @returns {Record<string, string> | null}
+ */
+function matchCompiled(route, urlHost, path) {
+  if (route.trim() === "") return null;
+  const compiled = compileRoute(route);
+  if (compiled.host !== null && urlHost !== null && compiled.host !== urlHost) return null;
+  return matchSegments(compiled.segments, path);
 }
 
 /**
@@ -242,10 +304,13 @@ export function methodMatches(declared, actual) {
 export function matchViews(views, url) {
   /** @type {Array<{ view: V, params: Record<string, string>, score: number, index: number }>} */
   const out = [];
+  const path = urlSegments(url);
+  if (path === null) return out;
+  const host = hostOf(url);
   views.forEach((view, index) => {
     const route = view.route;
     if (typeof route !== "string" || route === "") return;
-    const params = matchRoute(route, url);
+    const params = matchCompiled(route, host, path);
     if (params !== null) out.push({ view, params, score: routeScore(route), index });
   });
   return out.sort((a, b) => b.score - a.score || a.index - b.index);
@@ -788,7 +853,11 @@ export function didYouMean(word, candidates, maxDistance = 2) {
     if (seen.has(name) || name === word) return;
     seen.add(name);
     const n = name.toLowerCase();
-    const d = n === w ? 0 : w.length >= 3 && n.length >= 3 && (n.includes(w) || w.includes(n)) ? 1 : distance(w, n);
+    let d = maxDistance + 1;
+    if (n === w) d = 0;
+    else if (w.length >= 3 && n.length >= 3 && (n.includes(w) || w.includes(n))) d = 1;
+    // The edit distance is at least the length difference: skip the quadratic work when that already rules it out.
+    else if (Math.abs(n.length - w.length) <= maxDistance) d = distance(w, n);
     if (d <= maxDistance) scored.push({ name, d, i });
   });
   return scored.sort((a, b) => a.d - b.d || a.i - b.i).map((s) => s.name);
@@ -831,19 +900,20 @@ function suggestExtract(expr, componentNames) {
  * one for a malformed `attr=`, `exists:` or component path) and a suggested replacement expression (`null` when
  * there is no good guess).
  * @param {string} expr the `extract:` value as written
- * @param {readonly string[]} componentNames names of the components a path may name (all in the corpus)
+ * @param {readonly string[] | ReadonlySet<string>} componentNames names of the components a path may name (all in
+ *   the corpus); pass a Set when checking many expressions
  * @param {{ isSelector?: (selector: string) => boolean }} [options] a real CSS parser's verdict, when the caller has
  *   one; it is asked in addition to this module's own check
  * @returns {{ message: string, suggestion: string | null } | null}
  */
 export function checkExtract(expr, componentNames, options = {}) {
   const e = expr.trim();
-  const names = new Set(componentNames);
+  const names = componentNames instanceof Set ? componentNames : new Set(componentNames);
   const isComponent = (/** @type {string} */ n) => names.has(n);
   const isSelector = (/** @type {string} */ s) => plausibleSelector(s) && (options.isSelector?.(s) ?? true);
   const unknown = () => ({
     message: `unknown extract form ${JSON.stringify(e)} (accepted: ${EXTRACT_FORMS})`,
-    suggestion: suggestExtract(e, componentNames),
+    suggestion: suggestExtract(e, [...names]),
   });
   if (e === "") return { message: `empty extract form (accepted: ${EXTRACT_FORMS})`, suggestion: "text" };
   if (EXTRACT_KEYWORDS.includes(e)) return null;
@@ -872,7 +942,7 @@ export function checkExtract(expr, componentNames, options = {}) {
 
 /**
  * @param {string[]} components the component names of a path (head already known)
- * @param {Set<string>} names
+ * @param {ReadonlySet<string>} names
  * @param {string} expr
  * @returns {{ message: string, suggestion: string | null } | null}
  */

@@ -1,5 +1,5 @@
 // Side panel: status, the active view of the current tab, the hover path and the event log.
-import { clock, connectWorker, copyText, el, renderStatus, renderTree } from "./ui.js";
+import { clock, connectWorker, copyText, el, renderProblems, renderStatus, renderTree } from "./ui.js";
 
 const MAX_EVENTS = 300;
 const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
@@ -10,6 +10,7 @@ let activeTabId;
 connectWorker("side-panel", (message) => {
   if (message.type === "status") {
     renderStatus($("dot"), $("status"), message.status);
+    renderProblems($("problems"), message.status);
     refreshViews();
   } else if (message.type === "page" && message.tabId === activeTabId) {
     showViews(message);

@@ -32,9 +32,36 @@ export function connectWorker(name, onMessage, onConnection) {
  * @param {any} status
  */
 export function renderStatus(dot, text, status) {
-  dot.className = `dot ${status?.state ?? ""}`;
-  text.textContent = status ? statusLine(status) : "reconnecting to the extension…";
+  // A loaded corpus with problems is amber (warnings) or red (errors, or a recompile that failed): never green
+  // while the map is stale or wrong.
+  const health = status?.state === "loaded" ? status.diagnostics : undefined;
+  dot.className = `dot ${status?.state ?? ""}${health && health.level !== "ok" ? ` ${health.level}` : ""}`;
+  text.textContent = status
+    ? `${statusLine(status)}${health && health.level !== "ok" ? ` · ${health.line}` : ""}`
+    : "reconnecting to the extension…";
   text.title = status?.base ? `${status.base}${status.error ? ` — ${status.error}` : ""}` : status?.error ?? "";
+}
+
+/**
+ * Lists the corpus's problems (`file:line:col severity code: message`), errors first; empty when healthy.
+ * @param {HTMLElement} box
+ * @param {any} status
+ */
+export function renderProblems(box, status) {
+  /** @type {import("./diagnostics.js").DiagnosticsSummary | undefined} */
+  const health = status?.diagnostics;
+  if (!health || health.level === "ok") {
+    box.replaceChildren(el("span", "empty", health ? "no problems (mapper validate agrees)" : "no report yet"));
+    return;
+  }
+  const lines = health.items.map((item) => {
+    const line = el("div", item.includes(" error ") ? "problem error" : "problem warning", item);
+    line.title = item;
+    return line;
+  });
+  if (health.stale) lines.unshift(el("div", "problem error", health.line));
+  if (health.more > 0) lines.push(el("div", "empty", `… and ${health.more} more (run mapper validate)`));
+  box.replaceChildren(...lines);
 }
 
 /**

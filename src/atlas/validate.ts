@@ -11,13 +11,23 @@
  * @module
  */
 import { resolve } from "node:path";
-import { describe, EXIT_OK, FileError, MapperError, NotFoundError, ProblemsFound, UsageError } from "../errors.ts";
+import {
+  describe,
+  EXIT_FAILURE,
+  EXIT_OK,
+  FileError,
+  MapperError,
+  NotFoundError,
+  ProblemsFound,
+  UsageError,
+} from "../errors.ts";
 import type { Io } from "../io.ts";
 import { childPath, decodeUtf8Marked, JsonSyntaxError, type LocatedJson, parseLocated } from "./_json.ts";
 import { escapeTerminal, needsEscape, plural, quote, toJson } from "./_text.ts";
 import { SCHEMA_VERSION } from "./catalog.ts";
 import { slugProblem } from "./slug.ts";
 import { readCapped } from "./transport.ts";
+import { githubAnnotation } from "../github.ts";
 
 /** Version of the `--json` report shape. */
 export const VALIDATE_JSON_SCHEMA = 1;
@@ -27,6 +37,8 @@ export interface ValidateOptions {
   /** File to check; `-` or undefined reads standard input. */
   file?: string | undefined;
   json?: boolean | undefined;
+  /** `text` (default), `json` (same as `json: true`) or `github` (workflow annotations at file:line). */
+  format?: string | undefined;
 }
 
 /** One problem in a catalog. */
@@ -250,7 +262,22 @@ export async function runValidate(options: ValidateOptions, io: Io): Promise<num
   }
   const { problems, entries } = validateCatalog(bytes);
   const shownLabel = escapeTerminal(label);
-  if (options.json) {
+  if (options.format === "github") {
+    for (const p of problems) {
+      io.stdout.write(githubAnnotation({
+        severity: "error",
+        file: fromStdin ? undefined : label,
+        line: p.line,
+        title: p.code,
+        message: `${p.path === "" ? "" : `${p.path}: `}${p.message}`,
+      }));
+    }
+    io.stdout.write(
+      problems.length === 0
+        ? `The catalog is valid (${plural(entries, "entry", "entries")}).\n`
+        : `${plural(problems.length, "problem")} in ${shownLabel}\n`,
+    );
+  } else if (options.json) {
     io.stdout.write(toJson({
       schema: VALIDATE_JSON_SCHEMA,
       file: label,
@@ -265,6 +292,7 @@ export async function runValidate(options: ValidateOptions, io: Io): Promise<num
       io.stdout.write(`  ${shownLabel}:${p.line}: ${p.path === "" ? "" : `${escapeTerminal(p.path)}: `}${p.message}\n`);
     }
   }
+  if (problems.length > 0 && options.format === "github") return EXIT_FAILURE;
   if (problems.length > 0) {
     throw new ProblemsFound(`${plural(problems.length, "problem")} in ${shownLabel}`, {
       hint: "fix them and run 'mapper atlas validate' again",

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { dirname, join, relative } from "node:path";
+import { dirname, join, relative, resolve } from "node:path";
 import type { Io } from "../io.ts";
 import { type OutputFormat, usageFailure } from "./envelope.ts";
 
@@ -42,8 +42,8 @@ export async function resolveCorpusDir(
   dir: string | undefined,
 ): Promise<{ dir: string; path: string } | number> {
   if (dir !== undefined) {
-    const path = join(io.cwd, dir);
-    if (await isDirectory(path)) return { dir, path: dir.startsWith("/") ? dir : path };
+    const path = resolve(io.cwd, dir);
+    if (await isDirectory(path)) return { dir, path };
     return usageFailure(
       io,
       format,

@@ -7,9 +7,10 @@
  * @module
  */
 import { isAbsolute, join, relative, sep as SEPARATOR } from "node:path";
-import type { Diagnostic } from "../corpus/mod.ts";
+import { type Diagnostic, type EnvelopeDiagnostic, toEnvelopeDiagnostic } from "../corpus/mod.ts";
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError } from "../errors.ts";
 import { colorEnabled, type Io } from "../io.ts";
+import { githubAnnotation } from "../github.ts";
 import { escapeControls } from "../terminal.ts";
 
 /** How a command prints its report. `--json` is `--format json`. */
@@ -18,26 +19,8 @@ export type OutputFormat = "text" | "json" | "github";
 /** The accepted `--format` values, for help text and errors. */
 export const OUTPUT_FORMATS: readonly OutputFormat[] = ["text", "json", "github"];
 
-/** One diagnostic as the envelope carries it (authoring.md §2). */
-export interface EnvelopeDiagnostic {
-  /** Stable machine code, e.g. `missing-route`, `selector-invalid`. */
-  code: string;
-  severity: "error" | "warning";
-  /** One sentence naming what is wrong and how to fix it. */
-  message: string;
-  /** Corpus-relative, `/`-separated path of the file; `null` when the problem concerns the whole corpus. */
-  file: string | null;
-  /** 1-based line of the offending key or value; `null` when unknown or file-wide. */
-  line: number | null;
-  /** 1-based column; `null` with `line`. */
-  column: number | null;
-  /** Field path inside the file (`views[0].route`, `""` = the document); `null` when unknown. */
-  path: string | null;
-  /** The entity (component, view, request, message) the problem is about, when there is one. */
-  component?: string;
-  /** The selector the problem is about, when there is one. */
-  selector?: string;
-}
+export type { EnvelopeDiagnostic };
+export { toEnvelopeDiagnostic };
 
 /** What every authoring command prints with `--json`: one object on stdout and nothing else there. */
 export interface Envelope<T> {
@@ -46,34 +29,6 @@ export interface Envelope<T> {
   diagnostics: EnvelopeDiagnostic[];
   /** The command's result; `null` when it could not produce one. */
   result: T;
-}
-
-/** Converts a loader/checker diagnostic to the envelope's shape; `dir` is the corpus directory as loaded. */
-export function toEnvelopeDiagnostic(d: Diagnostic, dir: string): EnvelopeDiagnostic {
-  const { file, line, column, path } = d.location;
-  const rel = corpusRelative(file, dir);
-  const out: EnvelopeDiagnostic = {
-    code: d.code,
-    severity: d.severity,
-    message: d.message,
-    file: rel,
-    line: rel !== null && line > 0 ? line : null,
-    column: rel !== null && line > 0 && column > 0 ? column : null,
-    path: path ?? null,
-  };
-  if (d.component !== undefined) out.component = d.component;
-  if (d.selector !== undefined) out.selector = d.selector;
-  return out;
-}
-
-/** A file path as walked (`dir` joined with the relative path) → corpus-relative with `/`; `null` for the dir. */
-function corpusRelative(file: string, dir: string): string | null {
-  if (file === "" || file === dir) return null;
-  const rel = relative(dir, file);
-  if (rel === "") return null;
-  const posix = SEPARATOR === "/" ? rel : rel.split(SEPARATOR).join("/");
-  // A file outside the corpus (should not happen) keeps its own path rather than a misleading `../`.
-  return posix.startsWith("../") ? file : posix;
 }
 
 /** Options of {@linkcode makeEnvelope}. */
@@ -145,16 +100,6 @@ export function renderDiagnosticLines(diagnostics: readonly EnvelopeDiagnostic[]
   return out;
 }
 
-/** Escapes workflow-command data (`%`, CR, LF) as GitHub's runner expects. */
-function escapeData(text: string): string {
-  return text.replaceAll("%", "%25").replaceAll("\r", "%0D").replaceAll("\n", "%0A");
-}
-
-/** Escapes a workflow-command property value (data escapes plus `:` and `,`). */
-function escapeProperty(text: string): string {
-  return escapeData(text).replaceAll(":", "%3A").replaceAll(",", "%2C");
-}
-
 /** Options of {@linkcode renderGithub}. */
 export interface GithubOptions {
   /** The corpus directory the envelope's files are relative to (absolute, or relative to `cwd`). */
@@ -170,19 +115,20 @@ export interface GithubOptions {
 export function renderGithub(diagnostics: readonly EnvelopeDiagnostic[], options: GithubOptions): string {
   let out = "";
   for (const d of diagnostics) {
-    const props: string[] = [];
+    let file: string | undefined;
     if (d.file !== null) {
       const abs = join(isAbsolute(options.dir) ? options.dir : join(options.cwd, options.dir), d.file);
-      let rel = relative(options.cwd, abs);
-      if (SEPARATOR !== "/") rel = rel.split(SEPARATOR).join("/");
-      props.push(`file=${escapeProperty(rel)}`);
-      if (d.line !== null) props.push(`line=${d.line}`, `col=${d.column ?? 1}`);
+      file = relative(options.cwd, abs);
+      if (SEPARATOR !== "/") file = file.split(SEPARATOR).join("/");
     }
-    props.push(`title=${escapeProperty(d.code)}`);
-    const where = d.path ? ` (${d.path})` : "";
-    out += `::${d.severity} ${props.join(",")}::${
-      escapeData(escapeControls(d.message + where, { keepNewlines: true }))
-    }\n`;
+    out += githubAnnotation({
+      severity: d.severity,
+      file,
+      line: d.line ?? undefined,
+      column: d.line === null ? undefined : d.column ?? 1,
+      title: d.code,
+      message: d.message + (d.path ? ` (${d.path})` : ""),
+    });
   }
   return out;
 }
@@ -216,6 +162,15 @@ export function writeEnvelope<T>(io: Io, envelope: Envelope<T>, options: WriteOp
   return envelope.ok ? EXIT_OK : EXIT_FAILURE;
 }
 
+/** The envelope of a usage problem: one `usage`/`corpus-not-found` error, no result. */
+export function usageEnvelope(code: "usage" | "corpus-not-found", message: string): Envelope<null> {
+  return {
+    ok: false,
+    diagnostics: [{ code, severity: "error", message, file: null, line: null, column: null, path: null }],
+    result: null,
+  };
+}
+
 /**
  * A usage problem (`usage`, `corpus-not-found`): with `--json` an envelope with that one error is printed and the
  * exit code is 2; otherwise a {@linkcode UsageError} is thrown so the CLI prints its one line.
@@ -228,19 +183,6 @@ export function usageFailure(
   hint: string,
 ): number {
   if (format !== "json") throw new UsageError(message, { hint });
-  const envelope: Envelope<null> = {
-    ok: false,
-    diagnostics: [{
-      code,
-      severity: "error",
-      message: `${message} — ${hint}`,
-      file: null,
-      line: null,
-      column: null,
-      path: null,
-    }],
-    result: null,
-  };
-  io.stdout.write(`${JSON.stringify(envelope, null, 2)}\n`);
+  io.stdout.write(`${JSON.stringify(usageEnvelope(code, `${message} — ${hint}`), null, 2)}\n`);
   return EXIT_USAGE;
 }

@@ -6,7 +6,8 @@
  * Sources: `req.body` / `rsp.body` (JSON: `field` is a dotted path, `items.0.id`; any body: `pattern` is a regular
  * expression, group 1 else the whole match), `req.headers` / `rsp.headers` (`field` names the header,
  * case-insensitive), `url` (the request URL), for messages `stack` (`field`:
- * `top.function`, `top.url`/`top.file`, `top.line`, `top.column`; `top` = `function (url:line:column)`). With both
+ * `top.function`, `top.file`, `top.line`, `top.column`, `0.…` the same; deeper frames are not captured, so they
+ * have no value; `top` = `function (url:line:column)`). With both
  * `field` and `pattern`, the pattern runs on the field's value. Missing values are omitted, never invented; values
  * are cut to 120 characters. The first matched definition that declares properties supplies them.
  *
@@ -119,13 +120,15 @@ export function messageFields(props: readonly WireFieldProperty[], src: MessageS
   for (const p of props) {
     let raw: string | undefined;
     if (p.source === "stack" && src.frame) {
+      // Only the top frame is captured: `top.X` and `0.X` have a value, deeper frames never do.
       const f = src.frame;
-      const field = p.field ?? "top";
-      if (field === "top") raw = `${f.function ? `${f.function} ` : ""}(${f.url}:${f.line}:${f.column})`;
-      else if (field === "top.function") raw = f.function || undefined;
-      else if (field === "top.url" || field === "top.file") raw = f.url;
-      else if (field === "top.line") raw = String(f.line);
-      else if (field === "top.column") raw = String(f.column);
+      const m = /^(top|0)(?:\.(function|file|url|line|column))?$/.exec(p.field ?? "top");
+      const part = m ? m[2] ?? "" : undefined;
+      if (part === "") raw = `${f.function ? `${f.function} ` : ""}(${f.url}:${f.line}:${f.column})`;
+      else if (part === "function") raw = f.function || undefined;
+      else if (part === "file" || part === "url") raw = f.url;
+      else if (part === "line") raw = String(f.line);
+      else if (part === "column") raw = String(f.column);
     }
     const value = raw === undefined ? undefined : applyPattern(raw, p.pattern);
     if (value !== undefined && clean(value) !== "") out.push([p.name, clean(value)]);

@@ -42,11 +42,18 @@ Deno.test("messageFields - stack fields of the top frame", () => {
   assert.deepEqual(
     messageFields([
       { name: "fn", source: "stack", field: "top.function" },
-      { name: "file", source: "stack", field: "top.url", pattern: "([^/]+)$" },
+      { name: "file", source: "stack", field: "top.file", pattern: "([^/]+)$" },
       { name: "line", source: "stack", field: "top.line" },
       { name: "top", source: "stack" },
     ], { text: "boom", frame }),
     [["fn", "checkout"], ["file", "shop.js"], ["line", "12"], ["top", "checkout (http://x/js/shop.js:12:3)"]],
+  );
+  assert.deepEqual(
+    messageFields([
+      { name: "zero", source: "stack", field: "0.line" },
+      { name: "deeper", source: "stack", field: "2.function" },
+    ], { text: "boom", frame }),
+    [["zero", "12"]],
   );
   assert.deepEqual(messageFields([{ name: "fn", source: "stack", field: "top.function" }], { text: "x" }), []);
 });

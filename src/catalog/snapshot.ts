@@ -7,7 +7,7 @@
  */
 import { createHash } from "node:crypto";
 import { stringify as toYaml } from "yaml";
-import { join } from "node:path";
+import { dirname, join, relative, sep } from "node:path";
 import { load, LoadCache, stats as corpusStats } from "../corpus/mod.ts";
 import type { CorpusStats } from "../corpus/mod.ts";
 import {
@@ -102,18 +102,23 @@ const utf8 = new TextDecoder();
  */
 export const loaderStats: StatsFn = async (dir: string, archived: readonly TarMember[]): Promise<CorpusStats> => {
   const cache = new LoadCache();
-  const { corpus, diagnostics } = await load(dir, { cache });
+  // Every `mapper validate` check (but the disk lookup of `source` globs): an entry with a validation error is
+  // left out, and `--strict` refuses the build, naming entry, file:line and code.
+  const { corpus, diagnostics } = await load(dir, { cache, validate: true, sources: false });
   const errors = diagnostics.filter((d) => d.severity === "error");
   if (errors.length > 0) {
     const first = errors[0]!;
+    const file = relative(dirname(dir), first.location.file).split(sep).join("/");
     throw new Error(
-      `${errors.length} error(s), first: ${first.location.file}:${first.location.line}: ${first.message}`,
+      `${errors.length} validation error(s), first: ${file}:${first.location.line} ${first.code}: ${first.message}`,
     );
   }
   const bytes = new Map(archived.map((m) => [join(dir, ...m.name.slice(".mapper/".length).split("/")), m.data]));
-  // The corpus library's file rule (corpus.md §2): `.yaml`/`.yml` in any case, outside snapshots/ and review/.
+  // The corpus library's file rule (corpus.md §2): `.yaml`/`.yml` in any case, outside snapshots/, review/ and
+  // dot-directories.
   const corpusFiles = archived.filter((m) =>
-    /\.ya?ml$/i.test(m.name) && !m.name.split("/").slice(1, -1).some((d) => d === "snapshots" || d === "review")
+    /\.ya?ml$/i.test(m.name) &&
+    !m.name.split("/").slice(1, -1).some((d) => d === "snapshots" || d === "review" || d.startsWith("."))
   );
   const same = cache.entries.size === corpusFiles.length &&
     [...cache.entries].every(([path, { text }]) => {

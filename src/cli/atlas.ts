@@ -50,9 +50,13 @@ export function registerAtlas(program: Command, ctx: CliContext): void {
     .description("check a catalog index.json for every problem an install would hit (exit 1 when any)")
     .argument("[file]", "index.json to check; '-' or nothing reads standard input")
     .option("--json", "print the report as JSON")
+    .option("--format <format>", "text, json (same as --json) or github (workflow annotations at file:line)")
     .action(async (file, opts) => {
+      if (opts.format !== undefined && !["text", "json", "github"].includes(opts.format)) {
+        throw new UsageError(`unknown --format "${opts.format}"`, { hint: "use one of text, json, github" });
+      }
       const { runValidate } = await import("../atlas/validate.ts");
-      ctx.exitCode = await runValidate({ file, ...opts }, ctx.io);
+      ctx.exitCode = await runValidate({ file, ...opts, json: opts.json || opts.format === "json" }, ctx.io);
     });
 
   atlas

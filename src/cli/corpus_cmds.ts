@@ -3,7 +3,8 @@ import type { Command } from "@commander-js/extra-typings";
 import type { CliContext } from "./context.ts";
 
 const DIR_HELP = "corpus directory (default: the nearest .mapper/ here or above)";
-const JSON_HELP = "print the {ok, diagnostics, result} envelope as JSON";
+const JSON_HELP = "print the {ok, diagnostics, result} envelope (same as --format json)";
+const FORMAT_HELP = "output: text, json (the --json envelope) or github (workflow annotations of the findings)";
 
 /** Registers `stats`, `match`, `explain` and `init`. */
 export function registerCorpusCommands(program: Command, ctx: CliContext): void {
@@ -12,9 +13,10 @@ export function registerCorpusCommands(program: Command, ctx: CliContext): void 
     .description("corpus totals and the per-view table (the numbers the catalog publishes)")
     .option("--dir <path>", DIR_HELP)
     .option("--json", JSON_HELP)
+    .option("--format <format>", FORMAT_HELP)
     .action(async (opts) => {
       const { runStats } = await import("../authoring/stats_cmd.ts");
-      ctx.exitCode = await runStats({ ...dirOf(opts), json: opts.json === true }, ctx.io);
+      ctx.exitCode = await runStats(common(opts), ctx.io);
     });
 
   program
@@ -24,6 +26,7 @@ export function registerCorpusCommands(program: Command, ctx: CliContext): void 
     .option("--method <method>", "list only the requests that accept this HTTP method")
     .option("--dir <path>", DIR_HELP)
     .option("--json", JSON_HELP)
+    .option("--format <format>", FORMAT_HELP)
     .addHelpText(
       "after",
       "\nThe most specific route wins (per segment: literal 3, :param 2, * 1, ** 0); ties go to the first declared.",
@@ -31,12 +34,7 @@ export function registerCorpusCommands(program: Command, ctx: CliContext): void 
     .action(async (url, opts) => {
       const { runMatch } = await import("../authoring/match.ts");
       ctx.exitCode = await runMatch(
-        {
-          url,
-          ...dirOf(opts),
-          ...(opts.method !== undefined ? { method: opts.method } : {}),
-          json: opts.json === true,
-        },
+        { url, ...common(opts), ...(opts.method !== undefined ? { method: opts.method } : {}) },
         ctx.io,
       );
     });
@@ -47,9 +45,10 @@ export function registerCorpusCommands(program: Command, ctx: CliContext): void 
     .argument("<name>", "the name to look up, e.g. SiteHeader")
     .option("--dir <path>", DIR_HELP)
     .option("--json", JSON_HELP)
+    .option("--format <format>", FORMAT_HELP)
     .action(async (name, opts) => {
       const { runExplain } = await import("../authoring/explain.ts");
-      ctx.exitCode = await runExplain({ name, ...dirOf(opts), json: opts.json === true }, ctx.io);
+      ctx.exitCode = await runExplain({ name, ...common(opts) }, ctx.io);
     });
 
   program
@@ -63,6 +62,13 @@ export function registerCorpusCommands(program: Command, ctx: CliContext): void 
     });
 }
 
-function dirOf(opts: { dir?: string }): { dir?: string } {
-  return opts.dir !== undefined ? { dir: opts.dir } : {};
+/** The flags every read-only corpus command shares, without the ones not given. */
+function common(
+  opts: { dir?: string; json?: true; format?: string },
+): { dir?: string; json: boolean; format?: string } {
+  return {
+    ...(opts.dir !== undefined ? { dir: opts.dir } : {}),
+    json: opts.json === true,
+    ...(opts.format !== undefined ? { format: opts.format } : {}),
+  };
 }

@@ -7,6 +7,7 @@
 import { Command } from "@commander-js/extra-typings";
 import type { CliContext } from "./context.ts";
 import { registerAtlas } from "./atlas.ts";
+import { registerAuthoring } from "./authoring.ts";
 import { registerBrowser } from "./browser.ts";
 import { registerCorpusCommands } from "./corpus_cmds.ts";
 import { registerDevtools } from "./devtools.ts";
@@ -30,6 +31,7 @@ export function buildProgram(ctx: CliContext): Command {
     .helpCommand("help [command]", "show help for a command")
     .showSuggestionAfterError(true);
   registerServeMapper(program, ctx);
+  registerAuthoring(program, ctx);
   registerCorpusCommands(program, ctx);
   registerAtlas(program, ctx);
   registerBrowser(program, ctx);

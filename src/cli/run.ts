@@ -86,7 +86,7 @@ export async function runCli(argv: readonly string[], io: Io): Promise<number> {
     await program.parseAsync([...argv], { from: "user" });
     return ctx.exitCode;
   } catch (err: unknown) {
-    if (err instanceof ParseFailure) return parseFailure(io, err);
+    if (err instanceof ParseFailure) return await parseFailure(io, err, argv);
     const path = commandPath(active);
     if (err instanceof MapperError) {
       report(io, path, err, active.usage());
@@ -106,8 +106,11 @@ function unknownHelpTopic(program: AnyCommand, argv: readonly string[]): string 
   return program.commands.some((c) => c.name() === argv[1] || c.aliases().includes(argv[1]!)) ? undefined : argv[1];
 }
 
+/** Commands whose `--json` output is the authoring envelope, which a usage error must still print. */
+const ENVELOPE_COMMANDS = new Set(["validate", "lint", "fmt", "stats", "match", "explain", "init"]);
+
 /** Maps a commander failure to output and an exit code. */
-function parseFailure(io: Io, failure: ParseFailure): number {
+async function parseFailure(io: Io, failure: ParseFailure, argv: readonly string[]): Promise<number> {
   const { error, command } = failure;
   const path = commandPath(command);
   switch (error.code) {
@@ -122,6 +125,10 @@ function parseFailure(io: Io, failure: ParseFailure): number {
       return EXIT_USAGE;
   }
   const message = clean(error.message);
+  if (ENVELOPE_COMMANDS.has(path) && (argv.includes("--json") || argv.join(" ").includes("--format json"))) {
+    const { usageEnvelope } = await import("../authoring/envelope.ts");
+    io.stdout.write(`${JSON.stringify(usageEnvelope("usage", message), null, 2)}\n`);
+  }
   if (ONE_LINE_CODES.has(error.code)) {
     io.stderr.write(`${display(path)}: ${message} — see '${display(path)} --help'\n`);
   } else {

@@ -5,6 +5,7 @@ import { isAlias, isMap, isScalar, isSeq, LineCounter, parseAllDocuments } from 
 import type { Alias, Document, Node as YamlNode, Scalar, YAMLMap, YAMLSeq } from "yaml";
 import { splitSelectors as splitJoined } from "./selector.ts";
 import type { Diagnostic, SourceLocation } from "./diagnostic.ts";
+import * as rules from "./rules.ts";
 import type { WireFieldProperty, WireMessage, WirePayload, WireProperty, WireRequest } from "./mod.ts";
 
 /** A component as written: either a `$ref` or a definition (children still nested). */
@@ -25,6 +26,10 @@ export interface RawDefinition {
   selectors?: string[];
   /** Whether a `selector` key had a (non-null) value, even one that splits to nothing. */
   selectorGiven: boolean;
+  /** Authoring-only: the selector text(s) as written (one per list item) and where the value starts. */
+  selectorText?: string[];
+  selectorLocation?: SourceLocation;
+  dependencies?: string[];
   description?: string;
   source?: string;
   stability?: string;
@@ -51,16 +56,25 @@ export interface RawView {
   route?: string;
   url?: string;
   description?: string;
-  tags?: string[];
+  source?: string;
   dependencies?: string[];
+  tags?: string[];
   memory: string[];
   components: RawComponent[];
   requests: RawRequest[];
   location: SourceLocation;
 }
 
+/** What a decoder checks beyond the schema; the expensive parts are injected so plain loads stay cheap. */
+export interface DecodeChecks {
+  /** Checks one selector alternative as written (CSS parse); `undefined` when fine. */
+  selector?: (selector: string) => rules.Problem | undefined;
+}
+
 /** One decoded file. */
 export interface RawFile {
+  /** Every component property `extract:` as written, checked once all component names are known. */
+  extracts: Array<{ extract: string; location: SourceLocation }>;
   memory: string[];
   components: RawComponent[];
   views: RawView[];
@@ -72,7 +86,16 @@ export interface RawFile {
 const TOOLING_FILES = new Set(["config.yaml", "config.yml", "survey.yaml", "survey.yml"]);
 
 const ROOT_KEYS = new Set(["version", "memory", "components", "views", "requests", "messages", "url", "snapshots"]);
-const VIEW_FIELDS_AT_ROOT = new Set(["name", "route", "description", "stability", "access", "dependencies", "tags"]);
+const VIEW_FIELDS_AT_ROOT = new Set([
+  "name",
+  "route",
+  "description",
+  "stability",
+  "access",
+  "dependencies",
+  "tags",
+  "source",
+]);
 const COMPONENT_KEYS = new Set([
   "name",
   "selector",
@@ -86,6 +109,7 @@ const COMPONENT_KEYS = new Set([
   "dependencies",
   "$ref",
 ]);
+const ACCESS_KEYS = new Set(["status", "reason"]);
 const VIEW_KEYS = new Set([
   "name",
   "route",
@@ -134,24 +158,74 @@ class FileDecoder {
   readonly resolved = new Map<Alias, YamlNode | null>();
   aliasDepth = 0;
   readonly tooling: boolean;
+  readonly config: boolean;
+  readonly extracts: RawFile["extracts"] = [];
+  /** Field path of every node of the first document (keys map to their pair's path). */
+  readonly paths = new Map<unknown, string>();
 
   constructor(
     readonly file: string,
     readonly fatal: Diagnostic[],
     readonly warnings: Diagnostic[],
+    readonly checks: DecodeChecks,
   ) {
-    const base = file.split(/[\\/]/).pop() ?? file;
-    this.tooling = TOOLING_FILES.has(base.toLowerCase());
+    const base = (file.split(/[\\/]/).pop() ?? file).toLowerCase();
+    this.tooling = TOOLING_FILES.has(base);
+    this.config = base === "config.yaml" || base === "config.yml";
   }
 
-  at(offset: number | undefined): SourceLocation {
-    if (offset === undefined) return { file: this.file, line: 0, column: 0 };
+  at(offset: number | undefined, path?: string): SourceLocation {
+    if (offset === undefined) return { file: this.file, line: 0, column: 0, ...(path === undefined ? {} : { path }) };
     const { line, col } = this.lines.linePos(offset);
-    return { file: this.file, line, column: col };
+    return { file: this.file, line, column: col, ...(path === undefined ? {} : { path }) };
   }
 
   loc(node: YamlNode | null | undefined): SourceLocation {
-    return this.at(node?.range?.[0]);
+    return this.at(node?.range?.[0], node ? this.paths.get(node) : undefined);
+  }
+
+  /** Records the field path of every node below `node` (aliases keep the path where they are written). */
+  indexPaths(node: unknown, path: string, depth = 0): void {
+    if (node === null || node === undefined || depth > 64 || this.paths.has(node)) return;
+    this.paths.set(node, path);
+    if (isMap(node)) {
+      for (const pair of (node as YAMLMap).items) {
+        const key = pair.key;
+        const name = key && isScalar(key) ? scalarText(key as Scalar) ?? "" : "";
+        const child = childPath(path, name);
+        if (key) this.paths.set(key, child);
+        this.indexPaths(pair.value, child, depth + 1);
+      }
+    } else if (isSeq(node)) {
+      (node as YAMLSeq).items.forEach((item, i) => this.indexPaths(item, `${path}[${i}]`, depth + 1));
+    }
+  }
+
+  /** An error-severity diagnostic that does not stop the load (a check failed; the entry stays or is dropped). */
+  problem(code: string, message: string, location: SourceLocation, extra: Partial<Diagnostic> = {}): void {
+    this.warnings.push({ code, severity: "error", message, location, ...extra });
+  }
+
+  /** Reports a {@linkcode rules.Problem} at a location. */
+  report(p: rules.Problem | undefined, location: SourceLocation, extra: Partial<Diagnostic> = {}): void {
+    if (p) this.warnings.push({ code: p.code, severity: p.severity, message: p.message, location, ...extra });
+  }
+
+  /**
+   * A string field that must be written as a string (messages, request/message properties): a number or boolean
+   * is read as its text but reported (`field-type-invalid`), since the reference refuses it.
+   */
+  text(node: YamlNode | null, what: string, key: string): string | undefined {
+    const value = this.string(node, what);
+    const n = this.deref(node);
+    if (value !== undefined && n && isScalar(n) && typeof (n as Scalar).value !== "string") {
+      this.problem(
+        "field-type-invalid",
+        `field "${key}" must be a string, found ${kindOf(n)}; quote the value: ${key}: ${JSON.stringify(value)}`,
+        this.loc(node),
+      );
+    }
+    return value;
   }
 
   typeError(node: YamlNode | null, what: string, expected: string): void {
@@ -344,7 +418,14 @@ class FileDecoder {
       }
     }
     if (syntax) return undefined;
-    const file: RawFile = { memory: [], components: [], views: [], requests: [], messages: [] };
+    const file: RawFile = {
+      extracts: this.extracts,
+      memory: [],
+      components: [],
+      views: [],
+      requests: [],
+      messages: [],
+    };
     const first = list[0] as Document.Parsed | undefined;
     if (!first) return file;
     for (const extra of list.slice(1)) {
@@ -355,6 +436,7 @@ class FileDecoder {
       );
     }
     this.doc = first;
+    this.indexPaths(first.contents, "");
     for (const w of first.warnings) this.warn("yaml-warning", firstLine(w.message), this.at(w.pos[0]));
     const root = (first.contents ?? null) as YamlNode | null;
     const entries = this.entries(root, "the file root");
@@ -368,11 +450,26 @@ class FileDecoder {
         case "version": {
           hasVersion = true;
           const v = this.string(e.value, `"version"`);
-          if (!this.tooling && v !== "1") {
-            this.warn(
+          const n = this.deref(e.value);
+          const quoted = n !== null && isScalar(n) && typeof (n as Scalar).value === "string";
+          const where = this.loc(e.value ?? e.keyNode);
+          if (this.config) {
+            if (v !== "1" || quoted) {
+              this.problem(
+                "config.invalid-version",
+                `config.yaml has "version" ${JSON.stringify(v ?? null)}; write version: 1`,
+                where,
+              );
+            }
+          } else if (this.tooling) {
+            // survey.yaml: not a corpus file; its version is its own business
+          } else if (v === "1" && quoted) {
+            this.warn("unsupported-version", `"version" is the string "1"; write it unquoted: version: 1`, where);
+          } else if (v !== "1") {
+            this.problem(
               "unsupported-version",
-              `unsupported "version" ${JSON.stringify(v ?? null)}; expected 1`,
-              this.loc(e.value ?? e.keyNode),
+              `unsupported version ${JSON.stringify(v ?? null)}; this tooling supports version: 1`,
+              where,
             );
           }
           break;
@@ -410,7 +507,8 @@ class FileDecoder {
           if (VIEW_FIELDS_AT_ROOT.has(e.key)) {
             this.warn(
               "view-field-at-file-root",
-              `"${e.key}" is a view field but sits at the file root; put it under a "views:" entry (ignored)`,
+              `"${e.key}" looks like a view field but sits at the file root, where it is ignored; put it under a ` +
+                `"views:" entry, e.g. views: [{name: Home, route: /, ${e.key}: …}]`,
               this.loc(e.keyNode),
             );
           } else if (!ROOT_KEYS.has(e.key)) {
@@ -418,8 +516,14 @@ class FileDecoder {
           }
       }
     }
-    if (!this.tooling && !hasVersion && entries.length > 0) {
-      this.warn("missing-version", `missing "version: 1" at the file root`, this.loc(root));
+    if (this.config && !hasVersion) {
+      this.problem("config.invalid-version", `config.yaml has no "version"; add version: 1 at the top`, this.loc(root));
+    } else if (!this.tooling && !hasVersion && entries.length > 0) {
+      this.problem(
+        "missing-version",
+        `missing "version: 1" — every corpus file must begin with version: 1`,
+        this.loc(root),
+      );
     }
     if (!this.tooling && fileUrl !== undefined && componentsNode && viewsCount === 0) {
       this.warn(
@@ -450,9 +554,10 @@ class FileDecoder {
       const target = this.string(ref.value, `"$ref"`);
       for (const e of entries) {
         if (e === ref) continue;
-        this.warn(
-          "ref-sibling-ignored",
-          `"${e.key}" beside "$ref" is ignored; the referenced component is used as declared`,
+        this.problem(
+          "unknown-field",
+          `unknown field "${e.key}" beside "$ref" — a $ref entry has exactly one key; remove "${e.key}" (the ` +
+            `referenced component is used as declared) or write a full component instead`,
           this.loc(e.keyNode),
         );
       }
@@ -488,9 +593,12 @@ class FileDecoder {
         case "source":
           setIf(def, "source", this.string(e.value, `a component's "source"`));
           break;
-        case "stability":
-          setIf(def, "stability", this.string(e.value, `a component's "stability"`));
+        case "stability": {
+          const v = this.string(e.value, `a component's "stability"`);
+          setIf(def, "stability", v);
+          if (v !== undefined) this.report(rules.componentStability(v), this.loc(e.value));
           break;
+        }
         case "memory":
           setIf(def, "memory", this.strings(e.value, `a component's "memory"`));
           break;
@@ -507,7 +615,7 @@ class FileDecoder {
           def.children = this.components(e.value, `a component's "children"`);
           break;
         case "dependencies":
-          this.strings(e.value, `a component's "dependencies"`);
+          setIf(def, "dependencies", this.strings(e.value, `a component's "dependencies"`));
           break;
         default:
           if (!COMPONENT_KEYS.has(e.key)) this.unknown(e, "a component");
@@ -519,16 +627,28 @@ class FileDecoder {
   selector(def: RawDefinition, node: YamlNode | null): void {
     const n = this.deref(node);
     if (n === null || isNullScalar(n)) return;
+    def.selectorLocation = this.loc(node);
     if (isSeq(n)) {
       const parts = this.strings(node, `a component's "selector"`) ?? [];
       def.selectorGiven = parts.length > 0;
+      def.selectorText = parts;
       def.selectors = splitJoined(parts.join(","));
-      return;
+    } else {
+      const s = this.string(node, `a component's "selector"`);
+      if (s === undefined) return;
+      def.selectorGiven = true;
+      def.selectorText = [s];
+      def.selectors = splitJoined(s);
     }
-    const s = this.string(node, `a component's "selector"`);
-    if (s === undefined) return;
-    def.selectorGiven = true;
-    def.selectors = splitJoined(s);
+    const check = this.checks.selector;
+    if (!check) return;
+    const items = isSeq(n) ? (n as YAMLSeq<YamlNode>).items : [n];
+    (def.selectorText ?? []).forEach((text, i) => {
+      const at = this.loc(items[i] ?? node);
+      for (const alternative of splitJoined(text)) {
+        this.report(check(alternative), at, { selector: alternative, ...(def.name ? { component: def.name } : {}) });
+      }
+    });
   }
 
   componentProperty(node: YamlNode | null): WireProperty | undefined {
@@ -536,17 +656,24 @@ class FileDecoder {
     if (!entries) return undefined;
     const p: WireProperty = { name: "", extract: "" };
     for (const e of entries) {
-      if (e.key === "name") p.name = this.string(e.value, `a property's "name"`) ?? "";
-      else if (e.key === "extract") p.extract = this.string(e.value, `a property's "extract"`) ?? "";
-      else if (e.key === "transform") setIf(p, "transform", this.string(e.value, `a property's "transform"`));
-      else if (!COMPONENT_PROPERTY_KEYS.has(e.key)) this.unknown(e, "a component property");
+      if (e.key === "name") {
+        p.name = this.string(e.value, `a property's "name"`) ?? "";
+        if (p.name) this.report(rules.propertyName(p.name, "property-invalid-name"), this.loc(e.value));
+      } else if (e.key === "extract") {
+        p.extract = this.string(e.value, `a property's "extract"`) ?? "";
+        this.extracts.push({ extract: p.extract, location: this.loc(e.value) });
+      } else if (e.key === "transform") {
+        const t = this.string(e.value, `a property's "transform"`);
+        setIf(p, "transform", t);
+        if (t !== undefined) this.report(rules.transform(t), this.loc(e.value));
+      } else if (!COMPONENT_PROPERTY_KEYS.has(e.key)) this.unknown(e, "a component property");
     }
     if (!p.name) this.warn("property-missing-name", 'component property without a "name"', this.loc(node));
     if (!p.extract) this.warn("property-missing-extract", 'component property without an "extract"', this.loc(node));
     return p;
   }
 
-  fieldProperties(node: YamlNode | null, owner: string): WireFieldProperty[] | undefined {
+  fieldProperties(node: YamlNode | null, owner: "request" | "message"): WireFieldProperty[] | undefined {
     const items = this.items(node, `a ${owner}'s "properties"`);
     if (!items) return undefined;
     const out: WireFieldProperty[] = [];
@@ -554,24 +681,25 @@ class FileDecoder {
       const entries = this.entry(item, `a ${owner} property`);
       if (!entries) continue;
       const p: WireFieldProperty = { name: "", source: "" };
+      const at: Record<string, SourceLocation> = {};
       for (const e of entries) {
         switch (e.key) {
           case "name":
-            p.name = this.string(e.value, `a property's "name"`) ?? "";
-            break;
           case "source":
-            p.source = this.string(e.value, `a property's "source"`) ?? "";
+            p[e.key] = this.text(e.value, `a property's "${e.key}"`, e.key) ?? "";
+            at[e.key] = this.loc(e.value ?? e.keyNode);
             break;
           case "field":
-            setIf(p, "field", this.string(e.value, `a property's "field"`));
-            break;
           case "pattern":
-            setIf(p, "pattern", this.string(e.value, `a property's "pattern"`));
+            setIf(p, e.key, this.text(e.value, `a property's "${e.key}"`, e.key));
+            at[e.key] = this.loc(e.value ?? e.keyNode);
             break;
           default:
             if (!FIELD_PROPERTY_KEYS.has(e.key)) this.unknown(e, `a ${owner} property`);
         }
       }
+      const here = this.loc(item);
+      for (const problem of rules.fieldProperty(p, owner)) this.report(problem, at[problem.field] ?? here);
       out.push(p);
     }
     return out;
@@ -664,7 +792,10 @@ class FileDecoder {
         case "message":
         case "description":
         case "source":
-          setIf(m, e.key, this.string(e.value, `a message's "${e.key}"`));
+          setIf(m, e.key, this.text(e.value, `a message's "${e.key}"`, e.key));
+          if (e.key === "message" && m.message !== undefined) {
+            this.report(rules.messageRegex(m.message), this.loc(e.value));
+          }
           break;
         case "properties":
           setIf(m, "properties", this.fieldProperties(e.value, "message"));
@@ -674,6 +805,23 @@ class FileDecoder {
       }
     }
     return m;
+  }
+
+  /** A view's `access: {status, reason}`: checked, authoring-only. */
+  access(node: YamlNode | null): void {
+    const entries = this.entries(node, `a view's "access"`);
+    if (!entries) return;
+    let status: string | undefined;
+    let reason: string | undefined;
+    let statusAt = this.loc(node);
+    for (const e of entries) {
+      if (e.key === "status") {
+        status = this.string(e.value, `"access.status"`);
+        statusAt = this.loc(e.value ?? e.keyNode);
+      } else if (e.key === "reason") reason = this.string(e.value, `"access.reason"`);
+      else if (!ACCESS_KEYS.has(e.key)) this.unknown(e, `a view's "access"`);
+    }
+    for (const p of rules.access(status, reason)) this.report(p, statusAt);
   }
 
   view(node: YamlNode | null): RawView | undefined {
@@ -702,9 +850,16 @@ class FileDecoder {
         case "dependencies":
           setIf(v, e.key, this.strings(e.value, `a view's "${e.key}"`));
           break;
-        case "stability":
         case "source":
-          this.string(e.value, `a view's "${e.key}"`);
+          setIf(v, "source", this.string(e.value, `a view's "source"`));
+          break;
+        case "stability": {
+          const s = this.string(e.value, `a view's "stability"`);
+          if (s !== undefined) this.report(rules.viewStability(s), this.loc(e.value));
+          break;
+        }
+        case "access":
+          this.access(e.value);
           break;
         default:
           if (!VIEW_KEYS.has(e.key)) this.unknown(e, "a view");
@@ -765,6 +920,12 @@ function kindOf(node: YamlNode | null): string {
   return "an unsupported value";
 }
 
+/** `parent.key`, or `parent["odd key"]` when the key is not a plain identifier. */
+function childPath(parent: string, key: string): string {
+  if (/^[A-Za-z_][A-Za-z0-9_-]*$/.test(key)) return parent === "" ? key : `${parent}.${key}`;
+  return `${parent}[${JSON.stringify(key)}]`;
+}
+
 function firstLine(message: string): string {
   const line = message.split("\n")[0] ?? message;
   return line.replace(/ at line \d+, column \d+:?$/, "");
@@ -779,8 +940,9 @@ export function decodeFile(
   text: string,
   fatal: Diagnostic[],
   warnings: Diagnostic[],
+  checks: DecodeChecks = {},
 ): RawFile | undefined {
   const before = fatal.length;
-  const decoded = new FileDecoder(file, fatal, warnings).decode(text.replace(/^\uFEFF/, ""));
+  const decoded = new FileDecoder(file, fatal, warnings, checks).decode(text.replace(/^\uFEFF/, ""));
   return fatal.length === before ? decoded : undefined;
 }

@@ -11,11 +11,19 @@ export function isCorpusFileName(name: string): boolean {
   return lower.endsWith(".yaml") || lower.endsWith(".yml");
 }
 
+/**
+ * Whether a directory name is skipped: `snapshots/`, `review/`, and dot-directories (`.expected/` of `fmt`, `.git/`),
+ * which hold tooling data, not corpus.
+ */
+export function isExcludedDir(name: string): boolean {
+  return EXCLUDED_DIRS.has(name) || (name.startsWith(".") && name !== "." && name !== "..");
+}
+
 /** Whether a path relative to the corpus root (forward or back slashes) lies in an excluded directory. */
 export function isExcludedPath(relative: string): boolean {
   const parts = relative.split(/[\\/]/);
   parts.pop(); // the last part is the file itself
-  return parts.some((p) => EXCLUDED_DIRS.has(p));
+  return parts.some(isExcludedDir);
 }
 
 const encoder = new TextEncoder();
@@ -100,7 +108,7 @@ export async function walkCorpus(
         }
       }
       if (isDir) {
-        if (EXCLUDED_DIRS.has(entry.name)) continue;
+        if (isExcludedDir(entry.name)) continue;
         await visit(childRel);
       } else if (isFile && isCorpusFileName(entry.name)) {
         out.push({ path: join(dir, childRel), relative: childRel });

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { relative, sep as SEPARATOR } from "node:path";
 import { DataError } from "../errors.ts";
 
 /**
@@ -55,4 +56,70 @@ export class CorpusLoadError extends DataError {
     );
     this.problems = problems;
   }
+}
+
+/**
+ * Stable sort by file (in the load order given), then line, column and code: the order every authoring command
+ * reports in. Files not in `files` (the directory itself) sort first; callers append corpus-wide problems last.
+ */
+export function sortByLocation(list: Diagnostic[], files: readonly string[]): Diagnostic[] {
+  const fileOrder = new Map<string, number>(files.map((f, i) => [f, i]));
+  for (const d of list) if (!fileOrder.has(d.location.file)) fileOrder.set(d.location.file, -1);
+  return list
+    .map((d, i) => ({ d, i }))
+    .sort((a, b) =>
+      fileOrder.get(a.d.location.file)! - fileOrder.get(b.d.location.file)! ||
+      a.d.location.line - b.d.location.line || a.d.location.column - b.d.location.column ||
+      (a.d.code < b.d.code ? -1 : a.d.code > b.d.code ? 1 : 0) || a.i - b.i
+    )
+    .map(({ d }) => d);
+}
+
+/** One diagnostic as the envelope carries it (authoring.md §2). */
+export interface EnvelopeDiagnostic {
+  /** Stable machine code, e.g. `missing-route`, `selector-invalid`. */
+  code: string;
+  severity: "error" | "warning";
+  /** One sentence naming what is wrong and how to fix it. */
+  message: string;
+  /** Corpus-relative, `/`-separated path of the file; `null` when the problem concerns the whole corpus. */
+  file: string | null;
+  /** 1-based line of the offending key or value; `null` when unknown or file-wide. */
+  line: number | null;
+  /** 1-based column; `null` with `line`. */
+  column: number | null;
+  /** Field path inside the file (`views[0].route`, `""` = the document); `null` when unknown. */
+  path: string | null;
+  /** The entity (component, view, request, message) the problem is about, when there is one. */
+  component?: string;
+  /** The selector the problem is about, when there is one. */
+  selector?: string;
+}
+
+/** Converts a loader/checker diagnostic to the envelope's shape; `dir` is the corpus directory as loaded. */
+export function toEnvelopeDiagnostic(d: Diagnostic, dir: string): EnvelopeDiagnostic {
+  const { file, line, column, path } = d.location;
+  const rel = corpusRelative(file, dir);
+  const out: EnvelopeDiagnostic = {
+    code: d.code,
+    severity: d.severity,
+    message: d.message,
+    file: rel,
+    line: rel !== null && line > 0 ? line : null,
+    column: rel !== null && line > 0 && column > 0 ? column : null,
+    path: path ?? null,
+  };
+  if (d.component !== undefined) out.component = d.component;
+  if (d.selector !== undefined) out.selector = d.selector;
+  return out;
+}
+
+/** A file path as walked (`dir` joined with the relative path) → corpus-relative with `/`; `null` for the dir. */
+function corpusRelative(file: string, dir: string): string | null {
+  if (file === "" || file === dir) return null;
+  const rel = relative(dir, file);
+  if (rel === "") return null;
+  const posix = SEPARATOR === "/" ? rel : rel.split(SEPARATOR).join("/");
+  // A file outside the corpus (should not happen) keeps its own path rather than a misleading `../`.
+  return posix.startsWith("../") ? file : posix;
 }

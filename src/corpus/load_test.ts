@@ -177,13 +177,14 @@ Deno.test("load - $ref expands a root component with its whole subtree, in globa
   assert.deepEqual(diagnostics.filter((d) => d.code !== "missing-version"), []);
 });
 
-Deno.test("load - sibling keys beside $ref are ignored with a warning", async () => {
+Deno.test("load - sibling keys beside $ref are ignored and are an unknown-field error", async () => {
   const { wire, diagnostics } = await loadFiles({
     "a.yaml":
       "components:\n  - {name: F, selector: f}\nviews:\n  - name: V\n    components:\n      - $ref: F\n        selector: .other\n",
   });
   assert.equal(wire.views[0]!.components[0]!.selector, "f");
-  assert.deepEqual(codes(diagnostics).filter((c) => c.startsWith("ref-")), ["ref-sibling-ignored a.yaml:7:9"]);
+  assert.deepEqual(codes(diagnostics).filter((c) => c.startsWith("unknown-")), ["unknown-field a.yaml:7:9"]);
+  assert.equal(diagnostics.find((d) => d.code === "unknown-field")!.severity, "error");
 });
 
 Deno.test("load - $ref to a duplicated name uses the first declaration (spec), with a warning", async () => {

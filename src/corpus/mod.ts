@@ -30,11 +30,11 @@
  *
  * @module
  */
-export type { Diagnostic, SourceLocation } from "./diagnostic.ts";
-export { CorpusLoadError, formatDiagnostic } from "./diagnostic.ts";
+export type { Diagnostic, EnvelopeDiagnostic, SourceLocation } from "./diagnostic.ts";
+export { CorpusLoadError, formatDiagnostic, sortByLocation, toEnvelopeDiagnostic } from "./diagnostic.ts";
 export type { Corpus, CorpusComponent, CorpusMessage, CorpusRequest, CorpusView } from "./model.ts";
 export type { LoadOptions, LoadResult } from "./load.ts";
-import type { Diagnostic } from "./diagnostic.ts";
+import type { Diagnostic, EnvelopeDiagnostic } from "./diagnostic.ts";
 
 // ---- Wire format (what /mapper serves) -----------------------------------------------------------------------
 
@@ -169,6 +169,11 @@ export interface CorpusServiceOptions {
   /** Log prefix, default `[serve-mapper]`. */
   logPrefix?: string;
   /**
+   * Run every authoring check on each compile (selectors parsed, extract forms, …) so `/mapper/diagnostics` says
+   * what `mapper validate` would (except the disk lookup of `source` globs). Default true.
+   */
+  validate?: boolean;
+  /**
    * Start even when the first compile fails (missing directory, broken YAML): log the problems, serve an empty
    * corpus, and recompile once the directory appears or is fixed. Default false (the failure is thrown).
    */
@@ -182,12 +187,31 @@ export interface CorpusSnapshot {
   diagnostics: readonly Diagnostic[];
 }
 
+/**
+ * `GET /mapper/diagnostics`: the `mapper validate --json` envelope of the last compile attempt, plus `version` (of
+ * that attempt; a failed recompile gets its own) and `servedVersion` (what `/mapper` serves). `stale` is true when
+ * the last recompile failed and an older corpus is still served.
+ */
+export interface DiagnosticsReport {
+  ok: boolean;
+  diagnostics: EnvelopeDiagnostic[];
+  result: { files: number; errors: number; warnings: number };
+  version: number;
+  servedVersion: number;
+  stale: boolean;
+}
+
 /** A running corpus service: current snapshot, HTTP handler, watcher. Dispose to stop watching. */
 export interface CorpusService extends AsyncDisposable {
   /** The last good snapshot. */
   current(): CorpusSnapshot;
-  /** Answers `/mapper`, `/mapper/version` (and CORS preflight on them); `undefined` for any other path. */
+  /**
+   * Answers `/mapper`, `/mapper/version`, `/mapper/diagnostics` (and CORS preflight on them); `undefined` for any
+   * other path.
+   */
   handle(request: Request): Response | undefined;
+  /** The diagnostics of the last compile attempt (what `/mapper/diagnostics` serves). */
+  diagnostics(): DiagnosticsReport;
   /** Resolves after the next successful recompile (tests and the browser daemon use it). */
   nextVersion(): Promise<CorpusSnapshot>;
 }
@@ -195,5 +219,12 @@ export interface CorpusService extends AsyncDisposable {
 export { load, LoadCache } from "./load.ts";
 export { compile } from "./compile.ts";
 export { stats } from "./stats.ts";
-export { acceptsGzip, componentCount, MAPPER_PATH, MAPPER_VERSION_PATH, startCorpusService } from "./service.ts";
+export {
+  acceptsGzip,
+  componentCount,
+  MAPPER_DIAGNOSTICS_PATH,
+  MAPPER_PATH,
+  MAPPER_VERSION_PATH,
+  startCorpusService,
+} from "./service.ts";
 export { composeSelectors, splitSelectors } from "./selector.ts";

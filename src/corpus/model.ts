@@ -20,6 +20,10 @@ export interface CorpusComponent {
   stability?: string;
   /** Authoring-only; not on the wire. */
   description?: string;
+  /** Authoring-only: the selector as written (one string per list item, before splitting and nesting). */
+  selectorText?: string[];
+  /** Authoring-only: where the `selector` value starts. */
+  selectorLocation?: SourceLocation;
   /** Where the definition was written (for a `$ref` expansion: the referenced definition). */
   location: SourceLocation;
 }
@@ -41,9 +45,9 @@ export interface CorpusView {
   /** Authoring-only: the view's own `url`, else its file's. */
   url?: string;
   description?: string;
-  /** Authoring-only (`mapper match`, `explain`): not on the wire. */
+  /** Authoring-only (never on the wire): `source` glob, `tags`, `dependencies` globs as declared. */
+  source?: string;
   tags?: string[];
-  /** Authoring-only: source globs this view's map depends on. */
   dependencies?: string[];
   memory: string[];
   components: CorpusComponent[];

@@ -148,6 +148,14 @@ export async function runServeMapper(opts: ServeMapperOptions, io: Io): Promise<
     { event: "serving", url, views, components, version: snap.version },
   );
   logDiagnostics(lastDiagnostics);
+  const { errors, warnings } = svc.diagnostics().result;
+  emit(
+    "stderr",
+    `${PREFIX} validate: ${errors} ${errors === 1 ? "error" : "errors"}, ${warnings} ${
+      warnings === 1 ? "warning" : "warnings"
+    } (mapper validate for details; live at ${url}/diagnostics)`,
+    { event: "validate", errors, warnings },
+  );
 
   if (!signal.aborted) {
     await new Promise<void>((resolve) => signal.addEventListener("abort", () => resolve(), { once: true }));

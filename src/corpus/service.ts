@@ -9,10 +9,10 @@
 import { basename, isAbsolute, relative, resolve, sep as SEP } from "node:path";
 import { gzipSync } from "node:zlib";
 import { compile } from "./compile.ts";
-import { CorpusLoadError, type Diagnostic, formatDiagnostic } from "./diagnostic.ts";
-import { load, LoadCache } from "./load.ts";
+import { CorpusLoadError, type Diagnostic, formatDiagnostic, toEnvelopeDiagnostic } from "./diagnostic.ts";
+import { asParseErrors, load, LoadCache } from "./load.ts";
 import { EXCLUDED_DIRS, isCorpusFileName, isExcludedPath, walkCorpus } from "./_walk.ts";
-import type { CorpusService, CorpusServiceOptions, CorpusSnapshot, WireCorpus } from "./mod.ts";
+import type { CorpusService, CorpusServiceOptions, CorpusSnapshot, DiagnosticsReport, WireCorpus } from "./mod.ts";
 
 /**
  * A watcher event's path as a path under `absDir`, or `undefined` when it lies outside. FSEvents (macOS) reports
@@ -34,6 +34,8 @@ export function watchedPath(path: string, absDir: string, realDir: string | unde
 export const MAPPER_PATH = "/mapper";
 /** The version path clients poll. */
 export const MAPPER_VERSION_PATH = "/mapper/version";
+/** The diagnostics of the last compile (the `mapper validate --json` envelope plus versions). */
+export const MAPPER_DIAGNOSTICS_PATH = "/mapper/diagnostics";
 
 const encoder = new TextEncoder();
 
@@ -106,11 +108,42 @@ function matches(ifNoneMatch: string | null, tags: readonly string[]): boolean {
 const CORS: Readonly<Record<string, string>> = { "access-control-allow-origin": "*" };
 const JSON_TYPE = "application/json; charset=utf-8";
 
-/** Builds the HTTP answer for one request from a snapshot; `undefined` when the path is not ours. */
-export function respond(request: Request, snap: Built): Response | undefined {
+/** The diagnostics report of the last compile attempt and its response body. */
+interface BuiltDiagnostics {
+  report: DiagnosticsReport;
+  body: Uint8Array<ArrayBuffer>;
+}
+
+/** Builds the diagnostics report: the validate envelope of the last compile attempt plus versions. */
+function buildDiagnostics(
+  dir: string,
+  diagnostics: readonly Diagnostic[],
+  files: number,
+  version: number,
+  servedVersion: number,
+): BuiltDiagnostics {
+  const list = diagnostics.map((d) => toEnvelopeDiagnostic(d, dir));
+  const errors = list.filter((d) => d.severity === "error").length;
+  const report: DiagnosticsReport = {
+    ok: errors === 0,
+    diagnostics: list,
+    result: { files, errors, warnings: list.length - errors },
+    version,
+    servedVersion,
+    stale: version !== servedVersion,
+  };
+  return { report, body: encoder.encode(JSON.stringify(report)) };
+}
+
+/**
+ * Builds the HTTP answer for one request from a snapshot (and the diagnostics of the last compile attempt);
+ * `undefined` when the path is not ours.
+ */
+export function respond(request: Request, snap: Built, diag?: BuiltDiagnostics): Response | undefined {
   const { pathname } = new URL(request.url);
   const isCorpus = pathname === MAPPER_PATH;
-  if (!isCorpus && pathname !== MAPPER_VERSION_PATH) return undefined;
+  const isDiagnostics = pathname === MAPPER_DIAGNOSTICS_PATH && diag !== undefined;
+  if (!isCorpus && !isDiagnostics && pathname !== MAPPER_VERSION_PATH) return undefined;
   const method = request.method.toUpperCase();
   if (method === "OPTIONS") {
     const requested = request.headers.get("access-control-request-headers");
@@ -139,7 +172,7 @@ export function respond(request: Request, snap: Built): Response | undefined {
       headers: { ...CORS, "content-type": JSON_TYPE, "allow": "GET, HEAD, OPTIONS" },
     });
   }
-  const identityTag = `"${snap.version}${isCorpus ? "" : "-v"}"`;
+  const identityTag = isDiagnostics ? `"${diag.report.version}-d"` : `"${snap.version}${isCorpus ? "" : "-v"}"`;
   const gzipTag = `"${snap.version}-gz"`;
   const useGzip = isCorpus && snap.compressible && acceptsGzip(request.headers.get("accept-encoding"));
   const headers: Record<string, string> = {
@@ -152,7 +185,7 @@ export function respond(request: Request, snap: Built): Response | undefined {
   if (matches(request.headers.get("if-none-match"), isCorpus ? [identityTag, gzipTag] : [identityTag])) {
     return new Response(null, { status: 304, headers });
   }
-  const body = isCorpus ? (useGzip ? snap.gzip() : snap.body) : snap.versionBody;
+  const body = isCorpus ? (useGzip ? snap.gzip() : snap.body) : isDiagnostics ? diag.body : snap.versionBody;
   if (useGzip) headers["content-encoding"] = "gzip";
   headers["content-length"] = String(body.length);
   return new Response(method === "HEAD" ? null : body, { status: 200, headers });
@@ -183,6 +216,7 @@ export class LiveCorpus implements CorpusService {
   readonly #prefix: string;
   readonly #debounceMs: number;
   #snap: Built | undefined;
+  #diag: BuiltDiagnostics | undefined;
   #lastVersion = 0;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #compiling: Promise<void> | undefined;
@@ -208,13 +242,14 @@ export class LiveCorpus implements CorpusService {
 
   async start(): Promise<void> {
     try {
-      const { corpus, diagnostics } = await this.loader(this.#dir, { cache: this.#cache });
+      const { corpus, diagnostics } = await this.loader(this.#dir, this.#loadOptions());
       this.#install(compile(corpus, { site: this.options.site, version: this.#mint() }), diagnostics, corpus.files);
     } catch (err: unknown) {
       if (!this.options.lenient) throw err;
       this.#logFailure(err);
       const empty = { memory: [], globals: [], views: [], requests: [], messages: [] };
       this.#install({ site: this.options.site, version: this.#mint(), ...empty }, [], []);
+      this.#failed(err);
     }
     if (this.options.watch !== false) await this.#arm();
   }
@@ -225,7 +260,27 @@ export class LiveCorpus implements CorpusService {
   }
 
   handle(request: Request): Response | undefined {
-    return respond(request, this.#snap!);
+    return respond(request, this.#snap!, this.#diag);
+  }
+
+  diagnostics(): DiagnosticsReport {
+    return this.#diag!.report;
+  }
+
+  #loadOptions(): { cache: LoadCache; validate: boolean; sources: false } {
+    // Every authoring check but the disk lookup of source globs, which would walk the project on every save.
+    return { cache: this.#cache, validate: this.options.validate ?? true, sources: false };
+  }
+
+  /** Records a failed compile: its problems become the diagnostics report, the corpus served stays. */
+  #failed(err: unknown): void {
+    const problems = err instanceof CorpusLoadError ? asParseErrors(err.problems) : [{
+      code: "compile-error",
+      severity: "error" as const,
+      message: err instanceof Error ? err.message : String(err),
+      location: { file: this.#dir, line: 0, column: 0 },
+    }];
+    this.#diag = buildDiagnostics(this.#dir, problems, this.#files.length, this.#mint(), this.#snap!.version);
   }
 
   nextVersion(): Promise<CorpusSnapshot> {
@@ -242,6 +297,7 @@ export class LiveCorpus implements CorpusService {
   #install(wire: WireCorpus, diagnostics: readonly Diagnostic[], files: readonly string[]): void {
     this.#snap = build(wire, diagnostics);
     this.#files = files.map((f) => resolve(f));
+    this.#diag = buildDiagnostics(this.#dir, diagnostics, files.length, wire.version, wire.version);
   }
 
   #log(line: string): void {
@@ -414,7 +470,7 @@ export class LiveCorpus implements CorpusService {
       else await this.#arm();
     }
     try {
-      const { corpus, diagnostics } = await this.loader(this.#dir, { cache: this.#cache });
+      const { corpus, diagnostics } = await this.loader(this.#dir, this.#loadOptions());
       if (this.#disposed) return;
       const wire = compile(corpus, { site: this.options.site, version: this.#mint() });
       this.#install(wire, diagnostics, corpus.files);
@@ -426,6 +482,7 @@ export class LiveCorpus implements CorpusService {
     } catch (err: unknown) {
       if (this.#disposed) return;
       this.#logFailure(err);
+      this.#failed(err);
     }
   }
 

@@ -261,9 +261,9 @@ export class PageEngine {
   /** Collects the annotated tree of the tab's current document with the components active at its URL. */
   async collect(
     t: PageTarget,
-    opts: { includeHidden?: boolean } = {},
+    opts: { includeHidden?: boolean; url?: string } = {},
   ): Promise<{ page: SeeCollect; resolution: Resolution }> {
-    const url = (await this.evaluate<string>(t, "location.href")).value;
+    const url = opts.url ?? (await this.evaluate<string>(t, "location.href")).value;
     const resolution = this.resolution(url);
     const page = await this.call<SeeCollect>(t, "collect", {
       components: resolution.components,
@@ -274,17 +274,20 @@ export class PageEngine {
 
   /** Navigates the tab to `url` unless it is already there (same URL without the fragment), then settles. */
   async goto(t: PageTarget, url: string, settleMs = 3000): Promise<boolean> {
+    await this.#navigateIfElsewhere(t, url);
+    return await this.settle(t, settleMs);
+  }
+
+  async #navigateIfElsewhere(t: PageTarget, url: string): Promise<void> {
     const here = (await this.evaluate<string>(t, "location.href")).value;
     const strip = (u: string) => u.replace(/#.*$/, "");
-    if (strip(here) !== strip(url)) {
-      const res = await this.#deps.send<{ errorText?: string }>("Page.navigate", { url }, t.session, 30_000);
-      if (res.errorText) {
-        throw new PageError("navigation_failed", `cannot open "${url}": ${res.errorText}`, {
-          hint: "check the URL and that the site is up",
-        });
-      }
+    if (strip(here) === strip(url)) return;
+    const res = await this.#deps.send<{ errorText?: string }>("Page.navigate", { url }, t.session, 30_000);
+    if (res.errorText) {
+      throw new PageError("navigation_failed", `cannot open "${url}": ${res.errorText}`, {
+        hint: "check the URL and that the site is up",
+      });
     }
-    return await this.settle(t, settleMs);
   }
 
   /** A snapshot: settle (bounded), collect, and add what the daemon knows (view, corpus, unmatched components). */
@@ -292,10 +295,11 @@ export class PageEngine {
     t: PageTarget,
     opts: { url?: string | undefined; includeHidden?: boolean; settleMs?: number },
   ): Promise<SnapshotPayload> {
-    const settled = opts.url !== undefined
-      ? await this.goto(t, opts.url, opts.settleMs)
-      : await this.settle(t, opts.settleMs);
-    const { page, resolution } = await this.collect(t, { includeHidden: opts.includeHidden === true });
+    if (opts.url !== undefined) await this.#navigateIfElsewhere(t, opts.url);
+    // One round trip settles and says where the page is, so the view is resolved for the settled URL.
+    const here = await this.call<{ settled: boolean; url: string }>(t, "settle", 100, opts.settleMs ?? 3000);
+    const settled = here.settled;
+    const { page, resolution } = await this.collect(t, { includeHidden: opts.includeHidden === true, url: here.url });
     return {
       schema: 1,
       tab: t.tab,

@@ -36,7 +36,16 @@
  * `#N` alone is a snapshot id; `Name#N` picks the N-th candidate (0-based).
  *
  * Node ids: numbered the first time the page script sees an element (a `WeakMap` in the isolated world) and kept
- * while the element lives in that document; a new document (navigation) starts a new world and new ids.
+ * while the element lives in that document; a new document (navigation) starts a new world and new ids. Elements of
+ * same-origin iframes and open shadow roots are numbered from the same counter, so ids are unique across frames
+ * without a frame prefix (cross-origin iframes are not read).
+ *
+ * Accessible names and roles: dom-accessibility-api (`vendor/`), inlined into the page script. Measured on the
+ * 2,000-element shop page against Chromium's accessibility tree: about as fast as a hand-written approximation
+ * (~20–60 ms for the whole collect under load), while `Accessibility.getFullAXTree` alone took 360–575 ms.
+ *
+ * Settling: the load event plus 500 ms (data often renders just after load), then 100 ms without DOM mutations
+ * (watched from the world's creation on, so a quiet page settles at once), bounded by 3 s (`[Unsettled]`).
  *
  * Test app: `tests/site/shop.js` (served by `tests/site/server.ts` under `/shop/…`, see its header for the pages
  * and traps) with its corpus `tests/fixtures/shop/shop.yaml`; start a session with

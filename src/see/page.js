@@ -113,7 +113,8 @@ export function createSee(R, A) {
   const parentOf = (el) => {
     if (el.parentElement) return el.parentElement;
     const root = el.parentNode;
-    return root instanceof ShadowRoot ? root.host : null;
+    // A shadow root's host; iframe documents stop here (their elements are numbered, not nested, across frames).
+    return root && root.nodeType === Node.DOCUMENT_FRAGMENT_NODE ? /** @type {ShadowRoot} */ (root).host : null;
   };
 
   /** @type {import("../../assets/extension/resolver.js").Dom<Element>} */
@@ -138,21 +139,28 @@ export function createSee(R, A) {
   };
 
   /** Every root to search: the document and each open shadow root. */
+  /** Every root to search: the document, each open shadow root, and same-origin iframe documents (recursively). */
   const roots = () => {
     /** @type {Array<Document | ShadowRoot>} */
-    const out = [document];
-    const walk = document.createTreeWalker(document.documentElement, NodeFilter.SHOW_ELEMENT);
-    for (let n = walk.nextNode(); n; n = walk.nextNode()) {
-      const sr = /** @type {Element} */ (n).shadowRoot;
-      if (sr) {
-        out.push(sr);
-        const inner = document.createTreeWalker(sr, NodeFilter.SHOW_ELEMENT);
-        for (let m = inner.nextNode(); m; m = inner.nextNode()) {
-          const s2 = /** @type {Element} */ (m).shadowRoot;
-          if (s2) out.push(s2);
+    const out = [];
+    /** @param {Document | ShadowRoot} root */
+    const add = (root) => {
+      out.push(root);
+      const walk = document.createTreeWalker(root, NodeFilter.SHOW_ELEMENT);
+      for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+        const el = /** @type {Element} */ (n);
+        if (el.shadowRoot) add(el.shadowRoot);
+        if (el.tagName === "IFRAME") {
+          try {
+            const doc = /** @type {HTMLIFrameElement} */ (el).contentDocument;
+            if (doc) add(doc);
+          } catch {
+            // cross-origin: not ours to read
+          }
         }
       }
-    }
+    };
+    add(document);
     return out;
   };
 
@@ -270,7 +278,10 @@ export function createSee(R, A) {
     const exp = el.getAttribute("aria-expanded");
     if (exp === "true") s.push("expanded");
     else if (exp === "false") s.push("collapsed");
-    if (el.getAttribute("aria-selected") === "true" || (el instanceof HTMLOptionElement && el.selected)) {
+    if (
+      el.getAttribute("aria-selected") === "true" ||
+      (el.tagName === "OPTION" && /** @type {HTMLOptionElement} */ (el).selected)
+    ) {
       s.push("selected");
     }
     if (any.required === true || el.getAttribute("aria-required") === "true") s.push("required");
@@ -280,14 +291,16 @@ export function createSee(R, A) {
 
   /** @param {Element} el */
   const valueOf = (el) => {
-    if (el instanceof HTMLInputElement) {
-      if (["checkbox", "radio", "button", "submit", "reset", "hidden", "file", "image"].includes(el.type)) {
+    // Tag names, not instanceof: elements of same-origin iframes come from another window's constructors.
+    if (el.tagName === "INPUT") {
+      const input = /** @type {HTMLInputElement} */ (el);
+      if (["checkbox", "radio", "button", "submit", "reset", "hidden", "file", "image"].includes(input.type)) {
         return undefined;
       }
-      return el.type === "password" ? (el.value ? "••••" : "") : el.value;
+      return input.type === "password" ? (input.value ? "••••" : "") : input.value;
     }
-    if (el instanceof HTMLTextAreaElement) return el.value;
-    if (el instanceof HTMLSelectElement) return el.selectedOptions[0]?.label ?? "";
+    if (el.tagName === "TEXTAREA") return /** @type {HTMLTextAreaElement} */ (el).value;
+    if (el.tagName === "SELECT") return /** @type {HTMLSelectElement} */ (el).selectedOptions[0]?.label ?? "";
     return undefined;
   };
 
@@ -339,7 +352,8 @@ export function createSee(R, A) {
       if (hidden && !args.includeHidden) return [];
       const compIndex = owner.get(el);
       const component = compIndex === undefined ? undefined : components[compIndex];
-      const role = roleOf(el);
+      // A frame boundary is shown, so what is inside it reads as inside it.
+      const role = el.tagName === "IFRAME" ? "iframe" : roleOf(el);
       const interactive = isInteractive(el, role);
       /** @type {Array<[string, string]> | undefined} */
       let props;
@@ -363,9 +377,9 @@ export function createSee(R, A) {
           }
         }
       }
-      if (el instanceof HTMLIFrameElement) {
+      if (el.tagName === "IFRAME") {
         try {
-          const body = el.contentDocument?.body;
+          const body = /** @type {HTMLIFrameElement} */ (el).contentDocument?.body;
           if (body) kids.push(...visit(body, hidden, childCarried, inComponent, childNamed));
         } catch {
           // cross-origin: not ours to read
@@ -384,7 +398,7 @@ export function createSee(R, A) {
         }
       }
       const heading = role === "heading";
-      let keep = component !== undefined || (interactive && !boxless) ||
+      let keep = component !== undefined || (interactive && !boxless) || (role === "iframe" && !boxless) ||
         ((LANDMARK_ROLES.has(role) || heading) && !boxless);
       const name = interactive || component ? ownName : keep ? nameOf(el) : "";
       if (keep && !component && !interactive) {
@@ -494,7 +508,7 @@ export function createSee(R, A) {
    * Resolves when the document has loaded and the DOM has not changed for `quietMs`, or after `maxMs`.
    * @param {number} quietMs
    * @param {number} maxMs
-   * @returns {Promise<{ settled: boolean }>}
+   * @returns {Promise<{ settled: boolean, url: string }>}
    */
   const settle = (quietMs, maxMs) =>
     new Promise((resolve) => {
@@ -508,9 +522,9 @@ export function createSee(R, A) {
           /** @type {PerformanceNavigationTiming | undefined} */ (performance.getEntriesByType("navigation")[0]);
         const sinceLoad = nav && nav.loadEventEnd > 0 ? now - nav.loadEventEnd : Infinity;
         if (document.readyState === "complete" && quietFor >= quietMs && sinceLoad >= AFTER_LOAD_MS) {
-          return resolve({ settled: true });
+          return resolve({ settled: true, url: location.href });
         }
-        if (now >= deadline) return resolve({ settled: false });
+        if (now >= deadline) return resolve({ settled: false, url: location.href });
         const wait = document.readyState === "complete" ? Math.max(quietMs - quietFor, AFTER_LOAD_MS - sinceLoad) : 20;
         setTimeout(check, Math.max(5, Math.min(wait, deadline - now)));
       };

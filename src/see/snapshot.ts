@@ -34,8 +34,9 @@ export function nodeText(n: SeeNode): string {
   bits.push(...(n.states ?? []));
   if (n.value !== undefined && n.value !== "" && !values.has(n.value)) bits.push(`value=${q(n.value)}`);
   if (n.hidden) bits.push("hidden");
-  if (n.component !== undefined) return `[${[n.component, ...bits].join(" ")}]`;
-  return [n.role, ...bits].join(" ");
+  // Roles come from the page (a `role` attribute): escaped like every other page text.
+  if (n.component !== undefined) return `[${[escapeControls(n.component, { bidi: true }), ...bits].join(" ")}]`;
+  return [escapeControls(n.role, { bidi: true }), ...bits].join(" ");
 }
 
 /** Cuts a tree: `--interactive` keeps interactive nodes and their matched ancestors; `--depth` cuts levels. */
@@ -144,7 +145,7 @@ export function formatSnapshot(
     const clusters = new Map<string, Array<{ role: string; name: string }>>();
     for (const o of p.page.coverage.orphans) clusters.set(o.suggestion, [...(clusters.get(o.suggestion) ?? []), o]);
     for (const [sel, list] of [...clusters].sort((a, b) => b[1].length - a[1].length)) {
-      const roles = [...new Set(list.map((o) => o.role))].join("/");
+      const roles = escapeControls([...new Set(list.map((o) => o.role))].join("/"), { bidi: true });
       const names = [...new Set(list.map((o) => o.name).filter(Boolean))];
       const shown = names.length === 0
         ? "(no text)"

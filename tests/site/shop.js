@@ -7,6 +7,7 @@
 //   /shop/login             LoginForm with React-style controlled inputs (direct value assignment is ignored)
 //   /shop/account/**        account pages
 //   /shop/old-sale          client-side redirect to /shop/ after 400 ms
+//   /shop/help              a same-origin iframe (shop-help-frame.html) and an open shadow root with a button
 //   /shop/blank             no interactive node at all
 //   /shop/loading           a loading placeholder that never resolves
 "use strict";
@@ -283,12 +284,22 @@ function account(rest) {
   );
 }
 
+function help() {
+  main.append(el("h1", { text: "Help" }), el("iframe", { src: "/shop-help-frame.html", title: "Help widget" }));
+  const host = el("chat-launcher", {});
+  host.attachShadow({ mode: "open" }).append(
+    el("button", { type: "button", class: "chat-open", text: "Chat with us" }),
+  );
+  main.append(host);
+}
+
 function route() {
   const path = location.pathname.replace(/\/+$/, "") || "/";
   footer();
   if (path === "/shop") return catalog();
   if (path.startsWith("/shop/product/")) return product(path.slice("/shop/product/".length));
   if (path === "/shop/login") return login();
+  if (path === "/shop/help") return help();
   if (path.startsWith("/shop/account/")) return account(path.slice("/shop/account/".length));
   if (path === "/shop/old-sale") {
     main.append(el("p", { text: "The sale moved…" }));
