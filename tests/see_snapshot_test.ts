@@ -359,6 +359,14 @@ Deno.test({
       assert.match(help.stdout, /\n {2}\d+ \[ChatButton "Chat with us"\]\n/);
       const ask = await resolve("AskButton");
       assert.equal(ask.status, 200, ask.body.error);
+      // A page that never stops changing is snapshotted after the bound, and says so.
+      const ticker = await s.run(["snapshot", "--url", `${site.origin}/shop/ticker`]);
+      assert.equal(ticker.code, 0, ticker.stderr);
+      assert.match(
+        ticker.stdout,
+        /\n\[Unsettled\] the page was still changing after the wait; run 'mapper snapshot' again/,
+      );
+      assert.match(ticker.stdout, /\n {2}\d+ button "Stop"\n/);
       const account = await s.run(["snapshot", "--url", `${site.origin}/shop/account/orders/recent`]);
       assert.match(account.stdout, /^\[View: Account\]\nroute: \/shop\/account\/\*\*\n/);
     });

@@ -87,22 +87,23 @@ function asPageError(err: unknown): unknown {
 }
 
 /**
- * Whether a query that matched nothing is worth waiting for: its component is declared for this page but not on it
- * at all yet (a list that renders after the page, the shop's grid). A misspelt name or a property value that is
- * not there fails at once.
+ * Whether the component a query that matched nothing asks for is declared for this page but not on it at all yet
+ * (`absent`: a list that renders after the page, the shop's grid — worth waiting for), on it now (`present`), or
+ * not declared here / not a query (`other`: a misspelt name fails at once).
  */
-async function stillLoading(engine: PageEngine, t: PageTarget, target: string): Promise<boolean> {
+async function presence(engine: PageEngine, t: PageTarget, target: string): Promise<"absent" | "present" | "other"> {
   let parsed;
   try {
     parsed = parseTarget(target);
   } catch {
-    return false;
+    return "other";
   }
-  if (parsed.kind !== "query") return false;
+  if (parsed.kind !== "query") return "other";
   const name = parsed.parts.at(-1)?.name;
-  if (name === undefined) return false;
+  if (name === undefined) return "other";
   const { page, resolution } = await engine.collect(t);
-  return resolution.components.some((c) => c.name === name) && !page.counts[name];
+  if (!resolution.components.some((c) => c.name === name)) return "other";
+  return page.counts[name] ? "present" : "absent";
 }
 
 /**
@@ -124,6 +125,7 @@ export async function actPage(
     events,
     async resolve(target, timeoutMs = 0) {
       const deadline = Date.now() + timeoutMs;
+      let rechecked = false;
       for (;;) {
         try {
           const r = await engine.resolve(t, target);
@@ -131,8 +133,17 @@ export async function actPage(
           return { objectId: r.objectId, id: r.summary.id, label: targetLabel(r.summary) };
         } catch (err: unknown) {
           if (!(err instanceof PageError) || err.code !== "no_match" || Date.now() >= deadline) throw err;
-          if (!(await stillLoading(engine, t, target))) throw err;
-          await new Promise((r) => setTimeout(r, 100));
+          const state = await presence(engine, t, target);
+          if (state === "absent") {
+            await new Promise((r) => setTimeout(r, 100));
+            continue;
+          }
+          // It appeared between the two looks (the list rendered just then): one more resolution decides.
+          if (state === "present" && !rechecked) {
+            rechecked = true;
+            continue;
+          }
+          throw err;
         }
       }
     },

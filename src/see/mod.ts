@@ -51,6 +51,16 @@
  * and traps) with its corpus `tests/fixtures/shop/shop.yaml`; start a session with
  * `startSession([], "tests/fixtures/shop")` from `tests/site/harness.ts` and a site with `startSite()`.
  *
+ * ## Acting (`actions.ts`, `navigate.ts`, `evaluate.ts`, `screenshot.ts`, `tabs.ts`; routes in `act_routes.ts`)
+ *
+ * `actPage(engine, {tab?})` → {@linkcode ActPage} (CDP on the tab's session, the page events, the one resolver);
+ * then `click|hover(page, "QUERY" | "ID" | {x, y}, {timeoutMs})`, `fill(page, target, text, {append})`,
+ * `keypress(page, "Control+A", {target})`, `scroll(page, {target, deltaX, deltaY})`, `navigate(page, url)`,
+ * `waitFor(page, probe, condition, {gone, timeoutMs})`, `evaluate(page, js)`, `screenshot(page, {element})`,
+ * `handleDialog(page, accept, text)` — each answers a plain result object (`action` first) or throws a
+ * {@linkcode PageError} with a code (`covered`, `disabled`, `hidden`, `offscreen`, `not_stuck`, `dialog`,
+ * `timeout`, …) and a hint. `ACT_ROUTES[command](engine, body)` is the same over JSON bodies (what HTTP serves).
+ *
  * @module
  */
 export * from "./api.ts";
@@ -74,3 +84,32 @@ export {
   testPredicate,
 } from "./query.ts";
 export { candidateLines, editDistance, matchedNodes, type Resolved, resolveTarget, summarize } from "./resolve.ts";
+export { ACT_ROUTES, actPage, targetLabel } from "./act_routes.ts";
+export {
+  ACTION_TIMEOUT_MS,
+  type ActionOptions,
+  type ActPage,
+  click,
+  fill,
+  type FillOptions,
+  type FillResult,
+  hover,
+  type KeyOptions,
+  keypress,
+  type KeyResult,
+  type PointerResult,
+  scroll,
+  type ScrollOptions,
+  type ScrollResult,
+} from "./actions.ts";
+export {
+  navigate,
+  type NavigateResult,
+  type WaitCondition,
+  waitFor,
+  type WaitProbe,
+  type WaitResult,
+} from "./navigate.ts";
+export { type EvalResult, evaluate } from "./evaluate.ts";
+export { screenshot, type ScreenshotOptions, type ScreenshotResult } from "./screenshot.ts";
+export { type DialogResult, handleDialog, type TabInfo } from "./tabs.ts";

@@ -88,6 +88,7 @@ Deno.test("formatSnapshot - no view and no corpus are said, unsettled pages are 
 Deno.test("nodeText - text from the page never reaches the terminal raw (role attributes included)", () => {
   const hostile = node(7, { role: "button\u001b]0;pwned\u0007", name: "\u202eevil", value: "\u001b[2J" });
   const text = nodeText(hostile);
+  // deno-lint-ignore no-control-regex
   assert.doesNotMatch(text, /[\u0000-\u001f\u007f\u202e]/);
   assert.equal(text, 'button\\x1b]0;pwned\\x07 "\\u202eevil" value="\\x1b[2J"');
 });

@@ -8,6 +8,7 @@
 //   /shop/account/**        account pages
 //   /shop/old-sale          client-side redirect to /shop/ after 400 ms
 //   /shop/help              a same-origin iframe (shop-help-frame.html) and an open shadow root with a button
+//   /shop/ticker            a clock that changes every 50 ms forever (never settles)
 //   /shop/blank             no interactive node at all
 //   /shop/loading           a loading placeholder that never resolves
 "use strict";
@@ -300,6 +301,12 @@ function route() {
   if (path.startsWith("/shop/product/")) return product(path.slice("/shop/product/".length));
   if (path === "/shop/login") return login();
   if (path === "/shop/help") return help();
+  if (path === "/shop/ticker") {
+    const clock = el("p", { class: "clock", role: "timer", text: "0" });
+    main.append(clock, el("button", { type: "button", text: "Stop" }));
+    setInterval(() => (clock.textContent = String(Date.now())), 50);
+    return;
+  }
   if (path.startsWith("/shop/account/")) return account(path.slice("/shop/account/".length));
   if (path === "/shop/old-sale") {
     main.append(el("p", { text: "The sale moved…" }));
