@@ -9,7 +9,7 @@
  */
 import { baseEnv, mapperCommand, tempDir } from "../tests/_helpers.ts";
 import { startSite } from "../tests/site/server.ts";
-import { alive, BROWSER, openTab, startSession, waitForLog } from "../tests/site/harness.ts";
+import { BROWSER, openTab, startSession, stopOnUnload, waitForLog } from "../tests/site/harness.ts";
 import { chromiumArgs, launchChromium } from "../src/browser/chromium.ts";
 import { Collector } from "../src/browser/collector.ts";
 
@@ -35,23 +35,7 @@ if (session && site) {
   console.log(
     `collector daemon RSS: ${before} KiB after start, ${after} KiB with both rings full (+${after - before} KiB)`,
   );
-  // The daemon stops Chromium and removes its session file on SIGTERM; the temp dir goes after it.
-  globalThis.addEventListener("unload", () => {
-    try {
-      Deno.kill(session.daemonPid, "SIGTERM");
-    } catch {
-      // already gone
-    }
-    const deadline = Date.now() + 5000;
-    while (Date.now() < deadline && (alive(session.daemonPid) || alive(session.chromiumPid))) {
-      // brief busy wait: unload handlers cannot await
-    }
-    try {
-      Deno.removeSync(session.tmp.path, { recursive: true });
-    } catch {
-      // best effort
-    }
-  });
+  stopOnUnload(session);
 }
 
 function mapper(args: string[]): Promise<Deno.CommandOutput> {

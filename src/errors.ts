@@ -70,6 +70,14 @@ export class FileError extends MapperError {}
 /** A check ran and found problems (e.g. `atlas validate`, `atlas verify`); the report itself is already printed. */
 export class ProblemsFound extends MapperError {}
 
+/**
+ * The text of an expected error as every front end shows it: `<message> — <hint>` (just the message without a
+ * hint). The CLI prefixes it with `mapper <command>: `; the MCP server returns it as the tool error's text.
+ */
+export function errorText(err: MapperError): string {
+  return err.hint ? `${err.message} — ${err.hint}` : err.message;
+}
+
 /** Describes any thrown value in one line, for wrapping OS errors into messages. */
 export function describe(err: unknown): string {
   if (err instanceof Error) return err.message;

@@ -151,3 +151,24 @@ export function testIo(options: TestIoOptions = {}): Io & { stdout: CapturedSink
     signal: options.signal ?? new AbortController().signal,
   };
 }
+
+/**
+ * The same I/O with other output sinks: a front end that runs a command in-process (the MCP server) captures what
+ * the command prints and returns it, while everything else (environment, clock, fetch, signal) stays the caller's.
+ */
+export function withSinks(io: Io, stdout: Sink, stderr: Sink): Io {
+  return {
+    stdout,
+    stderr,
+    stdin: io.stdin,
+    isTTY: { stdin: false, stdout: false, stderr: false },
+    env: io.env,
+    home: io.home,
+    cwd: io.cwd,
+    now: io.now,
+    fetch: io.fetch,
+    get signal() {
+      return io.signal;
+    },
+  };
+}

@@ -52,8 +52,10 @@ const ALLOWED: Record<string, readonly string[]> = {
   authoring: ["corpus", "assets"],
   atlas: ["corpus"],
   catalog: ["corpus", "atlas"],
-  browser: ["corpus", "assets"],
+  browser: ["corpus", "assets", "see"],
   devtools: ["browser"],
+  see: ["corpus", "assets", "browser", "devtools"],
+  mcp: ["*"],
   skills: ["assets"],
   assets: [],
 };

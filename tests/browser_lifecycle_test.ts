@@ -121,7 +121,10 @@ Deno.test({
     const doc = await s.run(["network", "list", "--type", "document"]);
     assert.match(
       doc.stdout,
-      new RegExp(`^\\[\\d+\\] GET ${site.origin.replace(/\./g, "\\.")}/index\\.html → 200 OK \\(Document\\)$`, "m"),
+      new RegExp(
+        `^\\[\\d+\\] \\[--\\] GET ${site.origin.replace(/\./g, "\\.")}/index\\.html → 200 OK \\(Document\\)$`,
+        "m",
+      ),
     );
     Deno.kill(s.chromiumPid, "SIGKILL");
     await waitFor("the daemon to exit", () => !alive(s.daemonPid), 10_000);

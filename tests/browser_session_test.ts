@@ -119,31 +119,43 @@ sessionTest(
       const list = await s.run(["console", "list", "--tab", indexTab.slice(0, 8)]);
       assert.equal(list.code, 0, list.stderr);
       const out = list.stdout;
-      assert.match(out, /^\[\d+\] log {7}log message 42 true null undefined \{a: 1, b: 'x'\} \(2\) \[1, 2\]$/m);
-      assert.match(out, /^\[\d+\] debug {5}debug message$/m);
-      assert.match(out, /^\[\d+\] info {6}info message$/m);
-      assert.match(out, /^\[\d+\] warn {6}warn message$/m);
-      assert.match(out, /^\[\d+\] error {5}error message$/m);
-      assert.match(out, /^\[\d+\] log {7}format str and 7$/m);
-      assert.match(out, /^\[\d+\] log {7}control \\x1b\[31mred\\x1b\[0m end$/m, "control characters are escaped");
       assert.match(
         out,
-        /^\[\d+\] exception Uncaught TypeError: uncaught boom\n {4}at http:\/\/127\.0\.0\.1:\d+\/index\.html:\d+:\d+$/m,
+        /^\[\d+\] \[[^\]]+\] +log {7}log message 42 true null undefined \{a: 1, b: 'x'\} \(2\) \[1, 2\]$/m,
       );
-      assert.match(out, /^\[\d+\] exception Uncaught \(in promise\) Error: rejected promise$/m);
-      assert.match(out, /^\[\d+\] info {6}app\.js loaded$/m);
+      assert.match(out, /^\[\d+\] \[[^\]]+\] +debug {5}debug message$/m);
+      assert.match(out, /^\[\d+\] \[[^\]]+\] +info {6}info message$/m);
+      assert.match(out, /^\[\d+\] \[[^\]]+\] +warn {6}warn message$/m);
+      assert.match(out, /^\[\d+\] \[AnyWarning\] +warn {6}warn message$/m, "the slot names the matched corpus message");
+      assert.match(out, /^\[\d+\] \[--\] +info {6}info message$/m, "[--] when nothing matched");
+      assert.match(out, /^\[\d+\] \[[^\]]+\] +error {5}error message$/m);
+      assert.match(out, /^\[\d+\] \[[^\]]+\] +log {7}format str and 7$/m);
+      assert.match(
+        out,
+        /^\[\d+\] \[[^\]]+\] +log {7}control \\x1b\[31mred\\x1b\[0m end$/m,
+        "control characters are escaped",
+      );
+      assert.match(
+        out,
+        /^\[\d+\] \[[^\]]+\] +exception Uncaught TypeError: uncaught boom\n {4}at http:\/\/127\.0\.0\.1:\d+\/index\.html:\d+:\d+$/m,
+      );
+      assert.match(out, /^\[\d+\] \[[^\]]+\] +exception Uncaught \(in promise\) Error: rejected promise$/m);
+      assert.match(out, /^\[\d+\] \[[^\]]+\] +info {6}app\.js loaded$/m);
       assert.ok(!out.includes("\u001b"), "no raw escape reaches the terminal");
 
       const nl = (await s.run(["network", "list", "--tab", indexTab])).stdout;
       const o = site.origin.replace(/\./g, "\\.");
-      assert.match(nl, new RegExp(`^\\[\\d+\\] GET ${o}/index\\.html → 200 OK \\(Document\\)$`, "m"));
-      assert.match(nl, new RegExp(`^\\[\\d+\\] GET ${o}/style\\.css → 200 OK \\(Stylesheet\\)$`, "m"));
-      assert.match(nl, new RegExp(`^\\[\\d+\\] GET ${o}/app\\.js → 200 OK \\(Script\\)$`, "m"));
-      assert.match(nl, new RegExp(`^\\[\\d+\\] GET ${o}/missing\\.js → 404 Not Found \\(Script\\)$`, "m"));
-      assert.match(nl, new RegExp(`^\\[\\d+\\] GET ${o}/img\\.png → 200 OK \\(Image\\)$`, "m"));
-      assert.match(nl, new RegExp(`^\\[\\d+\\] GET ${o}/font\\.woff2 → 200 OK \\(Font\\)$`, "m"));
+      assert.match(nl, new RegExp(`^\\[\\d+\\] \\[[^\\]]+\\] +GET ${o}/index\\.html → 200 OK \\(Document\\)$`, "m"));
+      assert.match(nl, new RegExp(`^\\[\\d+\\] \\[[^\\]]+\\] +GET ${o}/style\\.css → 200 OK \\(Stylesheet\\)$`, "m"));
+      assert.match(nl, new RegExp(`^\\[\\d+\\] \\[[^\\]]+\\] +GET ${o}/app\\.js → 200 OK \\(Script\\)$`, "m"));
+      assert.match(
+        nl,
+        new RegExp(`^\\[\\d+\\] \\[[^\\]]+\\] +GET ${o}/missing\\.js → 404 Not Found \\(Script\\)$`, "m"),
+      );
+      assert.match(nl, new RegExp(`^\\[\\d+\\] \\[[^\\]]+\\] +GET ${o}/img\\.png → 200 OK \\(Image\\)$`, "m"));
+      assert.match(nl, new RegExp(`^\\[\\d+\\] \\[[^\\]]+\\] +GET ${o}/font\\.woff2 → 200 OK \\(Font\\)$`, "m"));
       // An image body is not retained: it is fetched on demand from the tab that loaded it, byte for byte.
-      const img = /^\[(\d+)\] GET \S+\/img\.png /m.exec(nl)!;
+      const img = /^\[(\d+)\] \[[^\]]+\] +GET \S+\/img\.png /m.exec(nl)!;
       const imgFile = join(s.tmp.path, "img.png");
       const got = await s.run(["network", "get", img[1]!, "--response-file", imgFile]);
       assert.equal(got.stderr, `response body saved: ${imgFile} (${PNG.length} bytes)\n`);
@@ -151,7 +163,11 @@ sessionTest(
     }
     { // console list filters: --level comma list, --limit, --json; get shows one message
       const lv = await s.run(["console", "list", "--level", "warn,exception", "--tab", indexTab]);
-      const levels = new Set(lv.stdout.split("\n").filter((l) => /^\[\d+\]/.test(l)).map((l) => l.split(/\s+/)[1]));
+      const levels = new Set(
+        lv.stdout.split("\n").filter((l) => /^\[\d+\]/.test(l)).map((l) =>
+          l.replace(/^\[\d+\] \[[^\]]+\] +/, "").split(/\s+/)[0]
+        ),
+      );
       assert.deepEqual([...levels].sort(), ["exception", "warn"]);
       const bad = await s.run(["console", "list", "--level", "loud"]);
       assert.equal(bad.code, 2);
@@ -186,22 +202,29 @@ sessionTest(
       await waitForLog(s, "api done");
       const out = (await s.run(["network", "list", "--url", "/API/"])).stdout;
       const o = site.origin.replace(/\./g, "\\.");
-      assert.match(out, new RegExp(`^\\[\\d+\\] POST ${o}/api/echo → 201 Created \\(Fetch\\)$`, "m"));
-      assert.match(out, new RegExp(`^\\[\\d+\\] POST ${o}/api/echo → 201 Created \\(XHR\\)$`, "m"));
+      assert.match(out, new RegExp(`^\\[\\d+\\] \\[[^\\]]+\\] +POST ${o}/api/echo → 201 Created \\(Fetch\\)$`, "m"));
+      assert.match(
+        out,
+        new RegExp(`^\\[\\d+\\] \\[EchoApi, AnyApi\\] POST ${o}/api/echo → 201 Created \\(Fetch\\)$`, "m"),
+      );
+      assert.match(out, new RegExp(`^\\[\\d+\\] \\[[^\\]]+\\] +POST ${o}/api/echo → 201 Created \\(XHR\\)$`, "m"));
       assert.match(
         out,
         new RegExp(
-          `^\\[\\d+\\] GET ${o}/api/redirect → 302 Found \\(Fetch\\)\n\\[\\d+\\] GET ${o}/api/redirect2 → 301 Moved Permanently \\(Fetch\\)\n\\[\\d+\\] GET ${o}/api/data\\?via=redirect → 200 OK \\(Fetch\\)$`,
+          `^\\[\\d+\\] \\[[^\\]]+\\] +GET ${o}/api/redirect → 302 Found \\(Fetch\\)\n\\[\\d+\\] \\[[^\\]]+\\] +GET ${o}/api/redirect2 → 301 Moved Permanently \\(Fetch\\)\n\\[\\d+\\] \\[[^\\]]+\\] +GET ${o}/api/data\\?via=redirect → 200 OK \\(Fetch\\)$`,
           "m",
         ),
       );
       assert.match(
         out,
-        new RegExp(`^\\[\\d+\\] GET ${o}/api/status/500 → 500 Internal Server Error \\(Fetch\\)$`, "m"),
+        new RegExp(`^\\[\\d+\\] \\[[^\\]]+\\] +GET ${o}/api/status/500 → 500 Internal Server Error \\(Fetch\\)$`, "m"),
       );
-      assert.match(out, new RegExp(`^\\[\\d+\\] GET ${o}/api/hang → pending \\(Fetch\\)$`, "m"));
+      assert.match(out, new RegExp(`^\\[\\d+\\] \\[[^\\]]+\\] +GET ${o}/api/hang → pending \\(Fetch\\)$`, "m"));
       const refused = (await s.run(["network", "list", "--url", "127.0.0.1:1/"])).stdout;
-      assert.match(refused, /^\[\d+\] GET http:\/\/127\.0\.0\.1:1\/refused → failed: net::ERR_\w+ \(Fetch\)$/m);
+      assert.match(
+        refused,
+        /^\[\d+\] \[[^\]]+\] +GET http:\/\/127\.0\.0\.1:1\/refused → failed: net::ERR_\w+ \(Fetch\)$/m,
+      );
       const xhr = (await s.run(["network", "list", "--type", "xhr", "--tab", apiTab])).stdout.trim().split("\n");
       assert.equal(xhr.length, 2);
       assert.ok(xhr.every((l) => l.endsWith("(XHR)")));
@@ -317,8 +340,8 @@ sessionTest(
     }
     { // entries spanning tabs show the tab column
       const out = (await s.run(["console", "list"])).stdout;
-      assert.match(out, new RegExp(`^\\[\\d+\\] log {7}\\[${apiTab.slice(0, 8)}\\] api done$`, "m"));
-      assert.match(out, new RegExp(`^\\[\\d+\\] log {7}\\[${indexTab.slice(0, 8)}\\] index done$`, "m"));
+      assert.match(out, new RegExp(`^\\[\\d+\\] \\[[^\\]]+\\] +log {7}\\[${apiTab.slice(0, 8)}\\] api done$`, "m"));
+      assert.match(out, new RegExp(`^\\[\\d+\\] \\[[^\\]]+\\] +log {7}\\[${indexTab.slice(0, 8)}\\] index done$`, "m"));
     }
   },
 );

@@ -11,7 +11,7 @@ Deno.test("mapper --help - lists every command of the service description on std
   const r = await runMapper(["--help"], { env: { HOME: home.path } });
   assert.deepEqual(r.code, 0);
   assert.deepEqual(r.stderr, "");
-  for (const cmd of ["serve-mapper", "atlas", "browser", "console", "network", "skills", "version"]) {
+  for (const cmd of ["serve-mapper", "atlas", "browser", "console", "network", "snapshot", "skills", "version"]) {
     assert.match(r.stdout, new RegExp(`^  ${cmd}\\b`, "m"), `help lists ${cmd}`);
   }
   await assertGolden("help.txt", r.stdout);

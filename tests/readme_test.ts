@@ -1,6 +1,7 @@
 /**
- * The README must stay true: every `mapper …` line in its code blocks parses (command, flags and arguments), every
- * flag its command table names exists on that command, and every `deno task` it shows exists.
+ * The README and the bundled skills must stay true: every `mapper …` line in their `sh` code blocks parses (command,
+ * flags and arguments), every flag the README's command table names exists on that command, and every `deno task`
+ * it shows exists.
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
@@ -10,6 +11,7 @@ import { parse } from "../src/cli/_parse.ts";
 import { testIo } from "../src/io.ts";
 import config from "../deno.json" with { type: "json" };
 import { ROOT } from "./_helpers.ts";
+import { ASSETS } from "../src/assets.ts";
 
 // deno-lint-ignore no-explicit-any
 type AnyCommand = Command<any, any, any>;
@@ -28,9 +30,9 @@ function words(line: string): string[] {
   return out;
 }
 
-function codeLines(): string[] {
+function codeLines(text: string = README): string[] {
   const lines: string[] = [];
-  for (const block of README.matchAll(/```sh\n([\s\S]*?)```/g)) {
+  for (const block of text.matchAll(/```sh\n([\s\S]*?)```/g)) {
     for (const raw of block[1]!.split("\n")) {
       const line = raw.replace(/\s+#.*$/, "").trim();
       if (line) lines.push(line);
@@ -45,17 +47,28 @@ function findCommand(path: string[]): AnyCommand | undefined {
   return cmd;
 }
 
-Deno.test("README - every 'mapper …' line in a code block parses as a real command", () => {
-  const lines = codeLines().filter((l) => l.startsWith("mapper ") || l.startsWith("deno task mapper "));
-  assert.ok(lines.length >= 8, `found only ${lines.length} mapper lines`);
+/** Parses every `mapper …` line of a document's `sh` blocks with the real command table; fails naming the line. */
+function assertLinesParse(what: string, text: string, atLeast: number): void {
+  const lines = codeLines(text).filter((l) => l.startsWith("mapper ") || l.startsWith("deno task mapper "));
+  assert.ok(lines.length >= atLeast, `${what}: found only ${lines.length} mapper lines`);
   for (const line of lines) {
     const args = words(line.replace(/^deno task mapper /, "mapper ")).slice(1);
     try {
       parse(dryProgram(), args);
     } catch (err: unknown) {
-      assert.fail(`README line does not parse: ${line}\n  ${String(err)}`);
+      assert.fail(`${what} line does not parse: ${line}\n  ${String(err)}`);
     }
   }
+}
+
+Deno.test("README - every 'mapper …' line in a code block parses as a real command", () => {
+  assertLinesParse("README", README, 8);
+});
+
+Deno.test("skills - every 'mapper …' line in a bundled skill parses as a real command with those flags", () => {
+  const skills = Object.entries(ASSETS).filter(([path]) => /^skills\/[^/]+\/SKILL\.md$/.test(path));
+  assert.ok(skills.length >= 2, "both skills are bundled");
+  for (const [path, text] of skills) assertLinesParse(`assets/${path}`, text, 3);
 });
 
 Deno.test("README - every flag in the command table exists on its command", () => {

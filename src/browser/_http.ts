@@ -16,6 +16,7 @@ import {
 } from "./api.ts";
 import { BodyUnavailable, type Collector, type NetworkRecord, type Ring } from "./collector.ts";
 import type { CorpusMatcher } from "./match.ts";
+import { type FieldDefs, messageFields, requestFields } from "./fields.ts";
 
 /** What the handler needs from the daemon. */
 export interface ApiContext {
@@ -32,6 +33,10 @@ export interface ApiContext {
   identity(): Omit<SessionPayload, "schema">;
   /** Stops the daemon (after the answer is sent). */
   shutdown(): void;
+  /** Request/message property declarations of the current corpus (none when absent). */
+  fields?: () => FieldDefs;
+  /** The page commands (`/devtools/page/<command>`, see `src/see/routes.ts`); `rest` follows `page/`. */
+  page?: (req: Request, rest: readonly string[]) => Promise<Response>;
 }
 
 function json(body: unknown, status = 200): Response {
@@ -116,6 +121,29 @@ function contentType(r: NetworkRecord, kind: "request" | "response"): string {
   return "application/octet-stream";
 }
 
+/** Adds the properties of the first matched request that declares any (bodies read only when needed). */
+async function withFields(c: Collector, defs: FieldDefs, e: NetworkEntry): Promise<void> {
+  const props = e.matches.map((n) => defs.request(n)).find((p) => p.length > 0);
+  if (!props) return;
+  const r = c.network.get(e.index);
+  if (!r) return;
+  const text = async (read: () => Promise<Uint8Array>) => {
+    try {
+      return new TextDecoder().decode(await read());
+    } catch {
+      return undefined;
+    }
+  };
+  const values = await requestFields(props, {
+    url: r.url,
+    requestHeaders: r.requestHeaders,
+    responseHeaders: r.responseHeaders,
+    requestBody: () => text(() => c.requestBody(r)),
+    responseBody: () => r.state === "complete" ? text(() => c.responseBody(r)) : Promise.resolve(undefined),
+  });
+  if (values.length) e.properties = Object.fromEntries(values);
+}
+
 /** Builds the `/devtools/*` handler; returns `undefined` for paths outside `/devtools/`. */
 export function devtoolsHandler(ctx: ApiContext): (req: Request) => Promise<Response> | undefined {
   return (req: Request) => {
@@ -150,14 +178,25 @@ async function handle(ctx: ApiContext, req: Request, url: URL): Promise<Response
     };
     return json(payload);
   }
+  if (area === "page" && ctx.page) return await ctx.page(req, parts.slice(1));
   if (area === "tabs" && parts.length === 1) {
     if (req.method !== "POST") return error(405, "method_not_allowed", "use POST to open a tab");
     const id = await ctx.openTab(q.get("url") || "about:blank");
     return json({ schema: API_SCHEMA, tab: id });
   }
+  const defs = ctx.fields?.();
   if (area === "console") {
     const m = ctx.matcher();
-    const withMatches = (e: ConsoleEntry): ConsoleEntry => ({ ...e, matches: m.message(e.level, e.text) });
+    const withMatches = (e: ConsoleEntry): ConsoleEntry => {
+      const matches = m.message(e.level, e.text);
+      const out: ConsoleEntry = { ...e, matches };
+      const props = defs ? matches.map((n) => defs.message(n)).find((p) => p.length > 0) : undefined;
+      if (props) {
+        const values = messageFields(props, { text: e.text, frame: e.frame });
+        if (values.length) out.properties = Object.fromEntries(values);
+      }
+      return out;
+    };
     if (idx === undefined) {
       const levels = (q.get("level") ?? "").split(",").map((s) => s.trim()).filter(Boolean);
       const tab = tabMatcher(q.get("tab"));
@@ -183,7 +222,11 @@ async function handle(ctx: ApiContext, req: Request, url: URL): Promise<Response
         tab(r.tab)
       );
       const toPublic = (r: (typeof entries)[number]) => publicNetwork(r, false, m.request(r.method, r.url));
-      return json(listPayload(c.network, entries, limitOf(q.get("limit")), toPublic));
+      const payload = listPayload(c.network, entries, limitOf(q.get("limit")), toPublic);
+      if (defs) {
+        await Promise.all(payload.entries.map((e) => withFields(c, defs, e)));
+      }
+      return json(payload);
     }
     const index = Number(idx);
     if (!Number.isInteger(index) || index < 0) return error(400, "bad_index", `bad index "${idx}"`);
@@ -191,7 +234,9 @@ async function handle(ctx: ApiContext, req: Request, url: URL): Promise<Response
     if (!r) return notBuffered(c.network, "network request", index);
     if (sub === undefined) {
       const headers = q.get("secrets") === "1" ? "secrets" : "redacted";
-      return json({ schema: API_SCHEMA, entry: publicNetwork(r, headers, m.request(r.method, r.url)) });
+      const entry = publicNetwork(r, headers, m.request(r.method, r.url));
+      if (defs) await withFields(c, defs, entry);
+      return json({ schema: API_SCHEMA, entry });
     }
     if (sub !== "body") return error(404, "not_found", `no such path "${url.pathname}"`);
     const kind = q.get("kind") === "request" ? "request" : "response";

@@ -63,6 +63,8 @@ export interface ConsoleEntry {
   origin?: string;
   /** Names of the corpus `messages:` it matched, in corpus order. */
   matches: string[];
+  /** Properties the first matched message declares, extracted (`src/browser/fields.ts`); absent when none. */
+  properties?: Record<string, string>;
 }
 
 /** A header as sent or received. */
@@ -107,6 +109,8 @@ export interface NetworkEntry {
   responseHeaders?: Header[];
   /** Names of the corpus `requests:` it matched, in corpus order. */
   matches: string[];
+  /** Properties the first matched request declaring any defines, extracted (`src/browser/fields.ts`). */
+  properties?: Record<string, string>;
 }
 
 /** Answer of the list endpoints. */

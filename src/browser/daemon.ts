@@ -20,9 +20,11 @@ import { pidAlive } from "./process.ts";
 import { Collector } from "./collector.ts";
 import { ensureExtension, injectPort } from "./extension.ts";
 import { compileMatcher, type CorpusMatcher } from "./match.ts";
+import { type FieldDefs, fieldDefs } from "./fields.ts";
 import { devtoolsHandler } from "./_http.ts";
 import { type Access, guarded, newSecret } from "./_guard.ts";
 import { privateDir, projectKey } from "./_private.ts";
+import { PageEngine, PageEvents, pageHandler } from "../see/mod.ts";
 import { removeSession, type SessionInfo, sessionPath, writeSession } from "./session_file.ts";
 
 /** Options of `mapper browser start` (also what the detached daemon is re-run with). */
@@ -191,10 +193,12 @@ export async function runDaemon(opts: StartOptions, io: Io): Promise<number> {
   });
   let matcherVersion: unknown = null;
   let matcher: CorpusMatcher = compileMatcher(undefined);
+  let fields: FieldDefs = fieldDefs(undefined);
   const currentMatcher = () => {
     const wire = corpus.current().wire;
     if (wire !== matcherVersion) {
       matcher = compileMatcher(wire);
+      fields = fieldDefs(wire);
       matcherVersion = wire;
     }
     return matcher;
@@ -252,6 +256,8 @@ export async function runDaemon(opts: StartOptions, io: Io): Promise<number> {
     if (stopSignal.aborted) return interrupted();
     cdp = chromium.cdp;
     const collector = new Collector(cdp, { log: (line) => io.stderr.write(`${line}\n`), now: io.now });
+    // Before the collector attaches: every tab, the first one too, gets the Page domain (dialogs, lifecycle).
+    const pageEvents = new PageEvents(cdp);
     await collector.start();
     const conn = cdp;
     const proc = chromium;
@@ -271,6 +277,10 @@ export async function runDaemon(opts: StartOptions, io: Io): Promise<number> {
       status: () => ({ version: VERSION, daemonPid: Deno.pid, chromiumPid: proc.pid, port }),
       identity: () => ({ sessionId, daemonPid: Deno.pid, chromiumPid: proc.pid, port, version: VERSION }),
       shutdown: () => shutdown.abort(),
+      fields: () => {
+        currentMatcher();
+        return fields;
+      },
       openTab: async (url) => {
         // Open blank, wait until the collector has the tab's domains enabled, then navigate: nothing is missed.
         const { targetId } = await conn.send<{ targetId: string }>("Target.createTarget", { url: "about:blank" });
@@ -280,6 +290,19 @@ export async function runDaemon(opts: StartOptions, io: Io): Promise<number> {
         return targetId;
       },
       tabs,
+      page: pageHandler(
+        new PageEngine({
+          send: (method, params, sessionId, timeoutMs) => conn.send(method, params, sessionId, timeoutMs),
+          tabs,
+          session: async (targetId) => {
+            const s = await collector.waitForSession((x) => x.targetId === targetId, 5000);
+            await collector.ready(s.id);
+            return s.id;
+          },
+          corpus: () => corpus.current().wire,
+          events: pageEvents,
+        }),
+      ),
     });
 
     const firstPage = await collector.waitForSession((s) => s.type === "page", 5000).catch(() => undefined);

@@ -6,7 +6,7 @@
  */
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { Io, Sink } from "../io.ts";
+import { type Io, type Sink, withSinks } from "../io.ts";
 import { describe, FileError, SessionError, UsageError } from "../errors.ts";
 import { escapeControls } from "../terminal.ts";
 import { findBrowser } from "./chromium.ts";
@@ -152,20 +152,7 @@ function fileIo(io: Io, path: string): Io {
       while (bytes.length > 0) bytes = bytes.subarray(file.writeSync(bytes));
     },
   };
-  return {
-    stdout: sink,
-    stderr: sink,
-    stdin: io.stdin,
-    isTTY: { stdin: false, stdout: false, stderr: false },
-    env: io.env,
-    home: io.home,
-    cwd: io.cwd,
-    now: io.now,
-    fetch: io.fetch,
-    get signal() {
-      return io.signal;
-    },
-  };
+  return withSinks(io, sink, sink);
 }
 
 /** Runs `mapper browser start`. */

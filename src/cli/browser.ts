@@ -1,6 +1,7 @@
 /** Wiring of `mapper browser start|stop|status`. @module */
 import { type Command, Option } from "./command.ts";
 import { type CliContext, collect, intArg } from "./context.ts";
+import { registerBrowserActions } from "./browser_act.ts";
 
 /** Registers the `mapper browser` command group. */
 export function registerBrowser(program: Command, ctx: CliContext): void {
@@ -61,4 +62,6 @@ export function registerBrowser(program: Command, ctx: CliContext): void {
       const { runBrowserStatus } = await import("../browser/stop.ts");
       ctx.exitCode = await runBrowserStatus({ dir: o.dir, json: o.json === true }, ctx.io);
     });
+
+  registerBrowserActions(browser, ctx);
 }

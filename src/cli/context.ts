@@ -28,6 +28,21 @@ export function intArg(min: number, max = Number.MAX_SAFE_INTEGER): (value: stri
   };
 }
 
+/** Parses a flag value as a whole number that may be negative (a scroll delta). */
+export function signedIntArg(value: string): number {
+  if (!/^-?\d+$/.test(value.trim())) throw new InvalidArgumentError(`expected a whole number, got "${value}"`);
+  return Number(value.trim());
+}
+
+/** Parses a flag value as a CSS pixel coordinate: a number, 0 or more, fractions allowed. */
+export function coordinateArg(value: string): number {
+  const n = Number(value.trim());
+  if (value.trim() === "" || !Number.isFinite(n) || n < 0) {
+    throw new InvalidArgumentError(`expected a number of CSS pixels, 0 or more, got "${value}"`);
+  }
+  return n;
+}
+
 /** Collects a repeatable string flag into an array. */
 export function collect(value: string, previous: string[] | undefined): string[] {
   return [...(previous ?? []), value];

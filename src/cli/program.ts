@@ -11,6 +11,8 @@ import { registerAuthoring } from "./authoring.ts";
 import { registerBrowser } from "./browser.ts";
 import { registerCorpusCommands } from "./corpus_cmds.ts";
 import { registerDevtools } from "./devtools.ts";
+import { registerMcp } from "./mcp.ts";
+import { registerSee } from "./see.ts";
 import { registerServeMapper } from "./serve_mapper.ts";
 import { registerSkills } from "./skills.ts";
 import { registerVersion } from "./version.ts";
@@ -35,6 +37,8 @@ export function buildProgram(ctx: CliContext): Command {
   registerAtlas(program, ctx);
   registerBrowser(program, ctx);
   registerDevtools(program, ctx);
+  registerSee(program, ctx);
+  registerMcp(program, ctx);
   registerSkills(program, ctx);
   registerVersion(program, ctx);
   program.addHelpText(

@@ -7,7 +7,7 @@
  */
 import type { Command } from "./command.ts";
 import type { Io } from "../io.ts";
-import { EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, MapperError, UsageError } from "../errors.ts";
+import { errorText, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, MapperError, UsageError } from "../errors.ts";
 import type { CliContext } from "./context.ts";
 import { escapeControls, toJson } from "../terminal.ts";
 import { buildProgram } from "./program.ts";
@@ -30,8 +30,10 @@ function report(io: Io, path: string, err: MapperError): void {
   // Messages echo paths and values the user typed: show control characters, never let them reach the terminal.
   // Parse errors quote raw argv words, which may hold newlines: escape those too so the error stays one line.
   const safe = (text: string) => escapeControls(text, { keepNewlines: !(err instanceof ParseError) });
-  const hint = err.hint ?? (err instanceof UsageError ? `see '${display(path)} --help'` : undefined);
-  io.stderr.write(`${display(path)}: ${safe(err.message)}${hint ? ` — ${safe(hint)}` : ""}\n`);
+  const text = err.hint === undefined && err instanceof UsageError
+    ? `${err.message} — see '${display(path)} --help'`
+    : errorText(err);
+  io.stderr.write(`${display(path)}: ${safe(text)}\n`);
 }
 
 /** Commands whose `--json` output is the authoring envelope, which a usage error must still print. */

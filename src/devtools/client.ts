@@ -7,7 +7,7 @@
  */
 import { resolve } from "../path.ts";
 import type { Io } from "../io.ts";
-import { NotFoundError, SessionError } from "../errors.ts";
+import { NotFoundError, SessionError, UsageError } from "../errors.ts";
 import type { ErrorPayload } from "../browser/mod.ts";
 import { openSession, pidAlive, type SessionInfo } from "../browser/mod.ts";
 
@@ -22,6 +22,12 @@ export interface DaemonClient {
    * → {@linkcode SessionError}, never a crash in the formatter).
    */
   json<T>(path: string, valid?: (v: unknown) => boolean): Promise<T>;
+  /**
+   * POSTs a JSON body and parses the JSON answer (the page commands, `/devtools/page/*`). An error answer becomes a
+   * typed error with the daemon's message and hint: 400 → {@linkcode UsageError}, 404 → {@linkcode NotFoundError},
+   * anything else → {@linkcode SessionError}.
+   */
+  post<T>(path: string, body: unknown, timeoutMs?: number): Promise<T>;
   /** GETs a body; resolves with bytes and content type, or with the daemon's reason it is unavailable. */
   body(
     index: number,
@@ -38,9 +44,9 @@ export async function connect(dir: string, io: Io): Promise<DaemonClient> {
   const session = await openSession(resolve(io.cwd, dir), io);
   if (session === undefined) throw noSession();
   const { info, base } = session;
-  const request = async (path: string): Promise<Response> => {
+  const request = async (path: string, init: RequestInit = {}, timeoutMs = 15_000): Promise<Response> => {
     try {
-      return await session.request(path, { signal: AbortSignal.timeout(15_000) });
+      return await session.request(path, { ...init, signal: AbortSignal.timeout(timeoutMs) });
     } catch (err: unknown) {
       if (!pidAlive(info.daemonPid)) throw noSession();
       throw new SessionError(
@@ -89,6 +95,28 @@ export async function connect(dir: string, io: Io): Promise<DaemonClient> {
         });
       }
       return v as T;
+    },
+    async post<T>(path: string, body: unknown, timeoutMs = 60_000): Promise<T> {
+      const res = await request(path, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(body),
+      }, timeoutMs);
+      const text = await res.text();
+      let payload: Partial<ErrorPayload> & { hint?: string } = {};
+      try {
+        payload = JSON.parse(text);
+      } catch {
+        if (res.ok) throw new SessionError(`the session daemon sent invalid JSON for "${path}"`);
+      }
+      if (res.ok) return payload as T;
+      if (res.status === 503) throw new SessionError("the session is still starting", { hint: "retry in a moment" });
+      const message = payload.error ?? (text.trim().split("\n")[0] || res.statusText);
+      const hint = payload.hint ?? "check 'mapper browser status'";
+      if (res.status === 400) throw new UsageError(message, { hint });
+      if (res.status === 404 && payload.code !== "not_found") throw new NotFoundError(message, { hint });
+      if (payload.hint !== undefined) throw new SessionError(message, { hint });
+      throw new SessionError(`the session daemon answered ${res.status}: ${message}`, { hint });
     },
     async body(index, kind) {
       const res = await request(`/devtools/network/${index}/body?kind=${kind}`);

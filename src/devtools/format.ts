@@ -31,15 +31,41 @@ function overflow(dropped: number, what: string): string[] {
   return dropped > 0 ? [`(${dropped} earlier ${what} entries dropped — buffer overflowed)`] : [];
 }
 
-/** `console list`: `[index] level text`, with `[tab8]` after the level when the listed entries span tabs. */
+/** The match slot of a list line: `[Name]`, `[A, B]`, or `[--]` when nothing in the corpus classified it. */
+export function matchSlot(matches: readonly string[]): string {
+  return matches.length === 0 ? "[--]" : `[${matches.map((m) => escapeText(m, false)).join(", ")}]`;
+}
+
+/** The trailing extracted properties: ` {name=value, …}` sorted by name, or `""`. */
+export function propsSuffix(props: Readonly<Record<string, string>> | undefined): string {
+  if (!props) return "";
+  const keys = Object.keys(props).sort();
+  if (keys.length === 0) return "";
+  return ` {${keys.map((k) => `${escapeText(k, false)}=${escapeText(props[k]!, false)}`).join(", ")}}`;
+}
+
+/** Slots of a listing, padded to the widest one. */
+function slots(entries: ReadonlyArray<{ matches: readonly string[] }>): string[] {
+  const raw = entries.map((e) => matchSlot(e.matches));
+  const width = Math.max(0, ...raw.map((s) => s.length));
+  return raw.map((s) => s.padEnd(width));
+}
+
+/**
+ * `console list`: `[index] [Match] level text {props}`, with `[tab8]` after the level when the listed entries span
+ * tabs. The slot is `[--]` when no corpus message matched; slots are padded to the widest in the listing.
+ */
 export function formatConsoleList(p: ListPayload<ConsoleEntry>): string {
   const lines: string[] = [];
   if (p.entries.length === 0) lines.push("No console messages captured.");
   const multi = new Set(p.entries.map((e) => e.tab)).size > 1;
-  for (const e of p.entries) {
+  const slot = slots(p.entries);
+  p.entries.forEach((e, i) => {
     const tab = multi ? `[${e.tab.slice(0, 8)}] ` : "";
-    lines.push(`[${e.index}] ${e.level.padEnd(9)} ${tab}${escapeText(e.text, true)}`);
-  }
+    lines.push(
+      `[${e.index}] ${slot[i]} ${e.level.padEnd(9)} ${tab}${escapeText(e.text, true)}${propsSuffix(e.properties)}`,
+    );
+  });
   lines.push(...overflow(p.dropped, "console"));
   return lines.join("\n") + "\n";
 }
@@ -53,18 +79,28 @@ export function formatConsoleGet(e: ConsoleEntry): string {
   }
   lines.push(`Time: ${new Date(e.ts).toISOString()}`);
   if (e.matches.length > 0) lines.push(`Matches: ${e.matches.join(", ")}`);
+  lines.push(...propertiesBlock(e.properties));
   return lines.join("\n") + "\n";
 }
 
-/** `network list`: `[index] method url → status (resourceType)`. */
+function propertiesBlock(props: Readonly<Record<string, string>> | undefined): string[] {
+  const keys = Object.keys(props ?? {}).sort();
+  if (!props || keys.length === 0) return [];
+  return ["Properties:", ...keys.map((k) => `  ${escapeText(k, false)} = ${escapeText(props[k]!, false)}`)];
+}
+
+/** `network list`: `[index] [Match] method url → status (resourceType) {props}`. */
 export function formatNetworkList(p: ListPayload<NetworkEntry>): string {
   const lines: string[] = [];
   if (p.entries.length === 0) lines.push("No network requests captured.");
-  for (const e of p.entries) {
+  const slot = slots(p.entries);
+  p.entries.forEach((e, i) => {
     lines.push(
-      `[${e.index}] ${escapeText(e.method, false)} ${escapeText(e.url, false)} → ${statusText(e)} (${e.resourceType})`,
+      `[${e.index}] ${slot[i]} ${escapeText(e.method, false)} ${escapeText(e.url, false)} → ${
+        statusText(e)
+      } (${e.resourceType})${propsSuffix(e.properties)}`,
     );
-  }
+  });
   lines.push(...overflow(p.dropped, "network"));
   return lines.join("\n") + "\n";
 }
@@ -102,6 +138,7 @@ export function formatNetworkHead(e: NetworkEntry): string {
   }
   lines.push(`Timing: ${timing.join(", ")}`);
   if (e.matches.length > 0) lines.push(`Matches: ${e.matches.join(", ")}`);
+  lines.push(...propertiesBlock(e.properties));
   lines.push(
     ...headerBlock("Request Headers", e.requestHeaders ?? []),
     ...headerBlock("Response Headers", e.responseHeaders ?? []),

@@ -224,3 +224,26 @@ export async function openTab(s: TestSession, url: string): Promise<string> {
   if (!m?.[1]) throw new Error(`no tab id in:\n${res.stdout}`);
   return m[1];
 }
+
+/**
+ * For benches (which cannot await teardown): on unload, SIGTERM the session's daemon (it stops Chromium and removes
+ * its session file), wait for both to end, then remove the temp dir.
+ */
+export function stopOnUnload(session: TestSession): void {
+  globalThis.addEventListener("unload", () => {
+    try {
+      Deno.kill(session.daemonPid, "SIGTERM");
+    } catch {
+      // already gone
+    }
+    const deadline = Date.now() + 5000;
+    while (Date.now() < deadline && (alive(session.daemonPid) || alive(session.chromiumPid))) {
+      // brief busy wait: unload handlers cannot await
+    }
+    try {
+      Deno.removeSync(session.tmp.path, { recursive: true });
+    } catch {
+      // best effort
+    }
+  });
+}

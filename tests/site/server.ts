@@ -1,6 +1,8 @@
 /**
  * The test site for the browser tests: the pages in this folder plus `/api/*` endpoints (JSON, echo, redirect
- * chain, 500, 204, a 10400-byte body, a PNG, a cookie, a request that never answers, numbered endpoints for bursts).
+ * chain, 500, 204, a 10400-byte body, a PNG, a cookie, a request that never answers, numbered endpoints for bursts),
+ * and the test shop (`/shop/**` → `shop.html` + `shop.js`, a single-page app; `POST /api/cart` →
+ * `{ok, product_id, count}`, `POST /api/checkout` → 401 `{ok: false, error: "login required"}`).
  * One loopback server; `http://127.0.0.1:<port>` and `http://localhost:<port>` are two origins of it.
  *
  * @module
@@ -43,9 +45,20 @@ export function startSite(): Site {
       ...init,
       headers: { "content-type": "application/json", "x-test-marker": "mapper", ...(init.headers ?? {}) },
     });
+  let cart = 0;
   const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, async (req) => {
     const url = new URL(req.url);
     const p = url.pathname;
+    if (p === "/shop" || p.startsWith("/shop/")) {
+      return new Response(await Deno.readFile(join(DIR, "shop.html")), {
+        headers: { "content-type": TYPES[".html"]! },
+      });
+    }
+    if (p === "/api/cart" && req.method === "POST") {
+      const body = await req.json().catch(() => ({}));
+      return json({ ok: true, product_id: body.product_id ?? null, count: ++cart });
+    }
+    if (p === "/api/checkout") return json({ ok: false, error: "login required" }, { status: 401 });
     if (p === "/api/data") return json({ ok: true, via: url.searchParams.get("via") });
     if (p === "/api/echo") {
       const body = await req.text();

@@ -1,0 +1,41 @@
+/** Wiring of `mapper snapshot` (the page commands that see; `src/see/`). @module */
+import type { Command } from "./command.ts";
+import { type CliContext, intArg } from "./context.ts";
+
+/** Registers `mapper snapshot`. */
+export function registerSee(program: Command, ctx: CliContext): void {
+  program
+    .command("snapshot")
+    .description("print the page of the running browser session as an annotated tree: view, components, coverage")
+    .option("--url <url>", "open this URL first (only when the tab is not already there)")
+    .option("--tab <id>", "the tab to read (id or prefix from 'mapper browser status'); needed with several tabs")
+    .option("--interactive", "only interactive nodes and the components around them")
+    .option("--coverage", "only view, blocking overlay, warnings and coverage, with selectors for orphans")
+    .option("--depth <n>", "cut the tree below this depth (0 = top level only)", intArg(0))
+    .option("--include-hidden", "also show hidden nodes (display: none, aria-hidden, inert)")
+    .option("--json", "print as JSON")
+    .option("--out <file>", "write the snapshot to this file instead of stdout")
+    .option("--dir <path>", "corpus directory holding the session file", ".mapper")
+    .addHelpText(
+      "after",
+      "\nPrints, in order: [View: NAME] (route, memory notes) or [No view matched], [Blocked] when an overlay covers the\n" +
+        'page, [Guide] (component counts), the tree (ID [Component prop="value" … "name" states] or ID role "name"),\n' +
+        "[Warnings], [Conflicts], [Coverage]. Ids stay valid while their element lives; component queries\n" +
+        '(ProductCard[name="Lamp"] AddToCartButton) name targets for the acting commands. Exit 1 when the page has no\n' +
+        "interactive node (blank or still loading).",
+    )
+    .action(async (o) => {
+      const { runSnapshot } = await import("../see/commands.ts");
+      ctx.exitCode = await runSnapshot({
+        dir: o.dir,
+        url: o.url,
+        tab: o.tab,
+        interactive: o.interactive === true,
+        coverage: o.coverage === true,
+        depth: o.depth,
+        includeHidden: o.includeHidden === true,
+        json: o.json === true,
+        out: o.out,
+      }, ctx.io);
+    });
+}

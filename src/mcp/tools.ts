@@ -1,0 +1,215 @@
+/**
+ * The MCP tools: each one a thin adapter over the module function its CLI command runs (`mapper console list` →
+ * `runConsoleList`, …), called with captured output. Argument names follow one vocabulary across tools
+ * (snake_case; `target`, `text`, `key`, `timeout_ms`, …) and every description says what to pass and what comes back.
+ *
+ * @module
+ */
+import { z } from "zod";
+import { UsageError } from "../errors.ts";
+import { LEVELS } from "../browser/mod.ts";
+import { type Annotations, defineTool, READ_LOCAL, type ToolSpec } from "./registry.ts";
+import { PAGE_TOOLS } from "./page_tools.ts";
+
+const tab = z.string().min(1).optional().describe(
+  "Only this tab: its id or a unique prefix of it (the 8-character ids listings show). Omit for every tab.",
+);
+const limit = (what: string) =>
+  z.number().int().min(1).optional().describe(`Only the most recent N ${what} (after the other filters).`);
+
+/** `console_list`: `mapper console list`. */
+const consoleList = defineTool({
+  name: "console_list",
+  title: "List console messages",
+  description: "List the console messages the browser session captured, oldest to newest, one line each: " +
+    "`[index] level text`. Uncaught exceptions and browser log entries are included (level `exception`, …). " +
+    "Use the index with console_get for the source location and time. The session keeps the last 1000 messages " +
+    "across navigations; a line says when older ones were dropped.",
+  input: {
+    level: z.array(z.enum(LEVELS)).min(1).optional().describe(
+      'Only these levels, e.g. ["error", "exception"]. Omit for all.',
+    ),
+    tab,
+    limit: limit("messages"),
+  },
+  annotations: READ_LOCAL,
+  browser: true,
+  async call(a, ctx) {
+    const { runConsoleList } = await import("../devtools/commands.ts");
+    return await ctx.capture((io) =>
+      runConsoleList({ dir: ctx.dir, level: a.level?.join(","), tab: a.tab, limit: a.limit, json: false }, io)
+    );
+  },
+});
+
+/** `console_get`: `mapper console get`. */
+const consoleGet = defineTool({
+  name: "console_get",
+  title: "Get one console message",
+  description: "Show one captured console message in full: level and tab, the whole text, the source location " +
+    "(function, URL, line, column), the time, and the corpus messages it matched.",
+  input: {
+    index: z.number().int().min(0).describe("The message index, as console_list shows it in brackets."),
+  },
+  annotations: READ_LOCAL,
+  browser: true,
+  async call(a, ctx) {
+    const { runConsoleGet } = await import("../devtools/commands.ts");
+    return await ctx.capture((io) => runConsoleGet({ dir: ctx.dir, index: String(a.index), json: false }, io));
+  },
+});
+
+/** `network_list`: `mapper network list`. */
+const networkList = defineTool({
+  name: "network_list",
+  title: "List network requests",
+  description: "List the requests the browser session captured, oldest to newest, one line each: " +
+    "`[index] METHOD url → status (ResourceType)`. Filter by resource type or URL text to keep the answer short. " +
+    "Use the index with network_get for headers and the response body.",
+  input: {
+    type: z.string().min(1).optional().describe(
+      "Only this resource type (case-insensitive): Document, XHR, Fetch, Script, Stylesheet, Image, Font, Other, ….",
+    ),
+    url: z.string().min(1).optional().describe("Only URLs containing this text (case-insensitive)."),
+    tab,
+    limit: limit("requests"),
+  },
+  annotations: READ_LOCAL,
+  browser: true,
+  async call(a, ctx) {
+    const { runNetworkList } = await import("../devtools/commands.ts");
+    return await ctx.capture((io) =>
+      runNetworkList({ dir: ctx.dir, type: a.type, url: a.url, tab: a.tab, limit: a.limit, json: false }, io)
+    );
+  },
+});
+
+/** `network_get`: `mapper network get`. */
+const networkGet = defineTool({
+  name: "network_get",
+  title: "Get one network request",
+  description: "Show one captured request: method, URL, status, timing, request and response headers, then a " +
+    "preview of the response body (the first 4096 bytes of text; binary bodies are described, never dumped). " +
+    "Authorization, Cookie and Set-Cookie values are redacted unless show_secrets is true.",
+  input: {
+    index: z.number().int().min(0).describe("The request index, as network_list shows it in brackets."),
+    show_secrets: z.boolean().optional().describe(
+      "Show Authorization, Cookie and Set-Cookie values instead of redacting them. Only when the task needs them.",
+    ),
+  },
+  annotations: READ_LOCAL,
+  browser: true,
+  async call(a, ctx) {
+    const { runNetworkGet } = await import("../devtools/commands.ts");
+    return await ctx.capture((io) =>
+      runNetworkGet({ dir: ctx.dir, index: String(a.index), json: false, showSecrets: a.show_secrets === true }, io)
+    );
+  },
+});
+
+const catalogIndex = z.string().min(1).optional().describe(
+  "Catalog location: an HTTPS URL or a local index.json path. Omit for the public atlas.",
+);
+
+/** `atlas_find`: `mapper atlas find`. */
+const atlasFind = defineTool({
+  name: "atlas_find",
+  title: "Find a site map in the atlas",
+  description: "Search the atlas, the catalog of community-made site maps (corpora), by domain or words. Each hit " +
+    "shows the slug, what it covers and how to install it (atlas_add with that slug). Use it before mapping a site " +
+    "yourself. An empty query lists the catalog. The catalog is cached for 24 hours.",
+  input: {
+    query: z.string().optional().describe('A domain or words, e.g. "example.com" or "shop checkout".'),
+    category: z.string().min(1).optional().describe("Only entries in this category."),
+    limit: z.number().int().min(0).optional().describe("Show at most N hits (default 10; 0 = all)."),
+    index: catalogIndex,
+    refresh: z.boolean().optional().describe("Ignore the cached catalog and fetch it again."),
+  },
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+  browser: false,
+  async call(a, ctx) {
+    const { runFind } = await import("../atlas/find.ts");
+    const query = (a.query ?? "").trim();
+    return await ctx.capture((io) =>
+      runFind({
+        query: query === "" ? [] : [query],
+        category: a.category,
+        limit: a.limit ?? 10,
+        index: a.index,
+        refresh: a.refresh,
+      }, io)
+    );
+  },
+});
+
+const ADD: Annotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true };
+
+/** `atlas_add`: `mapper atlas add` into the server's corpus directory, after the user confirmed. */
+const atlasAdd = defineTool({
+  name: "atlas_add",
+  title: "Install a site map from the atlas",
+  description: "Install one atlas corpus (a slug from atlas_find) into this server's corpus directory, which must " +
+    "be empty or missing (nothing is ever overwritten). The archive is fetched over HTTPS, size-capped, checked for " +
+    "unsafe paths and loaded before it is moved into place. The user is asked to confirm through the client when " +
+    "the client supports it; otherwise ask the user yourself and pass confirm: true.",
+  input: {
+    slug: z.string().min(1).describe('The atlas entry to install, e.g. "example" (from atlas_find).'),
+    index: catalogIndex.describe(
+      "The catalog the slug came from (same value as atlas_find's index); archives are fetched beside it. " +
+        "Omit for the public atlas.",
+    ),
+    expect_sha256: z.string().optional().describe("Refuse the archive unless its SHA-256 is this hex value."),
+    confirm: z.boolean().optional().describe(
+      "Set true once the user agreed to this install. Needed only when the client cannot ask the user itself " +
+        "(without elicitation support); ignored otherwise, because the client then asks.",
+    ),
+  },
+  annotations: ADD,
+  browser: false,
+  async call(a, ctx) {
+    const asked = await ctx.confirm(`Install the atlas corpus "${a.slug}" into ${ctx.dir}?`);
+    if (asked === false) return `Nothing installed: the user declined installing "${a.slug}".`;
+    if (asked === undefined && a.confirm !== true) {
+      throw new UsageError(`installing "${a.slug}" needs the user's confirmation`, {
+        hint: "ask the user, then call atlas_add again with confirm: true",
+      });
+    }
+    const { runAdd } = await import("../atlas/install.ts");
+    return await ctx.capture((io) =>
+      runAdd({ slug: a.slug, target: ctx.dir, index: a.index, expectSha256: a.expect_sha256 }, io)
+    );
+  },
+});
+
+/** `match`: `mapper match`. */
+const match = defineTool({
+  name: "match",
+  title: "What the map says about a URL",
+  description: "Which view of the corpus a URL resolves to (the single most specific route) and its route " +
+    "parameters, the other views that also match, the components active there (global or view-scoped, with their " +
+    "selectors) and the API requests that apply. Reads the corpus only: no browser, nothing changes.",
+  input: {
+    url: z.string().min(1).describe('A page URL or path, e.g. "https://shop.example.com/product/42" or "/product/42".'),
+    method: z.string().min(1).optional().describe("Only requests accepting this HTTP method (GET, POST, …)."),
+  },
+  annotations: READ_LOCAL,
+  browser: false,
+  async call(a, ctx) {
+    const { runMatch } = await import("../authoring/match.ts");
+    return await ctx.capture((io) =>
+      runMatch({ url: a.url, dir: ctx.dir, ...(a.method === undefined ? {} : { method: a.method }) }, io)
+    );
+  },
+});
+
+/** Every tool the server offers, in the order `tools/list` shows them. */
+export const TOOLS: readonly ToolSpec[] = [
+  ...PAGE_TOOLS,
+  match,
+  consoleList,
+  consoleGet,
+  networkList,
+  networkGet,
+  atlasFind,
+  atlasAdd,
+];

@@ -1,0 +1,98 @@
+import assert from "node:assert/strict";
+import { formatFill, formatNavigate, formatPointer, formatScroll, formatTabs, formatWait } from "./_act_format.ts";
+import { targetLabel } from "./act_routes.ts";
+
+Deno.test("targetLabel - a matched element is named with its properties and its nearest matched ancestor", () => {
+  assert.equal(
+    targetLabel({
+      id: 35,
+      component: "AddToCartButton",
+      props: [],
+      ancestors: [{ component: "SiteMain", props: [] }, {
+        component: "ProductCard",
+        props: [["name", "Basalt Coffee Mug"]],
+      }],
+      role: "button",
+      name: "Add to cart",
+      states: [],
+      hidden: false,
+    }),
+    'AddToCartButton "Add to cart" (id 35) in ProductCard name="Basalt Coffee Mug"',
+  );
+  assert.equal(
+    targetLabel({
+      id: 7,
+      component: null,
+      props: [],
+      ancestors: [],
+      role: "button",
+      name: "Clear cart",
+      states: [],
+      hidden: false,
+    }),
+    'button "Clear cart" (id 7)',
+  );
+  // The accessible name is left out when a property already says it.
+  assert.equal(
+    targetLabel({
+      id: 3,
+      component: "FilterCheckbox",
+      props: [["label", "Filter 1"]],
+      ancestors: [],
+      role: "checkbox",
+      name: "Filter 1",
+      states: [],
+      hidden: false,
+    }),
+    'FilterCheckbox label="Filter 1" (id 3)',
+  );
+});
+
+Deno.test("act lines - one confirmation line; a dialog the click opened gets a second line naming the command", () => {
+  assert.equal(
+    formatPointer({ action: "click", target: 'button "Go" (id 1)', x: 10.4, y: 20.6, scrolled: true }),
+    'clicked button "Go" (id 1) at (10, 21) (scrolled into view)\n',
+  );
+  const withDialog = formatPointer({
+    action: "click",
+    target: "t",
+    x: 1,
+    y: 2,
+    scrolled: false,
+    dialog: { type: "prompt", message: "Name?", defaultPrompt: "", url: "" },
+  });
+  assert.match(
+    withDialog,
+    /\n {2}a prompt dialog opened: "Name\?" — the page waits; answer it with 'mapper browser dialog accept --text T'/,
+  );
+  assert.equal(formatFill({ action: "fill", target: "X", id: 1, value: "bob" }), 'filled X with "bob"\n');
+  assert.equal(
+    formatFill({ action: "fill", target: "X", id: 1, value: "no", option: "Norway" }),
+    'chose "Norway" in X\n',
+  );
+  assert.equal(
+    formatScroll({ action: "scroll", scroller: "document", position: { x: 0, y: 900 }, atEnd: true }),
+    "scrolled the document to (0, 900) — it did not move: already at the end\n",
+  );
+  assert.equal(
+    formatWait({ action: "wait-for", condition: "--load", gone: false, waitedMs: 3, atOnce: true, url: "u" }),
+    "--load holds (at once)\n",
+  );
+});
+
+Deno.test("act lines - navigation says who redirected; page text is escaped", () => {
+  assert.equal(
+    formatNavigate({
+      action: "navigate",
+      requested: "http://a/old",
+      url: "http://a/new",
+      redirected: "client",
+      loaded: true,
+    }),
+    "navigated to http://a/new (redirected from http://a/old by the page)\n",
+  );
+  assert.equal(
+    formatTabs([{ id: "ABCDEF0123", url: "http://a/", title: "T\u001b[31m", view: null }]),
+    'ABCDEF01  http://a/  "T\\u001b[31m"  [--]\n',
+  );
+});

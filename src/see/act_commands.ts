@@ -1,0 +1,370 @@
+/**
+ * The CLI side of the acting commands (`mapper browser navigate|click|fill|hover|keypress|scroll|wait-for|eval|
+ * screenshot|tabs|dialog`): flags → one daemon call (`POST /devtools/page/<command>`) → one confirmation line or
+ * the `--json` object. Thin: everything happens in the daemon's action engine.
+ *
+ * `--json` shapes (all `{"schema": 1, …}`): the engine's result objects (`action`, `target`, `id`, coordinates,
+ * `value`, `url`, …; see `act_routes.ts`); `screenshot` replaces the image data with `path`; `eval` gives
+ * `json` (the text) and `value`, or `undefined: true`.
+ *
+ * @module
+ */
+import { dirname, join, resolve } from "node:path";
+import type { Io } from "../io.ts";
+import { FileError, UsageError } from "../errors.ts";
+import { escapeControls } from "../terminal.ts";
+import { pageCall } from "./client.ts";
+import { writeResult } from "./output.ts";
+import type { FillResult, KeyResult, PointerResult, ScrollResult } from "./actions.ts";
+import type { NavigateResult, WaitResult } from "./navigate.ts";
+import type { EvalResult } from "./evaluate.ts";
+import type { ScreenshotResult } from "./screenshot.ts";
+import type { DialogResult, TabInfo } from "./tabs.ts";
+import { parseChord } from "./input.ts";
+import {
+  formatDialog,
+  formatEval,
+  formatFill,
+  formatKey,
+  formatNavigate,
+  formatPointer,
+  formatScreenshot,
+  formatScroll,
+  formatTabs,
+  formatWait,
+} from "./_act_format.ts";
+
+/** Flags every acting command shares. */
+export interface ActCommon {
+  dir: string;
+  tab?: string | undefined;
+  json: boolean;
+}
+
+/** Room the HTTP call leaves beyond the engine's own bound, so the engine's error (not a socket timeout) speaks. */
+const SLACK_MS = 15_000;
+
+function call<T>(opts: ActCommon, io: Io, command: string, body: Record<string, unknown>, boundMs: number): Promise<T> {
+  return pageCall<T>(opts.dir, io, command, { tab: opts.tab, ...body }, boundMs + SLACK_MS);
+}
+
+async function print(io: Io, opts: ActCommon, text: string, payload: object): Promise<number> {
+  await writeResult(io, { json: opts.json }, text, payload as Record<string, unknown>);
+  return 0;
+}
+
+/** Options of `browser navigate`. */
+export interface NavigateOptions extends ActCommon {
+  url: string;
+  timeoutMs: number;
+}
+
+/** Runs `mapper browser navigate URL`. */
+export async function runNavigate(opts: NavigateOptions, io: Io): Promise<number> {
+  if (!URL.canParse(opts.url)) {
+    throw new UsageError(`${JSON.stringify(escapeControls(opts.url))} is not an absolute URL`, {
+      hint: "include the scheme, e.g. https://example.com/",
+    });
+  }
+  const r = await call<NavigateResult & { view: string | null }>(opts, io, "navigate", {
+    url: opts.url,
+    timeoutMs: opts.timeoutMs,
+  }, opts.timeoutMs);
+  const view = r.view ? `  view: ${escapeControls(r.view)}\n` : "";
+  return await print(io, opts, formatNavigate(r) + view, r);
+}
+
+/** Options of `browser click` / `hover`. */
+export interface PointerOptions extends ActCommon {
+  target?: string | undefined;
+  x?: number | undefined;
+  y?: number | undefined;
+  timeoutMs: number;
+}
+
+function pointerBody(opts: PointerOptions): Record<string, unknown> {
+  const point = opts.x !== undefined || opts.y !== undefined;
+  if (opts.target !== undefined && point) {
+    throw new UsageError("give a target or --x/--y, not both", { hint: "drop the target, or drop --x and --y" });
+  }
+  if (opts.target === undefined && (opts.x === undefined || opts.y === undefined)) {
+    throw new UsageError("nothing to point at", {
+      hint: "give an ID or a component query from 'mapper snapshot', or both --x N and --y N",
+    });
+  }
+  return opts.target !== undefined
+    ? { target: opts.target, timeoutMs: opts.timeoutMs }
+    : { x: opts.x, y: opts.y, timeoutMs: opts.timeoutMs };
+}
+
+/** Runs `mapper browser click`. */
+export async function runClick(opts: PointerOptions, io: Io): Promise<number> {
+  const r = await call<PointerResult>(opts, io, "click", pointerBody(opts), opts.timeoutMs);
+  return await print(io, opts, formatPointer(r), r);
+}
+
+/** Runs `mapper browser hover`. */
+export async function runHover(opts: PointerOptions, io: Io): Promise<number> {
+  const r = await call<PointerResult>(opts, io, "hover", pointerBody(opts), opts.timeoutMs);
+  return await print(io, opts, formatPointer(r), r);
+}
+
+/** Options of `browser fill`. */
+export interface FillOptions extends ActCommon {
+  target: string;
+  text: string;
+  append: boolean;
+  timeoutMs: number;
+}
+
+/** Runs `mapper browser fill`. */
+export async function runFill(opts: FillOptions, io: Io): Promise<number> {
+  const r = await call<FillResult>(opts, io, "fill", {
+    target: opts.target,
+    text: opts.text,
+    append: opts.append,
+    timeoutMs: opts.timeoutMs,
+  }, opts.timeoutMs);
+  return await print(io, opts, formatFill(r), r);
+}
+
+/** Options of `browser keypress`. */
+export interface KeyOptions extends ActCommon {
+  key: string;
+  target?: string | undefined;
+  timeoutMs: number;
+}
+
+/** Runs `mapper browser keypress`. */
+export async function runKeypress(opts: KeyOptions, io: Io): Promise<number> {
+  parseChord(opts.key); // a misspelt key is a usage error before any session is needed
+  const r = await call<KeyResult>(opts, io, "keypress", {
+    key: opts.key,
+    target: opts.target,
+    timeoutMs: opts.timeoutMs,
+  }, opts.timeoutMs);
+  return await print(io, opts, formatKey(r), r);
+}
+
+/** Options of `browser scroll`. */
+export interface ScrollOptions extends ActCommon {
+  target?: string | undefined;
+  deltaX: number;
+  deltaY: number;
+  timeoutMs: number;
+}
+
+/** Runs `mapper browser scroll`. */
+export async function runScroll(opts: ScrollOptions, io: Io): Promise<number> {
+  if (opts.target === undefined && opts.deltaX === 0 && opts.deltaY === 0) {
+    throw new UsageError("nothing to scroll", { hint: "give --target ID|QUERY, or --delta-y N (and/or --delta-x N)" });
+  }
+  const r = await call<ScrollResult>(opts, io, "scroll", {
+    target: opts.target,
+    deltaX: opts.deltaX,
+    deltaY: opts.deltaY,
+    timeoutMs: opts.timeoutMs,
+  }, opts.timeoutMs);
+  return await print(io, opts, formatScroll(r), r);
+}
+
+/** Options of `browser wait-for`. */
+export interface WaitOptions extends ActCommon {
+  url?: string | undefined;
+  selector?: string | undefined;
+  component?: string | undefined;
+  view?: string | undefined;
+  text?: string | undefined;
+  load: boolean;
+  gone: boolean;
+  timeoutMs: number;
+}
+
+/** Runs `mapper browser wait-for`. */
+export async function runWaitFor(opts: WaitOptions, io: Io): Promise<number> {
+  const given = [opts.url, opts.selector, opts.component, opts.view, opts.text].filter((v) => v !== undefined).length +
+    (opts.load ? 1 : 0);
+  if (given !== 1) {
+    throw new UsageError(given === 0 ? "nothing to wait for" : "wait for one condition at a time", {
+      hint: "give exactly one of --url TEXT, --selector CSS, --component QUERY, --view NAME, --text TEXT, --load",
+    });
+  }
+  const r = await call<WaitResult>(opts, io, "wait-for", {
+    url: opts.url,
+    selector: opts.selector,
+    component: opts.component,
+    view: opts.view,
+    text: opts.text,
+    load: opts.load,
+    gone: opts.gone,
+    timeoutMs: opts.timeoutMs,
+  }, opts.timeoutMs);
+  return await print(io, opts, formatWait(r), r);
+}
+
+/** Options of `browser eval`. */
+export interface EvalOptions extends ActCommon {
+  js: string;
+}
+
+/** Runs `mapper browser eval`. */
+export async function runEval(opts: EvalOptions, io: Io): Promise<number> {
+  const r = await call<{ json: string | null; value?: unknown; undefined?: true }>(
+    opts,
+    io,
+    "eval",
+    { js: opts.js },
+    30_000,
+  );
+  const result: EvalResult = r.undefined ? { action: "eval", json: undefined, value: undefined } : {
+    action: "eval",
+    json: r.json ?? "null",
+    value: r.value,
+  };
+  return await print(io, opts, formatEval(result), r);
+}
+
+/** Options of `browser screenshot`. */
+export interface ScreenshotOptions extends ActCommon {
+  out?: string | undefined;
+  component?: string | undefined;
+  selector?: string | undefined;
+  expandPct?: number | undefined;
+  fullPage: boolean;
+  timeoutMs: number;
+}
+
+/** `screenshot-20261123-164501.png` in the working directory. */
+function defaultShotName(now: number): string {
+  const d = new Date(now).toISOString().replace(/[-:]/g, "").replace("T", "-").slice(0, 15);
+  return `screenshot-${d}.png`;
+}
+
+/** Writes the image beside its target first and renames it into place, so a failed write leaves nothing. */
+async function writeImage(path: string, bytes: Uint8Array, shown: string): Promise<void> {
+  let st: Deno.FileInfo | undefined;
+  try {
+    st = await Deno.stat(path);
+  } catch {
+    // new file
+  }
+  if (st?.isDirectory) {
+    throw new FileError(`--out "${escapeControls(shown)}" is a directory`, {
+      hint: "give a file name, e.g. --out shot.png",
+    });
+  }
+  const tmp = join(dirname(path), `.${crypto.randomUUID()}.tmp`);
+  try {
+    await Deno.writeFile(tmp, bytes, { createNew: true });
+    await Deno.rename(tmp, path);
+  } catch (err: unknown) {
+    await Deno.remove(tmp).catch(() => {});
+    throw new FileError(
+      `cannot write "${escapeControls(shown)}": ${err instanceof Error ? err.message : String(err)}`,
+      {
+        hint: "pass --out with a file path in an existing, writable directory",
+      },
+    );
+  }
+}
+
+/** Runs `mapper browser screenshot`. */
+export async function runScreenshot(opts: ScreenshotOptions, io: Io): Promise<number> {
+  if (opts.component !== undefined && opts.selector !== undefined) {
+    throw new UsageError("give --component or --selector, not both");
+  }
+  if (opts.fullPage && (opts.component !== undefined || opts.selector !== undefined)) {
+    throw new UsageError("--full-page captures the whole page; it does not combine with --component or --selector");
+  }
+  if (opts.expandPct !== undefined && opts.component === undefined && opts.selector === undefined) {
+    throw new UsageError("--expand-pct widens an element's box", { hint: "use it with --component or --selector" });
+  }
+  const shown = opts.out ?? defaultShotName(io.now());
+  const format = /\.jpe?g$/i.test(shown) ? "jpeg" : "png";
+  const r = await call<ScreenshotResult>(opts, io, "screenshot", {
+    component: opts.component,
+    selector: opts.selector,
+    expandPct: opts.expandPct,
+    fullPage: opts.fullPage,
+    format,
+    timeoutMs: opts.timeoutMs,
+  }, opts.timeoutMs);
+  const bytes = Uint8Array.from(atob(r.data), (c) => c.charCodeAt(0));
+  await writeImage(resolve(io.cwd, shown), bytes, shown);
+  const { data: _image, ...meta } = r;
+  const payload = { ...meta, path: shown, bytes: bytes.length };
+  const line: { path: string; width: number; height: number; target?: string } = {
+    path: shown,
+    width: r.width,
+    height: r.height,
+  };
+  if (r.target !== undefined) line.target = r.target;
+  return await print(io, opts, formatScreenshot(line), payload);
+}
+
+/** Options of `browser tabs`. */
+export interface TabsOptions extends ActCommon {
+  op: string;
+  arg?: string | undefined;
+  timeoutMs: number;
+}
+
+/** Runs `mapper browser tabs list|new [URL]|close ID`. */
+export async function runTabs(opts: TabsOptions, io: Io): Promise<number> {
+  if (opts.op === "list") {
+    if (opts.arg !== undefined) throw new UsageError("'tabs list' takes no argument");
+    const r = await call<{ tabs: TabInfo[] }>(opts, io, "tab-list", {}, 10_000);
+    return await print(io, opts, formatTabs(r.tabs), r);
+  }
+  if (opts.op === "new") {
+    const url = opts.arg ?? "about:blank";
+    if (!URL.canParse(url)) {
+      throw new UsageError(`${JSON.stringify(escapeControls(url))} is not an absolute URL`, {
+        hint: "include the scheme, e.g. https://example.com/",
+      });
+    }
+    const { connect } = await import("../devtools/mod.ts");
+    const client = await connect(opts.dir, io);
+    const opened = await client.post<{ tab: string }>(`/devtools/tabs?url=about:blank`, {}, 30_000);
+    let text = `opened tab ${opened.tab.slice(0, 8)}\n`;
+    let payload: Record<string, unknown> = { action: "tab-new", tab: opened.tab };
+    if (url !== "about:blank") {
+      const nav = await call<NavigateResult & { view: string | null }>(
+        { ...opts, tab: opened.tab },
+        io,
+        "navigate",
+        { url, timeoutMs: opts.timeoutMs },
+        opts.timeoutMs,
+      );
+      text = `opened tab ${opened.tab.slice(0, 8)}; ${formatNavigate(nav)}`;
+      payload = { ...payload, url: nav.url, view: nav.view, loaded: nav.loaded };
+      if (nav.redirected) payload.redirected = nav.redirected;
+    }
+    return await print(io, opts, text, payload);
+  }
+  if (opts.op === "close") {
+    const id = opts.arg ?? opts.tab;
+    if (id === undefined) throw new UsageError("which tab?", { hint: "give its id: 'mapper browser tabs close ID'" });
+    const r = await call<{ closed: string; url: string }>({ ...opts, tab: id }, io, "tab-close", {}, 10_000);
+    return await print(io, opts, `closed tab ${r.closed.slice(0, 8)} (${escapeControls(r.url)})\n`, r);
+  }
+  throw new UsageError(`unknown tabs action "${escapeControls(opts.op)}"`, { hint: "use list, new [URL] or close ID" });
+}
+
+/** Options of `browser dialog`. */
+export interface DialogOptions extends ActCommon {
+  op: string;
+  text?: string | undefined;
+}
+
+/** Runs `mapper browser dialog accept|dismiss`. */
+export async function runDialog(opts: DialogOptions, io: Io): Promise<number> {
+  if (opts.op !== "accept" && opts.op !== "dismiss") {
+    throw new UsageError(`unknown dialog action "${escapeControls(opts.op)}"`, { hint: "use accept or dismiss" });
+  }
+  if (opts.op === "dismiss" && opts.text !== undefined) {
+    throw new UsageError("--text answers a prompt when accepting it", { hint: "use 'dialog accept --text T'" });
+  }
+  const r = await call<DialogResult>(opts, io, "dialog", { accept: opts.op === "accept", text: opts.text }, 10_000);
+  return await print(io, opts, formatDialog(r), r);
+}

@@ -1,0 +1,535 @@
+/**
+ * The action engine: click, hover, fill, keypress and scroll on a tab, by node id, component query or point. Each
+ * function resolves its target in the page (one pass: the resolver's query → element), waits — bounded — for the
+ * element to be attached, visible and stable, then checks AT ONCE that it is enabled and that the hit-test at the
+ * press point lands on it (an overlay is named, never clicked through), and only then sends real input through CDP
+ * (`Input.dispatchMouseEvent` / `dispatchKeyEvent` / `insertText`). Results are plain objects; failures are
+ * {@linkcode PageError}s whose message names the target the way a snapshot does.
+ *
+ * Callable without the CLI: the daemon's routes and the MCP tools adapt these functions directly.
+ *
+ * @module
+ */
+import { CdpError } from "../browser/mod.ts";
+import { UsageError } from "../errors.ts";
+import { PageError } from "./api.ts";
+import { chordEvents, clickEvents, moveEvents, parseChord } from "./input.ts";
+import type { DialogInfo, PageEvents } from "./page_events.ts";
+import { focusElement, prepareElement, prepareFill, readValue, scrollByDelta } from "./_actionability.js";
+
+/** A resolved element: a handle in the page script's world and how to name it in messages. */
+export interface ResolvedElement {
+  /** `Runtime.RemoteObjectId` of the element, in the page script's isolated world. */
+  objectId: string;
+  /** The stable node id the snapshot shows. */
+  id: number;
+  /** The element named as a snapshot line would (`ProductCard name="Basalt Coffee Mug" › AddToCartButton "Add to cart"`). */
+  label: string;
+}
+
+/** What the engine needs of one tab: CDP on the tab's session, the event hub, and the one resolver. */
+export interface ActPage {
+  /** Sends a CDP command on the tab's session. */
+  send<T = Record<string, unknown>>(method: string, params?: Record<string, unknown>, timeoutMs?: number): Promise<T>;
+  /** Target id of the tab. */
+  readonly tabId: string;
+  /** Flattened CDP session of the tab. */
+  readonly sessionId: string;
+  readonly events: PageEvents;
+  /**
+   * Resolves `ID` or a component query to exactly one element (the shared resolver's errors otherwise). With
+   * `timeoutMs`, a query whose component is declared for the page but not on it yet is retried until then.
+   */
+  resolve(target: string, timeoutMs?: number): Promise<ResolvedElement>;
+  /**
+   * Names what covers a target, from the page script's ids of the hit element and its ancestors (innermost first),
+   * the way the snapshot names it (`CookieConsent (dialog "We value your privacy")`); `undefined` leaves the
+   * page-side description.
+   */
+  nameCover?(ids: readonly number[]): string | undefined;
+}
+
+/** A target: a node id or component query, or a viewport point (`click --x --y`). */
+export type Target = string | { x: number; y: number };
+
+/** Default bound of the attached/visible/stable wait. */
+export const ACTION_TIMEOUT_MS = 5000;
+
+/** Options shared by the pointer actions. */
+export interface ActionOptions {
+  /** Bound of the attached/visible/stable wait (default {@linkcode ACTION_TIMEOUT_MS}). */
+  timeoutMs?: number;
+}
+
+/** Result of {@linkcode click} and {@linkcode hover}. */
+export interface PointerResult {
+  action: "click" | "hover";
+  /** The target named as a snapshot would, or `point (x, y)`. */
+  target: string;
+  /** Node id, when the target was an element. */
+  id?: number;
+  /** Where the pointer went, CSS pixels in the viewport (after scrolling). */
+  x: number;
+  y: number;
+  /** Whether the element had to be scrolled into view first. */
+  scrolled: boolean;
+  /** A dialog the click opened (the page waits for `browser dialog accept|dismiss`). */
+  dialog?: DialogInfo;
+}
+
+/** Result of {@linkcode fill}. */
+export interface FillResult {
+  action: "fill";
+  target: string;
+  id: number;
+  /** The value the field holds now (equal to the text asked for: verified). */
+  value: string;
+  /** For a `<select>`: the label of the chosen option. */
+  option?: string;
+}
+
+/** Result of {@linkcode keypress}. */
+export interface KeyResult {
+  action: "keypress";
+  /** The chord pressed, canonically written (`Control+A`). */
+  key: string;
+  /** The focused target, when one was given. */
+  target?: string;
+  id?: number;
+  dialog?: DialogInfo;
+}
+
+/** Result of {@linkcode scroll}. */
+export interface ScrollResult {
+  action: "scroll";
+  target?: string;
+  id?: number;
+  /** Element box after scrolling (viewport CSS pixels), when a target was brought into view. */
+  box?: { x: number; y: number; width: number; height: number };
+  /** Scroll position after a delta scroll, of the document or of the element's scrolling container. */
+  position?: { x: number; y: number };
+  /** `document` or `container`, with deltas. */
+  scroller?: "document" | "container";
+  /** Whether a delta scroll hit the end (nothing moved). */
+  atEnd?: boolean;
+}
+
+/** The error a page command gives while a dialog blocks the page. */
+export function dialogOpenError(d: DialogInfo): PageError {
+  const text = d.message ? ` ${JSON.stringify(d.message.slice(0, 120))}` : "";
+  return new PageError("dialog", `a ${d.type} dialog is open on the page${text}`, {
+    hint: d.type === "prompt"
+      ? "answer it with 'mapper browser dialog accept --text T' or 'mapper browser dialog dismiss'"
+      : "close it with 'mapper browser dialog accept' or 'mapper browser dialog dismiss'",
+  });
+}
+
+/** Refuses at once when a dialog blocks the page (an evaluation would hang until it closed). */
+export function assertNoDialog(page: ActPage): void {
+  const d = page.events.dialog(page.sessionId);
+  if (d) throw dialogOpenError(d);
+}
+
+/**
+ * Sends a CDP command on the tab, but gives up (resolving `{ dialog }`) as soon as a dialog opens: the command's
+ * own answer would only come once the dialog is closed.
+ */
+async function sendOrDialog<T>(
+  page: ActPage,
+  method: string,
+  params: Record<string, unknown>,
+  timeoutMs = 30_000,
+): Promise<{ result: T } | { dialog: DialogInfo }> {
+  const pending = page.send<T>(method, params, timeoutMs);
+  let sub: Disposable | undefined;
+  const opened = new Promise<DialogInfo>((resolve) => {
+    sub = page.events.listen((ev) => {
+      if (ev.sessionId !== page.sessionId || ev.method !== "Page.javascriptDialogOpening") return;
+      const d = page.events.dialog(page.sessionId);
+      if (d) resolve(d);
+    });
+  });
+  try {
+    return await Promise.race([pending.then((result) => ({ result })), opened.then((dialog) => ({ dialog }))]);
+  } finally {
+    sub?.[Symbol.dispose]();
+    pending.catch(() => {}); // answered (or failed) after the dialog closed: nobody waits for it any more
+  }
+}
+
+/** Calls a page-side function (from `_actionability.js`) on a resolved element and returns its value. */
+async function callOn<T>(page: ActPage, objectId: string | undefined, fn: string, arg?: unknown): Promise<T> {
+  const params: Record<string, unknown> = {
+    functionDeclaration: fn,
+    arguments: arg === undefined ? [] : [{ value: arg }],
+    returnByValue: true,
+    awaitPromise: true,
+  };
+  if (objectId !== undefined) params.objectId = objectId;
+  else params.executionContextId = undefined;
+  let answer;
+  try {
+    answer = await sendOrDialog<
+      { result: { value?: unknown }; exceptionDetails?: { exception?: { description?: string }; text?: string } }
+    >(
+      page,
+      "Runtime.callFunctionOn",
+      params,
+    );
+  } catch (err: unknown) {
+    throw goneOr(err);
+  }
+  if ("dialog" in answer) throw dialogOpenError(answer.dialog);
+  const { result, exceptionDetails } = answer.result;
+  if (exceptionDetails) {
+    const why = exceptionDetails.exception?.description?.split("\n")[0] ?? exceptionDetails.text ?? "unknown error";
+    throw new PageError("page_error", `the page-side step failed: ${why}`, {
+      hint: "run 'mapper snapshot' to see the page as it is now",
+    });
+  }
+  return result.value as T;
+}
+
+/** A handle that stopped resolving means the element (or its document) went away between resolving and acting. */
+function goneOr(err: unknown): unknown {
+  if (
+    err instanceof CdpError && /Cannot find context|Could not find object|No node|context.*destroyed/i.test(err.message)
+  ) {
+    return new PageError("gone", "the element left the page while acting on it (the page re-rendered or navigated)", {
+      hint: "run the command again, or 'mapper browser wait-for --load' if the page is navigating",
+    });
+  }
+  return err;
+}
+
+/** What `prepareElement` answers. */
+interface Prepared {
+  ok: boolean;
+  reason?: string;
+  x?: number;
+  y?: number;
+  box?: { x: number; y: number; width: number; height: number };
+  scrolled?: boolean;
+  target?: string;
+  cover?: string;
+  coverIds?: number[];
+  container?: string;
+  waitedMs?: number;
+  tag?: string;
+}
+
+/** Turns a refusal of `prepareElement` into the one-line error an agent can act on. */
+export function refusal(label: string, p: Prepared, action: string, timeoutMs: number): PageError {
+  switch (p.reason) {
+    case "covered":
+      return new PageError(
+        "covered",
+        `${label} is covered by ${p.cover ?? "another element"}; the ${action} would land on it`,
+        { hint: "close or accept what covers it first (it is in 'mapper snapshot' under [Blocked])" },
+      );
+    case "no-pointer-events":
+      return new PageError(
+        "no_pointer_events",
+        `${label} does not receive pointer events (pointer-events: none); the ${action} would land on ${p.cover}`,
+        { hint: `${action} the element that handles it instead` },
+      );
+    case "disabled":
+      return new PageError("disabled", `${label} is disabled`, {
+        hint: "it cannot be used in this state; check the page (e.g. sold out, a required field empty)",
+      });
+    case "readonly":
+      return new PageError("readonly", `${label} is read-only`, { hint: "it cannot be typed into" });
+    case "not-editable":
+      return new PageError("not_editable", `${label} is a <${p.tag ?? "element"}>, not a field that takes text`, {
+        hint: "fill an input, a textarea, a select or an editable element; use 'mapper browser click' for others",
+      });
+    case "zero-size":
+      return new PageError("zero_size", `${label} has no size (0×0 box) and cannot be pressed`, {
+        hint: "act on the visible element around it",
+      });
+    case "detached":
+      return new PageError("gone", `${label} is no longer on the page`, {
+        hint: "run 'mapper snapshot' again or use a component query",
+      });
+    case "hidden":
+      return new PageError("hidden", `${label} stayed hidden for ${timeoutMs} ms`, {
+        hint: "make it visible first (open its menu or tab), or wait with 'mapper browser wait-for'",
+      });
+    case "unstable":
+      return new PageError("unstable", `${label} kept moving for ${timeoutMs} ms`, {
+        hint: "wait for the animation to end, then retry",
+      });
+    case "offscreen":
+      return new PageError(
+        "offscreen",
+        `${label} could not be scrolled into view${p.container ? `: ${p.container} clips it and did not scroll` : ""}`,
+        { hint: "scroll its container with 'mapper browser scroll --target … --delta-y N'" },
+      );
+    default:
+      return new PageError(p.reason ?? "refused", `${label} cannot be acted on (${p.reason ?? "unknown reason"})`, {
+        hint: "run 'mapper snapshot' to see the page as it is now",
+      });
+  }
+}
+
+/** Resolves a target and gets it ready for input; returns where to press. */
+async function ready(
+  page: ActPage,
+  target: string,
+  action: string,
+  opts: ActionOptions & { editable?: boolean },
+): Promise<{ el: ResolvedElement; at: Prepared & { x: number; y: number } }> {
+  assertNoDialog(page);
+  const timeoutMs = opts.timeoutMs ?? ACTION_TIMEOUT_MS;
+  const el = await page.resolve(target, timeoutMs);
+  const p = await callOn<Prepared>(page, el.objectId, prepareElement.toString(), {
+    timeoutMs,
+    action,
+    editable: opts.editable === true,
+  });
+  if (!p.ok || p.x === undefined || p.y === undefined) {
+    const named = p.reason === "covered" && p.coverIds ? page.nameCover?.(p.coverIds) : undefined;
+    if (named !== undefined) p.cover = named;
+    throw refusal(el.label, p, action, timeoutMs);
+  }
+  return { el, at: p as Prepared & { x: number; y: number } };
+}
+
+/** Sends mouse events in order; stops (reporting the dialog) when one opens a dialog. */
+async function mouse(page: ActPage, events: Record<string, unknown>[]): Promise<DialogInfo | undefined> {
+  for (const ev of events) {
+    const answer = await sendOrDialog(page, "Input.dispatchMouseEvent", ev);
+    if ("dialog" in answer) return answer.dialog;
+  }
+  return undefined;
+}
+
+function checkPoint(p: { x: number; y: number }): void {
+  if (!Number.isFinite(p.x) || !Number.isFinite(p.y) || p.x < 0 || p.y < 0) {
+    throw new UsageError(`--x ${p.x} --y ${p.y} is not a point in the viewport`, {
+      hint: "give CSS pixels from the top-left corner of the viewport",
+    });
+  }
+}
+
+/** Clicks a target: resolve → ready (refusing covered/disabled) → press at the centre of its visible box. */
+export async function click(page: ActPage, target: Target, opts: ActionOptions = {}): Promise<PointerResult> {
+  if (typeof target !== "string") {
+    checkPoint(target);
+    assertNoDialog(page);
+    const dialog = await mouse(page, clickEvents(target.x, target.y));
+    const r: PointerResult = {
+      action: "click",
+      target: `point (${target.x}, ${target.y})`,
+      x: target.x,
+      y: target.y,
+      scrolled: false,
+    };
+    if (dialog) r.dialog = dialog;
+    return r;
+  }
+  const { el, at } = await ready(page, target, "click", opts);
+  const dialog = await mouse(page, clickEvents(at.x, at.y));
+  const r: PointerResult = {
+    action: "click",
+    target: el.label,
+    id: el.id,
+    x: at.x,
+    y: at.y,
+    scrolled: at.scrolled === true,
+  };
+  if (dialog) r.dialog = dialog;
+  return r;
+}
+
+/** Moves the pointer over a target, with the same checks as a click (a covered target is refused). */
+export async function hover(page: ActPage, target: Target, opts: ActionOptions = {}): Promise<PointerResult> {
+  if (typeof target !== "string") {
+    checkPoint(target);
+    assertNoDialog(page);
+    await mouse(page, moveEvents(target.x, target.y));
+    return { action: "hover", target: `point (${target.x}, ${target.y})`, x: target.x, y: target.y, scrolled: false };
+  }
+  const { el, at } = await ready(page, target, "hover", opts);
+  await mouse(page, moveEvents(at.x, at.y));
+  return { action: "hover", target: el.label, id: el.id, x: at.x, y: at.y, scrolled: at.scrolled === true };
+}
+
+/** Options of {@linkcode fill}. */
+export interface FillOptions extends ActionOptions {
+  /** Keep the current value and type after it (default: replace it). */
+  append?: boolean;
+}
+
+/** How long a framework gets to settle the value after the input events before the read-back fails. */
+const SETTLE_MS = 300;
+
+/**
+ * Fills a field: ready (refusing covered/disabled/read-only), select its whole value, insert the text through the
+ * browser's input pipeline (trusted `beforeinput`/`input` events, so framework-controlled inputs see a real edit),
+ * then read the value back and require it to equal the text.
+ */
+export async function fill(page: ActPage, target: string, text: string, opts: FillOptions = {}): Promise<FillResult> {
+  const { el } = await ready(page, target, "fill", { ...opts, editable: true });
+  const prep = await callOn<
+    { mode: string; type?: string; options?: string[]; option?: string; chosen?: string; empty?: boolean }
+  >(
+    page,
+    el.objectId,
+    prepareFill.toString(),
+    { text, append: opts.append === true },
+  );
+  if (prep.mode === "refuse") {
+    throw new PageError("not_fillable", `${el.label} is a ${prep.type} input: it is clicked, not filled`, {
+      hint: `use 'mapper browser click ${target}'`,
+    });
+  }
+  if (prep.mode === "no-option") {
+    throw new PageError("no_option", `${el.label} has no option ${JSON.stringify(text)}`, {
+      hint: `choose one of ${(prep.options ?? []).map((o) => JSON.stringify(o)).join(", ")}`,
+    });
+  }
+  if (prep.mode === "option-disabled") {
+    throw new PageError("disabled", `option ${JSON.stringify(prep.option)} of ${el.label} is disabled`, {
+      hint: "choose an option that is enabled",
+    });
+  }
+  if (prep.mode === "type") {
+    if (text === "") {
+      // Deleting the selection is the user's way to empty a field; insertText("") would be a no-op.
+      if (!prep.empty) {
+        for (const ev of chordEvents(parseChord("Delete"))) {
+          await page.send("Input.dispatchKeyEvent", ev);
+        }
+      }
+    } else {
+      const answer = await sendOrDialog(page, "Input.insertText", { text });
+      if ("dialog" in answer) throw dialogOpenError(answer.dialog);
+    }
+  }
+  const want = opts.append === true ? undefined : text;
+  let got = await callOn<{ value: string; label?: string }>(page, el.objectId, readValue.toString());
+  const matches = (v: { value: string; label?: string }) =>
+    want === undefined ? v.value.endsWith(text) : v.value === want || (prep.mode === "set" && v.label === want);
+  const deadline = Date.now() + SETTLE_MS;
+  while (!matches(got) && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 25));
+    got = await callOn<{ value: string; label?: string }>(page, el.objectId, readValue.toString());
+  }
+  if (!matches(got)) {
+    throw new PageError(
+      "not_stuck",
+      `${el.label} holds ${JSON.stringify(got.value)} after filling ${JSON.stringify(text)}`,
+      {
+        hint:
+          "the page changed or rejected the value (a mask, maxlength, or a framework reset); read it with 'mapper snapshot'",
+      },
+    );
+  }
+  const r: FillResult = { action: "fill", target: el.label, id: el.id, value: got.value };
+  if (got.label !== undefined) r.option = got.label;
+  return r;
+}
+
+/** Options of {@linkcode keypress}. */
+export interface KeyOptions extends ActionOptions {
+  /** Focus this target first (refused when covered, like a click). */
+  target?: string;
+}
+
+/** Presses a key or chord, on the focused element or on `opts.target` after focusing it. */
+export async function keypress(page: ActPage, key: string, opts: KeyOptions = {}): Promise<KeyResult> {
+  const chord = parseChord(key);
+  const r: KeyResult = { action: "keypress", key: chord.label };
+  if (opts.target !== undefined) {
+    const { el } = await ready(page, opts.target, "keypress", opts);
+    await callOn(page, el.objectId, focusElement.toString());
+    r.target = el.label;
+    r.id = el.id;
+  } else assertNoDialog(page);
+  for (const ev of chordEvents(chord)) {
+    const answer = await sendOrDialog(page, "Input.dispatchKeyEvent", ev);
+    if ("dialog" in answer) {
+      r.dialog = answer.dialog;
+      break;
+    }
+  }
+  return r;
+}
+
+/** Options of {@linkcode scroll}. */
+export interface ScrollOptions extends ActionOptions {
+  target?: string;
+  deltaX?: number;
+  deltaY?: number;
+}
+
+/**
+ * Scrolls: with a target and no deltas, brings it into view and verifies by geometry that its box intersects the
+ * viewport (else names the container that clips it); with deltas, scrolls the document — or the target's scrolling
+ * container — by them and reports the new position.
+ */
+export async function scroll(page: ActPage, opts: ScrollOptions): Promise<ScrollResult> {
+  const dx = opts.deltaX ?? 0;
+  const dy = opts.deltaY ?? 0;
+  assertNoDialog(page);
+  if (opts.target === undefined && dx === 0 && dy === 0) {
+    throw new UsageError("nothing to scroll", { hint: "give --target ID|QUERY, or --delta-y N (and/or --delta-x N)" });
+  }
+  if (opts.target !== undefined && dx === 0 && dy === 0) {
+    const timeoutMs = opts.timeoutMs ?? ACTION_TIMEOUT_MS;
+    const el = await page.resolve(opts.target, timeoutMs);
+    const p = await callOn<Prepared>(page, el.objectId, prepareElement.toString(), {
+      timeoutMs,
+      action: "scroll",
+      hitTest: false,
+    });
+    if (!p.ok) throw refusal(el.label, p, "scroll", timeoutMs);
+    const r: ScrollResult = { action: "scroll", target: el.label, id: el.id };
+    if (p.box) r.box = p.box;
+    return r;
+  }
+  let objectId: string | undefined;
+  const r: ScrollResult = { action: "scroll" };
+  if (opts.target !== undefined) {
+    const el = await page.resolve(opts.target);
+    objectId = el.objectId;
+    r.target = el.label;
+    r.id = el.id;
+  }
+  const fn = objectId === undefined
+    ? `function (o) { return (${scrollByDelta.toString()}).call(null, o); }`
+    : scrollByDelta.toString();
+  const s =
+    await (objectId === undefined
+      ? evaluateIn<{ document: boolean; before: Point; after: Point }>(page, `(${fn})(${JSON.stringify({ dx, dy })})`)
+      : callOn<{ document: boolean; before: Point; after: Point }>(page, objectId, fn, { dx, dy }));
+  r.position = s.after;
+  r.scroller = s.document ? "document" : "container";
+  r.atEnd = s.before.x === s.after.x && s.before.y === s.after.y;
+  return r;
+}
+
+interface Point {
+  x: number;
+  y: number;
+}
+
+/** Evaluates an expression in the tab's main frame (page world) and returns its JSON value. */
+async function evaluateIn<T>(page: ActPage, expression: string): Promise<T> {
+  const answer = await sendOrDialog<{ result: { value?: unknown }; exceptionDetails?: { text?: string } }>(
+    page,
+    "Runtime.evaluate",
+    { expression, returnByValue: true, awaitPromise: true },
+  );
+  if ("dialog" in answer) throw dialogOpenError(answer.dialog);
+  if (answer.result.exceptionDetails) {
+    const d = answer.result.exceptionDetails as { text?: string; exception?: { description?: string } };
+    throw new PageError(
+      "page_error",
+      `the page-side step failed: ${d.exception?.description?.split("\n")[0] ?? d.text ?? "error"}`,
+      { hint: "run 'mapper snapshot' to see the page as it is now" },
+    );
+  }
+  return answer.result.result.value as T;
+}

@@ -1,0 +1,94 @@
+/**
+ * The page API of the session daemon: `POST /devtools/page/<command>` with a JSON body, answered with JSON
+ * carrying `"schema": 1`. Errors are `{schema, error, code, hint}` with a 4xx/5xx status; the CLI client turns
+ * them back into typed errors (400 → usage, exit 2; anything else → exit 1) with the same hint.
+ *
+ * Every body may carry `tab` (a tab id or unique prefix). Without it: the only content tab (a page that is not
+ * `about:blank`), else the only tab; several content tabs are an error listing them (`code: "several_tabs"`).
+ *
+ * | Command | Body | Answer |
+ * |---|---|---|
+ * | `tabs` | `{}` | `{schema, tabs: [{id, url, title}]}` |
+ * | `snapshot` | {@linkcode SnapshotRequest} | {@linkcode SnapshotPayload} |
+ * | `resolve` | `{tab?, target: "Name[prop=v]" \| "42"}` | `{schema, tab, target: ResolvedSummary}` (queries, for tests and tools) |
+ *
+ * @module
+ */
+import { MapperError } from "../errors.ts";
+import type { SeeCollect, SeeNode } from "./page.js";
+
+export type { SeeCollect, SeeNode };
+
+/** Version of every page API payload and of the page commands' `--json` output. */
+export const PAGE_SCHEMA = 1;
+
+/** A tab as the page commands list it. */
+export interface PageTab {
+  id: string;
+  url: string;
+  title: string;
+}
+
+/** The view resolved for a tab's URL. */
+export interface ViewInfo {
+  name: string;
+  route: string;
+  memory: string[];
+  params: Record<string, string>;
+}
+
+/** Body of `POST /devtools/page/snapshot`. */
+export interface SnapshotRequest {
+  tab?: string | undefined;
+  /** Navigate there first unless the tab is already on it. */
+  url?: string | undefined;
+  includeHidden?: boolean | undefined;
+  /** Longest wait for the DOM to settle, ms (default 3000). */
+  settleMs?: number | undefined;
+}
+
+/** Answer of `POST /devtools/page/snapshot`: the page tree plus what the daemon knows (view, corpus). */
+export interface SnapshotPayload {
+  schema: number;
+  tab: string;
+  url: string;
+  title: string;
+  /** `null` when no view matched (or no corpus); see {@linkcode corpus}. */
+  view: ViewInfo | null;
+  /** Whether a corpus with at least one component or view is loaded. */
+  corpus: boolean;
+  /** Views as specific as the chosen one (a conflict). */
+  viewConflicts: string[];
+  /** Whether the DOM settled before the bound. */
+  settled: boolean;
+  page: SeeCollect;
+  /** Active components (globals + the view's) that matched nothing, with their view (`null` = global). */
+  unmatched: Array<{ name: string; view: string | null }>;
+}
+
+/** A resolved target as the API reports it. */
+export interface ResolvedSummary {
+  id: number;
+  component: string | null;
+  props: Array<[string, string]>;
+  /** Matched ancestors, outermost first. */
+  ancestors: Array<{ component: string; props: Array<[string, string]> }>;
+  role: string;
+  name: string;
+  states: string[];
+  hidden: boolean;
+}
+
+/** An error a page command reports; carries an API code and a hint, and becomes a typed CLI error again. */
+export class PageError extends MapperError {
+  /** Machine code on the wire (`several_tabs`, `no_match`, `ambiguous`, …). */
+  readonly code: string;
+  /** HTTP status on the wire (400 for usage errors). */
+  readonly status: number;
+  /** Creates the error. */
+  constructor(code: string, message: string, options: { hint?: string; status?: number } = {}) {
+    super(message, options.hint === undefined ? {} : { hint: options.hint });
+    this.code = code;
+    this.status = options.status ?? 409;
+  }
+}

@@ -1,0 +1,20 @@
+/**
+ * The page commands' call into the session daemon: `POST /devtools/page/<command>` through the devtools client
+ * (session file lookup, typed errors), answered with the command's JSON payload.
+ *
+ * @module
+ */
+import type { Io } from "../io.ts";
+import { connect } from "../devtools/mod.ts";
+
+/** Posts `body` to `/devtools/page/<command>` of the session of corpus directory `dir`; resolves with the answer. */
+export async function pageCall<T>(
+  dir: string,
+  io: Io,
+  command: string,
+  body: Record<string, unknown>,
+  timeoutMs = 60_000,
+): Promise<T> {
+  const client = await connect(dir, io);
+  return await client.post<T>(`/devtools/page/${command}`, body, timeoutMs);
+}

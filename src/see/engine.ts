@@ -1,0 +1,359 @@
+/**
+ * The daemon side of every page command: picks the tab, runs the page script in an isolated world of it (page
+ * scripts can neither see nor break it; node ids live there as long as their elements do), resolves the URL's
+ * view and active components, collects the annotated tree, and resolves component queries to CDP node handles.
+ *
+ * One engine per daemon, built on the daemon's CDP connection (`send` only: events stay the collector's).
+ *
+ * @module
+ */
+import type { WireCorpus } from "../corpus/mod.ts";
+import { PageError, type PageTab, type SnapshotPayload } from "./api.ts";
+import { buildPageScript, SEE_GLOBAL } from "./_script.ts";
+import { type Resolution, resolveUrl } from "./_view.ts";
+import { type Resolved, resolveTarget, summarize } from "./resolve.ts";
+import { parseTarget, QueryParseError, type Target } from "./query.ts";
+import type { SeeCollect } from "./page.js";
+import type { PageEvents } from "./page_events.ts";
+import type { ResolvedSummary } from "./api.ts";
+
+/** The CDP `send` the engine needs (the daemon's {@linkcode CdpConnection.send}). */
+export type CdpSend = <T = Record<string, unknown>>(
+  method: string,
+  params?: Record<string, unknown>,
+  sessionId?: string,
+  timeoutMs?: number,
+) => Promise<T>;
+
+/** What the engine needs from the daemon. */
+export interface EngineDeps {
+  send: CdpSend;
+  /** Page tabs (no `chrome:`/extension pages), in the browser's order. */
+  tabs(): Promise<PageTab[]>;
+  /** The flattened CDP session of a tab, once its domains are enabled. */
+  session(targetId: string): Promise<string>;
+  /** The current compiled corpus (`undefined` when none is loaded). */
+  corpus(): WireCorpus | undefined;
+  /** Page events (open dialogs, navigation lifecycle) for the acting commands. */
+  events: PageEvents;
+}
+
+/** A tab a command acts on. */
+export interface PageTarget {
+  /** Target id. */
+  tab: string;
+  /** Flattened CDP session id. */
+  session: string;
+  url: string;
+  title: string;
+}
+
+/** A query resolved to an element: CDP handles plus what the snapshot would say about it. */
+export interface ResolvedElement {
+  target: PageTarget;
+  /** `Runtime.RemoteObjectId` of the element, in the engine's isolated world. */
+  objectId: string;
+  /** `DOM.BackendNodeId` of the element. */
+  backendNodeId: number;
+  summary: ResolvedSummary;
+  resolved: Resolved;
+  /** The page as collected for this resolution (blocked overlay, url, …). */
+  page: SeeCollect;
+}
+
+const WORLD = "mapper-see";
+
+interface World {
+  frameId: string;
+  loaderId: string;
+  contextId: number;
+}
+
+interface RemoteObject {
+  type: string;
+  subtype?: string;
+  value?: unknown;
+  objectId?: string;
+  description?: string;
+}
+
+interface EvalResult {
+  result: RemoteObject;
+  exceptionDetails?: { text?: string; exception?: { description?: string } };
+}
+
+/** Content tabs: pages that show something (not `about:blank`). */
+function isContent(t: PageTab): boolean {
+  return t.url !== "about:blank" && t.url !== "";
+}
+
+/** One line per tab for error messages: `3B52829C  http://…  "title"`. */
+export function tabLines(tabs: readonly PageTab[]): string {
+  return tabs.map((t) => `  ${t.id.slice(0, 8)}  ${t.url}${t.title ? `  ${JSON.stringify(t.title)}` : ""}`).join("\n");
+}
+
+/** The daemon's page engine. */
+export class PageEngine {
+  #deps: EngineDeps;
+  #script: string;
+  #worlds = new Map<string, Promise<World>>();
+
+  /** Creates the engine; the page script is built once here. */
+  constructor(deps: EngineDeps, script: string = buildPageScript()) {
+    this.#deps = deps;
+    this.#script = script;
+  }
+
+  /** Page events (dialogs, navigation lifecycle) of the daemon's connection. */
+  get events(): PageEvents {
+    return this.#deps.events;
+  }
+
+  /** Sends a CDP command on a tab's session (the acting commands' real input goes through here). */
+  send<T = Record<string, unknown>>(
+    t: PageTarget,
+    method: string,
+    params: Record<string, unknown> = {},
+    timeoutMs?: number,
+  ): Promise<T> {
+    return this.#deps.send<T>(method, params, t.session, timeoutMs);
+  }
+
+  /** The current tabs. */
+  tabs(): Promise<PageTab[]> {
+    return this.#deps.tabs();
+  }
+
+  /**
+   * The tab a command acts on: `tab` (full id or unique prefix, case-insensitive); without it the only content
+   * tab, else the only tab. Throws `no_tab`, `unknown_tab`, `ambiguous_tab` or `several_tabs`.
+   */
+  async target(tab?: string): Promise<PageTarget> {
+    const tabs = await this.#deps.tabs();
+    let pick: PageTab | undefined;
+    if (tab !== undefined && tab !== "") {
+      const want = tab.toUpperCase();
+      const hits = tabs.filter((t) => t.id.toUpperCase().startsWith(want));
+      if (hits.length === 0) {
+        throw new PageError("unknown_tab", `no tab "${tab}"; open tabs:\n${tabLines(tabs)}`, {
+          hint: "pass --tab with an id from the list",
+          status: 404,
+        });
+      }
+      if (hits.length > 1) {
+        throw new PageError("ambiguous_tab", `tab "${tab}" names ${hits.length} tabs:\n${tabLines(hits)}`, {
+          hint: "pass more characters of the id",
+          status: 400,
+        });
+      }
+      pick = hits[0];
+    } else {
+      const content = tabs.filter(isContent);
+      if (content.length > 1) {
+        throw new PageError("several_tabs", `${content.length} tabs are open:\n${tabLines(content)}`, {
+          hint: "pass --tab ID with one of the ids above",
+          status: 400,
+        });
+      }
+      pick = content[0] ?? (tabs.length === 1 ? tabs[0] : undefined);
+      if (pick === undefined) {
+        throw new PageError("no_tab", tabs.length ? `${tabs.length} blank tabs are open` : "no tab is open", {
+          hint: "open a page with 'mapper browser start --url URL'",
+          status: 404,
+        });
+      }
+    }
+    const session = await this.#deps.session(pick!.id);
+    return { tab: pick!.id, session, url: pick!.url, title: pick!.title };
+  }
+
+  /** The isolated world of a tab's current document, created (and the page script installed) on first use. */
+  #world(t: PageTarget, fresh = false): Promise<World> {
+    const previous = fresh ? undefined : this.#worlds.get(t.session);
+    // A cached world is used as is: after a navigation its context is gone, the evaluation fails with "Cannot find
+    // context", and the caller asks again with `fresh` (one round trip saved on every call).
+    if (previous) return previous;
+    const make = async (): Promise<World> => {
+      const tree = await this.#deps.send<{ frameTree: { frame: { id: string; loaderId: string } } }>(
+        "Page.getFrameTree",
+        {},
+        t.session,
+      );
+      const frame = tree.frameTree.frame;
+      const { executionContextId } = await this.#deps.send<{ executionContextId: number }>(
+        "Page.createIsolatedWorld",
+        { frameId: frame.id, worldName: WORLD, grantUniveralAccess: false },
+        t.session,
+      );
+      const installed = await this.#deps.send<EvalResult>("Runtime.evaluate", {
+        expression: this.#script,
+        contextId: executionContextId,
+        returnByValue: true,
+      }, t.session);
+      if (installed.exceptionDetails) {
+        throw new Error(`the page script failed to install: ${exceptionText(installed)}`);
+      }
+      return { frameId: frame.id, loaderId: frame.loaderId, contextId: executionContextId };
+    };
+    const p = make();
+    this.#worlds.set(t.session, p);
+    p.catch(() => {
+      if (this.#worlds.get(t.session) === p) this.#worlds.delete(t.session);
+    });
+    return p;
+  }
+
+  /**
+   * Evaluates an expression in the tab's isolated world, where `__mapperSee` (the page API of `page.js`) exists.
+   * By value by default; `byValue: false` answers the remote object (for element handles).
+   */
+  async evaluate<T>(
+    t: PageTarget,
+    expression: string,
+    opts: { awaitPromise?: boolean; byValue?: boolean; timeoutMs?: number } = {},
+  ): Promise<{ value: T; object: RemoteObject }> {
+    for (let attempt = 0;; attempt++) {
+      const world = await this.#world(t, attempt > 0);
+      let res: EvalResult;
+      try {
+        res = await this.#deps.send<EvalResult>(
+          "Runtime.evaluate",
+          {
+            expression,
+            contextId: world.contextId,
+            returnByValue: opts.byValue !== false,
+            awaitPromise: opts.awaitPromise === true,
+          },
+          t.session,
+          opts.timeoutMs ?? 15_000,
+        );
+      } catch (err: unknown) {
+        // The document changed under us (navigation): the world went with it. Make a new one, once.
+        if (attempt === 0 && /context|Execution context was destroyed/i.test(String(err))) continue;
+        throw err;
+      }
+      if (res.exceptionDetails) {
+        const text = exceptionText(res);
+        if (attempt === 0 && /context was destroyed|Cannot find context/i.test(text)) continue;
+        throw new Error(`page script error: ${text}`);
+      }
+      return { value: res.result.value as T, object: res.result };
+    }
+  }
+
+  /** Calls a method of the page API (`collect`, `settle`, …) with JSON arguments; awaits promises. */
+  async call<T>(t: PageTarget, method: string, ...args: unknown[]): Promise<T> {
+    const expr = `${SEE_GLOBAL}.${method}(${args.map((a) => JSON.stringify(a)).join(", ")})`;
+    return (await this.evaluate<T>(t, expr, { awaitPromise: true })).value;
+  }
+
+  /** The view and active components of a URL in the current corpus. */
+  resolution(url: string): Resolution {
+    return resolveUrl(this.#deps.corpus(), url);
+  }
+
+  /** Waits for load and a quiet DOM (bounded by `maxMs`); answers whether it settled. */
+  async settle(t: PageTarget, maxMs = 3000, quietMs = 100): Promise<boolean> {
+    const r = await this.call<{ settled: boolean }>(t, "settle", quietMs, maxMs);
+    return r.settled;
+  }
+
+  /** Collects the annotated tree of the tab's current document with the components active at its URL. */
+  async collect(
+    t: PageTarget,
+    opts: { includeHidden?: boolean; url?: string } = {},
+  ): Promise<{ page: SeeCollect; resolution: Resolution }> {
+    const url = opts.url ?? (await this.evaluate<string>(t, "location.href")).value;
+    const resolution = this.resolution(url);
+    const page = await this.call<SeeCollect>(t, "collect", {
+      components: resolution.components,
+      includeHidden: opts.includeHidden === true,
+    });
+    return { page, resolution };
+  }
+
+  /** Navigates the tab to `url` unless it is already there (same URL without the fragment), then settles. */
+  async goto(t: PageTarget, url: string, settleMs = 3000): Promise<boolean> {
+    await this.#navigateIfElsewhere(t, url);
+    return await this.settle(t, settleMs);
+  }
+
+  async #navigateIfElsewhere(t: PageTarget, url: string): Promise<void> {
+    const here = (await this.evaluate<string>(t, "location.href")).value;
+    const strip = (u: string) => u.replace(/#.*$/, "");
+    if (strip(here) === strip(url)) return;
+    const res = await this.#deps.send<{ errorText?: string }>("Page.navigate", { url }, t.session, 30_000);
+    if (res.errorText) {
+      throw new PageError("navigation_failed", `cannot open "${url}": ${res.errorText}`, {
+        hint: "check the URL and that the site is up",
+      });
+    }
+  }
+
+  /** A snapshot: settle (bounded), collect, and add what the daemon knows (view, corpus, unmatched components). */
+  async snapshot(
+    t: PageTarget,
+    opts: { url?: string | undefined; includeHidden?: boolean; settleMs?: number },
+  ): Promise<SnapshotPayload> {
+    if (opts.url !== undefined) await this.#navigateIfElsewhere(t, opts.url);
+    // One round trip settles and says where the page is, so the view is resolved for the settled URL.
+    const here = await this.call<{ settled: boolean; url: string }>(t, "settle", 100, opts.settleMs ?? 3000);
+    const settled = here.settled;
+    const { page, resolution } = await this.collect(t, { includeHidden: opts.includeHidden === true, url: here.url });
+    return {
+      schema: 1,
+      tab: t.tab,
+      url: page.url,
+      title: page.title,
+      view: resolution.view,
+      corpus: resolution.hasCorpus,
+      viewConflicts: resolution.conflicts,
+      settled,
+      page,
+      unmatched: resolution.components.filter((c) => !page.counts[c.name]).map((c) => ({ name: c.name, view: c.view })),
+    };
+  }
+
+  /**
+   * Resolves a target (query text, parsed query or node id) on the live page in one pass — collect (extract →
+   * match) then select — and returns CDP handles of the element. Throws {@linkcode PageError} (`no_match`,
+   * `ambiguous`, `index_out_of_range`, `stale_id`, `bad_query`).
+   */
+  async resolve(t: PageTarget, target: string | Target): Promise<ResolvedElement> {
+    let parsed: Target;
+    try {
+      parsed = typeof target === "string" ? parseTarget(target) : target;
+    } catch (err: unknown) {
+      if (err instanceof QueryParseError) {
+        throw new PageError("bad_query", err.message, { ...(err.hint ? { hint: err.hint } : {}), status: 400 });
+      }
+      throw err;
+    }
+    const { page, resolution } = await this.collect(t, { includeHidden: true });
+    const resolved = resolveTarget(page, parsed, resolution.declared);
+    const handle = await this.handle(t, resolved.node.id);
+    return { target: t, ...handle, summary: summarize(resolved), resolved, page };
+  }
+
+  /** CDP handles of the element with a snapshot id; `stale_id` when it is gone. */
+  async handle(t: PageTarget, id: number): Promise<{ objectId: string; backendNodeId: number }> {
+    const { object } = await this.evaluate<unknown>(t, `${SEE_GLOBAL}.node(${Number(id)})`, { byValue: false });
+    if (!object.objectId || object.subtype !== "node") {
+      throw new PageError("stale_id", `id ${id} is no longer on the page`, {
+        hint: "run 'mapper snapshot' again or use a component query",
+        status: 404,
+      });
+    }
+    const described = await this.#deps.send<{ node: { backendNodeId: number } }>(
+      "DOM.describeNode",
+      { objectId: object.objectId },
+      t.session,
+    );
+    return { objectId: object.objectId, backendNodeId: described.node.backendNodeId };
+  }
+}
+
+function exceptionText(res: EvalResult): string {
+  const d = res.exceptionDetails;
+  return d?.exception?.description?.split("\n")[0] ?? d?.text ?? "unknown error";
+}

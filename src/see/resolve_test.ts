@@ -1,0 +1,143 @@
+import assert from "node:assert/strict";
+import type { SeeCollect, SeeNode } from "./page.js";
+import { PageError } from "./api.ts";
+import { parseTarget } from "./query.ts";
+import { candidateLines, editDistance, matchedNodes, resolveTarget } from "./resolve.ts";
+
+let next = 1;
+function n(
+  component: string | undefined,
+  props: Array<[string, string]> = [],
+  children: SeeNode[] = [],
+  extra: Partial<SeeNode> = {},
+): SeeNode {
+  const node: SeeNode = { id: next++, role: "generic", name: "", tag: "div", inViewport: true, ...extra };
+  if (component) node.component = component;
+  if (props.length) node.props = props;
+  if (children.length) node.children = children;
+  return node;
+}
+
+function page(tree: SeeNode[]): SeeCollect {
+  return {
+    url: "http://x/",
+    title: "",
+    readyState: "complete",
+    tree,
+    counts: {},
+    blocked: null,
+    coverage: { interactive: 0, t1: 0, t2: 0, t3: 0, orphans: [] },
+    conflicts: [],
+    elements: 0,
+  };
+}
+
+const button = (disabled = false) =>
+  n("AddToCartButton", [], [], { role: "button", name: "Add to cart", ...(disabled ? { states: ["disabled"] } : {}) });
+const shop = page([
+  n("SiteHeader", [], [n("SearchInput", [], [], { role: "searchbox", name: "Search" })]),
+  n(undefined, [], [
+    n("ProductCard", [["id", "3"], ["name", "Cedar Cutting Board"], ["sold_out", "true"]], [button(true)]),
+    n("ProductCard", [["id", "4"], ["name", "Cedar Cutting Board XL"]], [button()]),
+    n("ProductCard", [["id", "5"], ["name", "Dune Throw"]], [button()]),
+  ]),
+  n("LoginForm", [], [n(undefined, [], [n("UsernameInput")])]),
+]);
+
+function fails(text: string, code: string): PageError {
+  try {
+    resolveTarget(shop, parseTarget(text), new Map([["CheckoutForm", ["Checkout"]]]));
+  } catch (err: unknown) {
+    assert.ok(err instanceof PageError, text);
+    assert.equal(err.code, code, `${text}: ${err.message}`);
+    return err;
+  }
+  throw new Error(`${text} resolved`);
+}
+
+Deno.test("matchedNodes - matched nodes in document order, ancestors are matched nodes only", () => {
+  const all = matchedNodes(shop.tree);
+  assert.deepEqual(all.map((m) => m.node.component), [
+    "SiteHeader",
+    "SearchInput",
+    "ProductCard",
+    "AddToCartButton",
+    "ProductCard",
+    "AddToCartButton",
+    "ProductCard",
+    "AddToCartButton",
+    "LoginForm",
+    "UsernameInput",
+  ]);
+  assert.deepEqual(all[9]!.ancestors.map((a) => a.component), ["LoginForm"]);
+});
+
+Deno.test("resolveTarget - names, predicates, chains over matched ancestors, #N, ids", () => {
+  const pick = (text: string) => resolveTarget(shop, parseTarget(text));
+  assert.equal(pick("SearchInput").node.component, "SearchInput");
+  assert.equal(pick('ProductCard[name="Cedar Cutting Board XL"] AddToCartButton').ancestors[0]!.props![0]![1], "4");
+  assert.equal(pick("ProductCard[name^=Dune]").node.props![0]![1], "5");
+  assert.equal(pick("ProductCard[name*=xl i]").node.props![0]![1], "4");
+  assert.equal(pick("LoginForm UsernameInput").node.component, "UsernameInput");
+  assert.equal(pick("AddToCartButton#0").node.states?.[0], "disabled");
+  const id = shop.tree[0]!.id;
+  assert.equal(pick(String(id)).node.component, "SiteHeader");
+  assert.equal(pick(`#${id}`).node.component, "SiteHeader");
+});
+
+Deno.test("resolveTarget - several matches list candidates by what tells them apart, never ids alone", () => {
+  const err = fails('ProductCard[name^="Cedar"] AddToCartButton', "ambiguous");
+  const lines = err.message.split("\n");
+  assert.equal(lines[0], "query 'ProductCard[name^=\"Cedar\"] AddToCartButton' matched 2 elements:");
+  assert.match(
+    lines[1]!,
+    /^ {2}#0 {2}id=\d+ {2}ProductCard id="3" name="Cedar Cutting Board" sold_out="true" › AddToCartButton "Add to cart" disabled$/,
+  );
+  assert.match(
+    lines[2]!,
+    /^ {2}#1 {2}id=\d+ {2}ProductCard id="4" name="Cedar Cutting Board XL" › AddToCartButton "Add to cart"$/,
+  );
+});
+
+Deno.test("resolveTarget - zero matches say what is there", () => {
+  assert.match(
+    fails('ProductCard[name="Cedar"]', "no_match").message,
+    /ProductCard is on the page 3 times; name values: "Cedar Cutting Board", "Cedar Cutting Board XL", "Dune Throw"$/,
+  );
+  assert.match(fails("ProductCard[price=3]", "no_match").message, /none with a price property \(id, name, sold_out\)$/);
+  assert.match(
+    fails("SiteHeader UsernameInput", "no_match").message,
+    /UsernameInput is on the page 1 time, but not inside SiteHeader \(inside: LoginForm\)$/,
+  );
+  assert.match(
+    fails("ProductCrad", "no_match").message,
+    /ProductCrad is not in the corpus; did you mean ProductCard\?$/,
+  );
+  assert.match(
+    fails("CheckoutForm", "no_match").message,
+    /CheckoutForm is declared in view Checkout but not on this page; on the page: /,
+  );
+  assert.match(fails("ProductCard#3", "index_out_of_range").message, /#3 is past the end; 3 elements matched$/);
+  assert.equal(fails("999", "stale_id").message, "id 999 is no longer on the page");
+});
+
+Deno.test("candidateLines - long lists are cut with a count of the rest", () => {
+  const many = matchedNodes(page(Array.from({ length: 15 }, (_, i) => n("Row", [["i", String(i)]]))).tree);
+  const lines = candidateLines(many, 12);
+  assert.equal(lines.length, 13);
+  assert.equal(lines[12], "… and 3 more (add [prop=value] or #N)");
+});
+
+Deno.test("editDistance - case-insensitive Levenshtein", () => {
+  assert.equal(editDistance("ProductCrad", "ProductCard"), 2);
+  assert.equal(editDistance("card", "CARD"), 0);
+  assert.equal(editDistance("", "abc"), 3);
+});
+
+Deno.test("candidateLines - a property only some candidates have tells them apart too", () => {
+  const rows = matchedNodes(page([n("Card", [["name", "A"]]), n("Card", [["name", "A"], ["sold_out", "true"]])]).tree);
+  assert.deepEqual(candidateLines(rows).map((l) => l.replace(/id=\d+/, "id=N")), [
+    "#0  id=N  Card",
+    '#1  id=N  Card sold_out="true"',
+  ]);
+});

@@ -1,0 +1,79 @@
+/**
+ * `POST /devtools/page/<command>`: the page commands' daemon routes (documented in `api.ts`). Served by the
+ * daemon's `/devtools/*` handler, so whatever guards that prefix guards these too. A route takes the engine and
+ * the JSON body and answers a JSON object (`schema` is added here); a {@linkcode PageError} becomes
+ * `{schema, error, code, hint}` with its status.
+ *
+ * Adding a command: write `async (engine, body) => ({…})` in its own file and add one line to
+ * {@linkcode PAGE_ROUTES}.
+ *
+ * @module
+ */
+import { PAGE_SCHEMA, PageError } from "./api.ts";
+import type { PageEngine } from "./engine.ts";
+import { num, type PageRoute, str } from "./_body.ts";
+import { ACT_ROUTES } from "./act_routes.ts";
+
+export { num, type PageRoute, str } from "./_body.ts";
+/** The routes, by command name. */
+export const PAGE_ROUTES: Record<string, PageRoute> = {
+  ...ACT_ROUTES,
+  tabs: async (engine) => ({ tabs: await engine.tabs() }),
+  snapshot: async (engine, body) => {
+    const t = await engine.target(str(body, "tab"));
+    const payload = await engine.snapshot(t, {
+      url: str(body, "url"),
+      includeHidden: body.includeHidden === true,
+      settleMs: num(body, "settleMs") ?? 3000,
+    });
+    return { ...payload };
+  },
+  resolve: async (engine, body) => {
+    const t = await engine.target(str(body, "tab"));
+    const r = await engine.resolve(t, str(body, "target") ?? "");
+    return { tab: t.tab, target: r.summary };
+  },
+};
+
+function json(body: unknown, status = 200): Response {
+  return new Response(JSON.stringify(body) + "\n", {
+    status,
+    headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" },
+  });
+}
+
+/** The handler of `/devtools/page/<command>`; `rest` is the path after `/devtools/page/`. */
+export function pageHandler(engine: PageEngine): (req: Request, rest: readonly string[]) => Promise<Response> {
+  return async (req, rest) => {
+    const [command, ...more] = rest;
+    const route = command === undefined || more.length > 0 ? undefined : PAGE_ROUTES[command];
+    if (!route || !Object.hasOwn(PAGE_ROUTES, command!)) {
+      return json({ schema: PAGE_SCHEMA, error: `no page command "${rest.join("/")}"`, code: "not_found" }, 404);
+    }
+    if (req.method !== "POST") {
+      return json({ schema: PAGE_SCHEMA, error: "use POST with a JSON body", code: "method_not_allowed" }, 405);
+    }
+    let body: Record<string, unknown> = {};
+    const text = await req.text();
+    if (text.trim() !== "") {
+      try {
+        const parsed: unknown = JSON.parse(text);
+        if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw new Error("not an object");
+        body = parsed as Record<string, unknown>;
+      } catch {
+        return json({ schema: PAGE_SCHEMA, error: "the body must be a JSON object", code: "bad_request" }, 400);
+      }
+    }
+    try {
+      return json({ schema: PAGE_SCHEMA, ...await route(engine, body) });
+    } catch (err: unknown) {
+      if (err instanceof PageError) {
+        return json({ schema: PAGE_SCHEMA, error: err.message, code: err.code, hint: err.hint }, err.status);
+      }
+      return json(
+        { schema: PAGE_SCHEMA, error: err instanceof Error ? err.message : String(err), code: "internal" },
+        500,
+      );
+    }
+  };
+}

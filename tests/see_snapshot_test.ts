@@ -1,0 +1,393 @@
+/**
+ * Real Chromium (headless, loopback) on the test shop (`tests/site/shop.js`, corpus `tests/fixtures/shop/`):
+ * `mapper snapshot` (text, `--json`, `--interactive`, `--depth`, `--coverage`, `--include-hidden`, `--out`), stable
+ * node ids, component queries through the daemon's page API (every form and both errors), `--tab` selection and
+ * its errors, the no-interactive-node failure, and the `[Match]` slots of `console list` / `network list`.
+ * One session per file (starting Chromium is the slow part); each step leaves the tab as it found it.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { ROOT } from "./_helpers.ts";
+import { startSite } from "./site/server.ts";
+import { openTab, skipBrowserTests, startSession, waitFor } from "./site/harness.ts";
+
+const SHOP_CORPUS = join(ROOT, "tests", "fixtures", "shop");
+
+type Resolve = {
+  schema: number;
+  target?: {
+    id: number;
+    component: string | null;
+    props: Array<[string, string]>;
+    ancestors: Array<{ component: string; props: Array<[string, string]> }>;
+    states: string[];
+  };
+  error?: string;
+  code?: string;
+  hint?: string;
+};
+
+Deno.test({
+  name: "snapshot - sees the shop through the map and resolves component queries on the live page",
+  ignore: skipBrowserTests(),
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn(t) {
+    await using site = startSite();
+    const shop = `${site.origin}/shop/`;
+    await using s = await startSession(["--url", shop], SHOP_CORPUS);
+    const resolve = async (target: string, tab?: string): Promise<{ status: number; body: Resolve }> => {
+      const r = await fetch(`http://127.0.0.1:${s.port}/devtools/page/resolve`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${s.secret}` },
+        body: JSON.stringify(tab ? { target, tab } : { target }),
+      });
+      return { status: r.status, body: await r.json() };
+    };
+
+    let first = "";
+    await t.step(
+      "right after 'browser start --detach --url' the snapshot names the view, overlay and components",
+      async () => {
+        // The grid appears 300 ms after load: the snapshot waits for the DOM to settle, so it is there.
+        const res = await s.run(["snapshot"]);
+        assert.equal(res.stderr, "");
+        assert.equal(res.code, 0);
+        first = res.stdout;
+        const out = res.stdout;
+        assert.match(
+          out,
+          /^\[View: Catalog\]\nroute: \/shop\nmemory:\n {2}- the grid loads about 300 ms after the page/,
+        );
+        assert.match(
+          out,
+          /\n\[Blocked\] CookieConsent \(dialog "We value your privacy"\) covers the page; accept or dismiss it first/,
+        );
+        assert.match(out, /\n\[Guide\]\nFilterCheckbox +30\nAddToCartButton +24\nProductCard +24\n/);
+        // Every card carries its properties, so identical buttons are told apart by the map.
+        assert.match(
+          out,
+          /\n {4}\d+ \[ProductCard id="4" name="Cedar Cutting Board XL" price="18\.99"\]\n {6}\d+ link "Cedar Cutting Board XL"\n {6}\d+ \[AddToCartButton "Add to cart"\]\n/,
+        );
+        // Sold out: the disabled state is printed (the reference omits it).
+        assert.match(
+          out,
+          /\[ProductCard id="3" name="Cedar Cutting Board" price="15\.99" sold_out="true"\]\n {6}\d+ link "Cedar Cutting Board"\n {6}\d+ \[AddToCartButton "Add to cart" disabled\]/,
+        );
+        // The cards sit in a `display: contents` wrapper: all 24 are in the tree, not only in the guide.
+        assert.equal(out.match(/\[ProductCard /g)?.length, 24);
+        // Unmatched interactive and landmark nodes: role and accessible name.
+        assert.match(out, /\n {2}\d+ navigation "Main"\n {4}\d+ link "Catalog"\n/);
+        assert.match(out, /\n {2}\d+ \[CartButton count="0" "Cart"\]\n/);
+        // A heading inside a link is the link's name, not a line of its own.
+        assert.doesNotMatch(out, /heading "Aurora Floor Lamp"/);
+        // Hidden (display: none mega menu) is left out.
+        assert.doesNotMatch(out, /Dept 0\.0/);
+        assert.match(
+          out,
+          /\n\[Warnings\]\n {2}NeverThere: global, matched nothing\n {2}OrderSummary: declared for this view, matched nothing\n/,
+        );
+        assert.match(
+          out,
+          /\n\[Coverage\] \(visible only\)\n\d+ interactive · \d+ direct T1 \(\d+%\) · \d+ scoped T2 \(\d+%\) · 3 orphaned T3 ✗\n$/,
+        );
+      },
+    );
+
+    await t.step("node ids stay the same while the elements live", async () => {
+      const again = await s.run(["snapshot"]);
+      assert.equal(again.code, 0);
+      assert.equal(again.stdout, first);
+      const id = /(\d+) \[ProductCard id="4"/.exec(first)![1]!;
+      const r = await resolve(id);
+      assert.equal(r.status, 200);
+      assert.equal(r.body.target?.component, "ProductCard");
+      assert.deepEqual(r.body.target?.props.find(([k]) => k === "name"), ["name", "Cedar Cutting Board XL"]);
+      const hash = await resolve(`#${id}`);
+      assert.equal(hash.body.target?.id, Number(id));
+      const gone = await resolve("99999");
+      assert.equal(gone.status, 404);
+      assert.equal(gone.body.code, "stale_id");
+      assert.match(gone.body.error!, /^id 99999 is no longer on the page$/);
+    });
+
+    await t.step("--json is one object with the documented fields", async () => {
+      const res = await s.run(["snapshot", "--json"]);
+      assert.equal(res.code, 0);
+      const j = JSON.parse(res.stdout);
+      assert.deepEqual(Object.keys(j), [
+        "schema",
+        "tab",
+        "url",
+        "title",
+        "view",
+        "settled",
+        "blocked",
+        "guide",
+        "tree",
+        "coverage",
+        "warnings",
+        "conflicts",
+      ]);
+      assert.equal(j.schema, 1);
+      assert.equal(j.url, shop);
+      assert.deepEqual(j.view, {
+        name: "Catalog",
+        route: "/shop",
+        memory: ["the grid loads about 300 ms after the page; wait for ProductCard before acting"],
+      });
+      assert.equal(j.blocked.component, "CookieConsent");
+      assert.equal(j.guide.ProductCard, 24);
+      type N = { id: number; component?: string; props?: Record<string, string>; states?: string[]; children?: N[] };
+      const all: N[] = [];
+      const walk = (ns: N[]) => ns.forEach((n) => (all.push(n), walk(n.children ?? [])));
+      walk(j.tree);
+      const xl = all.find((n) => n.component === "ProductCard" && n.props?.name === "Cedar Cutting Board XL")!;
+      assert.deepEqual(xl.props, { id: "4", name: "Cedar Cutting Board XL", price: "18.99" });
+      assert.ok(xl.children?.some((c) => c.component === "AddToCartButton"));
+      const sold = all.find((n) => n.component === "ProductCard" && n.props?.id === "3")!;
+      assert.deepEqual(sold.children?.find((c) => c.component === "AddToCartButton")?.states, ["disabled"]);
+      assert.equal(j.coverage.t3, 3);
+      assert.equal(j.coverage.orphans.length, 3);
+      assert.ok(j.warnings.includes("OrderSummary: declared for this view, matched nothing"));
+    });
+
+    await t.step("--interactive, --depth, --coverage and --include-hidden cut or widen the tree", async () => {
+      const inter = (await s.run(["snapshot", "--interactive"])).stdout;
+      assert.doesNotMatch(inter, /heading "Catalog"|group "Filters"|region "Products"/);
+      assert.match(inter, /\n\d+ \[ProductCard id="1" name="Aurora Floor Lamp" price="9\.99"\]\n {2}\d+ link/);
+      const shallow = (await s.run(["snapshot", "--depth", "0"])).stdout;
+      assert.doesNotMatch(shallow, /ProductCard id=/);
+      assert.match(shallow, /\n\d+ \[SiteHeader\]\n\d+ main\n/);
+      const cov = await s.run(["snapshot", "--coverage"]);
+      assert.equal(cov.code, 0);
+      assert.doesNotMatch(cov.stdout, /component tree|\[Guide\]/);
+      assert.match(cov.stdout, /\[Blocked\] CookieConsent/);
+      assert.match(
+        cov.stdout,
+        /\n {2}2× button "Clear cart", "Checkout" → #main button\[type="button"\]\n {2}1× button "Add recommended" → div\.recommended-card button\[type="button"\]\n$/,
+      );
+      const hidden = (await s.run(["snapshot", "--include-hidden"])).stdout;
+      assert.match(hidden, /link "Dept 0\.0" hidden/);
+    });
+
+    await t.step("--out writes the snapshot to a file and says so", async () => {
+      const res = await s.run(["snapshot", "--out", "snap.txt"]);
+      assert.equal(res.code, 0);
+      const text = await Deno.readTextFile(join(s.cwd, "snap.txt"));
+      assert.match(text, /^\[View: Catalog\]/);
+      assert.equal(res.stdout, `saved snap.txt (${new TextEncoder().encode(text).length} bytes)\n`);
+      const bad = await s.run(["snapshot", "--out", "no/such/dir/x.txt"]);
+      assert.equal(bad.code, 1);
+      assert.match(
+        bad.stderr,
+        /^mapper snapshot: cannot write "no\/such\/dir\/x\.txt": .* — pass --out with a file path/,
+      );
+    });
+
+    await t.step("every query form resolves to the element it names", async () => {
+      const cases: Array<[string, string, Array<[string, string]> | undefined]> = [
+        ["SearchInput", "SearchInput", undefined],
+        ['ProductCard[name="Cedar Cutting Board"]', "ProductCard", [["id", "3"]]],
+        ["ProductCard[name=Cedar Cutting Board XL]", "", undefined], // bare values stop at whitespace: a parse error
+        ['ProductCard[name^="Cedar"]#1', "ProductCard", [["id", "4"]]],
+        ['ProductCard[name*="oak" i]', "ProductCard", [["id", "15"]]],
+        ['ProductCard[name="cedar cutting board xl" i] AddToCartButton', "AddToCartButton", undefined],
+        ["SiteHeader CartButton", "CartButton", undefined],
+        ["ProductCard[id=4] AddToCartButton", "AddToCartButton", undefined],
+        ["AddToCartButton#2", "AddToCartButton", undefined],
+      ];
+      for (const [q, component, props] of cases) {
+        const r = await resolve(q);
+        if (component === "") {
+          assert.equal(r.status, 400, q);
+          assert.equal(r.body.code, "bad_query");
+          continue;
+        }
+        assert.equal(r.status, 200, `${q}: ${r.body.error}`);
+        assert.equal(r.body.target?.component, component, q);
+        for (const p of props ?? []) assert.ok(r.body.target?.props.some(([k, v]) => k === p[0] && v === p[1]), q);
+      }
+      const xl = await resolve('ProductCard[name="Cedar Cutting Board XL"] AddToCartButton');
+      assert.deepEqual(xl.body.target?.ancestors, [{
+        component: "ProductCard",
+        props: [["id", "4"], ["name", "Cedar Cutting Board XL"], ["price", "18.99"]],
+      }]);
+      const third = await resolve("AddToCartButton#2");
+      assert.deepEqual(third.body.target?.states, ["disabled"]);
+      assert.deepEqual(third.body.target?.ancestors[0]?.props[0], ["id", "3"]);
+    });
+
+    await t.step("several matches list each candidate with the properties that tell them apart", async () => {
+      const r = await resolve('ProductCard[name^="Cedar"] AddToCartButton');
+      assert.equal(r.status, 409);
+      assert.equal(r.body.code, "ambiguous");
+      assert.equal(
+        r.body.error,
+        "query 'ProductCard[name^=\"Cedar\"] AddToCartButton' matched 2 elements:\n" +
+          "  #0  id=" + /#0 {2}id=(\d+)/.exec(r.body.error!)![1] +
+          '  ProductCard id="3" name="Cedar Cutting Board" price="15.99" sold_out="true" › AddToCartButton "Add to cart" disabled\n' +
+          "  #1  id=" + /#1 {2}id=(\d+)/.exec(r.body.error!)![1] +
+          '  ProductCard id="4" name="Cedar Cutting Board XL" price="18.99" › AddToCartButton "Add to cart"',
+      );
+      assert.match(r.body.hint!, /add \[prop=value\]/);
+      const many = await resolve("AddToCartButton");
+      assert.match(
+        many.body.error!,
+        /^query 'AddToCartButton' matched 24 elements:\n {2}#0 {2}id=\d+ {2}ProductCard id="1" name="Aurora Floor Lamp" price="9\.99" › AddToCartButton/,
+      );
+      assert.match(many.body.error!, /\n {2}… and 12 more \(add \[prop=value\] or #N\)$/);
+    });
+
+    await t.step("zero matches name what is on the page", async () => {
+      const values = await resolve('ProductCard[name="Cedar Board"]');
+      assert.equal(values.status, 409);
+      assert.equal(values.body.code, "no_match");
+      assert.match(
+        values.body.error!,
+        /^query 'ProductCard\[name="Cedar Board"\]' matched nothing; ProductCard is on the page 24 times; name values: "Aurora Floor Lamp", "Basalt Coffee Mug", "Cedar Cutting Board", "Cedar Cutting Board XL", /,
+      );
+      const typo = await resolve("ProductCrad");
+      assert.equal(
+        typo.body.error,
+        "query 'ProductCrad' matched nothing; ProductCrad is not in the corpus; did you mean ProductCard?",
+      );
+      const elsewhere = await resolve("LoginForm UsernameInput");
+      assert.match(elsewhere.body.error!, /UsernameInput is declared in view Login but not on this page/);
+      const past = await resolve("ProductCard#24");
+      assert.equal(past.body.code, "index_out_of_range");
+      assert.match(past.body.error!, /#24 is past the end; 24 elements matched/);
+      const parse = await resolve("ProductCard[name^=");
+      assert.equal(parse.status, 400);
+      assert.equal(parse.body.error, "query 'ProductCard[name^=': expected a value at position 18");
+    });
+
+    await t.step("console and network lines lead with the corpus match and trail its properties", async () => {
+      // The page's own click handlers, through the session like any agent (no second DevTools client exists).
+      const clicked = await s.run([
+        "browser",
+        "eval",
+        "document.querySelectorAll('.add-to-cart')[1].click(); document.querySelector('.checkout').click()",
+      ]);
+      assert.equal(clicked.code, 0, clicked.stderr);
+      const net = await waitFor("both requests listed with properties", async () => {
+        const r = await s.run(["network", "list", "--url", "/api/"]);
+        return /\{error=login required, ok=false\}/.test(r.stdout) && /product_id=2/.test(r.stdout) ? r : undefined;
+      });
+      assert.match(
+        net.stdout,
+        /^\[\d+\] \[AddToCart\] POST http:\/\/127\.0\.0\.1:\d+\/api\/cart → 200 OK \(Fetch\) \{ok=true, product_id=2\}$/m,
+      );
+      assert.match(
+        net.stdout,
+        /^\[\d+\] \[Checkout\] {2}POST http:\/\/127\.0\.0\.1:\d+\/api\/checkout → 401 Unauthorized \(Fetch\) \{error=login required, ok=false\}$/m,
+      );
+      const all = await s.run(["network", "list"]);
+      assert.match(all.stdout, /^\[\d+\] \[--\] {8}GET http:\/\/127\.0\.0\.1:\d+\/shop\/ → 200 OK \(Document\)$/m);
+      const con = await waitFor("the checkout error", async () => {
+        const r = await s.run(["console", "list"]);
+        return /Checkout failed/.test(r.stdout) ? r : undefined;
+      });
+      assert.match(
+        con.stdout,
+        /^\[\d+\] \[CheckoutFailed\] error {5}Checkout failed: 401 login required \{file=shop\.js\}$/m,
+      );
+      assert.match(con.stdout, /^\[\d+\] \[AddedToCart\] {4}log {7}Added to cart: 2$/m);
+      const index = /^\[(\d+)\] \[CheckoutFailed\]/m.exec(con.stdout)![1]!;
+      const get = await s.run(["console", "get", index]);
+      assert.match(get.stdout, /\nMatches: CheckoutFailed\nProperties:\n {2}file = shop\.js\n$/);
+      const json = JSON.parse((await s.run(["network", "list", "--url", "/api/checkout", "--json"])).stdout);
+      assert.deepEqual(json.entries[0].properties, { ok: "false", error: "login required" });
+    });
+
+    await t.step(
+      "several tabs: without --tab an error lists them; --tab picks one; a bad --tab is refused",
+      async () => {
+        const other = await openTab(s, `${site.origin}/shop/blank`);
+        try {
+          const res = await s.run(["snapshot"]);
+          assert.equal(res.code, 2);
+          assert.equal(res.stdout, "");
+          assert.match(res.stderr, /^mapper snapshot: 2 tabs are open:\n/);
+          assert.match(res.stderr, new RegExp(`\\n {2}${other.slice(0, 8)} {2}http://127\\.0\\.0\\.1:\\d+/shop/blank`));
+          assert.match(res.stderr, / — pass --tab ID with one of the ids above\n/);
+          const picked = await s.run(["snapshot", "--tab", other.slice(0, 8).toLowerCase()]);
+          // The blank page has no interactive node: printed, then exit 1 with the reason.
+          assert.equal(picked.code, 1);
+          assert.match(picked.stdout, /^\[No view matched\] http:\/\/127\.0\.0\.1:\d+\/shop\/blank\n/);
+          assert.match(picked.stdout, /\n\[Coverage\] \(visible only\)\n0 interactive ∅\n$/);
+          assert.match(
+            picked.stderr,
+            /^mapper snapshot: http:\/\/127\.0\.0\.1:\d+\/shop\/blank has no interactive node \(blank, or still loading\) — wait for the page to load and run 'mapper snapshot' again\n$/,
+          );
+          const unknown = await s.run(["snapshot", "--tab", "ZZZZ"]);
+          assert.equal(unknown.code, 1);
+          assert.match(unknown.stderr, /^mapper snapshot: no tab "ZZZZ"; open tabs:\n/);
+        } finally {
+          const closed = await s.run(["browser", "tabs", "close", other]);
+          assert.equal(closed.code, 0, closed.stderr);
+        }
+      },
+    );
+
+    await t.step("--url opens the page only when the tab is elsewhere, and waits for it", async () => {
+      const res = await s.run(["snapshot", "--url", `${site.origin}/shop/login`]);
+      assert.equal(res.code, 0, res.stderr);
+      assert.match(res.stdout, /^\[View: Login\]\nroute: \/shop\/login\n/);
+      assert.match(
+        res.stdout,
+        /\[LoginForm "Sign in"\]\n {4}\d+ \[UsernameInput "Username"\]\n {4}\d+ \[PasswordInput "Password"\]\n {4}\d+ textbox "Promo code" value="SPRING"\n/,
+      );
+      const product = await s.run(["snapshot", "--url", `${site.origin}/shop/product/4`]);
+      assert.match(product.stdout, /^\[View: Product\]\nroute: \/shop\/product\/:id\n/);
+      assert.match(product.stdout, /\[ProductDetail name="Cedar Cutting Board XL"\]/);
+      assert.match(product.stdout, /\[QuantityInput "Quantity" value="1"\]/);
+      const help = await s.run(["snapshot", "--url", `${site.origin}/shop/help`]);
+      assert.equal(help.code, 0, help.stderr);
+      // Components inside a same-origin iframe and an open shadow root are matched and printed.
+      assert.match(help.stdout, /\n\[Guide\]\nAskButton +1\nCartButton +1\nChatButton +1\n/);
+      assert.match(
+        help.stdout,
+        /\n {2}\d+ iframe "Help widget"\n {4}\d+ form "Ask a question"\n {6}\d+ textbox "Question"\n {6}\d+ \[AskButton "Ask"\]\n/,
+      );
+      assert.match(help.stdout, /\n {2}\d+ \[ChatButton "Chat with us"\]\n/);
+      const ask = await resolve("AskButton");
+      assert.equal(ask.status, 200, ask.body.error);
+      // A page that never stops changing is snapshotted after the bound, and says so.
+      const ticker = await s.run(["snapshot", "--url", `${site.origin}/shop/ticker`]);
+      assert.equal(ticker.code, 0, ticker.stderr);
+      assert.match(
+        ticker.stdout,
+        /\n\[Unsettled\] the page was still changing after the wait; run 'mapper snapshot' again/,
+      );
+      assert.match(ticker.stdout, /\n {2}\d+ button "Stop"\n/);
+      const account = await s.run(["snapshot", "--url", `${site.origin}/shop/account/orders/recent`]);
+      assert.match(account.stdout, /^\[View: Account\]\nroute: \/shop\/account\/\*\*\n/);
+    });
+
+    await t.step(
+      "[Conflicts] names views as specific as the current one and elements two components claim",
+      async () => {
+        const extra = join(s.cwd, ".mapper", "zz_conflict.yaml");
+        await Deno.writeTextFile(
+          extra,
+          "version: 1\ncomponents:\n  - name: AnyBuyButton\n    selector: button.add-to-cart\n" +
+            "views:\n  - name: CatalogCopy\n    route: /shop/\n",
+        );
+        try {
+          const out = await waitFor("the corpus to be recompiled", async () => {
+            const r = await s.run(["snapshot", "--url", shop]);
+            return r.stdout.includes("[Conflicts]") ? r.stdout : undefined;
+          });
+          assert.match(
+            out,
+            /\n\[Conflicts\]\n {2}view CatalogCopy is as specific as Catalog for this URL; Catalog wins\n {2}AnyBuyButton and AddToCartButton both match 24 elements; AnyBuyButton \(declared first\) wins\n/,
+          );
+          assert.match(out, /\n {2}AddToCartButton: declared for this view, matched nothing\n/);
+        } finally {
+          await Deno.remove(extra);
+        }
+      },
+    );
+  },
+});
