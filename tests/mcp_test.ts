@@ -174,7 +174,7 @@ Deno.test("mcp - --help documents the flags; a bad --url is a usage error before
   assert.equal(bad.stdout, "");
   assert.match(
     bad.stderr,
-    /^mapper mcp: --url "shop\.test" is not an absolute URL — include the scheme, e\.g\. --url https:\/\/example\.com\/\nusage: mapper mcp \[options\]\n$/,
+    /^mapper mcp: --url "shop\.test" is not an absolute URL — include the scheme, e\.g\. --url https:\/\/example\.com\/\n$/,
   );
 });
 
