@@ -34,7 +34,7 @@ import { ArchiveBombError, ArchiveFormatError, TarGzReader } from "./_tar.ts";
 import { DEFAULT_SOURCE, ENV_INDEX, ENV_SOURCE, GALLERY_URL, isUrl, SLUG_PLACEHOLDER } from "./defaults.ts";
 import { type AtlasLock, formatLock, LOCK_FILE, LOCK_SCHEMA, sha256Hex } from "./lock.ts";
 import { pathEscape, slugProblem } from "./slug.ts";
-import { download, type DownloadOptions, MAX_BODY_BYTES, policyProblem } from "./transport.ts";
+import { allowedUrl, download, type DownloadOptions, MAX_BODY_BYTES } from "./transport.ts";
 
 /** Largest single file in an archive: 4 MiB. */
 export const MAX_FILE_BYTES = 4 * 1024 * 1024;
@@ -328,14 +328,14 @@ function progress(io: Io): { onProgress: (n: number, total: number | undefined) 
 
 /** Fetches the archive from a URL (transport policy) or reads it from a local path (same cap). */
 async function fetchArchive(
-  location: string,
+  location: string | URL,
   slug: string,
   io: Io,
   transport: DownloadOptions | undefined,
   hint: string,
 ): Promise<Uint8Array> {
   const notPublished = () => new NotFoundError(`no corpus published for slug ${quote(slug)}`, { hint });
-  if (!isUrl(location)) {
+  if (!(location instanceof URL)) {
     try {
       // Counted on bytes read, like a download: a FIFO or a growing file has no trustworthy size.
       using file = await Deno.open(location);
@@ -390,14 +390,10 @@ export async function runAdd(options: AddOptions, io: Io): Promise<number> {
         `for example ${DEFAULT_SOURCE}`,
     );
   }
-  const remote = isUrl(template);
-  const location = remote
-    ? template.replaceAll(SLUG_PLACEHOLDER, pathEscape(slug))
+  // A URL is parsed once, here: that object is what the policy checks, what is fetched and what the lock records.
+  const location: string | URL = isUrl(template)
+    ? allowedUrl(template.replaceAll(SLUG_PLACEHOLDER, pathEscape(slug)), "use an https:// URL in --source")
     : resolve(io.cwd, template.replaceAll(SLUG_PLACEHOLDER, slug));
-  if (remote) {
-    const problem = policyProblem(location);
-    if (problem !== undefined) throw new PolicyError(problem, { hint: "use an https:// URL in --source" });
-  }
   const targetAbs = resolve(io.cwd, target);
   const fromTarget = relative(targetAbs, resolve(io.cwd));
   if (fromTarget !== ".." && !fromTarget.startsWith(`..${sep}`) && !isAbsolute(fromTarget)) {
@@ -463,7 +459,7 @@ export async function runAdd(options: AddOptions, io: Io): Promise<number> {
     const lock: AtlasLock = {
       schema: LOCK_SCHEMA,
       slug,
-      source: location,
+      source: location instanceof URL ? location.href : location,
       archive_sha256: archiveSha,
       installed_at: rfc3339(io.now()),
       files: Object.fromEntries(files.map((f) => [f.rel, f.sha256])),

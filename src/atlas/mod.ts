@@ -6,7 +6,15 @@
  */
 export { DEFAULT_INDEX, DEFAULT_SOURCE, ENV_INDEX, ENV_SOURCE, GALLERY_URL } from "./defaults.ts";
 export { type AtlasEntry, type Catalog, CatalogFormatError, decodeCatalog, SCHEMA_VERSION } from "./catalog.ts";
-export { assertAllowed, download, MAX_BODY_BYTES, MAX_REDIRECTS, policyProblem } from "./transport.ts";
+export {
+  allowedUrl,
+  assertAllowed,
+  checkUrl,
+  download,
+  MAX_BODY_BYTES,
+  MAX_REDIRECTS,
+  policyProblem,
+} from "./transport.ts";
 export { type Hit, MATCH_KINDS, type MatchKind, normaliseDomain, normaliseQuery, search } from "./search.ts";
 export { escapeTerminal, quote } from "./_text.ts";
 export { slugProblem } from "./slug.ts";
