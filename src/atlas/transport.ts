@@ -68,6 +68,7 @@ function parsedProblem(url: URL, shown: string): string | undefined {
  */
 export function checkUrl(text: string, base?: URL): URL | { problem: string } {
   const shown = escapeTerminal(text);
+  // deno-lint-ignore no-control-regex
   if (/[\\\x00-\x20\x7f]/.test(text)) {
     return {
       problem:
