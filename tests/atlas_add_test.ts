@@ -77,6 +77,21 @@ const tests: Array<[string, () => Promise<Uint8Array> | Uint8Array, string]> = [
     'unsafe path ".mapper/../../escape.yaml": it has a ".." segment',
   ],
   [
+    "session",
+    () => tarGz([...goodCorpus(), { name: ".mapper/.session", data: '{"daemonPid": 1, "chromePid": 1}' }]),
+    'publishes ".session", a name mapper reserves for its own record (.session: the running browser session\'s record)',
+  ],
+  [
+    "sessioncase",
+    () => tarGz([...goodCorpus(), { name: ".mapper/.Session", data: "{}" }]),
+    'publishes ".Session", a name mapper reserves for its own record (.session:',
+  ],
+  [
+    "sessiondir",
+    () => tarGz([...goodCorpus(), { name: ".mapper/.session/", type: "5" }]),
+    'publishes ".session", a name mapper reserves for its own record (.session:',
+  ],
+  [
     "lockfile",
     () => tarGz([...goodCorpus(), { name: ".mapper/Atlas-Lock.json", data: "{}" }]),
     'publishes "Atlas-Lock.json", a name mapper reserves for its own record',
@@ -237,15 +252,26 @@ Deno.test("atlas add - installs a good archive, prints its sha256 and writes atl
     "mapper atlas verify: no atlas-lock.json in \"x\" — only corpora installed with 'mapper atlas add' can be verified\n",
   );
   assert.equal(none.code, 1);
+  // Every printed next step works when pasted: the verify command it printed finds the install clean.
+  const printed = /check with (mapper atlas verify[^)]*)\)/.exec(r.stdout)?.[1] ?? "";
+  assert.equal(printed, "mapper atlas verify --target ./x/y/");
+  assert.equal((await verify(printed.split(" ").slice(3))).code, 0);
+  assert.match(r.stdout, /\n  mapper serve-mapper --dir \.\/x\/y\/\n$/);
+  // mapper's own files at the root (a running session's .session) are not drift.
+  await Deno.writeTextFile(dir.join("x/y/.session"), "{}");
   const clean = await verify(["--target", "x/y"]);
-  assert.equal(clean.code, 0);
+  assert.equal(clean.code, 0, clean.out + clean.err);
   assert.match(clean.out, /^x\/y matches atlas-lock\.json: good, 4 files, archive sha256 [0-9a-f]{64}, installed /);
   await Deno.writeTextFile(dir.join("x/y/config.yaml"), "site: evil\n");
   await Deno.remove(dir.join("x/y/README.md"));
   await Deno.writeTextFile(dir.join("x/y/extra.yaml"), "a: 1\n");
   const drift = await verify(["--target", "x/y"]);
   assert.equal(drift.out, "  missing   README.md\n  modified  config.yaml\n  added     extra.yaml\n");
-  assert.match(drift.err, /^mapper atlas verify: x\/y drifted from atlas-lock\.json \(3 files changed\)/);
+  assert.equal(
+    drift.err,
+    "mapper atlas verify: x/y drifted from atlas-lock.json (3 files changed) — keep your edits, or remove x/y and " +
+      `reinstall: mapper atlas add good --target x/y --source '${srv.url}a/{slug}.tar.gz'\n`,
+  );
   assert.equal(drift.code, 1);
   const json = await verify(["--target", "x/y", "--json"]);
   assert.equal(json.code, 1);
@@ -254,6 +280,23 @@ Deno.test("atlas add - installs a good archive, prints its sha256 and writes atl
     { path: "config.yaml", change: "modified" },
     { path: "extra.yaml", change: "added" },
   ]);
+
+  // --json: the same facts as one document, next steps included.
+  const asJson = await add(["good", "--source", source, "--target", "j", "--json"], dir.path, srv.fetch);
+  assert.equal(asJson.code, 0, asJson.stderr);
+  assert.equal(asJson.stderr, "");
+  const doc = JSON.parse(asJson.stdout);
+  assert.deepEqual(Object.keys(doc), ["schema", "slug", "target", "source", "archive_sha256", "lock", "files", "next"]);
+  assert.equal(doc.source, `${srv.url}a/good.tar.gz`);
+  assert.equal(doc.archive_sha256, sha);
+  assert.equal(doc.lock, "j/atlas-lock.json");
+  assert.deepEqual(doc.files.map((f: { path: string }) => f.path), [
+    "j/README.md",
+    "j/components.yaml",
+    "j/config.yaml",
+    "j/views/checkout.yaml",
+  ]);
+  assert.deepEqual(doc.next, ["mapper serve-mapper --dir j", "mapper atlas verify --target j"]);
 
   // The public atlas's `.sightmap/` prefix is accepted too.
   const legacy = await add(["legacy", "--source", source, "--target", "legacy"], dir.path, srv.fetch);

@@ -29,9 +29,11 @@ import {
   UsageError,
 } from "../errors.ts";
 import type { Io } from "../io.ts";
-import { escapeTerminal, hasControl, plural, quote, rfc3339 } from "./_text.ts";
+import { escapeTerminal, flagUnlessDefault, hasControl, plural, quote, rfc3339, toJson } from "./_text.ts";
+import { escapeControls } from "../terminal.ts";
 import { ArchiveBombError, ArchiveFormatError, TarGzReader } from "./_tar.ts";
 import { DEFAULT_SOURCE, ENV_INDEX, ENV_SOURCE, GALLERY_URL, isUrl, SLUG_PLACEHOLDER } from "./defaults.ts";
+import { ownedFile } from "../corpus/owned.ts";
 import { type AtlasLock, formatLock, LOCK_FILE, LOCK_SCHEMA, sha256Hex } from "./lock.ts";
 import { pathEscape, slugProblem } from "./slug.ts";
 import { allowedUrl, download, type DownloadOptions, MAX_BODY_BYTES } from "./transport.ts";
@@ -56,8 +58,18 @@ export interface AddOptions {
   index?: string | undefined;
   /** `--expect-sha256`. */
   expectSha256?: string | undefined;
+  /** `--json`: print the installed files and next steps as one JSON document. */
+  json?: boolean | undefined;
   /** Transport overrides (tests). */
   transport?: DownloadOptions | undefined;
+}
+
+/** The commands to run next on an installed target, each complete enough to paste. */
+export function nextSteps(target: string): { serve: string; verify: string } {
+  return {
+    serve: `mapper serve-mapper${flagUnlessDefault("--dir", target, ".mapper")}`,
+    verify: `mapper atlas verify${flagUnlessDefault("--target", target, ".mapper")}`,
+  };
 }
 
 /** An archive rule was broken; the message is prefixed with `atlas entry "<slug>": `. */
@@ -238,7 +250,12 @@ async function extract(archive: Uint8Array, staging: string, signal: AbortSignal
         throw fail(`publishes ${quote(original)}, which is ${what}, not a regular file or a directory`);
       }
       const rel = name.slice(prefix.length + 1);
-      if (foldKey(rel) === LOCK_FILE) throw fail(`publishes ${quote(rel)}, a name mapper reserves for its own record`);
+      const owned = rel.includes("/") ? undefined : ownedFile(rel);
+      if (owned !== undefined) {
+        throw fail(
+          `publishes ${quote(rel)}, a name mapper reserves for its own record (${owned.name}: ${owned.what})`,
+        );
+      }
       // Containment: the joined path must stay inside staging (defence in depth; the name rules already ensure it).
       const dest = resolve(staging, ...rel.split("/"));
       if (!dest.startsWith(staging + sep)) throw fail(`publishes an unsafe path ${quote(original)}`);
@@ -483,13 +500,29 @@ export async function runAdd(options: AddOptions, io: Io): Promise<number> {
     }
     staging = undefined;
     createdTop = undefined;
-    const lockShown = escapeTerminal(join(target, LOCK_FILE).split(sep).join("/"));
-    const lines = files.map((f) => `  wrote  ${escapeTerminal(join(target, f.rel).split(sep).join("/"))}\n`);
+    const next = nextSteps(target);
+    const shownPath = (rel: string) => join(target, rel).split(sep).join("/");
+    if (options.json) {
+      io.stdout.write(toJson({
+        schema: 1,
+        slug,
+        target,
+        source: location instanceof URL ? location.href : location,
+        archive_sha256: archiveSha,
+        lock: shownPath(LOCK_FILE),
+        files: files.map((f) => ({ path: shownPath(f.rel), sha256: f.sha256 })),
+        next: [next.serve, next.verify],
+      }));
+      return EXIT_OK;
+    }
+    // Names come from the archive: control characters AND bidirectional overrides are shown, never obeyed.
+    const safe = (text: string) => escapeControls(text, { bidi: true });
+    const lines = files.map((f) => `  wrote  ${safe(shownPath(f.rel))}\n`);
     io.stdout.write(
       lines.join("") + "\n" +
-        `Archive sha256 ${archiveSha} (recorded in ${lockShown}; check with mapper atlas verify).\n` +
-        `Installed ${escapeTerminal(slug)}: ${plural(files.length, "file")} → ${shownTarget}. Next:\n` +
-        `  mapper serve-mapper\n`,
+        `Archive sha256 ${archiveSha} (recorded in ${safe(shownPath(LOCK_FILE))}; check with ${next.verify}).\n` +
+        `Installed ${escapeTerminal(slug)}: ${plural(files.length, "file")} → ${safe(target)}. Next:\n` +
+        `  ${next.serve}\n`,
     );
     return EXIT_OK;
   } catch (err: unknown) {

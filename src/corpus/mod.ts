@@ -192,3 +192,4 @@ export { compile } from "./compile.ts";
 export { stats } from "./stats.ts";
 export { acceptsGzip, componentCount, MAPPER_PATH, MAPPER_VERSION_PATH, startCorpusService } from "./service.ts";
 export { composeSelectors, splitSelectors } from "./selector.ts";
+export { LOCK_FILE, OWNED_FILES, ownedFile, SESSION_FILE } from "./owned.ts";
