@@ -517,3 +517,13 @@ Deno.test("atlas add - a local --index installs from the archive beside it; MAPP
   assert.equal(await runCli(["atlas", "add", "nope", "--target", "three"], io), 1);
   assert.match(io.stderr.text(), /^mapper atlas add: no corpus published for slug "nope"/);
 });
+
+Deno.test("atlas add - a file name with a bidirectional override is escaped in the wrote lines", async () => {
+  const gz = await tarGz([...goodCorpus(), { name: ".mapper/notes\u202egpj.yaml", data: "memory: [x]\n" }]);
+  await using srv = await archiveServer(new Map([["bidi", gz]]));
+  await using dir = await tempDir();
+  const r = await add(["bidi", "--source", `${srv.url}a/{slug}.tar.gz`], dir.path, srv.fetch);
+  assert.equal(r.code, 0, r.stderr);
+  assert.ok(!r.stdout.includes("\u202e"), "the override never reaches the terminal");
+  assert.match(r.stdout, /^  wrote  \.mapper\/notes\\u202egpj\.yaml$/m);
+});
