@@ -8,6 +8,7 @@
  *
  * @module
  */
+import { readRegularFile } from "../files.ts";
 import { CorpusLoadError, type Diagnostic, type SourceLocation } from "./diagnostic.ts";
 import { decodeFile, type RawComponent, type RawDefinition, type RawFile, type RawRequest } from "./_decode.ts";
 import { walkCorpus } from "./_walk.ts";
@@ -76,7 +77,8 @@ export async function load(dir: string, options: LoadOptions = {}): Promise<Load
   const files = await walkCorpus(dir, fatal, warnings);
   const texts = await Promise.all(files.map(async (f) => {
     try {
-      return new TextDecoder("utf-8", { fatal: true }).decode(await Deno.readFile(f.path));
+      // Type checked before the open: a FIFO (swapped in since the walk) must never block a compile.
+      return new TextDecoder("utf-8", { fatal: true }).decode(await readRegularFile(f.path));
     } catch (err: unknown) {
       fatal.push({
         code: err instanceof TypeError ? "file-encoding" : "file-unreadable",
