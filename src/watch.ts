@@ -9,6 +9,11 @@
  *   (deleted and re-created — same inode or not — or replaced by a rename) re-arms a fresh watch and triggers a
  *   rebuild; a missing directory is waited for; a watch that cannot start or that dies is logged and replaced by
  *   polling a cheap signature of the tree, so content is never served stale in silence.
+ * - A FIFO, socket or device anywhere in the tree silently stops `Deno.watchFs` for good (its watcher thread
+ *   blocks on it: measured with Deno 2.9 on Linux, where creating a FIFO in a watched directory ends every later
+ *   event). So the tree is checked for such files (by directory listing, never opening anything) when the watch
+ *   is armed and every {@linkcode SCAN_MS} while it runs; when one is present the watch is not trusted: it is
+ *   logged and replaced by polling.
  *
  * Timers and the watcher factory are injectable, so the rules are tested with a manual clock, not with sleeps.
  *
@@ -138,8 +143,13 @@ export interface WatchTreeOptions {
   signature?: () => Promise<string>;
   /** Always poll at this interval instead of watching (network file systems, tests). */
   pollIntervalMs?: number | undefined;
-  /** Scan interval once a watch could not start or died (default {@linkcode SCAN_MS}). */
+  /**
+   * Scan interval once a watch could not start or died, and of the check for FIFOs, sockets and devices while
+   * watching (default {@linkcode SCAN_MS}).
+   */
   scanMs?: number;
+  /** Names never descended into or reported (e.g. `.git`). */
+  skip?: (name: string) => boolean;
   /** Timers (default the global ones). */
   timers?: Timers;
   /** Watcher factory (default `Deno.watchFs(dir, { recursive: true })`). */
@@ -182,6 +192,42 @@ export async function lstatSignature(dir: string, skip: (name: string) => boolea
   parts.push(`${root.dev}:${root.ino}`);
   await visit("");
   return parts.join("\n");
+}
+
+/**
+ * The first FIFO, socket or device below `dir` (as a path relative to it), or `undefined`. Uses the directory
+ * listing's entry types (no `open`, no `stat` except through symbolic links).
+ */
+export async function findSpecialFile(
+  dir: string,
+  skip: (name: string) => boolean = () => false,
+): Promise<{ path: string; what: string } | undefined> {
+  const visit = async (rel: string): Promise<{ path: string; what: string } | undefined> => {
+    let entries: Deno.DirEntry[];
+    try {
+      entries = await Array.fromAsync(Deno.readDir(rel ? join(dir, rel) : dir));
+    } catch {
+      return undefined;
+    }
+    for (const e of entries) {
+      if (skip(e.name)) continue;
+      const childRel = rel ? `${rel}/${e.name}` : e.name;
+      if (e.isDirectory) {
+        const found = await visit(childRel);
+        if (found) return found;
+        continue;
+      }
+      if (e.isFile) continue;
+      const info = e.isSymlink
+        ? await Deno.stat(join(dir, childRel)).catch(() => undefined)
+        : await Deno.lstat(join(dir, childRel)).catch(() => undefined);
+      if (!info || info.isFile || info.isDirectory) continue;
+      const what = info.isFifo ? "a FIFO" : info.isSocket ? "a socket" : "a device file";
+      return { path: childRel, what };
+    }
+    return undefined;
+  };
+  return await visit("");
 }
 
 /** The directory's identity (`dev:ino`), or `undefined` when it is missing or not a directory. */
@@ -237,7 +283,12 @@ class Watch implements TreeWatch {
       return;
     }
     this.#realDir = await Deno.realPath(this.#absDir).catch(() => undefined);
+    const special = await findSpecialFile(this.#absDir, this.#o.skip);
     if (this.#disposed || this.#events || this.#polling) return; // armed meanwhile by a concurrent call
+    if (special) {
+      await this.#fallBack(`${special.path} is ${special.what}, which stops file-system events`);
+      return;
+    }
     let events: FsEvents;
     try {
       events = this.#o.watch ? this.#o.watch(this.#absDir) : Deno.watchFs(this.#absDir, { recursive: true });
@@ -249,6 +300,23 @@ class Watch implements TreeWatch {
     this.#identity = identity;
     this.mode = "watching";
     this.#loop = this.#follow(events);
+    this.#checkForSpecialFiles(events);
+  }
+
+  /** While `events` is the live watch: look for a FIFO, socket or device every scan interval (see the module). */
+  #checkForSpecialFiles(events: FsEvents): void {
+    this.#timer = this.#timers.setTimeout(async () => {
+      this.#timer = undefined;
+      if (this.#disposed || this.#events !== events) return;
+      const special = await findSpecialFile(this.#absDir, this.#o.skip);
+      if (this.#disposed || this.#events !== events) return;
+      if (special) {
+        this.#disarm();
+        await this.#fallBack(`${special.path} is ${special.what}, which stops file-system events`);
+        return;
+      }
+      this.#checkForSpecialFiles(events);
+    }, this.#o.scanMs ?? SCAN_MS);
   }
 
   async #follow(events: FsEvents): Promise<void> {
@@ -299,6 +367,8 @@ class Watch implements TreeWatch {
   }
 
   #disarm(): void {
+    if (this.#timer !== undefined) this.#timers.clearTimeout(this.#timer);
+    this.#timer = undefined;
     const events = this.#events;
     this.#events = undefined;
     this.#identity = undefined;

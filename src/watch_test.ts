@@ -258,3 +258,55 @@ Deno.test("watchTree - a platform that refuses a watch falls back to polling and
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test({
+  name: "watchTree - a FIFO in the tree (which stops Deno's watcher) switches to polling, at start or later",
+  ignore: Deno.build.os === "windows",
+  fn: async () => {
+    const dir = await Deno.makeTempDir();
+    try {
+      const mkfifo = async (name: string) => {
+        assert.ok((await new Deno.Command("mkfifo", { args: [join(dir, name)] }).output()).success);
+      };
+      const clock = manualClock();
+      const logs: string[] = [];
+      let changes = 0;
+      const fake = fakeEvents();
+      await using w = await watchTree({
+        dir,
+        onChange: () => changes++,
+        log: (l) => logs.push(l),
+        timers: clock,
+        watch: () => fake.events,
+      });
+      assert.equal(w.mode, "watching");
+      await clock.advance(1000);
+      assert.equal(w.mode, "watching", "no FIFO yet");
+      await Deno.mkdir(join(dir, "views"));
+      await mkfifo("views/pipe.yaml");
+      await clock.advance(1000);
+      assert.equal(w.mode, "polling");
+      assert.ok(fake.isClosed());
+      assert.deepEqual(logs, [
+        "views/pipe.yaml is a FIFO, which stops file-system events; checking for changes every 1 s instead",
+      ]);
+      assert.equal(changes, 1);
+
+      // Present when the watch is armed: never watched at all.
+      const logs2: string[] = [];
+      let armed = 0;
+      await using w2 = await watchTree({
+        dir,
+        onChange: () => {},
+        log: (l) => logs2.push(l),
+        timers: manualClock(),
+        watch: () => (armed++, fakeEvents().events),
+      });
+      assert.equal(w2.mode, "polling");
+      assert.equal(armed, 0);
+      assert.match(logs2[0] ?? "", /^views\/pipe\.yaml is a FIFO/);
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});

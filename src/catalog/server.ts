@@ -169,6 +169,7 @@ export async function startCatalogServer(given: CatalogServerOptions): Promise<C
         relevant: (abs) => !relative(resolve(options.gallery), abs).split(/[\\/]/).includes(".git"),
         log: (line) => options.log(`[atlas] watcher: ${line}`),
         signature: () => lstatSignature(options.gallery, (name) => name === ".git"),
+        skip: (name) => name === ".git",
       });
     } catch (err: unknown) {
       await server.shutdown();
