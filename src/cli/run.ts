@@ -6,7 +6,7 @@
  */
 import type { Command, CommanderError } from "@commander-js/extra-typings";
 import type { Io } from "../io.ts";
-import { EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, MapperError, UsageError } from "../errors.ts";
+import { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, MapperError, UsageError } from "../errors.ts";
 import type { CliContext } from "./context.ts";
 import { escapeControls } from "../terminal.ts";
 import { buildProgram, commandPath } from "./program.ts";
@@ -69,6 +69,29 @@ function rejectEmptyOptions(cmd: AnyCommand): void {
  * Runs the CLI with user arguments (no `deno`/script prefix) and returns the exit code. Never calls `Deno.exit`.
  */
 export async function runCli(argv: readonly string[], io: Io): Promise<number> {
+  let path = "";
+  const code = await runCommand(argv, io, (p) => (path = p));
+  return outputFailed(io, path, code);
+}
+
+/**
+ * Standard output could not be written (a full disk, an I/O error): one line on stderr and exit 1 for every
+ * command, instead of an uncaught error. A reader that went away (EPIPE) is not reported.
+ */
+function outputFailed(io: Io, path: string, code: number): number {
+  const failure = io.stdout.failure?.();
+  if (failure === undefined) return code;
+  const reason = escapeControls(failure.message.replace(/\s+/g, " ").trim());
+  io.stderr.write(
+    `${
+      display(path)
+    }: cannot write to standard output: ${reason} — free some disk space or send the output elsewhere\n`,
+  );
+  return code === EXIT_OK ? EXIT_FAILURE : code;
+}
+
+/** Parses and runs one command; `onCommand` learns its path (`atlas add`) once it is known. */
+async function runCommand(argv: readonly string[], io: Io, onCommand: (path: string) => void): Promise<number> {
   const ctx: CliContext = { io, exitCode: EXIT_OK };
   const program = buildProgram(ctx) as AnyCommand;
   const unknownHelp = unknownHelpTopic(program, argv);
@@ -80,6 +103,7 @@ export async function runCli(argv: readonly string[], io: Io): Promise<number> {
   let active: AnyCommand = program;
   program.hook("preAction", (_root: AnyCommand, actionCommand: AnyCommand) => {
     active = actionCommand;
+    onCommand(commandPath(actionCommand));
     rejectEmptyOptions(actionCommand);
   });
   try {
