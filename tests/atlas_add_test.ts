@@ -8,7 +8,7 @@ import { runCli } from "../src/cli/run.ts";
 import { testIo } from "../src/io.ts";
 import { assertGolden, listFiles, runMapper, tempDir } from "./_helpers.ts";
 import { httpsServer } from "./_https.ts";
-import { goodCorpus, gzip, type Member, tar, tarGz } from "./fixtures/atlas/archive.ts";
+import { concat, goodCorpus, gzip, type Member, tar, tarGz } from "./fixtures/atlas/archive.ts";
 
 const MiB = 1024 * 1024;
 
@@ -526,4 +526,14 @@ Deno.test("atlas add - a file name with a bidirectional override is escaped in t
   assert.equal(r.code, 0, r.stderr);
   assert.ok(!r.stdout.includes("\u202e"), "the override never reaches the terminal");
   assert.match(r.stdout, /^  wrote  \.mapper\/notes\\u202egpj\.yaml$/m);
+});
+
+Deno.test("atlas add - installs an archive of concatenated gzip members (cat a.gz b.gz)", async () => {
+  const whole = tar(goodCorpus());
+  const gz = concat([await gzip(whole.subarray(0, 1000)), await gzip(whole.subarray(1000))]);
+  await using srv = await archiveServer(new Map([["multi", gz]]));
+  await using dir = await tempDir();
+  const r = await add(["multi", "--source", `${srv.url}a/{slug}.tar.gz`], dir.path, srv.fetch);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /Installed multi: 4 files → \.mapper\. Next:/);
 });
