@@ -537,3 +537,53 @@ Deno.test("atlas add - installs an archive of concatenated gzip members (cat a.g
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stdout, /Installed multi: 4 files → \.mapper\. Next:/);
 });
+
+Deno.test("atlas add - cleans staging directories a killed install left behind, and only those", async () => {
+  await using srv = await archiveServer(new Map([["good", await tarGz(goodCorpus())]]));
+  await using dir = await tempDir();
+  // A process that has exited: its pid is dead (what `kill -9` during the YAML check leaves behind).
+  const dead = new Deno.Command(Deno.execPath(), { args: ["eval", ""], stdout: "null", stderr: "null" }).spawn();
+  await dead.status;
+  const stale = `.mapper-add-${dead.pid}-0123abcd`;
+  await Deno.mkdir(dir.join(stale, "views"), { recursive: true });
+  await Deno.writeTextFile(dir.join(stale, "views", "half.yaml"), "views: [");
+  const kept = [
+    `.mapper-add-${Deno.pid}-4567ef01`, // a live install (this process)
+    ".mapper-add-0a1b2c", // no pid: not provably ours
+    `.mapper-add-${dead.pid}-x.y`, // not our exact pattern
+    "mapper-add-1-abc", // not hidden
+  ];
+  for (const name of kept) await Deno.mkdir(dir.join(name));
+  await Deno.symlink(dir.join(kept[0]!), dir.join(`.mapper-add-${dead.pid}-11111111`)); // a link, never followed
+  const r = await add(["good", "--source", `${srv.url}a/{slug}.tar.gz`], dir.path, srv.fetch);
+  assert.equal(r.code, 0, r.stderr);
+  const left = (await Array.fromAsync(Deno.readDir(dir.path))).map((e) => e.name).sort();
+  assert.deepEqual(left, [...kept, `.mapper-add-${dead.pid}-11111111`, ".mapper"].sort());
+  assert.ok((await Deno.stat(dir.join(kept[0]!))).isDirectory);
+});
+
+Deno.test("atlas add - the loser of two concurrent installs into one target gets a clear reason, not 'Error'", async () => {
+  const gz = await tarGz(goodCorpus());
+  await using dir = await tempDir();
+  let srvFetch: typeof fetch = fetch;
+  let raced = false;
+  // While the first install downloads (after its emptiness check), a second one completes into the same target.
+  await using srv = await httpsServer(async (req) => {
+    if (!raced) {
+      raced = true;
+      const other = await add(["good", "--source", `${new URL("/", req.url).href}{slug}.tar.gz`], dir.path, srvFetch);
+      assert.equal(other.code, 0, other.stderr);
+    }
+    return new Response(gz as Uint8Array<ArrayBuffer>);
+  });
+  srvFetch = srv.fetch;
+  const r = await add(["good", "--source", `${srv.url}{slug}.tar.gz`], dir.path, srv.fetch);
+  assert.equal(r.code, 1);
+  assert.equal(r.stdout, "");
+  assert.equal(
+    r.stderr,
+    'mapper atlas add: install target ".mapper" already exists — another install finished first — use a new ' +
+      "--target or remove it\n",
+  );
+  assert.deepEqual((await Array.fromAsync(Deno.readDir(dir.path))).map((e) => e.name), [".mapper"]);
+});

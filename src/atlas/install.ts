@@ -457,7 +457,8 @@ export async function runAdd(options: AddOptions, io: Io): Promise<number> {
   let staging: string | undefined;
   try {
     createdTop = await mkdirTracked(parent);
-    staging = await Deno.makeTempDir({ dir: parent, prefix: ".mapper-add-" });
+    await removeStaleStaging(parent);
+    staging = await Deno.makeTempDir({ dir: parent, prefix: `${STAGING_PREFIX}${Deno.pid}-` });
     let files: StagedFile[];
     try {
       files = await extract(archive, staging, io.signal);
@@ -496,7 +497,15 @@ export async function runAdd(options: AddOptions, io: Io): Promise<number> {
     try {
       await Deno.rename(staging, targetAbs);
     } catch (err: unknown) {
-      throw new FileError(`cannot move the corpus into ${quote(target)}: ${err instanceof Error ? err.name : "error"}`);
+      // Another install into the same target won the race between our emptiness check and this rename.
+      if ((await pathKind(targetAbs).catch(() => "missing")) === "nonempty") {
+        throw new PolicyError(`install target ${quote(target)} already exists — another install finished first`, {
+          hint: "use a new --target or remove it",
+        });
+      }
+      throw new FileError(`cannot move the corpus into ${quote(target)}: ${describe(err)}`, {
+        hint: "check that you can write to its parent directory",
+      });
     }
     staging = undefined;
     createdTop = undefined;
@@ -539,6 +548,55 @@ export async function runAdd(options: AddOptions, io: Io): Promise<number> {
     if (staging) await Deno.remove(staging, { recursive: true }).catch(() => {});
     if (createdTop) await removeEmptyUpTo(parent, createdTop);
   }
+}
+
+/**
+ * Staging directories are named `.mapper-add-<pid>-<random>` beside the target. One left behind by an install that
+ * was killed (`kill -9`, power loss) is removed by a later install into the same parent, but only when it is
+ * certainly ours and certainly abandoned: a real directory (not a symbolic link) owned by this user, whose name
+ * matches the pattern exactly, and whose recorded pid is no longer running. Where liveness cannot be checked, it
+ * is left alone.
+ */
+export const STAGING_PREFIX = ".mapper-add-";
+const STAGING_NAME = /^\.mapper-add-([1-9][0-9]{0,9})-[A-Za-z0-9_]{1,32}$/;
+
+/** Whether process `pid` is running: `true`/`false`, or `undefined` when this platform cannot tell cheaply. */
+async function processAlive(pid: number): Promise<boolean | undefined> {
+  if (pid === Deno.pid) return true;
+  if (Deno.build.os !== "linux") return undefined;
+  try {
+    await Deno.lstat(`/proc/${pid}`);
+    return true;
+  } catch (err: unknown) {
+    return err instanceof Deno.errors.NotFound ? false : undefined;
+  }
+}
+
+/** Removes abandoned staging directories in `parent` (see {@linkcode STAGING_PREFIX}); never fails the install. */
+export async function removeStaleStaging(parent: string): Promise<string[]> {
+  const removed: string[] = [];
+  let entries: Deno.DirEntry[];
+  try {
+    entries = await Array.fromAsync(Deno.readDir(parent));
+  } catch {
+    return removed;
+  }
+  const uid = Deno.uid();
+  for (const e of entries) {
+    const m = STAGING_NAME.exec(e.name);
+    if (!m || !e.isDirectory || e.isSymlink) continue;
+    const path = join(parent, e.name);
+    const info = await Deno.lstat(path).catch(() => undefined);
+    if (!info?.isDirectory || (uid !== null && info.uid !== uid)) continue;
+    if ((await processAlive(Number(m[1]))) !== false) continue;
+    try {
+      await Deno.remove(path, { recursive: true });
+      removed.push(e.name);
+    } catch {
+      // not ours to fight over: leave it
+    }
+  }
+  return removed;
 }
 
 /** Removes `dir` and its parents up to and including `top` while they are empty. */
