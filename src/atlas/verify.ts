@@ -9,6 +9,7 @@ import { DataError, EXIT_OK, NotFoundError, ProblemsFound } from "../errors.ts";
 import type { Io } from "../io.ts";
 import { escapeTerminal, flagUnlessDefault, plural, quote, shellWord, toJson } from "./_text.ts";
 import { ownedFile } from "../corpus/owned.ts";
+import { NotRegularFileError, readRegularFile } from "../files.ts";
 import { type AtlasLock, LOCK_FILE, parseLock, sha256Hex } from "./lock.ts";
 import { DEFAULT_SOURCE, SLUG_PLACEHOLDER } from "./defaults.ts";
 import { pathEscape } from "./slug.ts";
@@ -87,8 +88,12 @@ export async function runVerify(options: VerifyOptions, io: Io): Promise<number>
       continue;
     }
     present.delete(path.normalize("NFC"));
-    const actual = await sha256Hex(await Deno.readFile(join(dir, ...onDisk.split("/"))));
-    if (actual !== hash) drift.push({ path, change: "modified" });
+    // Checked by lstat before any open: a FIFO in place of a file must not hang verify, it is simply not the file.
+    const bytes = await readRegularFile(join(dir, ...onDisk.split("/"))).catch((err: unknown) => {
+      if (err instanceof NotRegularFileError) return undefined;
+      throw err;
+    });
+    if (bytes === undefined || (await sha256Hex(bytes)) !== hash) drift.push({ path, change: "modified" });
   }
   for (const path of [...present.values()].sort()) drift.push({ path, change: "added" });
   if (options.json) {
