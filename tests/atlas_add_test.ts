@@ -256,7 +256,7 @@ Deno.test("atlas add - installs a good archive, prints its sha256 and writes atl
   const printed = /check with (mapper atlas verify[^)]*)\)/.exec(r.stdout)?.[1] ?? "";
   assert.equal(printed, "mapper atlas verify --target ./x/y/");
   assert.equal((await verify(printed.split(" ").slice(3))).code, 0);
-  assert.match(r.stdout, /\n  mapper serve-mapper --dir \.\/x\/y\/\n$/);
+  assert.match(r.stdout, /\n {2}mapper serve-mapper --dir \.\/x\/y\/\n$/);
   // mapper's own files at the root (a running session's .session) are not drift.
   await Deno.writeTextFile(dir.join("x/y/.session"), "{}");
   const clean = await verify(["--target", "x/y"]);
@@ -525,7 +525,7 @@ Deno.test("atlas add - a file name with a bidirectional override is escaped in t
   const r = await add(["bidi", "--source", `${srv.url}a/{slug}.tar.gz`], dir.path, srv.fetch);
   assert.equal(r.code, 0, r.stderr);
   assert.ok(!r.stdout.includes("\u202e"), "the override never reaches the terminal");
-  assert.match(r.stdout, /^  wrote  \.mapper\/notes\\u202egpj\.yaml$/m);
+  assert.match(r.stdout, /^ {2}wrote {2}\.mapper\/notes\\u202egpj\.yaml$/m);
 });
 
 Deno.test("atlas add - installs an archive of concatenated gzip members (cat a.gz b.gz)", async () => {

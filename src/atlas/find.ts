@@ -6,7 +6,7 @@
  */
 import type { Io } from "../io.ts";
 import { EXIT_OK } from "../errors.ts";
-import { escapeTerminal, plural, quote, rfc3339, shellWord, toJson, truncate, utcMinutes } from "./_text.ts";
+import { plural, quote, rfc3339, shellWord, toJson, truncate, utcMinutes } from "./_text.ts";
 import { type AtlasEntry, STAT_KEYS } from "./catalog.ts";
 import { GALLERY_URL } from "./defaults.ts";
 import { type Hit, search } from "./search.ts";
