@@ -13,7 +13,8 @@
  *   blocks on it: measured with Deno 2.9 on Linux, where creating a FIFO in a watched directory ends every later
  *   event). So the tree is checked for such files (by directory listing, never opening anything) when the watch
  *   is armed and every {@linkcode SCAN_MS} while it runs; when one is present the watch is not trusted: it is
- *   logged and replaced by polling.
+ *   logged and replaced by polling. A watch that may be stuck that way is abandoned, never closed: closing it was
+ *   measured to hang every later file-system call of the process.
  *
  * Timers and the watcher factory are injectable, so the rules are tested with a manual clock, not with sleeps.
  *
@@ -258,6 +259,8 @@ class Watch implements TreeWatch {
   #realDir: string | undefined;
   #events: FsEvents | undefined;
   #loop: Promise<void> | undefined;
+  /** Watches that may be stuck on a special file: kept (not closed, see the module), their loops never awaited. */
+  readonly #abandoned: FsEvents[] = [];
   #identity: string | undefined;
   #timer: unknown;
   #polling = false;
@@ -311,7 +314,7 @@ class Watch implements TreeWatch {
       const special = await findSpecialFile(this.#absDir, this.#o.skip);
       if (this.#disposed || this.#events !== events) return;
       if (special) {
-        this.#disarm();
+        this.#disarm(false);
         await this.#fallBack(`${special.path} is ${special.what}, which stops file-system events`);
         return;
       }
@@ -361,20 +364,28 @@ class Watch implements TreeWatch {
     if (this.#disposed || this.mode !== "watching") return;
     const identity = await identityOf(this.#absDir);
     if (identity !== this.#identity && this.mode === "watching") {
-      this.#disarm();
+      // No event told us: the watch may be stuck (see the module), so it is abandoned rather than closed.
+      this.#disarm(false);
       await this.arm();
     }
   }
 
-  #disarm(): void {
+  /** Stops following the current watch; `close: false` abandons it instead (it may be stuck, see the module). */
+  #disarm(close = true): void {
     if (this.#timer !== undefined) this.#timers.clearTimeout(this.#timer);
     this.#timer = undefined;
     const events = this.#events;
     this.#events = undefined;
     this.#identity = undefined;
     this.mode = "waiting";
+    if (!events) return;
+    if (!close) {
+      this.#abandoned.push(events);
+      this.#loop = undefined;
+      return;
+    }
     try {
-      events?.close();
+      events.close();
     } catch {
       // already closed
     }
@@ -431,7 +442,9 @@ class Watch implements TreeWatch {
     this.#disposed = true;
     if (this.#timer !== undefined) this.#timers.clearTimeout(this.#timer);
     this.#timer = undefined;
-    this.#disarm();
-    await this.#loop;
+    const live = this.#events !== undefined;
+    const special = live ? await findSpecialFile(this.#absDir, this.#o.skip) : undefined;
+    this.#disarm(special === undefined);
+    if (live && special === undefined) await this.#loop;
   }
 }

@@ -286,7 +286,7 @@ Deno.test({
       await mkfifo("views/pipe.yaml");
       await clock.advance(1000);
       assert.equal(w.mode, "polling");
-      assert.ok(fake.isClosed());
+      assert.ok(!fake.isClosed(), "abandoned, never closed: closing a stuck Deno watcher hangs later file calls");
       assert.deepEqual(logs, [
         "views/pipe.yaml is a FIFO, which stops file-system events; checking for changes every 1 s instead",
       ]);

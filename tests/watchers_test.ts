@@ -68,37 +68,14 @@ Deno.test({
 });
 
 Deno.test({
-  name: "serve-mapper watcher - a FIFO created while watching (which stops Deno's watcher) does not make it deaf",
-  ignore: !canFifo,
-  fn: async () => {
-    await using c = await tempCorpus({ "a.yaml": "version: 1\nmemory: [one]\n" });
-    const logs: string[] = [];
-    await using service = await startCorpusService({ dir: c.dir, site: "s", log: (l) => logs.push(l) });
-    await mkfifo(join(c.dir, "pipe.txt"));
-    await waitFor("the fallback to be logged", () => logs.some((l) => /pipe\.txt is a FIFO/.test(l)));
-    const next = service.nextVersion();
-    await c.write("a.yaml", "version: 1\nmemory: [two]\n");
-    assert.deepEqual((await within("a compile after the FIFO appeared", next)).wire.memory, ["two"]);
-    assert.ok(
-      logs.includes(
-        "[serve-mapper] watcher: pipe.txt is a FIFO, which stops file-system events; checking for changes every 1 s " +
-          "instead",
-      ),
-      logs.join("\n"),
-    );
-  },
-});
-
-Deno.test({
-  name: "serve-mapper - with FIFOs in the corpus, an edit recompiles and SIGTERM still exits 0",
+  // A subprocess: the Deno watcher a FIFO stops is abandoned, stuck, for the rest of the process (see src/watch.ts).
+  name: "serve-mapper - a FIFO created while watching is logged, edits still recompile, SIGTERM still exits 0",
   ignore: !canFifo,
   fn: async () => {
     await using dir = await tempDir();
     const corpus = dir.join(".mapper");
     await Deno.mkdir(corpus);
     await Deno.writeTextFile(join(corpus, "a.yaml"), "version: 1\nmemory: [one]\n");
-    await mkfifo(join(corpus, "pipe.txt"));
-    await mkfifo(join(corpus, "x.yaml"));
     const child = new Deno.Command(Deno.execPath(), {
       args: mapperCommand(["serve-mapper", "--port", "0"]),
       cwd: dir.path,
@@ -120,6 +97,7 @@ Deno.test({
     try {
       await waitFor("serve-mapper to start", () => /serving/.test(out + err));
       await mkfifo(join(corpus, "late.yaml")); // created while watching: Deno's own watcher stops at it
+      await waitFor("the fallback to be logged", () => /watcher: late\.yaml is a FIFO/.test(err));
       await Deno.writeTextFile(join(corpus, "a.yaml"), "version: 1\nmemory: [two]\n");
       await waitFor("the recompile", () => /recompiled/.test(out + err));
     } finally {
@@ -129,6 +107,10 @@ Deno.test({
     await outDone;
     await errDone;
     assert.equal(status.code, 0, out + err);
+    assert.match(
+      err,
+      /\[serve-mapper\] watcher: late\.yaml is a FIFO, which stops file-system events; checking for changes every 1 s instead\n/,
+    );
     assert.ok(!/Uncaught|at .*\.ts:\d+/.test(out + err), out + err);
   },
 });
