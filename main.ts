@@ -20,8 +20,10 @@ export function isPlainVersion(args: readonly string[]): boolean {
 
 if (import.meta.main) {
   if (isPlainVersion(Deno.args)) {
-    fileSink(Deno.stdout).write(versionLine());
-    Deno.exit(0);
+    const out = fileSink(Deno.stdout);
+    out.write(versionLine());
+    // A failed write (a full disk) goes through the table, which reports it the one way every command does.
+    if (out.failure?.() === undefined) Deno.exit(0);
   }
   const [{ processIo }, { runCli }] = await Promise.all([import("./src/io.ts"), import("./src/cli/run.ts")]);
   Deno.exit(await runCli(Deno.args, processIo()));

@@ -10,6 +10,11 @@
 export interface Sink {
   /** Write text as-is (callers add their own newlines). */
   write(text: string): void;
+  /**
+   * Why writing failed (a full disk, an I/O error), once it has; later writes are dropped. A reader that went away
+   * (EPIPE, `| head -1`) is not a failure. The top-level handler reports it once for every command.
+   */
+  failure?(): Error | undefined;
 }
 
 /** Everything a command's `run(opts, io)` may use to talk to the world. */
@@ -37,12 +42,15 @@ export interface Io {
 }
 
 /**
- * A sink over a Deno file resource that writes every byte before returning; a reader that went away is not an error.
+ * A sink over a Deno file resource that writes every byte before returning. It never throws: a reader that went
+ * away (`mapper atlas list | head -1`) ends the output quietly; any other failure (`> /dev/full`: no space left)
+ * is kept for {@linkcode Sink.failure} and the rest of the output is dropped, so no command crashes mid-write.
  * Exported for `main.ts`'s `version` fast path.
  */
 export function fileSink(file: { writeSync(p: Uint8Array): number }): Sink {
   const encoder = new TextEncoder();
-  let closed = false; // the reader went away (`mapper atlas list | head -1`): drop the rest quietly
+  let closed = false;
+  let failed: Error | undefined;
   return {
     write(text: string): void {
       let bytes = encoder.encode(text);
@@ -50,11 +58,12 @@ export function fileSink(file: { writeSync(p: Uint8Array): number }): Sink {
         try {
           bytes = bytes.subarray(file.writeSync(bytes));
         } catch (err: unknown) {
-          if (!(err instanceof Deno.errors.BrokenPipe)) throw err;
           closed = true;
+          if (!(err instanceof Deno.errors.BrokenPipe)) failed = err instanceof Error ? err : new Error(String(err));
         }
       }
     },
+    failure: () => failed,
   };
 }
 

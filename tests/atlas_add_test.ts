@@ -8,7 +8,7 @@ import { runCli } from "../src/cli/run.ts";
 import { testIo } from "../src/io.ts";
 import { assertGolden, listFiles, runMapper, tempDir } from "./_helpers.ts";
 import { httpsServer } from "./_https.ts";
-import { goodCorpus, gzip, type Member, tar, tarGz } from "./fixtures/atlas/archive.ts";
+import { concat, goodCorpus, gzip, type Member, tar, tarGz } from "./fixtures/atlas/archive.ts";
 
 const MiB = 1024 * 1024;
 
@@ -75,6 +75,21 @@ const tests: Array<[string, () => Promise<Uint8Array> | Uint8Array, string]> = [
     "gnulongescape",
     () => tarGz([{ name: ".mapper/ok.yaml", data: "a: 1\n", gnuLongName: ".mapper/../../escape.yaml" }]),
     'unsafe path ".mapper/../../escape.yaml": it has a ".." segment',
+  ],
+  [
+    "session",
+    () => tarGz([...goodCorpus(), { name: ".mapper/.session", data: '{"daemonPid": 1, "chromePid": 1}' }]),
+    'publishes ".session", a name mapper reserves for its own record (.session: the running browser session\'s record)',
+  ],
+  [
+    "sessioncase",
+    () => tarGz([...goodCorpus(), { name: ".mapper/.Session", data: "{}" }]),
+    'publishes ".Session", a name mapper reserves for its own record (.session:',
+  ],
+  [
+    "sessiondir",
+    () => tarGz([...goodCorpus(), { name: ".mapper/.session/", type: "5" }]),
+    'publishes ".session", a name mapper reserves for its own record (.session:',
   ],
   [
     "lockfile",
@@ -237,15 +252,26 @@ Deno.test("atlas add - installs a good archive, prints its sha256 and writes atl
     "mapper atlas verify: no atlas-lock.json in \"x\" — only corpora installed with 'mapper atlas add' can be verified\n",
   );
   assert.equal(none.code, 1);
+  // Every printed next step works when pasted: the verify command it printed finds the install clean.
+  const printed = /check with (mapper atlas verify[^)]*)\)/.exec(r.stdout)?.[1] ?? "";
+  assert.equal(printed, "mapper atlas verify --target ./x/y/");
+  assert.equal((await verify(printed.split(" ").slice(3))).code, 0);
+  assert.match(r.stdout, /\n {2}mapper serve-mapper --dir \.\/x\/y\/\n$/);
+  // mapper's own files at the root (a running session's .session) are not drift.
+  await Deno.writeTextFile(dir.join("x/y/.session"), "{}");
   const clean = await verify(["--target", "x/y"]);
-  assert.equal(clean.code, 0);
+  assert.equal(clean.code, 0, clean.out + clean.err);
   assert.match(clean.out, /^x\/y matches atlas-lock\.json: good, 4 files, archive sha256 [0-9a-f]{64}, installed /);
   await Deno.writeTextFile(dir.join("x/y/config.yaml"), "site: evil\n");
   await Deno.remove(dir.join("x/y/README.md"));
   await Deno.writeTextFile(dir.join("x/y/extra.yaml"), "a: 1\n");
   const drift = await verify(["--target", "x/y"]);
   assert.equal(drift.out, "  missing   README.md\n  modified  config.yaml\n  added     extra.yaml\n");
-  assert.match(drift.err, /^mapper atlas verify: x\/y drifted from atlas-lock\.json \(3 files changed\)/);
+  assert.equal(
+    drift.err,
+    "mapper atlas verify: x/y drifted from atlas-lock.json (3 files changed) — keep your edits, or remove x/y and " +
+      `reinstall: mapper atlas add good --target x/y --source '${srv.url}a/{slug}.tar.gz'\n`,
+  );
   assert.equal(drift.code, 1);
   const json = await verify(["--target", "x/y", "--json"]);
   assert.equal(json.code, 1);
@@ -254,6 +280,23 @@ Deno.test("atlas add - installs a good archive, prints its sha256 and writes atl
     { path: "config.yaml", change: "modified" },
     { path: "extra.yaml", change: "added" },
   ]);
+
+  // --json: the same facts as one document, next steps included.
+  const asJson = await add(["good", "--source", source, "--target", "j", "--json"], dir.path, srv.fetch);
+  assert.equal(asJson.code, 0, asJson.stderr);
+  assert.equal(asJson.stderr, "");
+  const doc = JSON.parse(asJson.stdout);
+  assert.deepEqual(Object.keys(doc), ["schema", "slug", "target", "source", "archive_sha256", "lock", "files", "next"]);
+  assert.equal(doc.source, `${srv.url}a/good.tar.gz`);
+  assert.equal(doc.archive_sha256, sha);
+  assert.equal(doc.lock, "j/atlas-lock.json");
+  assert.deepEqual(doc.files.map((f: { path: string }) => f.path), [
+    "j/README.md",
+    "j/components.yaml",
+    "j/config.yaml",
+    "j/views/checkout.yaml",
+  ]);
+  assert.deepEqual(doc.next, ["mapper serve-mapper --dir j", "mapper atlas verify --target j"]);
 
   // The public atlas's `.sightmap/` prefix is accepted too.
   const legacy = await add(["legacy", "--source", source, "--target", "legacy"], dir.path, srv.fetch);
@@ -473,4 +516,74 @@ Deno.test("atlas add - a local --index installs from the archive beside it; MAPP
   io = testIo({ cwd: dir.path, home: dir.path, fetch: noNet, env: { MAPPER_ATLAS_SOURCE: "cat/{slug}.tar.gz" } });
   assert.equal(await runCli(["atlas", "add", "nope", "--target", "three"], io), 1);
   assert.match(io.stderr.text(), /^mapper atlas add: no corpus published for slug "nope"/);
+});
+
+Deno.test("atlas add - a file name with a bidirectional override is escaped in the wrote lines", async () => {
+  const gz = await tarGz([...goodCorpus(), { name: ".mapper/notes\u202egpj.yaml", data: "memory: [x]\n" }]);
+  await using srv = await archiveServer(new Map([["bidi", gz]]));
+  await using dir = await tempDir();
+  const r = await add(["bidi", "--source", `${srv.url}a/{slug}.tar.gz`], dir.path, srv.fetch);
+  assert.equal(r.code, 0, r.stderr);
+  assert.ok(!r.stdout.includes("\u202e"), "the override never reaches the terminal");
+  assert.match(r.stdout, /^ {2}wrote {2}\.mapper\/notes\\u202egpj\.yaml$/m);
+});
+
+Deno.test("atlas add - installs an archive of concatenated gzip members (cat a.gz b.gz)", async () => {
+  const whole = tar(goodCorpus());
+  const gz = concat([await gzip(whole.subarray(0, 1000)), await gzip(whole.subarray(1000))]);
+  await using srv = await archiveServer(new Map([["multi", gz]]));
+  await using dir = await tempDir();
+  const r = await add(["multi", "--source", `${srv.url}a/{slug}.tar.gz`], dir.path, srv.fetch);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /Installed multi: 4 files → \.mapper\. Next:/);
+});
+
+Deno.test("atlas add - cleans staging directories a killed install left behind, and only those", async () => {
+  await using srv = await archiveServer(new Map([["good", await tarGz(goodCorpus())]]));
+  await using dir = await tempDir();
+  // A process that has exited: its pid is dead (what `kill -9` during the YAML check leaves behind).
+  const dead = new Deno.Command(Deno.execPath(), { args: ["eval", ""], stdout: "null", stderr: "null" }).spawn();
+  await dead.status;
+  const stale = `.mapper-add-${dead.pid}-0123abcd`;
+  await Deno.mkdir(dir.join(stale, "views"), { recursive: true });
+  await Deno.writeTextFile(dir.join(stale, "views", "half.yaml"), "views: [");
+  const kept = [
+    `.mapper-add-${Deno.pid}-4567ef01`, // a live install (this process)
+    ".mapper-add-0a1b2c", // no pid: not provably ours
+    `.mapper-add-${dead.pid}-x.y`, // not our exact pattern
+    "mapper-add-1-abc", // not hidden
+  ];
+  for (const name of kept) await Deno.mkdir(dir.join(name));
+  await Deno.symlink(dir.join(kept[0]!), dir.join(`.mapper-add-${dead.pid}-11111111`)); // a link, never followed
+  const r = await add(["good", "--source", `${srv.url}a/{slug}.tar.gz`], dir.path, srv.fetch);
+  assert.equal(r.code, 0, r.stderr);
+  const left = (await Array.fromAsync(Deno.readDir(dir.path))).map((e) => e.name).sort();
+  assert.deepEqual(left, [...kept, `.mapper-add-${dead.pid}-11111111`, ".mapper"].sort());
+  assert.ok((await Deno.stat(dir.join(kept[0]!))).isDirectory);
+});
+
+Deno.test("atlas add - the loser of two concurrent installs into one target gets a clear reason, not 'Error'", async () => {
+  const gz = await tarGz(goodCorpus());
+  await using dir = await tempDir();
+  let srvFetch: typeof fetch = fetch;
+  let raced = false;
+  // While the first install downloads (after its emptiness check), a second one completes into the same target.
+  await using srv = await httpsServer(async (req) => {
+    if (!raced) {
+      raced = true;
+      const other = await add(["good", "--source", `${new URL("/", req.url).href}{slug}.tar.gz`], dir.path, srvFetch);
+      assert.equal(other.code, 0, other.stderr);
+    }
+    return new Response(gz as Uint8Array<ArrayBuffer>);
+  });
+  srvFetch = srv.fetch;
+  const r = await add(["good", "--source", `${srv.url}{slug}.tar.gz`], dir.path, srv.fetch);
+  assert.equal(r.code, 1);
+  assert.equal(r.stdout, "");
+  assert.equal(
+    r.stderr,
+    'mapper atlas add: install target ".mapper" already exists — another install finished first — use a new ' +
+      "--target or remove it\n",
+  );
+  assert.deepEqual((await Array.fromAsync(Deno.readDir(dir.path))).map((e) => e.name), [".mapper"]);
 });

@@ -291,3 +291,42 @@ Deno.test({
   assert.ok(log.length <= 8192);
   assert.equal(((await Deno.stat(m[1]!)).mode ?? 0) & 0o777, 0o600);
 });
+
+Deno.test("bad input - serve-mapper refuses a self-referencing YAML anchor at start-up without a stack trace", async () => {
+  await using dir = await tempDir();
+  await Deno.mkdir(dir.join(".mapper"));
+  await Deno.writeTextFile(
+    dir.join(".mapper", "a.yaml"),
+    "version: 1\ncomponents:\n  - &a {name: A, selector: a, children: [*a]}\n",
+  );
+  const r = await runMapper(["serve-mapper", "--port", "0"], { cwd: dir.path, env: { HOME: dir.join("home") } });
+  assert.equal(r.code, 1);
+  assert.equal(r.stdout, "");
+  assert.equal(
+    r.stderr,
+    '.mapper/a.yaml:3:42: alias "*a" refers to a node that contains it (a cycle that never ends)\n' +
+      'mapper serve-mapper: cannot compile ".mapper": 1 problem (listed above) — fix the YAML and run again\n',
+  );
+});
+
+Deno.test({
+  name: "bad input - mapper version > /dev/full is one line on stderr and exit 1, no stack trace",
+  ignore: Deno.build.os !== "linux",
+  fn: async () => {
+    await using home = await tempDir();
+    const words = [Deno.execPath(), ...mapperCommand(["version"])].map((w) => `'${w.replaceAll("'", `'\\''`)}'`);
+    const out = await new Deno.Command("sh", {
+      args: ["-c", `${words.join(" ")} > /dev/full`],
+      env: baseEnv(home.path),
+      clearEnv: true,
+      stderr: "piped",
+      stdout: "null",
+    }).output();
+    assert.equal(out.code, 1);
+    assert.equal(
+      new TextDecoder().decode(out.stderr),
+      "mapper version: cannot write to standard output: No space left on device (os error 28) — free some disk " +
+        "space or send the output elsewhere\n",
+    );
+  },
+});

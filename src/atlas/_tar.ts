@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { createGunzip } from "node:zlib";
 import { quote } from "./_text.ts";
 
 /** The archive is not what it claims (not gzip, not tar, truncated, corrupt). `message` is a clause. */
@@ -150,6 +151,66 @@ function parsePax(data: Uint8Array): Map<string, Uint8Array> {
   return out;
 }
 
+/**
+ * The decompressed bytes of `compressed`, inflated only as they are read. The decompressor inflates each input chunk
+ * in one go (1 KiB of deflate can become ~1 MiB), so it is fed {@linkcode INPUT_SLICE} bytes at a time and only when
+ * the reader wants more: every output chunk stays bounded and the caller's cap is checked before the next slice is
+ * inflated. One big input chunk would let a 1 MB bomb allocate 1 GiB at once.
+ *
+ * Node's gunzip, not the web `DecompressionStream`: a gzip file may hold several members back to back (RFC 1952
+ * §2.2, `cat a.gz b.gz`), which `DecompressionStream` refuses. Each member's CRC and length are still checked, and
+ * bytes after the last member that are not another member are refused.
+ */
+function gunzipOnDemand(compressed: Uint8Array): ReadableStream<Uint8Array> {
+  const gunzip = createGunzip();
+  const queue: Uint8Array[] = [];
+  let ended = false;
+  let failure: Error | undefined;
+  let wake: (() => void) | undefined;
+  const nudge = () => {
+    const w = wake;
+    wake = undefined;
+    w?.();
+  };
+  gunzip.on("data", (c: Uint8Array) => {
+    queue.push(new Uint8Array(c.buffer, c.byteOffset, c.byteLength));
+    nudge();
+  });
+  gunzip.on("end", () => {
+    ended = true;
+    nudge();
+  });
+  gunzip.on("error", (err: Error) => {
+    failure = err;
+    nudge();
+  });
+  let at = 0;
+  let endCalled = false;
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      for (;;) {
+        const next = queue.shift();
+        if (next) return controller.enqueue(next);
+        if (failure) return controller.error(failure);
+        if (ended) return controller.close();
+        const progressed = new Promise<void>((resolve) => (wake = resolve));
+        if (at < compressed.byteLength) {
+          const slice = compressed.subarray(at, at + INPUT_SLICE);
+          at += INPUT_SLICE;
+          gunzip.write(slice, nudge);
+        } else if (!endCalled) {
+          endCalled = true;
+          gunzip.end();
+        }
+        await progressed;
+      }
+    },
+    cancel() {
+      gunzip.destroy();
+    },
+  }, { highWaterMark: 0 });
+}
+
 /** Streaming tar reader over a gzip body. Call {@linkcode next}, then consume or skip the member's data. */
 export class TarGzReader {
   #bytes: ByteReader;
@@ -163,18 +224,7 @@ export class TarGzReader {
       const head = new TextDecoder().decode(compressed.subarray(0, 16)).replace(/[^\x20-\x7e]/g, ".");
       throw new ArchiveFormatError(`the archive is not gzip-compressed (it starts with "${head}")`);
     }
-    // The decompressor inflates each input chunk in one go into one output chunk (1 KiB of deflate can become
-    // ~1 MiB), so it is fed small slices on demand: every output chunk stays bounded and the cap is checked
-    // before the next slice is inflated. One big input chunk would let a 1 MB bomb allocate 1 GiB at once.
-    let at = 0;
-    const slices = new ReadableStream<BufferSource>({
-      pull(controller) {
-        if (at >= compressed.byteLength) return controller.close();
-        controller.enqueue(compressed.subarray(at, at + INPUT_SLICE) as Uint8Array<ArrayBuffer>);
-        at += INPUT_SLICE;
-      },
-    }, { highWaterMark: 0 });
-    this.#bytes = new ByteReader(slices.pipeThrough(new DecompressionStream("gzip")), maxTotal);
+    this.#bytes = new ByteReader(gunzipOnDemand(compressed), maxTotal);
   }
 
   async #skipPending(): Promise<void> {

@@ -29,6 +29,24 @@ export function needsEscape(text: string): boolean {
 
 export { quote } from "../terminal.ts";
 
+/**
+ * One word of a command line the user can paste into a POSIX shell: kept bare when it is plainly safe, else
+ * single-quoted; then terminal-escaped.
+ */
+export function shellWord(value: string): string {
+  const word = /^[A-Za-z0-9_@%+=:,./-]+$/.test(value) ? value : `'${value.replaceAll("'", `'\\''`)}'`;
+  return escapeTerminal(word);
+}
+
+/**
+ * ` --flag value` for a printed command, or `""` when `value` is the flag's default directory (trailing slashes
+ * and a leading `./` ignored), so the command works when pasted from the same directory.
+ */
+export function flagUnlessDefault(flag: string, value: string, byDefault: string): string {
+  const trimmed = value.replace(/[\\/]+$/, "");
+  return trimmed === byDefault || trimmed === `./${byDefault}` ? "" : ` ${flag} ${shellWord(value)}`;
+}
+
 /** Cuts text to `max` code points, appending `…` when anything was cut. */
 export function truncate(text: string, max = 200): string {
   if (text.length <= max) return text;

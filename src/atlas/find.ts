@@ -6,7 +6,7 @@
  */
 import type { Io } from "../io.ts";
 import { EXIT_OK } from "../errors.ts";
-import { escapeTerminal, plural, quote, rfc3339, truncate, utcMinutes } from "./_text.ts";
+import { plural, quote, rfc3339, shellWord, truncate, utcMinutes } from "./_text.ts";
 import { toJson } from "../terminal.ts";
 import { type AtlasEntry, STAT_KEYS } from "./catalog.ts";
 import { GALLERY_URL } from "./defaults.ts";
@@ -30,12 +30,6 @@ export interface FindOptions {
   refresh?: boolean | undefined;
   /** Transport overrides (tests). */
   transport?: DownloadOptions | undefined;
-}
-
-/** A value as one shell word: as-is when plainly safe, else single-quoted; always terminal-escaped. */
-export function shellWord(value: string): string {
-  const word = /^[A-Za-z0-9_@%+=:,./-]+$/.test(value) ? value : `'${value.replaceAll("'", `'\\''`)}'`;
-  return escapeTerminal(word);
 }
 
 /**

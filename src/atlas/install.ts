@@ -29,12 +29,15 @@ import {
   UsageError,
 } from "../errors.ts";
 import type { Io } from "../io.ts";
-import { escapeTerminal, hasControl, plural, quote, rfc3339 } from "./_text.ts";
+import { escapeTerminal, flagUnlessDefault, hasControl, plural, quote, rfc3339 } from "./_text.ts";
+import { toJson } from "../terminal.ts";
+import { escapeControls } from "../terminal.ts";
 import { ArchiveBombError, ArchiveFormatError, TarGzReader } from "./_tar.ts";
 import { DEFAULT_SOURCE, ENV_INDEX, ENV_SOURCE, GALLERY_URL, isUrl, SLUG_PLACEHOLDER } from "./defaults.ts";
+import { ownedFile } from "../corpus/owned.ts";
 import { type AtlasLock, formatLock, LOCK_FILE, LOCK_SCHEMA, sha256Hex } from "./lock.ts";
 import { pathEscape, slugProblem } from "./slug.ts";
-import { download, type DownloadOptions, MAX_BODY_BYTES, policyProblem } from "./transport.ts";
+import { allowedUrl, download, type DownloadOptions, MAX_BODY_BYTES } from "./transport.ts";
 
 /** Largest single file in an archive: 4 MiB. */
 export const MAX_FILE_BYTES = 4 * 1024 * 1024;
@@ -56,8 +59,18 @@ export interface AddOptions {
   index?: string | undefined;
   /** `--expect-sha256`. */
   expectSha256?: string | undefined;
+  /** `--json`: print the installed files and next steps as one JSON document. */
+  json?: boolean | undefined;
   /** Transport overrides (tests). */
   transport?: DownloadOptions | undefined;
+}
+
+/** The commands to run next on an installed target, each complete enough to paste. */
+export function nextSteps(target: string): { serve: string; verify: string } {
+  return {
+    serve: `mapper serve-mapper${flagUnlessDefault("--dir", target, ".mapper")}`,
+    verify: `mapper atlas verify${flagUnlessDefault("--target", target, ".mapper")}`,
+  };
 }
 
 /** An archive rule was broken; the message is prefixed with `atlas entry "<slug>": `. */
@@ -238,7 +251,12 @@ async function extract(archive: Uint8Array, staging: string, signal: AbortSignal
         throw fail(`publishes ${quote(original)}, which is ${what}, not a regular file or a directory`);
       }
       const rel = name.slice(prefix.length + 1);
-      if (foldKey(rel) === LOCK_FILE) throw fail(`publishes ${quote(rel)}, a name mapper reserves for its own record`);
+      const owned = rel.includes("/") ? undefined : ownedFile(rel);
+      if (owned !== undefined) {
+        throw fail(
+          `publishes ${quote(rel)}, a name mapper reserves for its own record (${owned.name}: ${owned.what})`,
+        );
+      }
       // Containment: the joined path must stay inside staging (defence in depth; the name rules already ensure it).
       const dest = resolve(staging, ...rel.split("/"));
       if (!dest.startsWith(staging + sep)) throw fail(`publishes an unsafe path ${quote(original)}`);
@@ -328,14 +346,14 @@ function progress(io: Io): { onProgress: (n: number, total: number | undefined) 
 
 /** Fetches the archive from a URL (transport policy) or reads it from a local path (same cap). */
 async function fetchArchive(
-  location: string,
+  location: string | URL,
   slug: string,
   io: Io,
   transport: DownloadOptions | undefined,
   hint: string,
 ): Promise<Uint8Array> {
   const notPublished = () => new NotFoundError(`no corpus published for slug ${quote(slug)}`, { hint });
-  if (!isUrl(location)) {
+  if (!(location instanceof URL)) {
     try {
       // Counted on bytes read, like a download: a FIFO or a growing file has no trustworthy size.
       using file = await Deno.open(location);
@@ -390,14 +408,10 @@ export async function runAdd(options: AddOptions, io: Io): Promise<number> {
         `for example ${DEFAULT_SOURCE}`,
     );
   }
-  const remote = isUrl(template);
-  const location = remote
-    ? template.replaceAll(SLUG_PLACEHOLDER, pathEscape(slug))
+  // A URL is parsed once, here: that object is what the policy checks, what is fetched and what the lock records.
+  const location: string | URL = isUrl(template)
+    ? allowedUrl(template.replaceAll(SLUG_PLACEHOLDER, pathEscape(slug)), "use an https:// URL in --source")
     : resolve(io.cwd, template.replaceAll(SLUG_PLACEHOLDER, slug));
-  if (remote) {
-    const problem = policyProblem(location);
-    if (problem !== undefined) throw new PolicyError(problem, { hint: "use an https:// URL in --source" });
-  }
   const targetAbs = resolve(io.cwd, target);
   const fromTarget = relative(targetAbs, resolve(io.cwd));
   if (fromTarget !== ".." && !fromTarget.startsWith(`..${sep}`) && !isAbsolute(fromTarget)) {
@@ -444,7 +458,8 @@ export async function runAdd(options: AddOptions, io: Io): Promise<number> {
   let staging: string | undefined;
   try {
     createdTop = await mkdirTracked(parent);
-    staging = await Deno.makeTempDir({ dir: parent, prefix: ".mapper-add-" });
+    await removeStaleStaging(parent);
+    staging = await Deno.makeTempDir({ dir: parent, prefix: `${STAGING_PREFIX}${Deno.pid}-` });
     let files: StagedFile[];
     try {
       files = await extract(archive, staging, io.signal);
@@ -463,7 +478,7 @@ export async function runAdd(options: AddOptions, io: Io): Promise<number> {
     const lock: AtlasLock = {
       schema: LOCK_SCHEMA,
       slug,
-      source: location,
+      source: location instanceof URL ? location.href : location,
       archive_sha256: archiveSha,
       installed_at: rfc3339(io.now()),
       files: Object.fromEntries(files.map((f) => [f.rel, f.sha256])),
@@ -483,17 +498,41 @@ export async function runAdd(options: AddOptions, io: Io): Promise<number> {
     try {
       await Deno.rename(staging, targetAbs);
     } catch (err: unknown) {
-      throw new FileError(`cannot move the corpus into ${quote(target)}: ${err instanceof Error ? err.name : "error"}`);
+      // Another install into the same target won the race between our emptiness check and this rename.
+      if ((await pathKind(targetAbs).catch(() => "missing")) === "nonempty") {
+        throw new PolicyError(`install target ${quote(target)} already exists — another install finished first`, {
+          hint: "use a new --target or remove it",
+        });
+      }
+      throw new FileError(`cannot move the corpus into ${quote(target)}: ${describe(err)}`, {
+        hint: "check that you can write to its parent directory",
+      });
     }
     staging = undefined;
     createdTop = undefined;
-    const lockShown = escapeTerminal(join(target, LOCK_FILE).split(sep).join("/"));
-    const lines = files.map((f) => `  wrote  ${escapeTerminal(join(target, f.rel).split(sep).join("/"))}\n`);
+    const next = nextSteps(target);
+    const shownPath = (rel: string) => join(target, rel).split(sep).join("/");
+    if (options.json) {
+      io.stdout.write(toJson({
+        schema: 1,
+        slug,
+        target,
+        source: location instanceof URL ? location.href : location,
+        archive_sha256: archiveSha,
+        lock: shownPath(LOCK_FILE),
+        files: files.map((f) => ({ path: shownPath(f.rel), sha256: f.sha256 })),
+        next: [next.serve, next.verify],
+      }));
+      return EXIT_OK;
+    }
+    // Names come from the archive: control characters AND bidirectional overrides are shown, never obeyed.
+    const safe = (text: string) => escapeControls(text, { bidi: true });
+    const lines = files.map((f) => `  wrote  ${safe(shownPath(f.rel))}\n`);
     io.stdout.write(
       lines.join("") + "\n" +
-        `Archive sha256 ${archiveSha} (recorded in ${lockShown}; check with mapper atlas verify).\n` +
-        `Installed ${escapeTerminal(slug)}: ${plural(files.length, "file")} → ${shownTarget}. Next:\n` +
-        `  mapper serve-mapper\n`,
+        `Archive sha256 ${archiveSha} (recorded in ${safe(shownPath(LOCK_FILE))}; check with ${next.verify}).\n` +
+        `Installed ${escapeTerminal(slug)}: ${plural(files.length, "file")} → ${safe(target)}. Next:\n` +
+        `  ${next.serve}\n`,
     );
     return EXIT_OK;
   } catch (err: unknown) {
@@ -510,6 +549,55 @@ export async function runAdd(options: AddOptions, io: Io): Promise<number> {
     if (staging) await Deno.remove(staging, { recursive: true }).catch(() => {});
     if (createdTop) await removeEmptyUpTo(parent, createdTop);
   }
+}
+
+/**
+ * Staging directories are named `.mapper-add-<pid>-<random>` beside the target. One left behind by an install that
+ * was killed (`kill -9`, power loss) is removed by a later install into the same parent, but only when it is
+ * certainly ours and certainly abandoned: a real directory (not a symbolic link) owned by this user, whose name
+ * matches the pattern exactly, and whose recorded pid is no longer running. Where liveness cannot be checked, it
+ * is left alone.
+ */
+export const STAGING_PREFIX = ".mapper-add-";
+const STAGING_NAME = /^\.mapper-add-([1-9][0-9]{0,9})-[A-Za-z0-9_]{1,32}$/;
+
+/** Whether process `pid` is running: `true`/`false`, or `undefined` when this platform cannot tell cheaply. */
+async function processAlive(pid: number): Promise<boolean | undefined> {
+  if (pid === Deno.pid) return true;
+  if (Deno.build.os !== "linux") return undefined;
+  try {
+    await Deno.lstat(`/proc/${pid}`);
+    return true;
+  } catch (err: unknown) {
+    return err instanceof Deno.errors.NotFound ? false : undefined;
+  }
+}
+
+/** Removes abandoned staging directories in `parent` (see {@linkcode STAGING_PREFIX}); never fails the install. */
+export async function removeStaleStaging(parent: string): Promise<string[]> {
+  const removed: string[] = [];
+  let entries: Deno.DirEntry[];
+  try {
+    entries = await Array.fromAsync(Deno.readDir(parent));
+  } catch {
+    return removed;
+  }
+  const uid = Deno.uid();
+  for (const e of entries) {
+    const m = STAGING_NAME.exec(e.name);
+    if (!m || !e.isDirectory || e.isSymlink) continue;
+    const path = join(parent, e.name);
+    const info = await Deno.lstat(path).catch(() => undefined);
+    if (!info?.isDirectory || (uid !== null && info.uid !== uid)) continue;
+    if ((await processAlive(Number(m[1]))) !== false) continue;
+    try {
+      await Deno.remove(path, { recursive: true });
+      removed.push(e.name);
+    } catch {
+      // not ours to fight over: leave it
+    }
+  }
+  return removed;
 }
 
 /** Removes `dir` and its parents up to and including `top` while they are empty. */

@@ -14,7 +14,15 @@ export {
   SCHEMA_VERSION,
   STAT_KEYS,
 } from "./catalog.ts";
-export { assertAllowed, download, MAX_BODY_BYTES, MAX_REDIRECTS, policyProblem } from "./transport.ts";
+export {
+  allowedUrl,
+  assertAllowed,
+  checkUrl,
+  download,
+  MAX_BODY_BYTES,
+  MAX_REDIRECTS,
+  policyProblem,
+} from "./transport.ts";
 export { type Hit, MATCH_KINDS, type MatchKind, normaliseDomain, normaliseQuery, search } from "./search.ts";
 export { slugProblem } from "./slug.ts";
 export { type CatalogProblem, validateCatalog } from "./validate.ts";

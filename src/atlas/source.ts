@@ -12,7 +12,7 @@ import { age, escapeTerminal, utcMinutes } from "./_text.ts";
 import { isFresh, readCache, writeCache } from "./cache.ts";
 import { type Catalog, CatalogFormatError, decodeCatalog, decodeCatalogValue } from "./catalog.ts";
 import { DEFAULT_INDEX, ENV_INDEX, isUrl } from "./defaults.ts";
-import { assertAllowed, download, type DownloadOptions, readCapped, UnreachableError } from "./transport.ts";
+import { allowedUrl, download, type DownloadOptions, readCapped, UnreachableError } from "./transport.ts";
 
 /** A catalog ready to search, with where it came from. */
 export interface LoadedCatalog {
@@ -114,11 +114,11 @@ export async function loadCatalog(options: LoadCatalogOptions, io: Io): Promise<
   if (cached && cachedCatalog && !options.refresh && isFresh(cached, io.now())) {
     return { catalog: cachedCatalog, source, fetchedAt: cached.fetchedAt, cached: true, stale: false };
   }
-  assertAllowed(source);
+  const url = allowedUrl(source, "use an https:// URL in --index (or $MAPPER_ATLAS_INDEX)");
   let text: string;
   let catalog: Catalog;
   try {
-    const { bytes } = await download(source, io, {
+    const { bytes } = await download(url, io, {
       purpose: "use",
       onNotFound: () =>
         new NotFoundError(`no catalog at ${escapeTerminal(source)} (HTTP 404 Not Found)`, {

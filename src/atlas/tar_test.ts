@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { gzipBomb, tarGz } from "../../tests/fixtures/atlas/archive.ts";
+import { concat, gzip, gzipBomb, tar, tarGz } from "../../tests/fixtures/atlas/archive.ts";
 import { ArchiveBombError, ArchiveFormatError, TarGzReader } from "./_tar.ts";
 
 const MiB = 1024 * 1024;
@@ -36,4 +36,45 @@ Deno.test("atlas tar - reads members in order and refuses data that is not gzip"
   assert.equal(await tar.next(), undefined);
   await tar.close();
   assert.throws(() => new TarGzReader(new TextEncoder().encode("<html>"), MiB), ArchiveFormatError);
+});
+
+Deno.test("atlas tar - concatenated gzip members (cat a.gz b.gz, RFC 1952) are one stream, still under the cap", async () => {
+  const whole = tar([{ name: ".mapper/a.yaml", data: "a: 1\n" }, { name: ".mapper/b.yaml", data: "b: 2\n" }]);
+  const cut = 700; // inside the second member's header: members need not align with tar blocks
+  const joined = concat([await gzip(whole.subarray(0, cut)), await gzip(whole.subarray(cut))]);
+  const reader = new TarGzReader(joined, 32 * MiB);
+  const names: string[] = [];
+  try {
+    for (let m = await reader.next(); m; m = await reader.next()) names.push(m.name);
+  } finally {
+    await reader.close();
+  }
+  assert.deepEqual(names, [".mapper/a.yaml", ".mapper/b.yaml"]);
+
+  // The cap counts every member together: two members of 20 MiB each are over 32 MiB.
+  const big = tar([{ name: ".mapper/big.txt", data: new Uint8Array(40 * MiB) }]);
+  const half = 20 * MiB;
+  const bomb = new TarGzReader(concat([await gzip(big.subarray(0, half)), await gzip(big.subarray(half))]), 32 * MiB);
+  try {
+    await bomb.next();
+    await assert.rejects(
+      bomb.readData(Number.MAX_SAFE_INTEGER, () => {}, () => new Error("big")),
+      (err: unknown) => err instanceof ArchiveBombError,
+    );
+  } finally {
+    await bomb.close();
+  }
+
+  // Bytes after the last member that are not another member are refused.
+  const junk = new TarGzReader(concat([await gzip(whole), new TextEncoder().encode("trailing junk")]), 32 * MiB);
+  try {
+    await assert.rejects(
+      (async () => {
+        while (await junk.next());
+      })(),
+      (err: unknown) => err instanceof ArchiveFormatError && /the gzip stream is corrupt/.test(err.message),
+    );
+  } finally {
+    await junk.close();
+  }
 });

@@ -1,7 +1,8 @@
 /**
  * The transport policy every atlas download obeys: HTTPS only (plain HTTP only for `localhost`, `127.0.0.1` and
- * `[::1]`), checked before any I/O and again on every redirect hop (redirects are followed by hand, at most
- * {@linkcode MAX_REDIRECTS}); a total timeout and a stall timeout; a body cap counted on bytes actually read; only
+ * `[::1]`), decided on ONE parse of the URL — the `URL` object the policy checked is the one fetched and the one
+ * `atlas-lock.json` records — before any I/O and again on every redirect hop (redirects are followed by hand, at most
+ * {@linkcode MAX_REDIRECTS}); no credentials in URLs; spellings URL parsers disagree on are refused; a total timeout and a stall timeout; a body cap counted on bytes actually read; only
  * `200 OK` accepted. TLS verification is Deno's (custom CAs via `--cert` / `DENO_CERT`) and is never disabled.
  *
  * @module
@@ -19,39 +20,99 @@ export const TOTAL_TIMEOUT_MS = 30_000;
 /** Longest silence tolerated while waiting for headers or the next body bytes, in milliseconds. */
 export const STALL_TIMEOUT_MS = 10_000;
 
+/** Hosts plain HTTP may reach, as the WHATWG parser spells them (`URL.host` without the port). */
 const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]"]);
+const LOOPBACK_HINT = "only HTTPS is allowed (plain HTTP only for localhost, 127.0.0.1 and [::1])";
 
 /**
- * Why the policy refuses a URL, or `undefined` when it is allowed. `https:` to any host; `http:` only to a literal
- * loopback host (`LOCALHOST`, `127.0.0.2` or a trailing dot are refused).
+ * The scheme's default port, which the parser drops from `URL.host` (`http://127.0.0.1:80/` has host `127.0.0.1`).
  */
-export function policyProblem(url: string): string | undefined {
-  const shown = escapeTerminal(url);
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    return `refusing "${shown}": not a valid absolute URL`;
+const DEFAULT_PORT: Readonly<Record<string, string>> = { "http:": "80", "https:": "443" };
+
+/**
+ * Why the authority as typed is not the one the parser read, or `undefined` when they agree. This is not a second
+ * opinion on where to connect (the parsed `URL` alone decides that, and is what is fetched): it refuses every
+ * spelling that two URL parsers could read differently — `\@`, `\\`, percent-encoding, credentials, decimal, hex
+ * or octal IPv4, a trailing dot, a missing `//`, whitespace — so what the user sees, what the policy checks, what is
+ * fetched and what `atlas-lock.json` records are one and the same host.
+ */
+function authorityProblem(typed: string, url: URL): string | undefined {
+  const m = /^[a-zA-Z][a-zA-Z0-9+.-]*:\/\/([^/?#]*)/.exec(typed);
+  if (m === null) return `write it as ${url.href}`;
+  const authority = m[1] ?? "";
+  if (authority.includes("@") || url.username !== "" || url.password !== "") {
+    return "URLs with credentials (user:password@) are never used — serve the catalog without them";
   }
-  if (parsed.protocol === "https:") return undefined;
-  if (parsed.protocol === "http:") {
-    const host = hostAsTyped(url);
-    if (host !== undefined && LOOPBACK.has(host)) return undefined;
-    return `refusing "${shown}": only HTTPS is allowed (plain HTTP only for localhost, 127.0.0.1 and [::1])`;
-  }
-  return `refusing "${shown}": only HTTPS is allowed (plain HTTP only for localhost, 127.0.0.1 and [::1])`;
+  // Case counts too: `LOCALHOST` is not what the parser reads, and the rule is "spelled as read", nothing looser.
+  const port = DEFAULT_PORT[url.protocol];
+  if (authority === url.host || (port !== undefined && authority === `${url.hostname}:${port}`)) return undefined;
+  return `its host is written in a form URL parsers read differently — write it as ${url.protocol}//${url.host}/…`;
 }
 
-/** The host exactly as written in an `http://` URL (WHATWG URL would lowercase and normalise it). */
-function hostAsTyped(url: string): string | undefined {
-  const m = /^[a-zA-Z][a-zA-Z0-9+.-]*:\/\/(?:[^/?#@]*@)?(\[[^\]]*\]|[^/?#:]*)/.exec(url);
-  return m?.[1];
+/** Why the policy refuses an already parsed URL (scheme, credentials, plain-HTTP host), or `undefined`. */
+function parsedProblem(url: URL, shown: string): string | undefined {
+  if (url.username !== "" || url.password !== "") {
+    return `refusing "${shown}": URLs with credentials (user:password@) are never used`;
+  }
+  if (url.protocol === "https:") return undefined;
+  if (url.protocol === "http:" && LOOPBACK.has(url.hostname)) return undefined;
+  return `refusing "${shown}": ${LOOPBACK_HINT}`;
+}
+
+/**
+ * Parses `text` once and applies the policy to that parse; returns the `URL` to fetch (and to record) or why it
+ * is refused. `base` resolves a relative redirect `Location`. `https:` to any host; `http:` only to
+ * `localhost`, `127.0.0.1` or `[::1]`; no credentials; no backslash anywhere (WHATWG reads `\` as `/`, other
+ * parsers do not); an absolute URL's host must be spelled exactly as the parser reads it (see
+ * {@linkcode authorityProblem}).
+ */
+export function checkUrl(text: string, base?: URL): URL | { problem: string } {
+  const shown = escapeTerminal(text);
+  // deno-lint-ignore no-control-regex
+  if (/[\\\x00-\x20\x7f]/.test(text)) {
+    return {
+      problem:
+        `refusing "${shown}": it contains a backslash, a space or a control character, which URL parsers read differently`,
+    };
+  }
+  let url: URL;
+  try {
+    url = new URL(text, base);
+  } catch {
+    return { problem: `refusing "${shown}": not a valid absolute URL` };
+  }
+  const absolute = /^[a-zA-Z][a-zA-Z0-9+.-]*:/.test(text);
+  const schemeRelative = text.startsWith("//");
+  if (absolute || schemeRelative || base === undefined) {
+    const typed = schemeRelative ? `${url.protocol}${text}` : text;
+    const problem = /^https?:$/.test(url.protocol) ? authorityProblem(typed, url) : undefined;
+    if (problem !== undefined) return { problem: `refusing "${shown}": ${problem}` };
+  }
+  const problem = parsedProblem(url, shown);
+  return problem === undefined ? url : { problem };
+}
+
+/**
+ * Why the policy refuses a URL, or `undefined` when it is allowed (see {@linkcode checkUrl}).
+ */
+export function policyProblem(url: string): string | undefined {
+  const checked = checkUrl(url);
+  return checked instanceof URL ? undefined : checked.problem;
+}
+
+/**
+ * The parsed URL to fetch, or a {@linkcode PolicyError} when the policy refuses it. Callers fetch and record this
+ * object (its `href`), never the text they passed in.
+ */
+export function allowedUrl(url: string, hint = "use an https:// URL"): URL {
+  const checked = checkUrl(url);
+  if (!(checked instanceof URL)) throw new PolicyError(checked.problem, { hint });
+  return checked;
 }
 
 /** Throws {@linkcode PolicyError} when the policy refuses the URL. */
 export function assertAllowed(url: string): void {
-  const problem = policyProblem(url);
-  if (problem !== undefined) throw new PolicyError(problem, { hint: "use an https:// URL" });
+  allowedUrl(url);
 }
 
 /**
@@ -104,6 +165,8 @@ export interface Downloaded {
   bytes: Uint8Array;
   /** The URL that finally answered 200 (after redirects). */
   finalUrl: string;
+  /** The URL that was fetched first (the parse the policy checked), for the lock file. */
+  url: URL;
 }
 
 class Stalled extends Error {}
@@ -131,12 +194,15 @@ async function readWithin(
  * {@linkcode PolicyError} (refused URL or redirect hop), {@linkcode NotFoundError} (404, unless `onNotFound`),
  * {@linkcode NetworkError} (everything else: status, timeout, stall, cap, DNS, TLS).
  */
-export async function download(url: string, io: Io, options: DownloadOptions = {}): Promise<Downloaded> {
+export async function download(given: string | URL, io: Io, options: DownloadOptions = {}): Promise<Downloaded> {
   const maxBytes = options.maxBytes ?? MAX_BODY_BYTES;
   const totalMs = options.totalTimeoutMs ?? TOTAL_TIMEOUT_MS;
   const stallMs = options.stallTimeoutMs ?? STALL_TIMEOUT_MS;
-  const shown = escapeTerminal(url);
-  assertAllowed(url);
+  // One parse: the URL object checked here is the one fetched (the text is never re-read).
+  const url = typeof given === "string" ? allowedUrl(given) : given;
+  const shown = escapeTerminal(url.href);
+  const refused = parsedProblem(url, shown);
+  if (refused !== undefined) throw new PolicyError(refused, { hint: "use an https:// URL" });
 
   const controller = new AbortController();
   const onAbort = () => controller.abort(io.signal.reason);
@@ -158,7 +224,7 @@ export async function download(url: string, io: Io, options: DownloadOptions = {
   const timeoutError = () => unreachable(`no complete answer within ${totalMs / 1000} s`);
 
   try {
-    let current = url;
+    let current: URL = url;
     let hops = 0;
     let response: Response;
     for (;;) {
@@ -184,19 +250,15 @@ export async function download(url: string, io: Io, options: DownloadOptions = {
       if (response.status >= 300 && response.status < 400 && response.headers.has("location")) {
         await response.body?.cancel();
         const location = response.headers.get("location") ?? "";
-        let next: string;
-        try {
-          next = new URL(location, current).href;
-        } catch {
-          throw fail(`redirected to an invalid URL "${escapeTerminal(location)}"`);
-        }
+        // Every hop gets the same one-parse check as the first URL: the parsed hop is what is fetched next.
+        const next = checkUrl(location, current);
         hops++;
         if (hops > MAX_REDIRECTS) {
-          throw fail(`stopped after ${MAX_REDIRECTS} redirects (the next one pointed at "${escapeTerminal(next)}")`);
+          const where = next instanceof URL ? next.href : location;
+          throw fail(`stopped after ${MAX_REDIRECTS} redirects (the next one pointed at "${escapeTerminal(where)}")`);
         }
-        const problem = policyProblem(next);
-        if (problem !== undefined) {
-          throw new PolicyError(`GET ${shown}: redirected to a URL the atlas policy refuses: ${problem}`);
+        if (!(next instanceof URL)) {
+          throw new PolicyError(`GET ${shown}: redirected to a URL the atlas policy refuses: ${next.problem}`);
         }
         current = next;
         continue;
@@ -249,7 +311,7 @@ export async function download(url: string, io: Io, options: DownloadOptions = {
       bytes.set(c, at);
       at += c.byteLength;
     }
-    return { bytes, finalUrl: current };
+    return { bytes, finalUrl: current.href, url };
   } finally {
     clearTimeout(deadline);
     io.signal.removeEventListener("abort", onAbort);

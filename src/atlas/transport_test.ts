@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { testIo } from "../io.ts";
 import { NetworkError, NotFoundError, PolicyError } from "../errors.ts";
 import { httpsServer } from "../../tests/_https.ts";
-import { download, policyProblem } from "./transport.ts";
+import { allowedUrl, checkUrl, download, policyProblem } from "./transport.ts";
 
 Deno.test("atlas transport - the policy allows HTTPS anywhere and plain HTTP only to literal loopback hosts", () => {
   for (
@@ -12,6 +12,7 @@ Deno.test("atlas transport - the policy allows HTTPS anywhere and plain HTTP onl
       "http://127.0.0.1/i",
       "http://[::1]:9/i",
       "HTTP://127.0.0.1/i",
+      "http://127.0.0.1:80/i",
     ]
   ) {
     assert.equal(policyProblem(ok), undefined, ok);
@@ -19,15 +20,80 @@ Deno.test("atlas transport - the policy allows HTTPS anywhere and plain HTTP onl
   for (
     const bad of [
       "http://x.test/i",
-      "http://LOCALHOST/i",
-      "http://127.0.0.1./i",
       "http://127.0.0.2/i",
+      "http://localhost./i",
+      "http://LOCALHOST/i",
+      "https://X.test/i.json",
       "ftp://x/i",
       "file:///etc/passwd",
       "i.json",
     ]
   ) {
     assert.ok(policyProblem(bad), bad);
+  }
+});
+
+/** Every parser confusion, with the part of the refusal that names it. */
+const CONFUSIONS: ReadonlyArray<[name: string, url: string, reason: RegExp]> = [
+  ["backslash before @ (WHATWG host 127.0.0.2)", "http://127.0.0.2:8\\@127.0.0.1:8/{slug}.tar.gz", /backslash/],
+  ["double backslash instead of //", "http:\\\\127.0.0.2/x", /backslash/],
+  ["backslash in the path", "http://127.0.0.1/a\\b", /backslash/],
+  ["percent-encoded @ in the host", "http://127.0.0.2%40127.0.0.1/x", /not a valid absolute URL/],
+  ["percent-encoded dot in the host", "https://evil%2Eexample/x", /host is written in a form/],
+  ["user and password", "http://user:pass@127.0.0.1/x", /credentials/],
+  ["user only", "https://user@x.test/x", /credentials/],
+  ["empty userinfo", "http://@127.0.0.1/x", /credentials/],
+  ["@ hiding the real host", "http://127.0.0.1@127.0.0.2/x", /credentials/],
+  ["IPv6 zone id", "http://[fe80::1%25eth0]/x", /not a valid absolute URL/],
+  ["IPv6 zone id on loopback", "http://[::1%25lo]/x", /not a valid absolute URL/],
+  ["long IPv6 loopback", "http://[0:0:0:0:0:0:0:1]/x", /write it as http:\/\/\[::1\]/],
+  ["decimal IPv4", "http://2130706433/x", /write it as http:\/\/127\.0\.0\.1\//],
+  ["hex IPv4", "http://0x7f.1/x", /write it as http:\/\/127\.0\.0\.1\//],
+  ["octal IPv4", "http://0177.0.0.1/x", /write it as http:\/\/127\.0\.0\.1\//],
+  ["short IPv4", "http://127.1/x", /write it as/],
+  ["trailing dot on an IPv4", "http://127.0.0.1./x", /write it as/],
+  ["tab inside the host", "http://127.0.0.\t1/x", /control character/],
+  ["leading space", " http://127.0.0.1/x", /space/],
+  ["no slashes after the scheme", "http:127.0.0.1/x", /write it as http:\/\/127\.0\.0\.1\/x/],
+  ["one slash after the scheme", "http:/127.0.0.1/x", /write it as/],
+  ["non-ASCII host (IDNA rewrites it)", "https://\u00e9.test/x", /write it as https:\/\/xn--/],
+];
+
+for (const [name, url, reason] of CONFUSIONS) {
+  Deno.test(`atlas transport - refuses a URL parsers disagree on: ${name}`, () => {
+    const checked = checkUrl(url);
+    assert.ok(!(checked instanceof URL), `${url} was allowed as ${checked instanceof URL ? checked.href : ""}`);
+    assert.match(checked.problem, reason);
+    assert.match(checked.problem, /^refusing "/);
+  });
+}
+
+Deno.test("atlas transport - the allowed URL is the parse that was checked (what is fetched and recorded)", () => {
+  const url = allowedUrl("HTTP://127.0.0.1:80/a/../{slug}.tar.gz");
+  assert.equal(url.href, "http://127.0.0.1/%7Bslug%7D.tar.gz");
+  assert.equal(url.hostname, "127.0.0.1");
+  assert.throws(
+    () => allowedUrl("http://127.0.0.2/x", "H"),
+    (e: unknown) => e instanceof PolicyError && e.hint === "H",
+  );
+});
+
+Deno.test("atlas transport - a redirect hop is parsed once and checked like the first URL", () => {
+  const base = new URL("http://127.0.0.1:8/i.json");
+  const ok = checkUrl("/next.json", base);
+  assert.ok(ok instanceof URL && ok.href === "http://127.0.0.1:8/next.json");
+  for (
+    const hop of [
+      "/\\127.0.0.2/x", // WHATWG reads it as //127.0.0.2/x: a scheme-relative hop to another host
+      "\\\\127.0.0.2/x",
+      "//127.0.0.2/x",
+      "//2130706433/x",
+      "http://u:p@127.0.0.1:8/x",
+      "http://0x7f.1:8/x",
+      "https://[::1%25lo]/x",
+    ]
+  ) {
+    assert.ok(!(checkUrl(hop, base) instanceof URL), hop);
   }
 });
 

@@ -7,9 +7,13 @@
 import { join, resolve } from "node:path";
 import { DataError, EXIT_OK, NotFoundError, ProblemsFound } from "../errors.ts";
 import type { Io } from "../io.ts";
-import { escapeTerminal, plural, quote } from "./_text.ts";
+import { escapeTerminal, flagUnlessDefault, plural, quote, shellWord } from "./_text.ts";
 import { toJson } from "../terminal.ts";
-import { LOCK_FILE, parseLock, sha256Hex } from "./lock.ts";
+import { ownedFile } from "../corpus/owned.ts";
+import { NotRegularFileError, readRegularFile } from "../files.ts";
+import { type AtlasLock, LOCK_FILE, parseLock, sha256Hex } from "./lock.ts";
+import { DEFAULT_SOURCE, SLUG_PLACEHOLDER } from "./defaults.ts";
+import { pathEscape } from "./slug.ts";
 
 /** Options of `atlas verify`. */
 export interface VerifyOptions {
@@ -33,6 +37,29 @@ async function walk(dir: string, rel = ""): Promise<string[]> {
   return out;
 }
 
+/** ` --target DIR` unless the target is the default `.mapper`. */
+function targetFlag(target: string): string {
+  return flagUnlessDefault("--target", target, ".mapper");
+}
+
+/**
+ * The `atlas add` command that installs the locked corpus again from where it came from: the recorded archive URL
+ * (or path) turned back into a `--source` template, so it works whatever `--index`/`--source` the first install used.
+ */
+export function reinstallCommand(lock: AtlasLock, target: string): string {
+  const slug = shellWord(lock.slug);
+  let source = "";
+  for (const name of [pathEscape(lock.slug), lock.slug]) {
+    const at = lock.source.lastIndexOf(`${name}.tar.gz`);
+    if (at >= 0 && lock.source.endsWith(`${name}.tar.gz`)) {
+      const template = lock.source.slice(0, at) + SLUG_PLACEHOLDER + ".tar.gz";
+      if (template !== DEFAULT_SOURCE) source = ` --source ${shellWord(template)}`;
+      break;
+    }
+  }
+  return `mapper atlas add ${slug}${targetFlag(target)}${source}`;
+}
+
 /** Runs `atlas verify`; throws {@linkcode ProblemsFound} (exit 1) on drift. */
 export async function runVerify(options: VerifyOptions, io: Io): Promise<number> {
   const dir = resolve(io.cwd, options.target);
@@ -52,7 +79,9 @@ export async function runVerify(options: VerifyOptions, io: Io): Promise<number>
   }
   const drift: Drift[] = [];
   // Keyed by NFC: HFS+ and SMB shares (macOS) hand names back decomposed (NFD) whatever form they were written in.
-  const present = new Map((await walk(dir)).filter((p) => p !== LOCK_FILE).map((p) => [p.normalize("NFC"), p]));
+  // Files mapper itself writes at the corpus root (the lock, a running session's `.session`) are never drift.
+  const mine = (p: string) => !p.includes("/") && ownedFile(p) !== undefined;
+  const present = new Map((await walk(dir)).filter((p) => !mine(p)).map((p) => [p.normalize("NFC"), p]));
   for (const [path, hash] of Object.entries(lock.files).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     const onDisk = present.get(path.normalize("NFC"));
     if (onDisk === undefined) {
@@ -60,8 +89,12 @@ export async function runVerify(options: VerifyOptions, io: Io): Promise<number>
       continue;
     }
     present.delete(path.normalize("NFC"));
-    const actual = await sha256Hex(await Deno.readFile(join(dir, ...onDisk.split("/"))));
-    if (actual !== hash) drift.push({ path, change: "modified" });
+    // Checked by lstat before any open: a FIFO in place of a file must not hang verify, it is simply not the file.
+    const bytes = await readRegularFile(join(dir, ...onDisk.split("/"))).catch((err: unknown) => {
+      if (err instanceof NotRegularFileError) return undefined;
+      throw err;
+    });
+    if (bytes === undefined || (await sha256Hex(bytes)) !== hash) drift.push({ path, change: "modified" });
   }
   for (const path of [...present.values()].sort()) drift.push({ path, change: "added" });
   if (options.json) {
@@ -89,7 +122,9 @@ export async function runVerify(options: VerifyOptions, io: Io): Promise<number>
     throw new ProblemsFound(
       `${escapeTerminal(options.target)} drifted from ${LOCK_FILE} (${plural(drift.length, "file")} changed)`,
       {
-        hint: `reinstall with 'mapper atlas add ${escapeTerminal(lock.slug)}' into an empty target, or keep your edits`,
+        hint: `keep your edits, or remove ${shellWord(options.target)} and reinstall: ${
+          reinstallCommand(lock, options.target)
+        }`,
       },
     );
   }

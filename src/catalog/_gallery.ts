@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { readRegularTextFile } from "../files.ts";
 import { join } from "node:path";
 import { parse as parseYaml } from "yaml";
 import { DataError, describe, FileError } from "../errors.ts";
@@ -123,7 +124,7 @@ export async function readTombstones(gallery: string): Promise<Tombstone[]> {
   const path = join(gallery, "removed.yaml");
   let text: string;
   try {
-    text = await Deno.readTextFile(path);
+    text = await readRegularTextFile(path); // a FIFO named removed.yaml must not block a rebuild
   } catch (err: unknown) {
     if (err instanceof Deno.errors.NotFound) return [];
     throw new FileError(`cannot read "${path}": ${describe(err)}`);

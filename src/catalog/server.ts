@@ -5,6 +5,8 @@
  *
  * @module
  */
+import { relative, resolve } from "node:path";
+import { Coalescer, lstatSignature, type TreeWatch, watchTree } from "../watch.ts";
 import { handle } from "./handler.ts";
 import {
   assembleSnapshot,
@@ -123,18 +125,12 @@ export async function startCatalogServer(given: CatalogServerOptions): Promise<C
   ready();
 
   let waiters: Array<{ resolve: (s: Snapshot) => void; reject: (e: unknown) => void }> = [];
-  let watcher: Deno.FsWatcher | undefined;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let running = false;
-  let again = false;
   let stopped = false;
 
   const rebuild = async (): Promise<void> => {
-    if (running) {
-      again = true;
-      return;
-    }
-    running = true;
+    if (stopped) return;
+    // A safety net for a missed event: a gallery replaced since the watch was armed gets a fresh watch.
+    await watch?.recheck();
     try {
       const next = assemble(await readCatalogGallery(options.gallery, options));
       if (stopped) return;
@@ -160,48 +156,33 @@ export async function startCatalogServer(given: CatalogServerOptions): Promise<C
       const ws = waiters;
       waiters = [];
       for (const w of ws) w.reject(err);
-    } finally {
-      running = false;
-      if (again && !stopped) {
-        again = false;
-        schedule();
-      }
     }
   };
-  const schedule = () => {
-    if (stopped) return;
-    if (timer !== undefined) clearTimeout(timer);
-    timer = setTimeout(() => {
-      timer = undefined;
-      void rebuild();
-    }, options.debounceMs ?? 200);
-  };
-
+  // The one watch-and-rebuild mechanism (src/watch.ts), shared with the corpus service.
+  const rebuilds = new Coalescer(rebuild, { debounceMs: options.debounceMs });
+  let watch: TreeWatch | undefined;
   if (options.watch) {
-    watcher = Deno.watchFs(options.gallery, { recursive: true });
-    const w = watcher;
-    (async () => {
-      try {
-        for await (const event of w) {
-          if (event.paths.every((p) => /[\\/]\.git([\\/]|$)/.test(p))) continue;
-          schedule();
-        }
-      } catch {
-        // watcher closed
-      }
-    })();
+    try {
+      watch = await watchTree({
+        dir: options.gallery,
+        onChange: () => rebuilds.trigger(),
+        relevant: (abs) => !relative(resolve(options.gallery), abs).split(/[\\/]/).includes(".git"),
+        log: (line) => options.log(`[atlas] watcher: ${line}`),
+        signature: () => lstatSignature(options.gallery, (name) => name === ".git"),
+        skip: (name) => name === ".git",
+      });
+    } catch (err: unknown) {
+      await server.shutdown();
+      throw err;
+    }
   }
 
   let closing: Promise<void> | undefined;
   const shutdown = () =>
     closing ??= (async () => {
       stopped = true;
-      if (timer !== undefined) clearTimeout(timer);
-      try {
-        watcher?.close();
-      } catch {
-        // already closed
-      }
+      await watch?.[Symbol.asyncDispose]();
+      await rebuilds[Symbol.asyncDispose]();
       await server.shutdown();
       for (const w of waiters) w.reject(new Error("server stopped"));
       waiters = [];

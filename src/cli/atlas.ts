@@ -67,6 +67,7 @@ export function registerAtlas(program: Command, ctx: CliContext): void {
     .option("--source <template>", "archive URL template; {slug} is replaced by the slug")
     .option("--index <url|file>", "catalog location; archives are fetched beside it unless --source is given")
     .option("--expect-sha256 <hex>", "refuse the archive unless its SHA-256 is this value")
+    .option("--json", "print the installed files, the archive sha256 and the next steps as JSON")
     .action(async (slug, opts) => {
       const { runAdd } = await import("../atlas/install.ts");
       ctx.exitCode = await runAdd({ slug, ...opts }, ctx.io);

@@ -7,7 +7,7 @@
  */
 import type { Command } from "./command.ts";
 import type { Io } from "../io.ts";
-import { errorText, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, MapperError, UsageError } from "../errors.ts";
+import { errorText, EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, MapperError, UsageError } from "../errors.ts";
 import type { CliContext } from "./context.ts";
 import { escapeControls, toJson } from "../terminal.ts";
 import { buildProgram } from "./program.ts";
@@ -58,6 +58,29 @@ function rejectEmptyOptions(cmd: AnyCommand): void {
  * Runs the CLI with user arguments (no `deno`/script prefix) and returns the exit code. Never calls `Deno.exit`.
  */
 export async function runCli(argv: readonly string[], io: Io): Promise<number> {
+  let path = "";
+  const code = await runCommand(argv, io, (p) => (path = p));
+  return outputFailed(io, path, code);
+}
+
+/**
+ * Standard output could not be written (a full disk, an I/O error): one line on stderr and exit 1 for every
+ * command, instead of an uncaught error. A reader that went away (EPIPE) is not reported.
+ */
+function outputFailed(io: Io, path: string, code: number): number {
+  const failure = io.stdout.failure?.();
+  if (failure === undefined) return code;
+  const reason = escapeControls(failure.message.replace(/\s+/g, " ").trim());
+  io.stderr.write(
+    `${
+      display(path)
+    }: cannot write to standard output: ${reason} — free some disk space or send the output elsewhere\n`,
+  );
+  return code === EXIT_OK ? EXIT_FAILURE : code;
+}
+
+/** Parses and runs one command; `onCommand` learns its path (`atlas add`) once it is known. */
+async function runCommand(argv: readonly string[], io: Io, onCommand: (path: string) => void): Promise<number> {
   const ctx: CliContext = { io, exitCode: EXIT_OK };
   const program = buildProgram(ctx) as AnyCommand;
   let active: AnyCommand = program;
@@ -73,6 +96,7 @@ export async function runCli(argv: readonly string[], io: Io): Promise<number> {
       return outcome.error ? EXIT_USAGE : EXIT_OK;
     }
     active = outcome.command;
+    onCommand(commandPath(active));
     rejectEmptyOptions(active);
     const chain: AnyCommand[] = [];
     for (let c: AnyCommand | null = active; c; c = c.parent) chain.unshift(c);
@@ -81,6 +105,7 @@ export async function runCli(argv: readonly string[], io: Io): Promise<number> {
     return ctx.exitCode;
   } catch (err: unknown) {
     const path = err instanceof ParseError ? err.path : commandPath(active);
+    onCommand(path);
     if (err instanceof UsageError && ENVELOPE_COMMANDS.has(path) && wantsJson(argv)) {
       // Scripts reading an authoring command's `--json` get the envelope even for a usage error.
       const { usageEnvelope } = await import("../authoring/envelope.ts");

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { runCli } from "./run.ts";
-import { testIo } from "../io.ts";
+import { fileSink, testIo } from "../io.ts";
 import { NotFoundError } from "../errors.ts";
 
 Deno.test("runCli() - writes through the injected io and returns the exit code without exiting", async () => {
@@ -70,4 +70,30 @@ Deno.test("runCli() - 'mapper help <unknown>' is one line naming 'mapper --help'
   assert.equal(await runCli(["help", "nosuch"], io), 2);
   assert.equal(io.stderr.text(), "mapper help: unknown command 'nosuch' — see 'mapper --help'\n");
   assert.equal(io.stdout.text(), "");
+});
+
+Deno.test("runCli() - stdout that cannot be written (full disk) is one line on stderr and exit 1; EPIPE stays quiet", async () => {
+  const full = {
+    writeSync: (): number => {
+      throw new Error("No space left on device (os error 28)");
+    },
+  };
+  const gone = {
+    writeSync: (): number => {
+      throw new Deno.errors.BrokenPipe("Broken pipe (os error 32)");
+    },
+  };
+  for (const [file, expected] of [[full, 1], [gone, 0]] as const) {
+    const base = testIo();
+    const io = { ...base, stdout: fileSink(file) };
+    const code = await runCli(["version"], io);
+    assert.equal(code, expected);
+    assert.equal(
+      base.stderr.text(),
+      expected === 1
+        ? "mapper version: cannot write to standard output: No space left on device (os error 28) — free some disk " +
+          "space or send the output elsewhere\n"
+        : "",
+    );
+  }
 });

@@ -1,7 +1,7 @@
 // Per-file decode: YAML text → typed raw entries with source locations. Syntax errors and wrong types are fatal
 // problems; unknown fields and similar are warnings. Aliases and `<<` merge keys are resolved here.
 import process from "node:process";
-import { isAlias, isMap, isScalar, isSeq, LineCounter, parseAllDocuments } from "yaml";
+import { isAlias, isMap, isScalar, isSeq, LineCounter, parseAllDocuments, visit } from "yaml";
 import type { Alias, Document, Node as YamlNode, Scalar, YAMLMap, YAMLSeq } from "yaml";
 import { splitSelectors as splitJoined } from "./selector.ts";
 import type { Diagnostic, SourceLocation } from "./diagnostic.ts";
@@ -393,6 +393,32 @@ class FileDecoder {
     this.warn("unknown-field", `unknown field "${e.key}" in ${where}; it is ignored`, this.loc(e.keyNode));
   }
 
+  /**
+   * Refuses an alias that points into the node that contains it (`- &a {children: [*a]}`): expanding it never ends.
+   * An alias can only name an EARLIER anchor, so a cycle exists exactly when an alias lies inside its own target.
+   */
+  cyclicAlias(doc: Document.Parsed): boolean {
+    let cyclic = false;
+    visit(doc, {
+      Alias: (_key, node) => {
+        const target = node.resolve(doc);
+        const [start = 0] = node.range ?? [];
+        if (target?.range && target.range[0] <= start && start < target.range[2]) {
+          this.fatal.push({
+            code: "yaml-alias-limit",
+            severity: "error",
+            message: `alias "*${node.source}" refers to a node that contains it (a cycle that never ends)`,
+            location: this.loc(node),
+          });
+          cyclic = true;
+          return visit.BREAK;
+        }
+        return undefined;
+      },
+    });
+    return cyclic;
+  }
+
   // ---- entities -------------------------------------------------------------------------------------------
 
   decode(text: string): RawFile | undefined {
@@ -436,6 +462,7 @@ class FileDecoder {
       );
     }
     this.doc = first;
+    if (this.cyclicAlias(first)) return undefined;
     this.indexPaths(first.contents, "");
     for (const w of first.warnings) this.warn("yaml-warning", firstLine(w.message), this.at(w.pos[0]));
     const root = (first.contents ?? null) as YamlNode | null;

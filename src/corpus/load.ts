@@ -8,6 +8,7 @@
  *
  * @module
  */
+import { readRegularFile } from "../files.ts";
 import { CorpusLoadError, type Diagnostic, sortByLocation, type SourceLocation } from "./diagnostic.ts";
 import type { RawComponent, RawDefinition, RawFile, RawRequest } from "./_decode.ts";
 import { crossCheck, sourceCheck } from "./_crosscheck.ts";
@@ -137,7 +138,8 @@ async function readOne(f: WalkedFile, hit: CacheEntry | undefined, fatal: Diagno
     ) {
       return { kind: "cached", entry: hit };
     }
-    const text = new TextDecoder("utf-8", { fatal: true }).decode(await Deno.readFile(f.path));
+    // Type checked before the open: a FIFO (swapped in since the walk) must never block a compile.
+    const text = new TextDecoder("utf-8", { fatal: true }).decode(await readRegularFile(f.path));
     return { kind: "text", text, size: info.size, mtime, checkedAt };
   } catch (err: unknown) {
     fatal.push({

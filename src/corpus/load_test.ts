@@ -133,6 +133,30 @@ Deno.test("load - alias inflation is refused instead of exhausting memory", asyn
   assert.ok(problems.some((p) => p.startsWith("yaml-alias-limit bomb.yaml:")), problems.join("\n"));
 });
 
+Deno.test("load - a self-referencing anchor is a clean load error, never endless recursion", async () => {
+  for (
+    const yaml of [
+      "components:\n  - &a {name: A, selector: a, children: [*a]}\n",
+      "components:\n  - &a\n    name: A\n    selector: a\n    children:\n      - name: B\n        selector: b\n        children: [*a]\n",
+      "components:\n  - &a {name: A, selector: a, <<: *a}\n",
+      "views:\n  - &v {name: V, route: /, components: [{name: C, selector: c, children: [*v]}]}\n",
+    ]
+  ) {
+    const problems = await loadFailure({ "cycle.yaml": yaml });
+    assert.ok(
+      problems.some((p) =>
+        /^yaml-alias-limit cycle\.yaml:\d+:\d+: alias "\*[av]" refers to a node that contains it/.test(p)
+      ),
+      `${yaml}\n${problems.join("\n")}`,
+    );
+  }
+  // An alias of an EARLIER complete node is fine (not a cycle).
+  const { wire } = await loadFiles({
+    "ok.yaml": "x-shared: &s {name: S, selector: s}\ncomponents:\n  - {name: A, selector: a, children: [*s, *s]}\n",
+  });
+  assert.equal(wire.globals.length, 3);
+});
+
 Deno.test("load - scalars of other types are read as written", async () => {
   const { wire } = await loadFiles({
     "a.yaml": "views:\n  - name: 404\n    route: /x\n    memory: [1.50, true]\n",

@@ -52,3 +52,4 @@ export {
   startCorpusService,
 } from "./service.ts";
 export { composeSelectors, splitSelectors } from "./selector.ts";
+export { LOCK_FILE, OWNED_FILES, ownedFile, SESSION_FILE } from "./owned.ts";

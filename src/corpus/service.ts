@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { basename, isAbsolute, relative, resolve, sep as SEP } from "node:path";
+import { basename, relative, resolve, sep as SEP } from "node:path";
 import { gzipSync } from "node:zlib";
 import { compile } from "./compile.ts";
 import { CorpusLoadError, type Diagnostic, formatDiagnostic, toEnvelopeDiagnostic } from "./diagnostic.ts";
@@ -14,6 +14,7 @@ import { asParseErrors, load, LoadCache } from "./load.ts";
 import { EXCLUDED_DIRS, isCorpusFileName, isExcludedPath, walkCorpus } from "./_walk.ts";
 import type { WireCorpus } from "./wire.ts";
 import type { EnvelopeDiagnostic } from "./diagnostic.ts";
+import { Coalescer, type TreeWatch, watchTree } from "../watch.ts";
 
 /** Options of {@linkcode startCorpusService}. */
 export interface CorpusServiceOptions {
@@ -84,21 +85,8 @@ export interface CorpusService extends AsyncDisposable {
   nextVersion(): Promise<CorpusSnapshot>;
 }
 
-/**
- * A watcher event's path as a path under `absDir`, or `undefined` when it lies outside. FSEvents (macOS) reports
- * paths with symbolic links resolved (`/private/var/…` for `/var/…`, `/private/tmp/…` for `/tmp/…`), so a path under
- * `realDir` (the resolved `absDir`) is mapped back under `absDir`; Windows' `\\?\` verbatim prefix is ignored.
- */
-export function watchedPath(path: string, absDir: string, realDir: string | undefined): string | undefined {
-  const strip = (p: string) => p.replace(/^\\\\\?\\(?!UNC\\)/, "");
-  const abs = isAbsolute(path) ? strip(path) : resolve(absDir, path);
-  for (const root of realDir && realDir !== absDir ? [absDir, strip(realDir)] : [absDir]) {
-    const rel = relative(root, abs);
-    if (rel === "") return absDir;
-    if (!rel.startsWith("..") && !isAbsolute(rel)) return resolve(absDir, rel);
-  }
-  return undefined;
-}
+// The one mapping of watcher paths (macOS FSEvents resolves symbolic links) lives with the watch mechanism.
+export { watchedPath } from "../watch.ts";
 
 /** The two paths the service answers. */
 export const MAPPER_PATH = "/mapper";
@@ -126,7 +114,7 @@ interface Built extends CorpusSnapshot {
 async function treeSignature(dir: string): Promise<string> {
   const files = await walkCorpus(dir, [], []).catch(() => []);
   const parts = await Promise.all(files.map(async (f) => {
-    const info = await Deno.stat(f.path).catch(() => undefined);
+    const info = await Deno.lstat(f.path).catch(() => undefined);
     return `${f.relative}\0${info?.size}\0${info?.mtime?.getTime()}`;
   }));
   return parts.join("\n");
@@ -280,22 +268,14 @@ export async function startCorpusService(options: CorpusServiceOptions): Promise
 export class LiveCorpus implements CorpusService {
   readonly #dir: string;
   readonly #absDir: string;
-  /** The directory with symbolic links resolved (what FSEvents on macOS reports), once a watcher is armed. */
-  #realDir: string | undefined;
   readonly #now: () => number;
   readonly #prefix: string;
-  readonly #debounceMs: number;
   #snap: Built | undefined;
   #diag: BuiltDiagnostics | undefined;
   #lastVersion = 0;
-  #timer: ReturnType<typeof setTimeout> | undefined;
-  #compiling: Promise<void> | undefined;
-  #dirty = false;
-  #watcher: Deno.FsWatcher | undefined;
-  #watchLoop: Promise<void> | undefined;
-  #rearmTimer: ReturnType<typeof setTimeout> | undefined;
-  #scanTimer: ReturnType<typeof setInterval> | undefined;
-  #dirIdentity: string | undefined;
+  /** Coalesces file events into compiles: 200 ms after the last one, never two at once. */
+  readonly #rebuilds: Coalescer;
+  #watch: TreeWatch | undefined;
   #disposed = false;
   #waiters: Array<(snap: CorpusSnapshot) => void> = [];
   /** Absolute paths of the files the last successful compile read. */
@@ -307,7 +287,7 @@ export class LiveCorpus implements CorpusService {
     this.#absDir = resolve(options.dir);
     this.#now = options.now ?? Date.now;
     this.#prefix = options.logPrefix ?? "[serve-mapper]";
-    this.#debounceMs = options.debounceMs ?? 200;
+    this.#rebuilds = new Coalescer(() => this.#compileOnce(), { debounceMs: options.debounceMs });
   }
 
   async start(): Promise<void> {
@@ -321,7 +301,16 @@ export class LiveCorpus implements CorpusService {
       this.#install({ site: this.options.site, version: this.#mint(), ...empty }, [], []);
       this.#failed(err);
     }
-    if (this.options.watch !== false) await this.#arm();
+    if (this.options.watch !== false) {
+      this.#watch = await watchTree({
+        dir: this.#absDir,
+        onChange: () => this.#rebuilds.trigger(),
+        relevant: (abs, kind) => this.#relevant(abs, kind),
+        log: (line) => this.#log(`watcher: ${line}`),
+        signature: () => treeSignature(this.#dir),
+        pollIntervalMs: this.options.pollIntervalMs,
+      });
+    }
   }
 
   current(): CorpusSnapshot {
@@ -376,115 +365,8 @@ export class LiveCorpus implements CorpusService {
 
   // ---- watching ------------------------------------------------------------------------------------------
 
-  async #identity(): Promise<string | undefined> {
-    try {
-      const info = await Deno.stat(this.#absDir);
-      return info.isDirectory ? `${info.dev}:${info.ino}` : undefined;
-    } catch {
-      return undefined;
-    }
-  }
-
-  /**
-   * Starts a recursive watcher on the directory; when it is missing, polls until it comes back. When the platform
-   * refuses a watcher (e.g. the inotify watch limit), falls back to scanning the tree every second.
-   */
-  async #arm(): Promise<void> {
-    if (this.#disposed || this.#watcher || this.#scanTimer !== undefined) return;
-    const identity = await this.#identity();
-    if (this.#disposed || this.#watcher || this.#scanTimer !== undefined) return;
-    if (identity === undefined) {
-      this.#pollForDir();
-      return;
-    }
-    if (this.options.pollIntervalMs !== undefined) {
-      await this.#startScanning(this.options.pollIntervalMs);
-      return;
-    }
-    this.#realDir = await Deno.realPath(this.#absDir).catch(() => undefined);
-    let watcher: Deno.FsWatcher;
-    try {
-      watcher = Deno.watchFs(this.#absDir, { recursive: true });
-    } catch (err: unknown) {
-      this.#log(
-        `watcher error: ${err instanceof Error ? err.message : String(err)}; checking for changes every second instead`,
-      );
-      await this.#startScanning(1000);
-      return;
-    }
-    this.#watcher = watcher;
-    this.#dirIdentity = identity;
-    this.#watchLoop = (async () => {
-      try {
-        for await (const event of watcher) this.#onEvent(event);
-      } catch (err: unknown) {
-        if (!this.#disposed) this.#log(`watcher error: ${err instanceof Error ? err.message : String(err)}`);
-      }
-      // The watcher ended on its own (not disarmed): start over so changes keep being noticed.
-      if (!this.#disposed && this.#watcher === watcher) {
-        this.#disarm();
-        this.#pollForDir();
-      }
-    })();
-  }
-
-  /** Without a watcher: a cheap signature of the YAML tree (paths, sizes, mtimes) checked at an interval. */
-  async #startScanning(intervalMs: number): Promise<void> {
-    let last = await treeSignature(this.#dir);
-    let scanning = false;
-    this.#scanTimer = setInterval(async () => {
-      if (scanning || this.#disposed) return;
-      scanning = true;
-      try {
-        const signature = await treeSignature(this.#dir);
-        if (signature !== last) this.#schedule();
-        last = signature;
-      } finally {
-        scanning = false;
-      }
-    }, intervalMs);
-  }
-
-  #disarm(): void {
-    const w = this.#watcher;
-    this.#watcher = undefined;
-    this.#dirIdentity = undefined;
-    try {
-      w?.close();
-    } catch {
-      // already closed
-    }
-  }
-
-  /** The directory is gone: check every 250 ms and re-arm (and recompile) once it exists again. */
-  #pollForDir(): void {
-    if (this.#disposed || this.#rearmTimer !== undefined) return;
-    this.#rearmTimer = setTimeout(async () => {
-      this.#rearmTimer = undefined;
-      if (this.#disposed) return;
-      if ((await this.#identity()) === undefined) {
-        this.#pollForDir();
-        return;
-      }
-      await this.#arm();
-      this.#schedule();
-    }, 250);
-  }
-
-  #onEvent(event: Deno.FsEvent): void {
-    if (this.#disposed) return;
-    for (const path of event.paths) {
-      if (this.#relevant(path, event.kind)) {
-        this.#schedule();
-        return;
-      }
-    }
-  }
-
   /** YAML files outside `snapshots/`/`review/`, directories appearing or vanishing, and the root itself. */
-  #relevant(path: string, kind: Deno.FsEvent["kind"]): boolean {
-    const abs = watchedPath(path, this.#absDir, this.#realDir);
-    if (abs === undefined) return false;
+  #relevant(abs: string, kind: Deno.FsEvent["kind"]): boolean {
     const rel = relative(this.#absDir, abs);
     if (rel === "") return true;
     if (isExcludedPath(rel)) return false;
@@ -502,43 +384,10 @@ export class LiveCorpus implements CorpusService {
     }
   }
 
-  #schedule(): void {
-    if (this.#disposed) return;
-    if (this.#timer !== undefined) clearTimeout(this.#timer);
-    this.#timer = setTimeout(() => {
-      this.#timer = undefined;
-      void this.#runCompile();
-    }, this.#debounceMs);
-  }
-
-  /** Runs a compile now, or marks the running one dirty so it runs again right after. */
-  #runCompile(): Promise<void> {
-    if (this.#compiling) {
-      this.#dirty = true;
-      return this.#compiling;
-    }
-    this.#compiling = (async () => {
-      try {
-        do {
-          this.#dirty = false;
-          await this.#compileOnce();
-        } while (this.#dirty && !this.#disposed);
-      } finally {
-        this.#compiling = undefined;
-      }
-    })();
-    return this.#compiling;
-  }
-
   async #compileOnce(): Promise<void> {
     if (this.#disposed) return;
-    // The directory may have been deleted or replaced: a replaced directory needs a fresh watcher.
-    const identity = this.#scanTimer === undefined ? await this.#identity() : this.#dirIdentity;
-    if (identity !== this.#dirIdentity) {
-      this.#disarm();
-      if (identity === undefined) this.#pollForDir();
-      else await this.#arm();
-    }
+    // A safety net for a missed event: a directory replaced since the watch was armed gets a fresh watch.
+    await this.#watch?.recheck();
     try {
       const { corpus, diagnostics } = await this.loader(this.#dir, this.#loadOptions());
       if (this.#disposed) return;
@@ -567,12 +416,7 @@ export class LiveCorpus implements CorpusService {
   async [Symbol.asyncDispose](): Promise<void> {
     if (this.#disposed) return;
     this.#disposed = true;
-    if (this.#timer !== undefined) clearTimeout(this.#timer);
-    if (this.#rearmTimer !== undefined) clearTimeout(this.#rearmTimer);
-    if (this.#scanTimer !== undefined) clearInterval(this.#scanTimer);
-    this.#timer = this.#rearmTimer = this.#scanTimer = undefined;
-    this.#disarm();
-    await this.#watchLoop;
-    await this.#compiling;
+    await this.#watch?.[Symbol.asyncDispose]();
+    await this.#rebuilds[Symbol.asyncDispose]();
   }
 }

@@ -1,0 +1,45 @@
+/**
+ * Reading files a watcher or a user may have put anything in. A FIFO, socket or device in a watched directory
+ * would block an `open` forever (a FIFO's open waits for a writer), freezing every later rebuild and shutdown; so
+ * the type is checked with `lstat` (and `stat` through a symbolic link) BEFORE anything is opened.
+ *
+ * @module
+ */
+
+/** The path is not a regular file (a FIFO, socket, device or directory); `message` names what it is. */
+export class NotRegularFileError extends Error {
+  override name = "NotRegularFileError";
+}
+
+/** What a non-regular file is, in words. */
+function kindOf(info: Deno.FileInfo): string {
+  if (info.isDirectory) return "a directory";
+  if (info.isFifo) return "a FIFO (named pipe)";
+  if (info.isSocket) return "a socket";
+  if (info.isCharDevice) return "a character device";
+  if (info.isBlockDevice) return "a block device";
+  return "of an unknown type";
+}
+
+/**
+ * The type of `path` without opening it: `lstat`, then `stat` when it is a symbolic link. Throws
+ * {@linkcode NotRegularFileError} unless it is a regular file; file-system errors (`NotFound`, …) pass through.
+ */
+export async function assertRegularFile(path: string): Promise<Deno.FileInfo> {
+  let info = await Deno.lstat(path);
+  if (info.isSymlink) info = await Deno.stat(path);
+  if (!info.isFile) throw new NotRegularFileError(`it is ${kindOf(info)}, not a regular file`);
+  return info;
+}
+
+/** Reads a regular file, refusing (without opening) anything else: see {@linkcode assertRegularFile}. */
+export async function readRegularFile(path: string): Promise<Uint8Array> {
+  await assertRegularFile(path);
+  return await Deno.readFile(path);
+}
+
+/** {@linkcode readRegularFile} decoded as UTF-8. */
+export async function readRegularTextFile(path: string): Promise<string> {
+  await assertRegularFile(path);
+  return await Deno.readTextFile(path);
+}
