@@ -11,7 +11,7 @@ import { type Diagnostic, type EnvelopeDiagnostic, toEnvelopeDiagnostic } from "
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError } from "../errors.ts";
 import { colorEnabled, type Io } from "../io.ts";
 import { githubAnnotation } from "../github.ts";
-import { escapeControls } from "../terminal.ts";
+import { escapeControls, toJson } from "../terminal.ts";
 
 /** How a command prints its report. `--json` is `--format json`. */
 export type OutputFormat = "text" | "json" | "github";
@@ -149,7 +149,7 @@ export interface WriteOptions<T> {
 export function writeEnvelope<T>(io: Io, envelope: Envelope<T>, options: WriteOptions<T>): number {
   switch (options.format) {
     case "json":
-      io.stdout.write(`${JSON.stringify(envelope, null, 2)}\n`);
+      io.stdout.write(toJson(envelope));
       break;
     case "github":
       io.stdout.write(renderGithub(envelope.diagnostics, { dir: options.dir, cwd: io.cwd }));
@@ -183,6 +183,6 @@ export function usageFailure(
   hint: string,
 ): number {
   if (format !== "json") throw new UsageError(message, { hint });
-  io.stdout.write(`${JSON.stringify(usageEnvelope(code, `${message} — ${hint}`), null, 2)}\n`);
+  io.stdout.write(toJson(usageEnvelope(code, `${message} — ${hint}`)));
   return EXIT_USAGE;
 }

@@ -15,6 +15,7 @@
  * @module
  */
 import { join } from "../path.ts";
+import { SESSION_FILE } from "../corpus/owned.ts";
 
 /** Contents of the session file. The one type for it: every reader and writer uses this. */
 export interface SessionInfo {
@@ -49,7 +50,7 @@ export interface Unreadable {
 
 /** Path of the session file for a corpus directory. */
 export function sessionPath(dir: string): string {
-  return join(dir, ".session");
+  return join(dir, SESSION_FILE);
 }
 
 const HEX32 = /^[0-9a-f]{32}$/;

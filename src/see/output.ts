@@ -7,7 +7,7 @@
 import { resolve } from "node:path";
 import type { Io } from "../io.ts";
 import { FileError } from "../errors.ts";
-import { escapeControls } from "../terminal.ts";
+import { escapeControls, toJson } from "../terminal.ts";
 import { PAGE_SCHEMA } from "./api.ts";
 
 /** Output flags every page command shares. */
@@ -17,10 +17,10 @@ export interface OutputOptions {
   out?: string | undefined;
 }
 
-/** `payload` as the `--json` text: `schema` first, two-space indent, trailing newline. */
+/** `payload` as the `--json` text (the one JSON writer): `schema` first, two-space indent, trailing newline. */
 export function jsonText(payload: Record<string, unknown>): string {
   const { schema: _drop, ...rest } = payload;
-  return JSON.stringify({ schema: PAGE_SCHEMA, ...rest }, null, 2) + "\n";
+  return toJson({ schema: PAGE_SCHEMA, ...rest });
 }
 
 /** Writes a command's result: `text` or the JSON of `payload`, to stdout or `--out`. */
