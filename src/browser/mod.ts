@@ -8,5 +8,14 @@
  */
 export * from "./api.ts";
 export { type PublicSession, publicSession, readSession, type SessionInfo, sessionPath } from "./session_file.ts";
-export { daemonRequest, handshake, openSession, type Session, staleLine } from "./session.ts";
+export {
+  daemonRequest,
+  handshake,
+  locateSession,
+  noSessionError,
+  openSession,
+  type Session,
+  type SessionPlace,
+  staleLine,
+} from "./session.ts";
 export { pidAlive } from "./process.ts";

@@ -52,3 +52,4 @@ export {
   startCorpusService,
 } from "./service.ts";
 export { composeSelectors, splitSelectors } from "./selector.ts";
+export { DEFAULT_CORPUS_DIR, findCorpusDirUp, isDirectory } from "./find.ts";

@@ -7,3 +7,4 @@
  */
 export * from "./commands.ts";
 export * from "./format.ts";
+export * from "./filters.ts";
