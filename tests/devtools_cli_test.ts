@@ -457,7 +457,7 @@ Deno.test("devtools list - an unknown --type, --tab or --level exits 2 listing t
     );
     assert.ok(!seen.some((s) => s.includes("Bogus")), "a bad type never reaches the daemon");
     const tabLine =
-      "no tab of this session has the id \"nope\" — use one of 3B52829C (http://127.0.0.1:8765/index.html), 35025766 (http://127.0.0.1:8765/page2.html)\n";
+      'no tab of this session has the id "nope" — use one of 3B52829C (http://127.0.0.1:8765/index.html), 35025766 (http://127.0.0.1:8765/page2.html)\n';
     for (const cmd of ["console", "network"]) {
       const tab = await run([cmd, "list", "--tab", "nope"]);
       assert.equal(tab.code, 2, tab.stderr);
