@@ -61,7 +61,12 @@ Deno.test({
 
     // browser start from the subdirectory uses the project's .mapper/ (a tab in the running session, not a second
     // Chromium with an empty .mapper/ in src/deep).
-    const again = await runMapper(["browser", "start", "--url", `${site.origin}/api.html`], { cwd: sub, env: s.env });
+    // (Bounded: a start that wrongly ran a new foreground session would otherwise hold the test forever.)
+    const again = await runMapper(["browser", "start", "--url", `${site.origin}/api.html`], {
+      cwd: sub,
+      env: s.env,
+      signal: AbortSignal.timeout(60_000),
+    });
     assert.equal(again.code, 0, again.stderr);
     assert.equal(again.stderr, `using the corpus of ${join(s.cwd, ".mapper")}\n`);
     assert.match(again.stdout, /^● tab {2}/);
