@@ -99,6 +99,10 @@ const networkEntries = [
 
 const BIG = "x".repeat(5000);
 
+/** The daemon's `tab` filter: a full id or a prefix, case-insensitive. */
+const onTab = (url: URL) => (e: { tab: string }) =>
+  e.tab.toUpperCase().startsWith((url.searchParams.get("tab") ?? "").toUpperCase());
+
 type Mode = "ok" | "starting" | "badjson" | "teapot";
 
 const SESSION_ID = "5e55".repeat(8);
@@ -133,7 +137,18 @@ function fakeDaemon(mode: Mode = "ok") {
         dropped: 139,
         first: 139,
         last: 141,
-        entries: url.searchParams.get("tab") ? consoleEntries.slice(0, 2) : consoleEntries,
+        entries: consoleEntries.filter(onTab(url)),
+      });
+    }
+    if (p === "/devtools/status") {
+      return json({
+        schema: 1,
+        tabs: [
+          { id: TAB_A, url: "http://127.0.0.1:8765/index.html", title: "A" },
+          { id: TAB_B, url: "http://127.0.0.1:8765/page2.html", title: "B" },
+        ],
+        console: { buffered: 3, dropped: 139 },
+        network: { buffered: 5, dropped: 0 },
       });
     }
     if (p === "/devtools/console/140") return json({ schema: 1, entry: consoleEntries[1] });
@@ -147,7 +162,7 @@ function fakeDaemon(mode: Mode = "ok") {
       }, 404);
     }
     if (p === "/devtools/network") {
-      return json({ schema: 1, dropped: 0, first: 175, last: 179, entries: networkEntries });
+      return json({ schema: 1, dropped: 0, first: 175, last: 179, entries: networkEntries.filter(onTab(url)) });
     }
     const m = /^\/devtools\/network\/(\d+)(\/body)?$/.exec(p);
     if (m) {
@@ -358,7 +373,9 @@ Deno.test("devtools commands - no session, a starting session and a broken daemo
     assert.equal(res.stdout, "");
     assert.equal(
       res.stderr,
-      `mapper ${args[0]} ${args[1]}: no running session — start one with 'mapper browser start'\n`,
+      `mapper ${args[0]} ${
+        args[1]
+      }: no running session here or in any parent of ${tmp.path} — run 'mapper browser start' in your project folder, or pass --dir <project>/.mapper\n`,
     );
   }
   await withSession("starting", async (run) => {
@@ -378,5 +395,96 @@ Deno.test("devtools commands - no session, a starting session and a broken daemo
     const res = await run(["network", "list"]);
     assert.equal(res.code, 1);
     assert.match(res.stderr, /^mapper network list: the session daemon sent invalid JSON for "\/devtools\/network": /);
+  });
+});
+
+Deno.test("devtools commands - the session is found walking up from a subdirectory, and the stderr line names it", async () => {
+  await withSession("ok", async (_run, _seen, dir) => {
+    const sub = join(dir, "src", "deep");
+    await Deno.mkdir(sub, { recursive: true });
+    const env = { HOME: join(dir, "home") };
+    const res = await runMapper(["console", "list", "--json"], { cwd: sub, env });
+    assert.equal(res.code, 0, res.stderr);
+    assert.equal(res.stderr, `using the session of ${join(dir, ".mapper")}\n`);
+    assert.equal(JSON.parse(res.stdout).entries.length, 3);
+    // In the project folder itself: no line.
+    const here = await runMapper(["network", "list"], { cwd: dir, env });
+    assert.deepEqual([here.code, here.stderr], [0, ""]);
+    // A nearer .mapper/ without a session does not hide the project's session above it.
+    await Deno.mkdir(join(dir, "src", ".mapper"));
+    const nested = await runMapper(["network", "get", "176"], { cwd: sub, env });
+    assert.equal(nested.code, 0, nested.stderr);
+    assert.equal(nested.stderr, `using the session of ${join(dir, ".mapper")}\n`);
+  });
+});
+
+Deno.test("devtools commands - --dir reaches a session from a sibling directory; a --dir without one names it in the hint", async () => {
+  await withSession("ok", async (_run, _seen, dir) => {
+    await using other = await tempDir();
+    const env = { HOME: join(dir, "home") };
+    const res = await runMapper(["console", "list", "--dir", join(dir, ".mapper")], { cwd: other.path, env });
+    assert.equal(res.code, 0, res.stderr);
+    assert.equal(res.stderr, "");
+    await assertGolden("devtools/console-list.txt", res.stdout);
+    const none = await runMapper(["network", "list", "--dir", "x/.mapper"], { cwd: other.path, env });
+    assert.equal(none.code, 1);
+    assert.equal(
+      none.stderr,
+      "mapper network list: no running session in x/.mapper — start one with 'mapper browser start --dir x/.mapper'\n",
+    );
+    // A project .mapper/ without a session: the hint's start would use that same directory.
+    await Deno.mkdir(other.join(".mapper"));
+    await Deno.mkdir(other.join("sub"));
+    const parent = await runMapper(["console", "list"], { cwd: other.join("sub"), env });
+    assert.equal(parent.code, 1);
+    assert.equal(
+      parent.stderr,
+      `mapper console list: no running session for ${
+        other.join(".mapper")
+      } — start one with 'mapper browser start' (it uses that directory)\n`,
+    );
+  });
+});
+
+Deno.test("devtools list - an unknown --type, --tab or --level exits 2 listing the valid values, not an empty list", async () => {
+  await withSession("ok", async (run, seen) => {
+    const type = await run(["network", "list", "--type", "Bogus"]);
+    assert.equal(type.code, 2);
+    assert.equal(type.stdout, "");
+    assert.equal(
+      type.stderr,
+      'mapper network list: unknown resource type "Bogus" — use one of Document, Stylesheet, Image, Media, Font, Script, TextTrack, XHR, Fetch, Prefetch, EventSource, WebSocket, Manifest, SignedExchange, Ping, CSPViolationReport, Preflight, FedCM, Other\n',
+    );
+    assert.ok(!seen.some((s) => s.includes("Bogus")), "a bad type never reaches the daemon");
+    const tabLine =
+      'no tab of this session has the id "nope" — use one of 3B52829C (http://127.0.0.1:8765/index.html), 35025766 (http://127.0.0.1:8765/page2.html)\n';
+    for (const cmd of ["console", "network"]) {
+      const tab = await run([cmd, "list", "--tab", "nope"]);
+      assert.equal(tab.code, 2, tab.stderr);
+      assert.equal(tab.stdout, "");
+      assert.equal(tab.stderr, `mapper ${cmd} list: ${tabLine}`);
+    }
+    // A tab of the session with nothing captured is an empty list, not an error.
+    const quiet = await run(["network", "list", "--tab", TAB_B.slice(0, 8)]);
+    assert.deepEqual([quiet.code, quiet.stderr], [0, ""]);
+    const level = await run(["console", "list", "--level", "loud"]);
+    assert.equal(level.code, 2);
+    assert.equal(
+      level.stderr,
+      'mapper console list: unknown level "loud" — use a comma list of log, debug, info, warn, error, exception\n',
+    );
+  });
+});
+
+Deno.test("network get - text output says a request body exists: its size, type and how to get it", async () => {
+  await withSession("ok", async (run) => {
+    const post = await run(["network", "get", "176"]);
+    assert.equal(post.code, 0);
+    assert.match(
+      post.stdout,
+      /^Request Body: 9 bytes, application\/x-www-form-urlencoded — save it with --request-file FILE \(or see it with --json\)$/m,
+    );
+    const get = await run(["network", "get", "175"]);
+    assert.doesNotMatch(get.stdout, /Request Body/);
   });
 });

@@ -4,31 +4,20 @@
  *
  * @module
  */
-import { dirname, join, relative, resolve } from "node:path";
+import { join, relative, resolve } from "node:path";
+import { DEFAULT_CORPUS_DIR, findCorpusDirUp, isDirectory } from "../corpus/mod.ts";
 import type { Io } from "../io.ts";
 import { type OutputFormat, usageFailure } from "./envelope.ts";
 
-/** The corpus directory name looked for when `--dir` is not given. */
-export const DEFAULT_CORPUS_DIR = ".mapper";
-
-async function isDirectory(path: string): Promise<boolean> {
-  try {
-    return (await Deno.stat(path)).isDirectory;
-  } catch {
-    return false;
-  }
-}
+export { DEFAULT_CORPUS_DIR };
 
 /**
  * The nearest `.mapper/` directory at or above `cwd`, shown relative to `cwd` when it is inside it (`.mapper`,
  * `../.mapper`), else absolute; `undefined` when there is none up to the file-system root.
  */
 export async function findCorpusDir(cwd: string): Promise<string | undefined> {
-  for (let dir = cwd;; dir = dirname(dir)) {
-    const candidate = join(dir, DEFAULT_CORPUS_DIR);
-    if (await isDirectory(candidate)) return relative(cwd, candidate) || ".";
-    if (dirname(dir) === dir) return undefined;
-  }
+  const found = await findCorpusDirUp(cwd);
+  return found === undefined ? undefined : relative(cwd, found) || ".";
 }
 
 /**

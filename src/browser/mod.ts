@@ -8,6 +8,15 @@
  */
 export * from "./api.ts";
 export { type PublicSession, publicSession, readSession, type SessionInfo, sessionPath } from "./session_file.ts";
-export { daemonRequest, handshake, openSession, type Session, staleLine } from "./session.ts";
+export {
+  daemonRequest,
+  handshake,
+  locateSession,
+  noSessionError,
+  openSession,
+  type Session,
+  type SessionPlace,
+  staleLine,
+} from "./session.ts";
 export { pidAlive } from "./process.ts";
 export { type CdpConnection, CdpError, type CdpEvent } from "./cdp.ts";

@@ -9,7 +9,11 @@
  * @module
  */
 import type { Io } from "../io.ts";
+import { SessionError } from "../errors.ts";
+import { join, resolve } from "../path.ts";
 import { escapeControls } from "../terminal.ts";
+// The file itself, not `corpus/mod.ts`: the walk-up is on the start-up path of `mapper console list`, the loader is not.
+import { DEFAULT_CORPUS_DIR, findCorpusDirUp } from "../corpus/find.ts";
 import { API_SCHEMA, type SessionPayload } from "./api.ts";
 import { pidAlive } from "./process.ts";
 import { readSession, removeSession, type SessionInfo, sessionPath } from "./session_file.ts";
@@ -122,4 +126,84 @@ export async function openSession(
     base: `http://127.0.0.1:${info.port}`,
     request: (path, init) => daemonRequest(info, io.fetch, path, init),
   };
+}
+
+/** Where a session command looks for its session (see {@linkcode locateSession}). */
+export interface SessionPlace {
+  /** Absolute corpus directory whose session file is read. */
+  dir: string;
+  /** Whether a session file was found there (walking up), or `--dir` was given. */
+  found: boolean;
+  /** The `--dir` as given, if any. */
+  given?: string;
+}
+
+async function holdsSession(dir: string): Promise<boolean> {
+  try {
+    return (await Deno.stat(sessionPath(dir))).isFile;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Finds the session of a command the way git finds its repository: `--dir` when given, else the nearest `.mapper/`
+ * at or above the working directory that holds a session file. When the one found is not `./.mapper`, says so in
+ * one line on stderr, so the user knows which project's browser answered. With none found, `dir` is where
+ * `mapper browser start` would put one (the nearest `.mapper/`, else `./.mapper`) and `found` is false.
+ */
+export async function locateSession(given: string | undefined, io: Io): Promise<SessionPlace> {
+  if (given !== undefined) return { dir: resolve(io.cwd, given), found: true, given };
+  const here = join(io.cwd, DEFAULT_CORPUS_DIR);
+  const withSession = await findCorpusDirUp(io.cwd, holdsSession);
+  if (withSession !== undefined) {
+    if (withSession !== here) io.stderr.write(`using the session of ${escapeControls(withSession)}\n`);
+    return { dir: withSession, found: true };
+  }
+  return { dir: await findCorpusDirUp(io.cwd) ?? here, found: false };
+}
+
+/**
+ * The corpus directory `mapper browser start` uses: `--dir` when given, else the nearest existing `.mapper/` walking
+ * up (said on stderr when it is not `./.mapper`), else `./.mapper` (created by the start).
+ */
+export async function startDir(given: string | undefined, io: Io): Promise<{ dir: string; shown: string }> {
+  if (given !== undefined) return { dir: resolve(io.cwd, given), shown: given };
+  const here = join(io.cwd, DEFAULT_CORPUS_DIR);
+  const found = await findCorpusDirUp(io.cwd);
+  if (found === undefined || found === here) return { dir: here, shown: DEFAULT_CORPUS_DIR };
+  io.stderr.write(`using the corpus of ${escapeControls(found)}\n`);
+  return { dir: found, shown: found };
+}
+
+/**
+ * The "no running session" error of a session command, with a hint that never starts a browser in the wrong place:
+ * it names the directory the session would belong to.
+ */
+export function noSessionError(place: SessionPlace, io: Io): SessionError {
+  if (place.given !== undefined) {
+    return new SessionError(`no running session in ${escapeControls(place.given)}`, {
+      hint: `start one with 'mapper browser start --dir ${escapeControls(place.given)}'`,
+    });
+  }
+  if (place.dir === join(io.cwd, DEFAULT_CORPUS_DIR) && !isExisting(place.dir)) {
+    return new SessionError(`no running session here or in any parent of ${escapeControls(io.cwd)}`, {
+      hint: "run 'mapper browser start' in your project folder, or pass --dir <project>/.mapper",
+    });
+  }
+  if (place.dir === join(io.cwd, DEFAULT_CORPUS_DIR)) {
+    return new SessionError("no running session", { hint: "start one with 'mapper browser start'" });
+  }
+  return new SessionError(`no running session for ${escapeControls(place.dir)}`, {
+    hint: `start one with 'mapper browser start' (it uses that directory)`,
+  });
+}
+
+function isExisting(path: string): boolean {
+  try {
+    Deno.statSync(path);
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -11,14 +11,75 @@ import { describe, FileError, SessionError, UsageError } from "../errors.ts";
 import { escapeControls } from "../terminal.ts";
 import { findBrowser } from "./chromium.ts";
 import { prepareCorpusDir, runDaemon, type StartOptions, stopCommand } from "./daemon.ts";
-import { handshake, openSession, type Session } from "./session.ts";
+import { handshake, openSession, type Session, startDir } from "./session.ts";
 import { readSession } from "./session_file.ts";
 import { privateDir, projectKey } from "./_private.ts";
 
 export type { StartOptions } from "./daemon.ts";
 
+/** What `--detach` waits for before it returns: the first page's load (`load`), or only the daemon (`none`). */
+export type WaitFor = "load" | "none";
+
+/** Options of `mapper browser start` as the command line gives them. */
+export interface StartCommandOptions extends Omit<StartOptions, "dir"> {
+  /** `--dir`; else the nearest `.mapper/` walking up, else `./.mapper`. */
+  dir?: string | undefined;
+  /** `--wait` (with `--detach`; default `load`). */
+  wait?: WaitFor | undefined;
+}
+
 /** How long `--detach` waits for the daemon to answer. */
 const DETACH_TIMEOUT_MS = 30_000;
+/** How long `--wait load` waits for the first page, after the daemon answered; then a warning, not a failure. */
+const LOAD_TIMEOUT_MS = 15_000;
+
+async function getJson<T>(session: Session, path: string): Promise<T | undefined> {
+  try {
+    const res = await session.request(path, { signal: AbortSignal.timeout(5000) });
+    if (!res.ok) {
+      await res.body?.cancel();
+      return undefined;
+    }
+    return (await res.json()) as T;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * `--wait load`: waits until the first tab left `about:blank` and the collector saw its document request finish
+ * (or fail). Returns the line saying what was waited for; a page that does not load in time is a warning on stderr.
+ */
+async function waitForFirstPage(session: Session, url: string | undefined, wait: WaitFor, io: Io): Promise<string> {
+  if (wait === "none") return "  waited for: the daemon only (--wait none); the first page may still be loading";
+  if (url === undefined) return "  waited for: the daemon (no --url: the first tab stays about:blank)";
+  const deadline = Date.now() + LOAD_TIMEOUT_MS;
+  let seen = "about:blank";
+  while (Date.now() < deadline) {
+    const status = await getJson<{ tabs?: Array<{ id: string; url: string }> }>(session, "/devtools/status");
+    const tab = status?.tabs?.find((t) => t.url !== "about:blank" && t.url !== "");
+    if (tab) {
+      seen = tab.url;
+      const list = await getJson<{ entries?: Array<{ state: string; failure?: string }> }>(
+        session,
+        `/devtools/network?type=Document&tab=${encodeURIComponent(tab.id)}`,
+      );
+      const doc = list?.entries?.at(-1);
+      if (doc?.state === "complete") return `  waited for: the first page to load — ${escapeControls(tab.url)}`;
+      if (doc?.state === "failed") {
+        io.stderr.write(`warning: the first page failed to load: ${escapeControls(doc.failure ?? "unknown error")}\n`);
+        return `  waited for: the first page to load — ${escapeControls(tab.url)} (failed)`;
+      }
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  io.stderr.write(
+    `warning: the first page did not finish loading within ${LOAD_TIMEOUT_MS / 1000} s (now at ${
+      escapeControls(seen)
+    }); the session is running — check 'mapper browser status'\n`,
+  );
+  return `  waited for: the first page to load — gave up after ${LOAD_TIMEOUT_MS / 1000} s`;
+}
 
 async function openTab(session: Session, url: string): Promise<string> {
   let res: Response;
@@ -80,7 +141,7 @@ function failureLine(log: string): string {
   return (own ?? lines.at(-1) ?? "(empty log)").replace(/^mapper browser start: /, "");
 }
 
-async function detach(opts: StartOptions, dir: string, io: Io): Promise<number> {
+async function detach(opts: StartOptions, dir: string, wait: WaitFor, io: Io): Promise<number> {
   // Fail here, not in the background, when there is no browser to run.
   await findBrowser(opts.browser, io.env);
   const logs = join(io.home, ".mapper", "logs");
@@ -118,12 +179,15 @@ async function detach(opts: StartOptions, dir: string, io: Io): Promise<number> 
     if (!info || "unreadable" in info || info.daemonPid !== child.pid) continue;
     if (await handshake(info, io.fetch) !== undefined) continue;
     child.unref();
+    const session = await openSession(dir, io);
+    const waited = session ? await waitForFirstPage(session, opts.url, wait, io) : "";
     io.stdout.write(
       [
         `● detached  http://127.0.0.1:${info.port}  (daemon pid ${info.daemonPid}, chromium pid ${info.chromiumPid}${
           info.headless ? ", headless" : ""
         })`,
         `  log:  ${logFile}`,
+        ...(waited ? [waited] : []),
         `  The daemon runs in the background; stop it with '${stopCommand(opts.dir, io.cwd)}'.`,
         "",
       ].join("\n"),
@@ -156,14 +220,17 @@ function fileIo(io: Io, path: string): Io {
 }
 
 /** Runs `mapper browser start`. */
-export async function runBrowserStart(opts: StartOptions, io: Io): Promise<number> {
-  if (opts.url !== undefined && !URL.canParse(opts.url)) {
-    throw new UsageError(`--url ${JSON.stringify(escapeControls(opts.url))} is not an absolute URL`, {
+export async function runBrowserStart(cmd: StartCommandOptions, io: Io): Promise<number> {
+  const wait = cmd.wait ?? "load";
+  if (cmd.url !== undefined && !URL.canParse(cmd.url)) {
+    throw new UsageError(`--url ${JSON.stringify(escapeControls(cmd.url))} is not an absolute URL`, {
       hint: "include the scheme, e.g. --url https://example.com/",
     });
   }
-  const dir = resolve(io.cwd, opts.dir);
-  await prepareCorpusDir(dir, opts.dir);
+  // The re-run daemon of --detach is always given the --dir its parent chose, so it does not walk again.
+  const { dir, shown } = await startDir(cmd.dir, io);
+  const opts: StartOptions = { ...cmd, dir: shown };
+  await prepareCorpusDir(dir, shown);
   if (opts.logFile) {
     const logIo = fileIo(io, opts.logFile);
     try {
@@ -189,6 +256,6 @@ export async function runBrowserStart(opts: StartOptions, io: Io): Promise<numbe
     );
     return 0;
   }
-  if (opts.detach) return await detach(opts, dir, io);
+  if (opts.detach) return await detach(opts, dir, wait, io);
   return await runDaemon(opts, io);
 }

@@ -9,23 +9,25 @@
  *
  * @module
  */
-import { basename, resolve } from "node:path";
+import { basename } from "node:path";
 import type { Io } from "../io.ts";
 import { SessionError } from "../errors.ts";
 import { API_SCHEMA, type StatusPayload } from "./api.ts";
 import { pidAlive, pidCommandLine, pidImageName, windowsSessionLiveness } from "./process.ts";
-import { openSession, staleLine } from "./session.ts";
+import { locateSession, openSession, staleLine } from "./session.ts";
 import { type PublicSession, publicSession, removeSession } from "./session_file.ts";
 import { escapeControls, toJson } from "../terminal.ts";
 
 /** Options of `browser stop`. */
 export interface StopOptions {
-  dir: string;
+  /** `--dir`; else the nearest `.mapper/` walking up that holds a session. */
+  dir?: string | undefined;
 }
 
 /** Options of `browser status`. */
 export interface StatusOptions {
-  dir: string;
+  /** `--dir`; else the nearest `.mapper/` walking up that holds a session. */
+  dir?: string | undefined;
   json: boolean;
 }
 
@@ -72,7 +74,7 @@ async function terminate(pid: number, graceMs: number): Promise<boolean> {
 
 /** Runs `mapper browser stop`. */
 export async function runBrowserStop(opts: StopOptions, io: Io): Promise<number> {
-  const dir = resolve(io.cwd, opts.dir);
+  const { dir } = await locateSession(opts.dir, io);
   let stale = false;
   const session = await openSession(dir, io, (line) => {
     stale = true;
@@ -161,7 +163,7 @@ export async function sessionStatus(dir: string, io: Io): Promise<StatusReport> 
 
 /** Runs `mapper browser status`. */
 export async function runBrowserStatus(opts: StatusOptions, io: Io): Promise<number> {
-  const dir = resolve(io.cwd, opts.dir);
+  const { dir } = await locateSession(opts.dir, io);
   const report = await sessionStatus(dir, io);
   if (opts.json) {
     io.stdout.write(toJson(report));

@@ -1,7 +1,9 @@
 /** Wiring of `mapper browser start|stop|status`. @module */
 import { type Command, Option } from "./command.ts";
+import { UsageError } from "../errors.ts";
 import { type CliContext, collect, intArg } from "./context.ts";
 import { registerBrowserActions } from "./browser_act.ts";
+import { SESSION_DIR_HELP } from "./devtools.ts";
 
 /** Registers the `mapper browser` command group. */
 export function registerBrowser(program: Command, ctx: CliContext): void {
@@ -26,10 +28,21 @@ export function registerBrowser(program: Command, ctx: CliContext): void {
       intArg(0, 65535),
       7891,
     )
-    .option("--dir <path>", "corpus directory", ".mapper")
+    .option(
+      "--dir <path>",
+      "corpus directory (default: the nearest .mapper/ at or above the working directory, else ./.mapper)",
+    )
     .option("--detach", "return once the session answers; the daemon keeps running in the background")
+    .option(
+      "--wait <what>",
+      "with --detach: return after the first page loaded (load, at most 15 s) or at once (none)",
+      "load",
+    )
     .addOption(new Option("--log-file <path>", "(internal) the detached daemon's log").hideHelp())
     .action(async (o) => {
+      if (o.wait !== "load" && o.wait !== "none") {
+        throw new UsageError(`unknown --wait "${o.wait}"`, { hint: "use --wait load or --wait none" });
+      }
       const { runBrowserStart } = await import("../browser/start.ts");
       ctx.exitCode = await runBrowserStart({
         browser: o.browser,
@@ -40,6 +53,7 @@ export function registerBrowser(program: Command, ctx: CliContext): void {
         port: o.port,
         dir: o.dir,
         detach: o.detach === true,
+        wait: o.wait,
         logFile: o.logFile,
       }, ctx.io);
     });
@@ -47,7 +61,7 @@ export function registerBrowser(program: Command, ctx: CliContext): void {
   browser
     .command("stop")
     .description("stop the running session: exactly the processes it started")
-    .option("--dir <path>", "corpus directory holding the session file", ".mapper")
+    .option("--dir <path>", SESSION_DIR_HELP)
     .action(async (o) => {
       const { runBrowserStop } = await import("../browser/stop.ts");
       ctx.exitCode = await runBrowserStop({ dir: o.dir }, ctx.io);
@@ -56,7 +70,7 @@ export function registerBrowser(program: Command, ctx: CliContext): void {
   browser
     .command("status")
     .description("report whether a session is alive, degraded or absent")
-    .option("--dir <path>", "corpus directory holding the session file", ".mapper")
+    .option("--dir <path>", SESSION_DIR_HELP)
     .option("--json", "print the status as JSON")
     .action(async (o) => {
       const { runBrowserStatus } = await import("../browser/stop.ts");

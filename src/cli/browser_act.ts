@@ -7,10 +7,10 @@
  */
 import type { Command } from "./command.ts";
 import { UsageError } from "../errors.ts";
+import { SESSION_DIR_HELP } from "./devtools.ts";
 import { type CliContext, coordinateArg, intArg, signedIntArg } from "./context.ts";
 
 const TAB = "the tab to act on (id or prefix from 'mapper browser tabs list'); needed with several tabs";
-const DIR = "corpus directory holding the session file";
 const TARGET =
   "a node id from 'mapper snapshot' or a component query, e.g. 'ProductCard[name=\"Basalt Coffee Mug\"] AddToCartButton'";
 
@@ -23,7 +23,7 @@ export function registerBrowserActions(browser: Command, ctx: CliContext): void 
     .option("--timeout-ms <n>", "longest wait for the load", intArg(1), 30_000)
     .option("--tab <id>", TAB)
     .option("--json", "print as JSON")
-    .option("--dir <path>", DIR, ".mapper")
+    .option("--dir <path>", SESSION_DIR_HELP)
     .action(async (url, o) => {
       const { runNavigate } = await import("../see/act_commands.ts");
       ctx.exitCode = await runNavigate(
@@ -46,7 +46,7 @@ export function registerBrowserActions(browser: Command, ctx: CliContext): void 
       .option("--timeout-ms <n>", "longest wait for the element to be visible and stable", intArg(1), 5000)
       .option("--tab <id>", TAB)
       .option("--json", "print as JSON")
-      .option("--dir <path>", DIR, ".mapper")
+      .option("--dir <path>", SESSION_DIR_HELP)
       .action(async (target, o) => {
         const { runClick, runHover } = await import("../see/act_commands.ts");
         const opts = { dir: o.dir, tab: o.tab, json: o.json === true, target, x: o.x, y: o.y, timeoutMs: o.timeoutMs };
@@ -64,7 +64,7 @@ export function registerBrowserActions(browser: Command, ctx: CliContext): void 
     .option("--timeout-ms <n>", "longest wait for the field to be visible and stable", intArg(1), 5000)
     .option("--tab <id>", TAB)
     .option("--json", "print as JSON")
-    .option("--dir <path>", DIR, ".mapper")
+    .option("--dir <path>", SESSION_DIR_HELP)
     .action(async (target, text, o) => {
       if (o.clear && o.append) throw new UsageError("--clear and --append contradict each other");
       const { runFill } = await import("../see/act_commands.ts");
@@ -90,7 +90,7 @@ export function registerBrowserActions(browser: Command, ctx: CliContext): void 
     .option("--timeout-ms <n>", "longest wait for the target to be visible and stable", intArg(1), 5000)
     .option("--tab <id>", TAB)
     .option("--json", "print as JSON")
-    .option("--dir <path>", DIR, ".mapper")
+    .option("--dir <path>", SESSION_DIR_HELP)
     .action(async (key, o) => {
       const { runKeypress } = await import("../see/act_commands.ts");
       ctx.exitCode = await runKeypress(
@@ -108,7 +108,7 @@ export function registerBrowserActions(browser: Command, ctx: CliContext): void 
     .option("--timeout-ms <n>", "longest wait for the target to be visible and stable", intArg(1), 5000)
     .option("--tab <id>", TAB)
     .option("--json", "print as JSON")
-    .option("--dir <path>", DIR, ".mapper")
+    .option("--dir <path>", SESSION_DIR_HELP)
     .action(async (o) => {
       const { runScroll } = await import("../see/act_commands.ts");
       ctx.exitCode = await runScroll({
@@ -135,7 +135,7 @@ export function registerBrowserActions(browser: Command, ctx: CliContext): void 
     .option("--timeout-ms <n>", "longest wait", intArg(1), 10_000)
     .option("--tab <id>", TAB)
     .option("--json", "print as JSON")
-    .option("--dir <path>", DIR, ".mapper")
+    .option("--dir <path>", SESSION_DIR_HELP)
     .action(async (o) => {
       const { runWaitFor } = await import("../see/act_commands.ts");
       ctx.exitCode = await runWaitFor({
@@ -159,7 +159,7 @@ export function registerBrowserActions(browser: Command, ctx: CliContext): void 
     .argument("<js>", "the script")
     .option("--tab <id>", TAB)
     .option("--json", "print as JSON")
-    .option("--dir <path>", DIR, ".mapper")
+    .option("--dir <path>", SESSION_DIR_HELP)
     .action(async (js, o) => {
       const { runEval } = await import("../see/act_commands.ts");
       ctx.exitCode = await runEval({ dir: o.dir, tab: o.tab, json: o.json === true, js }, ctx.io);
@@ -176,7 +176,7 @@ export function registerBrowserActions(browser: Command, ctx: CliContext): void 
     .option("--timeout-ms <n>", "longest wait for the element to be visible and stable", intArg(1), 5000)
     .option("--tab <id>", TAB)
     .option("--json", "print as JSON")
-    .option("--dir <path>", DIR, ".mapper")
+    .option("--dir <path>", SESSION_DIR_HELP)
     .action(async (o) => {
       const { runScreenshot } = await import("../see/act_commands.ts");
       ctx.exitCode = await runScreenshot({
@@ -200,7 +200,7 @@ export function registerBrowserActions(browser: Command, ctx: CliContext): void 
     .option("--timeout-ms <n>", "new: longest wait for the page to load", intArg(1), 30_000)
     .option("--tab <id>", "close: the tab id (same as the argument)")
     .option("--json", "print as JSON")
-    .option("--dir <path>", DIR, ".mapper")
+    .option("--dir <path>", SESSION_DIR_HELP)
     .action(async (action, arg, o) => {
       const { runTabs } = await import("../see/act_commands.ts");
       ctx.exitCode = await runTabs(
@@ -216,7 +216,7 @@ export function registerBrowserActions(browser: Command, ctx: CliContext): void 
     .option("--text <text>", "the answer typed into a prompt")
     .option("--tab <id>", TAB)
     .option("--json", "print as JSON")
-    .option("--dir <path>", DIR, ".mapper")
+    .option("--dir <path>", SESSION_DIR_HELP)
     .action(async (action, o) => {
       const { runDialog } = await import("../see/act_commands.ts");
       ctx.exitCode = await runDialog(

@@ -2,6 +2,10 @@
 import type { Command } from "./command.ts";
 import { type CliContext, intArg } from "./context.ts";
 
+/** Help of every session command's `--dir`. */
+export const SESSION_DIR_HELP =
+  "corpus directory holding the session file (default: the nearest .mapper/ at or above the working directory that holds one)";
+
 /** Registers the `mapper console` and `mapper network` command groups. */
 export function registerDevtools(program: Command, ctx: CliContext): void {
   const consoleCmd = program
@@ -14,7 +18,7 @@ export function registerDevtools(program: Command, ctx: CliContext): void {
     .option("--tab <id>", "only this tab")
     .option("--limit <n>", "only the most recent N messages", intArg(1))
     .option("--json", "print as JSON")
-    .option("--dir <path>", "corpus directory holding the session file", ".mapper")
+    .option("--dir <path>", SESSION_DIR_HELP)
     .action(async (o) => {
       const { runConsoleList } = await import("../devtools/commands.ts");
       ctx.exitCode = await runConsoleList(
@@ -27,7 +31,7 @@ export function registerDevtools(program: Command, ctx: CliContext): void {
     .description("print one console message: a header line, then its text")
     .argument("<index>", "message index from 'mapper console list'")
     .option("--json", "print as JSON")
-    .option("--dir <path>", "corpus directory holding the session file", ".mapper")
+    .option("--dir <path>", SESSION_DIR_HELP)
     .action(async (index, o) => {
       const { runConsoleGet } = await import("../devtools/commands.ts");
       ctx.exitCode = await runConsoleGet({ dir: o.dir, index, json: o.json === true }, ctx.io);
@@ -39,12 +43,15 @@ export function registerDevtools(program: Command, ctx: CliContext): void {
   network
     .command("list")
     .description("list captured requests, oldest to newest")
-    .option("--type <type>", "only this resource type (Document, XHR, Fetch, Stylesheet, Image, Script, Font, …)")
+    .option(
+      "--type <type>",
+      "only this resource type (Document, XHR, Fetch, Stylesheet, Image, Script, Font, …; case-insensitive)",
+    )
     .option("--url <text>", "only URLs containing this text (case-insensitive)")
     .option("--tab <id>", "only this tab")
     .option("--limit <n>", "only the most recent N requests", intArg(1))
     .option("--json", "print as JSON")
-    .option("--dir <path>", "corpus directory holding the session file", ".mapper")
+    .option("--dir <path>", SESSION_DIR_HELP)
     .action(async (o) => {
       const { runNetworkList } = await import("../devtools/commands.ts");
       ctx.exitCode = await runNetworkList(
@@ -63,7 +70,7 @@ export function registerDevtools(program: Command, ctx: CliContext): void {
       "show Authorization, Proxy-Authorization, Cookie and Set-Cookie values instead of redacting them",
     )
     .option("--json", "print as JSON")
-    .option("--dir <path>", "corpus directory holding the session file", ".mapper")
+    .option("--dir <path>", SESSION_DIR_HELP)
     .action(async (index, o) => {
       const { runNetworkGet } = await import("../devtools/commands.ts");
       ctx.exitCode = await runNetworkGet({

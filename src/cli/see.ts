@@ -1,6 +1,7 @@
 /** Wiring of `mapper snapshot` (the page commands that see; `src/see/`). @module */
 import type { Command } from "./command.ts";
 import { type CliContext, intArg } from "./context.ts";
+import { SESSION_DIR_HELP } from "./devtools.ts";
 
 /** Registers `mapper snapshot`. */
 export function registerSee(program: Command, ctx: CliContext): void {
@@ -15,7 +16,7 @@ export function registerSee(program: Command, ctx: CliContext): void {
     .option("--include-hidden", "also show hidden nodes (display: none, aria-hidden, inert)")
     .option("--json", "print as JSON")
     .option("--out <file>", "write the snapshot to this file instead of stdout")
-    .option("--dir <path>", "corpus directory holding the session file", ".mapper")
+    .option("--dir <path>", SESSION_DIR_HELP)
     .addHelpText(
       "after",
       "\nPrints, in order: [View: NAME] (route, memory notes) or [No view matched], [Blocked] when an overlay covers the\n" +

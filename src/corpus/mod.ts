@@ -53,3 +53,4 @@ export {
 } from "./service.ts";
 export { composeSelectors, splitSelectors } from "./selector.ts";
 export { LOCK_FILE, OWNED_FILES, ownedFile, SESSION_FILE } from "./owned.ts";
+export { DEFAULT_CORPUS_DIR, findCorpusDirUp, isDirectory } from "./find.ts";

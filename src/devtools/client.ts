@@ -5,14 +5,10 @@
  *
  * @module
  */
-import { resolve } from "../path.ts";
 import type { Io } from "../io.ts";
 import { NotFoundError, SessionError, UsageError } from "../errors.ts";
 import type { ErrorPayload } from "../browser/mod.ts";
-import { openSession, pidAlive, type SessionInfo } from "../browser/mod.ts";
-
-/** Hint of every "no session" error. */
-export const START_HINT = "start one with 'mapper browser start'";
+import { locateSession, noSessionError, openSession, pidAlive, type SessionInfo } from "../browser/mod.ts";
 
 /** A connection to the running daemon. */
 export interface DaemonClient {
@@ -35,13 +31,14 @@ export interface DaemonClient {
   ): Promise<{ bytes: Uint8Array; contentType: string } | { reason: string }>;
 }
 
-function noSession(): SessionError {
-  return new SessionError("no running session", { hint: START_HINT });
-}
-
-/** Opens a client for the session of corpus directory `dir`. */
-export async function connect(dir: string, io: Io): Promise<DaemonClient> {
-  const session = await openSession(resolve(io.cwd, dir), io);
+/**
+ * Opens a client for the session of corpus directory `dir` (`--dir`), else of the nearest `.mapper/` walking up
+ * that holds one (`locateSession`).
+ */
+export async function connect(dir: string | undefined, io: Io): Promise<DaemonClient> {
+  const place = await locateSession(dir, io);
+  const session = place.found ? await openSession(place.dir, io) : undefined;
+  const noSession = () => noSessionError(place, io);
   if (session === undefined) throw noSession();
   const { info, base } = session;
   const request = async (path: string, init: RequestInit = {}, timeoutMs = 15_000): Promise<Response> => {

@@ -23,11 +23,12 @@ import {
   isEntryPayload,
   isListPayload,
   isNetworkEntry,
-  LEVELS,
   type ListPayload,
   type NetworkEntry,
+  type StatusPayload,
 } from "../browser/mod.ts";
-import { connect } from "./client.ts";
+import { connect, type DaemonClient } from "./client.ts";
+import { checkTab, parseLevels, parseResourceType } from "./filters.ts";
 import {
   bodyText,
   formatBodyPreview,
@@ -35,12 +36,13 @@ import {
   formatConsoleList,
   formatNetworkHead,
   formatNetworkList,
+  formatRequestBodyNote,
   PREVIEW_BYTES,
 } from "./format.ts";
 
 /** Options of `console list`. */
 export interface ConsoleListOptions {
-  dir: string;
+  dir?: string | undefined;
   level?: string | undefined;
   tab?: string | undefined;
   limit?: number | undefined;
@@ -49,7 +51,7 @@ export interface ConsoleListOptions {
 
 /** Options of `console get` / `network get` (file flags only for network). */
 export interface GetOptions {
-  dir: string;
+  dir?: string | undefined;
   index: string;
   json: boolean;
   responseFile?: string | undefined;
@@ -59,7 +61,7 @@ export interface GetOptions {
 
 /** Options of `network list`. */
 export interface NetworkListOptions {
-  dir: string;
+  dir?: string | undefined;
   type?: string | undefined;
   url?: string | undefined;
   tab?: string | undefined;
@@ -84,18 +86,17 @@ function parseIndex(raw: string): number {
   return index;
 }
 
-/** Checks a `--level` comma list. */
-export function parseLevels(raw: string | undefined): string | undefined {
-  if (raw === undefined) return undefined;
-  const levels = raw.split(",").map((s) => s.trim().toLowerCase()).filter(Boolean).map((
-    l,
-  ) => (l === "warning" ? "warn" : l));
-  for (const l of levels) {
-    if (!(LEVELS as readonly string[]).includes(l)) {
-      throw new UsageError(`unknown level "${l}"`, { hint: `use a comma list of ${LEVELS.join(", ")}` });
-    }
-  }
-  return levels.join(",");
+/** An empty list filtered by `--tab`: a typo (a tab the session never had) is an error listing the tabs. */
+async function checkEmptyTab(client: DaemonClient, tab: string | undefined, payload: ListPayload<unknown>) {
+  if (tab === undefined || tab === "" || payload.entries.length > 0) return;
+  const status = await client.json<StatusPayload>("/devtools/status", isStatusTabs);
+  checkTab(tab, status.tabs);
+}
+
+function isStatusTabs(v: unknown): boolean {
+  const tabs = (v as { tabs?: unknown } | null)?.tabs;
+  return Array.isArray(tabs) &&
+    tabs.every((t) => t !== null && typeof t === "object" && typeof t.id === "string" && typeof t.url === "string");
 }
 
 /** Runs `mapper console list`. */
@@ -106,6 +107,7 @@ export async function runConsoleList(opts: ConsoleListOptions, io: Io): Promise<
     `/devtools/console${query({ level, tab: opts.tab, limit: opts.limit })}`,
     (v) => isListPayload(v, isConsoleEntry),
   );
+  await checkEmptyTab(client, opts.tab, payload);
   io.stdout.write(opts.json ? toJson(payload) : formatConsoleList(payload));
   return 0;
 }
@@ -124,11 +126,13 @@ export async function runConsoleGet(opts: GetOptions, io: Io): Promise<number> {
 
 /** Runs `mapper network list`. */
 export async function runNetworkList(opts: NetworkListOptions, io: Io): Promise<number> {
+  const type = parseResourceType(opts.type);
   const client = await connect(opts.dir, io);
   const payload = await client.json<ListPayload<NetworkEntry>>(
-    `/devtools/network${query({ type: opts.type, url: opts.url, tab: opts.tab, limit: opts.limit })}`,
+    `/devtools/network${query({ type, url: opts.url, tab: opts.tab, limit: opts.limit })}`,
     (v) => isListPayload(v, isNetworkEntry),
   );
+  await checkEmptyTab(client, opts.tab, payload);
   io.stdout.write(opts.json ? toJson(payload) : formatNetworkList(payload));
   return 0;
 }
@@ -199,11 +203,14 @@ export async function runNetworkGet(opts: GetOptions, io: Io): Promise<number> {
     const saved = await save(opts.requestFile, got.bytes, io);
     io.stderr.write(`request body saved: ${saved} (${got.bytes.length} bytes)\n`);
     requestBody = bodyJson(got.bytes, got.contentType, saved);
-  } else if (opts.json && raw.hasRequestBody) {
+  } else if (raw.hasRequestBody) {
     const got = await client.body(index, "request");
     requestBody = "reason" in got
       ? { available: false, reason: got.reason }
       : bodyJson(got.bytes, got.contentType, undefined);
+    if (!opts.json) {
+      text += formatRequestBodyNote("reason" in got ? got : { size: got.bytes.length, contentType: got.contentType });
+    }
   }
 
   let responseBody: BodyJson;

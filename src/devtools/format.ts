@@ -162,6 +162,16 @@ export function bodyText(bytes: Uint8Array, contentType: string): string | undef
   }
 }
 
+/**
+ * The `network get` line saying a request has a body (POST data), and how to get it: text output never shows the
+ * request body itself, so without this line an agent would not know it exists.
+ */
+export function formatRequestBodyNote(body: { size: number; contentType: string } | { reason: string }): string {
+  if ("reason" in body) return `Request Body: present, unavailable (${escapeText(body.reason, false)})\n`;
+  const type = escapeText(body.contentType.split(";")[0]!.trim(), false) || "unknown type";
+  return `Request Body: ${body.size} bytes, ${type} — save it with --request-file FILE (or see it with --json)\n`;
+}
+
 /** The inline body preview: `(empty)`, the text, the first 4096 bytes with a header, or a binary placeholder. */
 export function formatBodyPreview(title: string, bytes: Uint8Array, contentType: string, fileFlag: string): string {
   if (bytes.length === 0) return `${title}: (empty)\n`;

@@ -7,4 +7,5 @@
  */
 export * from "./commands.ts";
 export * from "./format.ts";
-export { connect, type DaemonClient, START_HINT } from "./client.ts";
+export { connect, type DaemonClient } from "./client.ts";
+export * from "./filters.ts";

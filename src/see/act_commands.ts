@@ -36,7 +36,8 @@ import {
 
 /** Flags every acting command shares. */
 export interface ActCommon {
-  dir: string;
+  /** `--dir`; absent: the session is found walking up from the working directory. */
+  dir?: string | undefined;
   tab?: string | undefined;
   json: boolean;
 }

@@ -9,7 +9,7 @@ import { connect } from "../devtools/mod.ts";
 
 /** Posts `body` to `/devtools/page/<command>` of the session of corpus directory `dir`; resolves with the answer. */
 export async function pageCall<T>(
-  dir: string,
+  dir: string | undefined,
   io: Io,
   command: string,
   body: Record<string, unknown>,

@@ -12,7 +12,8 @@ import { formatSnapshot, snapshotJson } from "./snapshot.ts";
 
 /** Options of `mapper snapshot`. */
 export interface SnapshotOptions {
-  dir: string;
+  /** `--dir`; absent: the session is found walking up from the working directory. */
+  dir?: string | undefined;
   url?: string | undefined;
   tab?: string | undefined;
   interactive: boolean;
