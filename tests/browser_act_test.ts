@@ -388,5 +388,9 @@ Deno.test("browser acting commands - usage mistakes are caught before any sessio
   }
   const none = await run("click", "AddToCartButton");
   assert.equal(none.code, 1);
-  assert.match(none.stderr, /^mapper browser click: no running session — start one with 'mapper browser start'/);
+  // The session is looked for walking up from the working directory; none there, so the hint says where to start one.
+  assert.match(
+    none.stderr,
+    /^mapper browser click: no running session here or in any parent of \S+ — run 'mapper browser start' in your project folder, or pass --dir <project>\/\.mapper\n$/,
+  );
 });
