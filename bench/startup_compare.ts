@@ -33,27 +33,40 @@ const entries = Array.from({ length: 1000 }, (_, i) => ({
   matches: [],
 }));
 const body = JSON.stringify({ schema: 1, dropped: 139, first: 139, last: 1138, entries }) + "\n";
-const server = Deno.serve(
-  { hostname: "127.0.0.1", port: 0, onListen: () => {} },
-  () => new Response(body, { headers: { "content-type": "application/json" } }),
-);
-const port = server.addr.port;
+// A stand-in daemon that passes the handshake (same identity, secret required), as the real one does.
+const sessionId = "b".repeat(32);
+// The session names two live processes (the daemon and its browser); a sleeping child stands in for the browser.
+const browser = new Deno.Command("sleep", { args: ["600"], stdout: "null", stderr: "null" }).spawn();
+const secret = "c".repeat(64);
+let port = 0;
+const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, (req) => {
+  const path = new URL(req.url).pathname;
+  // The Go reference sends no credential: only our handshake path insists on it (ours sends it on every call).
+  const authorized = req.headers.get("authorization") === `Bearer ${secret}`;
+  if (path === "/devtools/session" && !authorized) return new Response("{}", { status: 403 });
+  const answer = path === "/devtools/session"
+    ? JSON.stringify({ schema: 1, sessionId, daemonPid: Deno.pid, chromiumPid: browser.pid, port, version: "bench" })
+    : body;
+  return new Response(answer, { headers: { "content-type": "application/json" } });
+});
+port = server.addr.port;
 await Deno.mkdir(join(work, ".mapper"));
 await Deno.writeTextFile(
   join(work, ".mapper", ".session"),
   JSON.stringify({
-    schema: 1,
+    schema: 2,
+    sessionId,
+    secret,
     daemonPid: Deno.pid,
-    chromiumPid: Deno.pid,
+    chromiumPid: browser.pid,
     port,
-    cdpPort: 9,
-    cdpUrl: "ws://127.0.0.1:9/devtools/browser/x",
     profile: work,
     headless: true,
     startedAt: new Date().toISOString(),
     version: "bench",
     log: null,
   }),
+  { mode: 0o600 },
 );
 await Deno.mkdir(join(work, ".sightmap"));
 await Deno.writeTextFile(
@@ -85,6 +98,8 @@ try {
   const lists = await timeVariants(consoleRows, runs);
   printTable("console list", lists, reference ? lists[1] : undefined);
 } finally {
+  browser.kill();
+  await browser.status;
   await server.shutdown();
   await Deno.remove(work, { recursive: true });
 }
