@@ -24,6 +24,9 @@ import { CdpError } from "./cdp.ts";
 import type { ConsoleEntry, Frame, Header, Level, NetworkEntry } from "./api.ts";
 import { type RemoteObject, renderArgs, renderObject } from "./_render.ts";
 import { capText } from "./_pipe.ts";
+// Reason phrases for responses that arrive without one (HTTP/2 and HTTP/3 have none). The collector runs in the
+// daemon only, which already loads Node compatibility, so this costs no command its start-up.
+import { STATUS_CODES } from "node:http";
 
 /** Ring buffer capacity of each stream. */
 export const RING_SIZE = 1000;
@@ -673,7 +676,7 @@ export class Collector {
   #applyResponse(rec: NetworkRecord, r: Record<string, unknown>, t: number): void {
     rec.state = "complete";
     rec.status = num(r.status) ?? 0;
-    rec.statusText = str(r.statusText) || STATUS_TEXT[rec.status] || "";
+    rec.statusText = str(r.statusText) || STATUS_CODES[rec.status] || "";
     rec.responseHeaders = headerList(r.headers);
     if (str(r.mimeType)) rec.mimeType = str(r.mimeType);
     // The event's own timestamp can trail the load for navigations; the response timing says when headers came.
@@ -834,33 +837,3 @@ function friendly(err: unknown): string {
   if (err instanceof CdpError && err.code === 0) return `the DevTools connection failed (${msg})`;
   return msg;
 }
-
-/** Reason phrases for responses that arrive without one (HTTP/2 and HTTP/3 have none). */
-export const STATUS_TEXT: Readonly<Record<number, string>> = {
-  200: "OK",
-  201: "Created",
-  202: "Accepted",
-  204: "No Content",
-  206: "Partial Content",
-  301: "Moved Permanently",
-  302: "Found",
-  303: "See Other",
-  304: "Not Modified",
-  307: "Temporary Redirect",
-  308: "Permanent Redirect",
-  400: "Bad Request",
-  401: "Unauthorized",
-  403: "Forbidden",
-  404: "Not Found",
-  405: "Method Not Allowed",
-  409: "Conflict",
-  410: "Gone",
-  418: "I'm a Teapot",
-  422: "Unprocessable Entity",
-  429: "Too Many Requests",
-  500: "Internal Server Error",
-  501: "Not Implemented",
-  502: "Bad Gateway",
-  503: "Service Unavailable",
-  504: "Gateway Timeout",
-};
