@@ -19,8 +19,8 @@
  *
  * @module
  */
-import type { CdpConnection, CdpEvent } from "./cdp.ts";
-import { CdpError } from "./cdp.ts";
+import type { CdpConnection, CdpEvent, CdpEventName, CdpEventParams, Protocol } from "./cdp.ts";
+import { asKnownEvent, CdpError } from "./cdp.ts";
 import type { ConsoleEntry, Frame, Header, Level, NetworkEntry } from "./api.ts";
 import { type RemoteObject, renderArgs, renderObject } from "./_render.ts";
 import { capText } from "./_pipe.ts";
@@ -337,6 +337,9 @@ function bodyBytes(body: string, base64: boolean): Uint8Array {
   return base64 ? decodeBase64(body) : new TextEncoder().encode(body);
 }
 
+/** The parameters of an event the collector handles. */
+type Params<E extends CdpEventName> = CdpEventParams<E>;
+
 /** The collector over one browser-level connection. Create, then {@linkcode start}. */
 export class Collector {
   readonly console: Ring<ConsoleEntry>;
@@ -422,20 +425,20 @@ export class Collector {
     });
   }
 
-  #onEvent(ev: CdpEvent): void {
-    const p = ev.params;
+  #onEvent(raw: CdpEvent): void {
+    const ev = asKnownEvent(raw);
     switch (ev.method) {
       case "Target.attachedToTarget":
-        this.#attached(ev.sessionId, p);
+        this.#attached(ev.sessionId, ev.params);
         return;
       case "Target.detachedFromTarget": {
-        const s = this.#sessions.get(str(p.sessionId));
+        const s = this.#sessions.get(str(ev.params.sessionId));
         if (s) s.detached = true;
-        this.#ready.delete(str(p.sessionId));
+        this.#ready.delete(str(ev.params.sessionId));
         return;
       }
       case "Target.targetInfoChanged": {
-        const info = p.targetInfo as Record<string, unknown> | undefined;
+        const info: Partial<Protocol.Target.TargetInfo> | undefined = ev.params.targetInfo;
         for (const s of this.#sessions.values()) if (s.targetId === info?.targetId) s.url = str(info?.url);
         return;
       }
@@ -444,13 +447,13 @@ export class Collector {
     if (!session || session.internal) return;
     switch (ev.method) {
       case "Runtime.executionContextCreated": {
-        const ctx = (p.context ?? {}) as Record<string, unknown>;
+        const ctx: Partial<Protocol.Runtime.ExecutionContextDescription> = ev.params.context ?? {};
         if (internalUrl(str(ctx.origin))) this.#extensionContexts.add(`${session.id}|${String(ctx.id)}`);
         return;
       }
       // Context ids restart in a new renderer (a chrome:// tab navigated to the site): forget the old ones.
       case "Runtime.executionContextDestroyed":
-        this.#extensionContexts.delete(`${session.id}|${String(p.executionContextId)}`);
+        this.#extensionContexts.delete(`${session.id}|${String(ev.params.executionContextId)}`);
         return;
       case "Runtime.executionContextsCleared":
         for (const key of this.#extensionContexts) {
@@ -458,34 +461,34 @@ export class Collector {
         }
         return;
       case "Runtime.consoleAPICalled":
-        if (this.#extensionContexts.has(`${session.id}|${String(p.executionContextId)}`)) return;
-        return this.#consoleCalled(session, p);
+        if (this.#extensionContexts.has(`${session.id}|${String(ev.params.executionContextId)}`)) return;
+        return this.#consoleCalled(session, ev.params);
       case "Runtime.exceptionThrown":
-        return this.#exception(session, p);
+        return this.#exception(session, ev.params);
       case "Log.entryAdded":
-        return this.#logEntry(session, p);
+        return this.#logEntry(session, ev.params);
       case "Network.requestWillBeSent":
-        return this.#requestWillBeSent(session, p);
+        return this.#requestWillBeSent(session, ev.params);
       case "Network.requestWillBeSentExtraInfo":
-        return this.#requestExtra(session, p);
+        return this.#requestExtra(session, ev.params);
       case "Network.responseReceived":
-        return this.#responseReceived(session, p);
+        return this.#responseReceived(session, ev.params);
       case "Network.responseReceivedExtraInfo":
-        return this.#responseExtra(session, p);
+        return this.#responseExtra(session, ev.params);
       case "Network.dataReceived": {
-        const rec = this.#find(session, str(p.requestId));
-        if (rec) rec.received = (rec.received ?? 0) + (num(p.dataLength) ?? 0);
+        const rec = this.#find(session, str(ev.params.requestId));
+        if (rec) rec.received = (rec.received ?? 0) + (num(ev.params.dataLength) ?? 0);
         return;
       }
       case "Network.loadingFinished":
-        return this.#loadingFinished(session, p);
+        return this.#loadingFinished(session, ev.params);
       case "Network.loadingFailed":
-        return this.#loadingFailed(session, p);
+        return this.#loadingFailed(session, ev.params);
     }
   }
 
-  #attached(parentId: string | undefined, p: Record<string, unknown>): void {
-    const info = (p.targetInfo ?? {}) as Record<string, unknown>;
+  #attached(parentId: string | undefined, p: Params<"Target.attachedToTarget">): void {
+    const info: Partial<Protocol.Target.TargetInfo> = p.targetInfo ?? {};
     const sessionId = str(p.sessionId);
     const targetId = str(info.targetId);
     const type = str(info.type);
@@ -541,7 +544,7 @@ export class Collector {
     this.console.push(entry);
   }
 
-  #consoleCalled(session: AttachedTarget, p: Record<string, unknown>): void {
+  #consoleCalled(session: AttachedTarget, p: Params<"Runtime.consoleAPICalled">): void {
     const type = str(p.type);
     if (type === "endGroup" || type === "clear") return;
     const args = (p.args as RemoteObject[] | undefined) ?? [];
@@ -550,8 +553,8 @@ export class Collector {
     this.#pushConsole(session, levelOf(type), text, num(p.timestamp) ?? this.#now(), "console", topFrame(p.stackTrace));
   }
 
-  #exception(session: AttachedTarget, p: Record<string, unknown>): void {
-    const d = (p.exceptionDetails ?? {}) as Record<string, unknown>;
+  #exception(session: AttachedTarget, p: Params<"Runtime.exceptionThrown">): void {
+    const d: Partial<Protocol.Runtime.ExceptionDetails> = p.exceptionDetails ?? {};
     if (this.#extensionContexts.has(`${session.id}|${String(d.executionContextId)}`)) return;
     const ex = d.exception as RemoteObject | undefined;
     const head = str(d.text) || "Uncaught";
@@ -572,8 +575,8 @@ export class Collector {
     this.#pushConsole(session, "exception", text, num(p.timestamp) ?? this.#now(), "exception", frame);
   }
 
-  #logEntry(session: AttachedTarget, p: Record<string, unknown>): void {
-    const e = (p.entry ?? {}) as Record<string, unknown>;
+  #logEntry(session: AttachedTarget, p: Params<"Log.entryAdded">): void {
+    const e: Partial<Protocol.Log.LogEntry> = p.entry ?? {};
     // A worker's console calls also surface as `worker` log entries on its parent; the worker session has them.
     if (str(e.source) === "worker" || internalUrl(str(e.url))) return;
     let frame = topFrame(e.stackTrace);
@@ -600,16 +603,16 @@ export class Collector {
     return this.#byRequest.get(this.#key(session, requestId)) ?? this.#byId.get(requestId);
   }
 
-  #requestWillBeSent(session: AttachedTarget, p: Record<string, unknown>): void {
+  #requestWillBeSent(session: AttachedTarget, p: Params<"Network.requestWillBeSent">): void {
     const requestId = str(p.requestId);
     const key = this.#key(session, requestId);
-    const req = (p.request ?? {}) as Record<string, unknown>;
+    const req: Partial<Protocol.Network.Request> = p.request ?? {};
     // Extensions' own resources (the overlay's content script modules) and what Chromium's own pages load (the
     // new-tab page) are not the site's traffic.
     if (internalUrl(str(req.url)) || internalUrl(str(p.documentURL))) return;
     const t = num(p.timestamp) ?? 0;
     const previous = this.#byRequest.get(key);
-    const redirect = p.redirectResponse as Record<string, unknown> | undefined;
+    const redirect = p.redirectResponse;
     if (previous && redirect) {
       this.#applyResponse(previous, redirect, t);
       previous.redirected = true;
@@ -647,7 +650,7 @@ export class Collector {
     this.network.push(rec);
   }
 
-  #requestExtra(session: AttachedTarget, p: Record<string, unknown>): void {
+  #requestExtra(session: AttachedTarget, p: Params<"Network.requestWillBeSentExtraInfo">): void {
     const key = this.#key(session, str(p.requestId));
     const headers = headerList(p.headers);
     const rec = this.#byRequest.get(key);
@@ -659,7 +662,7 @@ export class Collector {
     if (this.#extraRequest.size > 500) this.#extraRequest.clear();
   }
 
-  #responseExtra(session: AttachedTarget, p: Record<string, unknown>): void {
+  #responseExtra(session: AttachedTarget, p: Params<"Network.responseReceivedExtraInfo">): void {
     const key = this.#key(session, str(p.requestId));
     const headers = headerList(p.headers);
     const rec = this.#byRequest.get(key);
@@ -673,14 +676,14 @@ export class Collector {
     if (this.#extraResponse.size > 500) this.#extraResponse.clear();
   }
 
-  #applyResponse(rec: NetworkRecord, r: Record<string, unknown>, t: number): void {
+  #applyResponse(rec: NetworkRecord, r: Partial<Protocol.Network.Response>, t: number): void {
     rec.state = "complete";
     rec.status = num(r.status) ?? 0;
     rec.statusText = str(r.statusText) || STATUS_CODES[rec.status] || "";
     rec.responseHeaders = headerList(r.headers);
     if (str(r.mimeType)) rec.mimeType = str(r.mimeType);
     // The event's own timestamp can trail the load for navigations; the response timing says when headers came.
-    const timing = (r.timing ?? {}) as Record<string, unknown>;
+    const timing: Partial<Protocol.Network.ResourceTiming> = r.timing ?? {};
     const base = num(timing.requestTime);
     const headers = num(timing.receiveHeadersEnd);
     const at = base !== undefined && headers !== undefined && headers >= 0 ? base + headers / 1000 : t;
@@ -694,16 +697,16 @@ export class Collector {
     this.network.update(rec);
   }
 
-  #responseReceived(session: AttachedTarget, p: Record<string, unknown>): void {
+  #responseReceived(session: AttachedTarget, p: Params<"Network.responseReceived">): void {
     const rec = this.#find(session, str(p.requestId));
     if (!rec) return;
-    this.#applyResponse(rec, (p.response ?? {}) as Record<string, unknown>, num(p.timestamp) ?? rec.t0);
+    this.#applyResponse(rec, p.response ?? {}, num(p.timestamp) ?? rec.t0);
     if (str(p.type)) rec.resourceType = str(p.type);
     rec.responseBody = "live";
     rec.bodySessionId = session.id;
   }
 
-  #loadingFinished(session: AttachedTarget, p: Record<string, unknown>): void {
+  #loadingFinished(session: AttachedTarget, p: Params<"Network.loadingFinished">): void {
     const rec = this.#find(session, str(p.requestId));
     if (!rec) return;
     const t = num(p.timestamp) ?? rec.t0;
@@ -719,7 +722,7 @@ export class Collector {
       rec.bodyNote = `${NOT_KEPT}: ${known} bytes is over the ${size(this.#bodyLimit)} limit per body`;
       return;
     }
-    this.#cdp.send<{ body: string; base64Encoded: boolean }>(
+    this.#cdp.send(
       "Network.getResponseBody",
       { requestId: rec.requestId },
       session.id,
@@ -761,7 +764,7 @@ export class Collector {
     rec.responseBody = "live";
   }
 
-  #loadingFailed(session: AttachedTarget, p: Record<string, unknown>): void {
+  #loadingFailed(session: AttachedTarget, p: Params<"Network.loadingFailed">): void {
     const rec = this.#find(session, str(p.requestId));
     if (!rec) return;
     const t = num(p.timestamp) ?? rec.t0;
@@ -789,7 +792,7 @@ export class Collector {
     const s = this.#sessions.get(rec.bodySessionId);
     if (!s || s.detached) throw why("the tab, frame or worker that loaded it has closed");
     try {
-      const res = await this.#cdp.send<{ body: string; base64Encoded: boolean }>(
+      const res = await this.#cdp.send(
         "Network.getResponseBody",
         { requestId: rec.requestId },
         rec.bodySessionId,
@@ -808,7 +811,7 @@ export class Collector {
     const s = this.#sessions.get(rec.sessionId);
     if (!s || s.detached) throw new BodyUnavailable("the tab, frame or worker that sent it has closed");
     try {
-      const res = await this.#cdp.send<{ postData: string; base64Encoded?: boolean }>(
+      const res = await this.#cdp.send(
         "Network.getRequestPostData",
         { requestId: rec.requestId },
         rec.sessionId,

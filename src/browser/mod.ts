@@ -10,4 +10,4 @@ export * from "./api.ts";
 export { type PublicSession, publicSession, readSession, type SessionInfo, sessionPath } from "./session_file.ts";
 export { daemonRequest, handshake, openSession, type Session, staleLine } from "./session.ts";
 export { pidAlive } from "./process.ts";
-export { type CdpConnection, CdpError, type CdpEvent } from "./cdp.ts";
+export { asKnownEvent, type CdpConnection, CdpError, type CdpEvent, type KnownCdpEvent } from "./cdp.ts";
