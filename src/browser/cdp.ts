@@ -18,26 +18,26 @@ import type { Protocol } from "devtools-protocol/types/protocol.d.ts";
 import { NulFramer } from "./_pipe.ts";
 
 /** The protocol's domain types (`Protocol.Network.Response`, …), for code that reads what an event carries. */
-export type { Protocol };
-
-type Commands = ProtocolMapping.Commands;
-type Events = ProtocolMapping.Events;
+export type { Protocol, ProtocolMapping };
 
 /** A command the protocol description knows (`Runtime.evaluate`, `Network.getResponseBody`, …). */
-export type CdpMethod = keyof Commands;
+export type CdpMethod = keyof ProtocolMapping.Commands;
 /** The parameters of a known command. */
-export type CdpParams<M extends CdpMethod> = Commands[M]["paramsType"] extends [] ? Record<string, never>
-  : NonNullable<Commands[M]["paramsType"][0]>;
+export type CdpParams<M extends CdpMethod> = ProtocolMapping.Commands[M]["paramsType"] extends []
+  ? Record<string, never>
+  : NonNullable<ProtocolMapping.Commands[M]["paramsType"][0]>;
 /** The result of a known command. */
-export type CdpResult<M extends CdpMethod> = Commands[M]["returnType"] extends void ? Record<string, never>
-  : Commands[M]["returnType"];
+export type CdpResult<M extends CdpMethod> = ProtocolMapping.Commands[M]["returnType"] extends void
+  ? Record<string, never>
+  : ProtocolMapping.Commands[M]["returnType"];
 /** An event the protocol description knows (`Network.requestWillBeSent`, …). */
-export type CdpEventName = keyof Events;
+export type CdpEventName = keyof ProtocolMapping.Events;
 /** The parameters of a known event. */
-export type CdpEventParams<E extends CdpEventName> = Events[E] extends [infer P] ? P : Record<string, never>;
+export type CdpEventParams<E extends CdpEventName> = ProtocolMapping.Events[E] extends [infer P] ? P
+  : Record<string, never>;
 
 /** A method name the protocol description lacks (`never` for one it knows, so known ones take the typed form). */
-type Unmapped<M extends string> = M extends CdpMethod ? never : unknown;
+export type UnmappedMethod<M extends string> = M extends CdpMethod ? never : unknown;
 
 /** One protocol event: its method, parameters and the flattened session it came from (none for the browser). */
 export interface CdpEvent {
@@ -191,7 +191,7 @@ export class CdpConnection implements Disposable {
    * `devtools-protocol`) or a caller that names its own result type `T` (not checked against the protocol).
    */
   send<T = Record<string, unknown>, M extends string = string>(
-    method: M & Unmapped<M>,
+    method: M & UnmappedMethod<M>,
     params?: Record<string, unknown>,
     sessionId?: string,
     timeoutMs?: number,

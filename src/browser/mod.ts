@@ -10,4 +10,18 @@ export * from "./api.ts";
 export { type PublicSession, publicSession, readSession, type SessionInfo, sessionPath } from "./session_file.ts";
 export { daemonRequest, handshake, openSession, type Session, staleLine } from "./session.ts";
 export { pidAlive } from "./process.ts";
-export { asKnownEvent, type CdpConnection, CdpError, type CdpEvent, type KnownCdpEvent } from "./cdp.ts";
+export {
+  asKnownEvent,
+  type CdpConnection,
+  CdpError,
+  type CdpEvent,
+  type CdpEventName,
+  type CdpEventParams,
+  type CdpMethod,
+  type CdpParams,
+  type CdpResult,
+  isEvent,
+  type KnownCdpEvent,
+  type TypedCdpEvent,
+  type UnmappedMethod,
+} from "./cdp.ts";
