@@ -39,6 +39,19 @@ export type CdpEventParams<E extends CdpEventName> = ProtocolMapping.Events[E] e
 /** A method name the protocol description lacks (`never` for one it knows, so known ones take the typed form). */
 export type UnmappedMethod<M extends string> = M extends CdpMethod ? never : unknown;
 
+/**
+ * `send` on a session already chosen (a tab's), typed like {@linkcode CdpConnection.send}: a known command's
+ * parameters and result are the protocol's; an unknown one, or an explicit result type `T`, takes the untyped form.
+ */
+export interface CdpSessionSend {
+  <M extends CdpMethod>(method: M, params?: CdpParams<M>, timeoutMs?: number): Promise<CdpResult<M>>;
+  <T = Record<string, unknown>, M extends string = string>(
+    method: M & UnmappedMethod<M>,
+    params?: object,
+    timeoutMs?: number,
+  ): Promise<T>;
+}
+
 /** One protocol event: its method, parameters and the flattened session it came from (none for the browser). */
 export interface CdpEvent {
   readonly method: string;
@@ -192,7 +205,7 @@ export class CdpConnection implements Disposable {
    */
   send<T = Record<string, unknown>, M extends string = string>(
     method: M & UnmappedMethod<M>,
-    params?: Record<string, unknown>,
+    params?: object,
     sessionId?: string,
     timeoutMs?: number,
   ): Promise<T>;

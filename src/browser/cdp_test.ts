@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { CdpConnection, type CdpTransport, isEvent } from "./cdp.ts";
+import { CdpConnection, type CdpSessionSend, type CdpTransport, isEvent } from "./cdp.ts";
 
 /** A transport that answers every command with `result` and records what was sent. */
 function echo(result: Record<string, unknown>): { transport: CdpTransport; sent: Array<Record<string, unknown>> } {
@@ -34,6 +34,9 @@ Deno.test("cdp send - a known command's parameters and result are the protocol's
     await cdp.send("Input.dispatchMouseEvent", { type: "mouseClicked", x: 1, y: 1 });
     // @ts-expect-error a result field the protocol does not have
     (await cdp.send("Network.getResponseBody", { requestId: "r1" })).bodyText;
+    const onTab = {} as CdpSessionSend;
+    // @ts-expect-error the session-bound form (the page engine's) checks parameters the same way
+    await onTab("Page.handleJavaScriptDialog", { accepted: true });
   }
 });
 

@@ -288,7 +288,7 @@ export async function runDaemon(opts: StartOptions, io: Io): Promise<number> {
       tabs,
       page: pageHandler(
         new PageEngine({
-          send: (method, params, sessionId, timeoutMs) => conn.send(method, params, sessionId, timeoutMs),
+          send: conn.send.bind(conn),
           tabs,
           session: async (targetId) => {
             const s = await collector.waitForSession((x) => x.targetId === targetId, 5000);

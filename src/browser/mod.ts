@@ -20,6 +20,7 @@ export {
   type CdpMethod,
   type CdpParams,
   type CdpResult,
+  type CdpSessionSend,
   isEvent,
   type KnownCdpEvent,
   type TypedCdpEvent,

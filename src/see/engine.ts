@@ -7,6 +7,7 @@
  *
  * @module
  */
+import type { CdpConnection, CdpMethod, CdpParams, CdpResult, CdpSessionSend, UnmappedMethod } from "../browser/mod.ts";
 import type { WireCorpus } from "../corpus/mod.ts";
 import { PageError, type PageTab, type SnapshotPayload } from "./api.ts";
 import { buildPageScript, SEE_GLOBAL } from "./_script.ts";
@@ -17,13 +18,8 @@ import type { SeeCollect } from "./page.js";
 import type { PageEvents } from "./page_events.ts";
 import type { ResolvedSummary } from "./api.ts";
 
-/** The CDP `send` the engine needs (the daemon's {@linkcode CdpConnection.send}). */
-export type CdpSend = <T = Record<string, unknown>>(
-  method: string,
-  params?: Record<string, unknown>,
-  sessionId?: string,
-  timeoutMs?: number,
-) => Promise<T>;
+/** The CDP `send` the engine needs (the daemon's {@linkcode CdpConnection.send}, bound: typed the same way). */
+export type CdpSend = CdpConnection["send"];
 
 /** What the engine needs from the daemon. */
 export interface EngineDeps {
@@ -110,13 +106,23 @@ export class PageEngine {
   }
 
   /** Sends a CDP command on a tab's session (the acting commands' real input goes through here). */
-  send<T = Record<string, unknown>>(
+  send<M extends CdpMethod>(t: PageTarget, method: M, params?: CdpParams<M>, timeoutMs?: number): Promise<CdpResult<M>>;
+  /** The untyped form (see {@linkcode CdpSessionSend}). */
+  send<T = Record<string, unknown>, M extends string = string>(
     t: PageTarget,
-    method: string,
-    params: Record<string, unknown> = {},
+    method: M & UnmappedMethod<M>,
+    params?: object,
     timeoutMs?: number,
-  ): Promise<T> {
-    return this.#deps.send<T>(method, params, t.session, timeoutMs);
+  ): Promise<T>;
+  send(t: PageTarget, method: string, params: object = {}, timeoutMs?: number): Promise<unknown> {
+    return this.#deps.send(method, params, t.session, timeoutMs);
+  }
+
+  /** {@linkcode send} bound to a tab's session. */
+  sessionSend(t: PageTarget): CdpSessionSend {
+    const deps = this.#deps;
+    return ((method: string, params?: object, timeoutMs?: number) =>
+      deps.send(method, params ?? {}, t.session, timeoutMs)) as CdpSessionSend;
   }
 
   /** The current tabs. */
