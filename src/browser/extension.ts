@@ -120,7 +120,7 @@ export async function injectPort(
     if (!sw) break;
     // A freshly started worker runs its script only after it resumes: probe synchronously until the extension
     // APIs exist. Awaiting a promise in the worker before that can wedge it for good (observed on Chromium 156).
-    const res = await cdp.send<{ result?: { value?: unknown } }>(
+    const res = await cdp.send(
       "Runtime.evaluate",
       {
         expression: `(() => {
@@ -136,7 +136,7 @@ export async function injectPort(
       1000,
     ).catch((err: unknown) => ({ result: { value: err instanceof Error ? err.message : String(err) } }));
     if (res.result?.value === "ready") {
-      const set = await cdp.send<{ result?: { value?: unknown } }>(
+      const set = await cdp.send(
         "Runtime.evaluate",
         {
           expression: `chrome.storage.local.set({ serverPort: ${port} }).then(() => "ok")`,

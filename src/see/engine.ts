@@ -180,18 +180,14 @@ export class PageEngine {
     // context", and the caller asks again with `fresh` (one round trip saved on every call).
     if (previous) return previous;
     const make = async (): Promise<World> => {
-      const tree = await this.#deps.send<{ frameTree: { frame: { id: string; loaderId: string } } }>(
-        "Page.getFrameTree",
-        {},
-        t.session,
-      );
+      const tree = await this.#deps.send("Page.getFrameTree", {}, t.session);
       const frame = tree.frameTree.frame;
-      const { executionContextId } = await this.#deps.send<{ executionContextId: number }>(
-        "Page.createIsolatedWorld",
-        { frameId: frame.id, worldName: WORLD, grantUniveralAccess: false },
-        t.session,
-      );
-      const installed = await this.#deps.send<EvalResult>("Runtime.evaluate", {
+      const { executionContextId } = await this.#deps.send("Page.createIsolatedWorld", {
+        frameId: frame.id,
+        worldName: WORLD,
+        grantUniveralAccess: false,
+      }, t.session);
+      const installed = await this.#deps.send("Runtime.evaluate", {
         expression: this.#script,
         contextId: executionContextId,
         returnByValue: true,
@@ -222,7 +218,7 @@ export class PageEngine {
       const world = await this.#world(t, attempt > 0);
       let res: EvalResult;
       try {
-        res = await this.#deps.send<EvalResult>(
+        res = await this.#deps.send(
           "Runtime.evaluate",
           {
             expression,
@@ -288,7 +284,7 @@ export class PageEngine {
     const here = (await this.evaluate<string>(t, "location.href")).value;
     const strip = (u: string) => u.replace(/#.*$/, "");
     if (strip(here) === strip(url)) return;
-    const res = await this.#deps.send<{ errorText?: string }>("Page.navigate", { url }, t.session, 30_000);
+    const res = await this.#deps.send("Page.navigate", { url }, t.session, 30_000);
     if (res.errorText) {
       throw new PageError("navigation_failed", `cannot open "${url}": ${res.errorText}`, {
         hint: "check the URL and that the site is up",
@@ -350,11 +346,7 @@ export class PageEngine {
         status: 404,
       });
     }
-    const described = await this.#deps.send<{ node: { backendNodeId: number } }>(
-      "DOM.describeNode",
-      { objectId: object.objectId },
-      t.session,
-    );
+    const described = await this.#deps.send("DOM.describeNode", { objectId: object.objectId }, t.session);
     return { objectId: object.objectId, backendNodeId: described.node.backendNodeId };
   }
 }

@@ -87,7 +87,7 @@ export async function navigate(page: ActPage, url: string, opts: { timeoutMs?: n
     }
   };
 
-  const nav = await page.send<{ frameId: string; loaderId?: string; errorText?: string }>("Page.navigate", {
+  const nav = await page.send("Page.navigate", {
     url: requested,
   }, timeoutMs);
   if (nav.errorText && nav.errorText !== "net::ERR_ABORTED") {
