@@ -224,7 +224,7 @@ Deno.test({
   assert.equal(await evaluate(page, `document.querySelectorAll("#__mapper-overlay").length`), 1);
 
   // Click it: the content script logs the event and the side panel lists it.
-  for (const type of ["mousePressed", "mouseReleased"]) {
+  for (const type of ["mousePressed", "mouseReleased"] as const) {
     await cdp.send("Input.dispatchMouseEvent", { type, x: box[0], y: box[1], button: "left", clickCount: 1 }, page);
   }
   await until("the click log line", () => logs(page).includes(`[mapper] click ${expected}`));

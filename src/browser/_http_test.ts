@@ -52,6 +52,7 @@ async function setup(ringSize = 1000) {
   await settle();
   const opened: string[] = [];
   const stopped: boolean[] = [];
+  const shutdownCalled = Promise.withResolvers<void>();
   const handler = devtoolsHandler({
     collector,
     matcher: () => compileMatcher(wire),
@@ -62,7 +63,10 @@ async function setup(ringSize = 1000) {
     },
     tabs: () => Promise.resolve([]),
     identity: () => ({ sessionId: "ab".repeat(16), daemonPid: 1, chromiumPid: 2, port: 3, version: "0" }),
-    shutdown: () => void stopped.push(true),
+    shutdown: () => {
+      stopped.push(true);
+      shutdownCalled.resolve();
+    },
   });
   const get = async (path: string, method = "GET") => {
     const res = await handler(new Request(`http://127.0.0.1:3${path}`, { method }));
@@ -73,7 +77,7 @@ async function setup(ringSize = 1000) {
     const res = await get(path, method);
     return { status: res.status, body: await res.json() };
   };
-  return { f, collector, get, json, opened, handler, stopped };
+  return { f, collector, get, json, opened, handler, stopped, shutdownCalled: shutdownCalled.promise };
 }
 
 Deno.test("devtools api - console list filters: level comma list, tab prefix, limit after filtering", async () => {
@@ -132,7 +136,7 @@ Deno.test("devtools api - redacts Authorization, Proxy-Authorization and Cookie 
 });
 
 Deno.test("devtools api - the session handshake answers the identity; POST shutdown stops after answering", async () => {
-  const { json, stopped } = await setup();
+  const { json, stopped, shutdownCalled } = await setup();
   assert.deepEqual((await json("/devtools/session")).body, {
     schema: 1,
     sessionId: "ab".repeat(16),
@@ -145,7 +149,7 @@ Deno.test("devtools api - the session handshake answers the identity; POST shutd
   assert.deepEqual(stopped, []);
   const stop = await json("/devtools/shutdown", "POST");
   assert.equal(stop.status, 202);
-  await new Promise((r) => setTimeout(r, 0));
+  await shutdownCalled;
   assert.deepEqual(stopped, [true]);
 });
 

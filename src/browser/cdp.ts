@@ -11,13 +11,81 @@
  * @module
  */
 import type { Readable, Writable } from "node:stream";
+// Types only (erased at run time): the protocol's own description of every command and event, so a misspelt
+// parameter or result field fails `deno check` instead of being silently ignored by Chromium.
+import type { ProtocolMapping } from "devtools-protocol/types/protocol-mapping.d.ts";
+import type { Protocol } from "devtools-protocol/types/protocol.d.ts";
 import { NulFramer } from "./_pipe.ts";
+
+/** The protocol's domain types (`Protocol.Network.Response`, …), for code that reads what an event carries. */
+export type { Protocol, ProtocolMapping };
+
+/** A command the protocol description knows (`Runtime.evaluate`, `Network.getResponseBody`, …). */
+export type CdpMethod = keyof ProtocolMapping.Commands;
+/** The parameters of a known command. */
+export type CdpParams<M extends CdpMethod> = ProtocolMapping.Commands[M]["paramsType"] extends []
+  ? Record<string, never>
+  : NonNullable<ProtocolMapping.Commands[M]["paramsType"][0]>;
+/** The result of a known command. */
+export type CdpResult<M extends CdpMethod> = ProtocolMapping.Commands[M]["returnType"] extends void
+  ? Record<string, never>
+  : ProtocolMapping.Commands[M]["returnType"];
+/** An event the protocol description knows (`Network.requestWillBeSent`, …). */
+export type CdpEventName = keyof ProtocolMapping.Events;
+/** The parameters of a known event. */
+export type CdpEventParams<E extends CdpEventName> = ProtocolMapping.Events[E] extends [infer P] ? P
+  : Record<string, never>;
+
+/** A method name the protocol description lacks (`never` for one it knows, so known ones take the typed form). */
+export type UnmappedMethod<M extends string> = M extends CdpMethod ? never : unknown;
+
+/**
+ * `send` on a session already chosen (a tab's), typed like {@linkcode CdpConnection.send}: a known command's
+ * parameters and result are the protocol's; an unknown one, or an explicit result type `T`, takes the untyped form.
+ */
+export interface CdpSessionSend {
+  <M extends CdpMethod>(method: M, params?: CdpParams<M>, timeoutMs?: number): Promise<CdpResult<M>>;
+  <T = Record<string, unknown>, M extends string = string>(
+    method: M & UnmappedMethod<M>,
+    params?: object,
+    timeoutMs?: number,
+  ): Promise<T>;
+}
 
 /** One protocol event: its method, parameters and the flattened session it came from (none for the browser). */
 export interface CdpEvent {
   readonly method: string;
   readonly params: Record<string, unknown>;
   readonly sessionId: string | undefined;
+}
+
+/** A known event with its parameters typed; narrow a {@linkcode CdpEvent} to it with {@linkcode isEvent}. */
+export interface TypedCdpEvent<E extends CdpEventName> {
+  readonly method: E;
+  readonly params: CdpEventParams<E>;
+  readonly sessionId: string | undefined;
+}
+
+/**
+ * Every known event, a union discriminated on `method`: `switch (ev.method)` narrows `ev.params`. A {@linkcode CdpEvent}
+ * is this by Chromium's word (see {@linkcode asKnownEvent}).
+ */
+export type KnownCdpEvent = { [E in CdpEventName]: TypedCdpEvent<E> }[CdpEventName];
+
+/**
+ * The event as the protocol describes it. Not checked: oversized strings arrive cut (`_pipe.ts`) and fields the
+ * description marks optional may be missing, so read them defensively still.
+ */
+export function asKnownEvent(ev: CdpEvent): KnownCdpEvent {
+  return ev as unknown as KnownCdpEvent;
+}
+
+/**
+ * Whether `ev` is the event `method`, narrowing its parameters to the protocol's type (Chromium's word, as
+ * {@linkcode asKnownEvent} says).
+ */
+export function isEvent<E extends CdpEventName>(ev: CdpEvent, method: E): ev is CdpEvent & TypedCdpEvent<E> {
+  return ev.method === method;
 }
 
 /** A command answered with a protocol error (`{code, message}`), or the connection went away before an answer. */
@@ -125,17 +193,33 @@ export class CdpConnection implements Disposable {
    * Sends a command (on a flattened session when `sessionId` is given) and resolves with its result. Commands on
    * one session run in the order they were sent, so callers may fire several without awaiting in between.
    */
-  send<T = Record<string, unknown>>(
+  send<M extends CdpMethod>(
+    method: M,
+    params?: CdpParams<M>,
+    sessionId?: string,
+    timeoutMs?: number,
+  ): Promise<CdpResult<M>>;
+  /**
+   * The untyped form, for a command the protocol description lacks (experimental, newer than the pinned
+   * `devtools-protocol`) or a caller that names its own result type `T` (not checked against the protocol).
+   */
+  send<T = Record<string, unknown>, M extends string = string>(
+    method: M & UnmappedMethod<M>,
+    params?: object,
+    sessionId?: string,
+    timeoutMs?: number,
+  ): Promise<T>;
+  send(
     method: string,
-    params: Record<string, unknown> = {},
+    params: object = {},
     sessionId?: string,
     timeoutMs = 30_000,
-  ): Promise<T> {
+  ): Promise<unknown> {
     if (this.#isClosed) return Promise.reject(new CdpError(method, 0, "the DevTools connection is closed"));
     const id = this.#nextId++;
     const message: Record<string, unknown> = { id, method, params };
     if (sessionId !== undefined) message.sessionId = sessionId;
-    return new Promise<T>((resolve, reject) => {
+    return new Promise<unknown>((resolve, reject) => {
       const timer = timeoutMs > 0
         ? setTimeout(() => {
           this.#pending.delete(id);

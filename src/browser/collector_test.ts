@@ -327,3 +327,25 @@ Deno.test("collector - header values and lists are cut; large POST data is not c
   // Asked for explicitly, it is still fetched live from Chromium.
   assert.equal((await c.responseBody(c.network.get(1)!)).length, 5000);
 });
+
+Deno.test("collector - a response without a reason phrase (HTTP/2, HTTP/3) shows the standard one", () => {
+  const { cdp, emit } = fakeCdp();
+  const c = new Collector(cdp);
+  page(emit);
+  const statuses = [[404, ""], [451, ""], [599, ""], [200, "Fine"]] as const;
+  for (const [i, [status, statusText]] of statuses.entries()) {
+    const id = `r${i}`;
+    const request = { method: "GET", url: `http://h/${id}`, headers: {} };
+    emit("Network.requestWillBeSent", { requestId: id, type: "Fetch", timestamp: i, request }, "S1");
+    emit("Network.responseReceived", {
+      requestId: id,
+      type: "Fetch",
+      timestamp: i + 0.1,
+      response: { status, statusText, headers: {} },
+    }, "S1");
+  }
+  assert.deepEqual(
+    c.network.all().map((r) => r.statusText),
+    ["Not Found", "Unavailable For Legal Reasons", "", "Fine"],
+  );
+});

@@ -262,11 +262,7 @@ export async function runDaemon(opts: StartOptions, io: Io): Promise<number> {
     const conn = cdp;
     const proc = chromium;
     const tabs = async () => {
-      const res = await conn.send<
-        { targetInfos: Array<{ targetId: string; type: string; url: string; title: string }> }
-      >(
-        "Target.getTargets",
-      );
+      const res = await conn.send("Target.getTargets");
       return res.targetInfos
         .filter((t) => t.type === "page" && !/^(chrome|chrome-extension|devtools|chrome-untrusted):/.test(t.url))
         .map((t) => ({ id: t.targetId, url: t.url, title: t.title }));
@@ -283,7 +279,7 @@ export async function runDaemon(opts: StartOptions, io: Io): Promise<number> {
       },
       openTab: async (url) => {
         // Open blank, wait until the collector has the tab's domains enabled, then navigate: nothing is missed.
-        const { targetId } = await conn.send<{ targetId: string }>("Target.createTarget", { url: "about:blank" });
+        const { targetId } = await conn.send("Target.createTarget", { url: "about:blank" });
         const s = await collector.waitForSession((x) => x.targetId === targetId, 10_000);
         await collector.ready(s.id);
         if (url !== "about:blank") await conn.send("Page.navigate", { url }, s.id, 15_000);
@@ -292,7 +288,7 @@ export async function runDaemon(opts: StartOptions, io: Io): Promise<number> {
       tabs,
       page: pageHandler(
         new PageEngine({
-          send: (method, params, sessionId, timeoutMs) => conn.send(method, params, sessionId, timeoutMs),
+          send: conn.send.bind(conn),
           tabs,
           session: async (targetId) => {
             const s = await collector.waitForSession((x) => x.targetId === targetId, 5000);

@@ -1,7 +1,7 @@
 /**
  * The bundled extension ("Mapper Overlay"): extracted to `~/.mapper/extension/` when missing or when the bundled
- * `manifest.json` `version` differs from the one on disk (the whole directory is replaced: staged beside it, then
- * renamed into place; directories 0700, files 0600), loaded with `--load-extension`, and told the daemon's port
+ * `manifest.json` `version` differs from the one on disk (the whole directory is replaced by the one staged swap,
+ * `src/staged.ts`; directories 0700, files 0600), loaded with `--load-extension`, and told the daemon's port
  * through `chrome.storage.local.set({serverPort})` evaluated in its service worker.
  *
  * The manifest carries a public `key`, so the extension's id (and origin, `chrome-extension://<id>`) is the same on
@@ -9,9 +9,10 @@
  *
  * @module
  */
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { assetsUnder } from "../assets.ts";
 import { FileError } from "../errors.ts";
+import { replaceDirectory, type SwapOps } from "../staged.ts";
 import type { CdpConnection } from "./cdp.ts";
 import type { Collector } from "./collector.ts";
 
@@ -55,12 +56,14 @@ function manifestOf(
 }
 
 /**
- * Makes `<home>/.mapper/extension/` hold exactly the bundled extension. `files` defaults to the bundled assets
- * (tests pass their own to simulate a version change).
+ * Makes `<home>/.mapper/extension/` hold exactly the bundled extension (swapped in whole by
+ * {@linkcode replaceDirectory}: a failed swap leaves the previous copy in place). `files` defaults to the bundled
+ * assets (tests pass their own to simulate a version change, and `ops` to inject a failing rename).
  */
 export async function ensureExtension(
   home: string,
   files: Array<[string, string]> = assetsUnder("extension"),
+  ops?: SwapOps,
 ): Promise<ExtensionInstall> {
   const root = join(home, ".mapper");
   const dir = join(root, "extension");
@@ -79,28 +82,10 @@ export async function ensureExtension(
     await Deno.chmod(dir, 0o700).catch(() => {});
     return { dir, version, installed: false, hasServiceWorker, origin };
   }
-  const suffix = `${Deno.pid}-${Date.now()}`;
-  const staging = join(root, `.extension-staging-${suffix}`);
-  const old = join(root, `.extension-old-${suffix}`);
   try {
     await Deno.mkdir(root, { recursive: true, mode: 0o700 });
-    await Deno.mkdir(staging, { recursive: true, mode: 0o700 });
-    for (const [rel, content] of files) {
-      const path = join(staging, rel);
-      await Deno.mkdir(dirname(path), { recursive: true, mode: 0o700 });
-      await Deno.writeTextFile(path, content, { mode: 0o600 });
-    }
-    let moved = false;
-    try {
-      await Deno.rename(dir, old);
-      moved = true;
-    } catch (err: unknown) {
-      if (!(err instanceof Deno.errors.NotFound)) throw err;
-    }
-    await Deno.rename(staging, dir);
-    if (moved) await Deno.remove(old, { recursive: true }).catch(() => {});
+    await replaceDirectory(dir, files, { dirMode: 0o700, fileMode: 0o600, ...(ops ? { ops } : {}) });
   } catch (err: unknown) {
-    await Deno.remove(staging, { recursive: true }).catch(() => {});
     throw new FileError(
       `cannot extract the extension to "${dir}": ${err instanceof Error ? err.message : String(err)}`,
       {
@@ -135,7 +120,7 @@ export async function injectPort(
     if (!sw) break;
     // A freshly started worker runs its script only after it resumes: probe synchronously until the extension
     // APIs exist. Awaiting a promise in the worker before that can wedge it for good (observed on Chromium 156).
-    const res = await cdp.send<{ result?: { value?: unknown } }>(
+    const res = await cdp.send(
       "Runtime.evaluate",
       {
         expression: `(() => {
@@ -151,7 +136,7 @@ export async function injectPort(
       1000,
     ).catch((err: unknown) => ({ result: { value: err instanceof Error ? err.message : String(err) } }));
     if (res.result?.value === "ready") {
-      const set = await cdp.send<{ result?: { value?: unknown } }>(
+      const set = await cdp.send(
         "Runtime.evaluate",
         {
           expression: `chrome.storage.local.set({ serverPort: ${port} }).then(() => "ok")`,

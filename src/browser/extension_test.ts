@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { ensureExtension } from "./extension.ts";
+import { FileError } from "../errors.ts";
 
 const manifest = (version: string) => JSON.stringify({ manifest_version: 3, name: "Mapper Overlay", version });
 
@@ -38,6 +39,37 @@ Deno.test("extension - the bundled assets extract to ~/.mapper/extension with th
     const onDisk = JSON.parse(await Deno.readTextFile(join(got.dir, "manifest.json")));
     assert.equal(onDisk.version, got.version);
     assert.equal(onDisk.name, "Mapper Overlay");
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
+});
+
+Deno.test("extension - a failed swap keeps the previous extension in place and leaves no staging directory", async () => {
+  const home = await Deno.makeTempDir();
+  try {
+    const v1: Array<[string, string]> = [["manifest.json", manifest("1.0.0")], ["js/a.js", "a1"]];
+    const { dir } = await ensureExtension(home, v1);
+    let calls = 0;
+    const failing = {
+      rename: async (from: string, to: string) => {
+        // The second rename moves the new copy in: fail it as a full disk would.
+        if (++calls === 2) throw new Error("simulated failure: disk full");
+        await Deno.rename(from, to);
+      },
+    };
+    const v2: Array<[string, string]> = [["manifest.json", manifest("2.0.0")], ["js/a.js", "a2"]];
+    await assert.rejects(
+      ensureExtension(home, v2, failing),
+      (err: unknown) =>
+        err instanceof FileError && /cannot extract the extension .*simulated failure/.test(err.message),
+    );
+    assert.equal(await Deno.readTextFile(join(dir, "js", "a.js")), "a1");
+    assert.equal(JSON.parse(await Deno.readTextFile(join(dir, "manifest.json"))).version, "1.0.0");
+    const left = (await Array.fromAsync(Deno.readDir(join(home, ".mapper")))).map((e) => e.name);
+    assert.deepEqual(left, ["extension"], "no staging or old directories are left behind");
+    // The next start retries and succeeds.
+    assert.equal((await ensureExtension(home, v2)).installed, true);
+    assert.equal(await Deno.readTextFile(join(dir, "js", "a.js")), "a2");
   } finally {
     await Deno.remove(home, { recursive: true });
   }

@@ -19,4 +19,19 @@ export {
   staleLine,
 } from "./session.ts";
 export { pidAlive } from "./process.ts";
-export { type CdpConnection, CdpError, type CdpEvent } from "./cdp.ts";
+export {
+  asKnownEvent,
+  type CdpConnection,
+  CdpError,
+  type CdpEvent,
+  type CdpEventName,
+  type CdpEventParams,
+  type CdpMethod,
+  type CdpParams,
+  type CdpResult,
+  type CdpSessionSend,
+  isEvent,
+  type KnownCdpEvent,
+  type TypedCdpEvent,
+  type UnmappedMethod,
+} from "./cdp.ts";

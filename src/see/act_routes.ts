@@ -119,7 +119,7 @@ export async function actPage(
   await events.enable(t.session);
   let last: SeeCollect | undefined;
   const page: ActPage = {
-    send: (method, params, timeoutMs) => engine.send(t, method, params, timeoutMs),
+    send: engine.sessionSend(t),
     tabId: t.tab,
     sessionId: t.session,
     events,

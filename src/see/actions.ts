@@ -10,7 +10,7 @@
  *
  * @module
  */
-import { CdpError } from "../browser/mod.ts";
+import { CdpError, type CdpSessionSend } from "../browser/mod.ts";
 import { UsageError } from "../errors.ts";
 import { PageError } from "./api.ts";
 import { chordEvents, clickEvents, moveEvents, parseChord } from "./input.ts";
@@ -30,7 +30,7 @@ export interface ResolvedElement {
 /** What the engine needs of one tab: CDP on the tab's session, the event hub, and the one resolver. */
 export interface ActPage {
   /** Sends a CDP command on the tab's session. */
-  send<T = Record<string, unknown>>(method: string, params?: Record<string, unknown>, timeoutMs?: number): Promise<T>;
+  send: CdpSessionSend;
   /** Target id of the tab. */
   readonly tabId: string;
   /** Flattened CDP session of the tab. */
@@ -137,7 +137,7 @@ export function assertNoDialog(page: ActPage): void {
 async function sendOrDialog<T>(
   page: ActPage,
   method: string,
-  params: Record<string, unknown>,
+  params: object,
   timeoutMs = 30_000,
 ): Promise<{ result: T } | { dialog: DialogInfo }> {
   const pending = page.send<T>(method, params, timeoutMs);

@@ -7,6 +7,7 @@
  *
  * @module
  */
+import type { CdpConnection, CdpMethod, CdpParams, CdpResult, CdpSessionSend, UnmappedMethod } from "../browser/mod.ts";
 import type { WireCorpus } from "../corpus/mod.ts";
 import { PageError, type PageTab, type SnapshotPayload } from "./api.ts";
 import { buildPageScript, SEE_GLOBAL } from "./_script.ts";
@@ -17,13 +18,8 @@ import type { SeeCollect } from "./page.js";
 import type { PageEvents } from "./page_events.ts";
 import type { ResolvedSummary } from "./api.ts";
 
-/** The CDP `send` the engine needs (the daemon's {@linkcode CdpConnection.send}). */
-export type CdpSend = <T = Record<string, unknown>>(
-  method: string,
-  params?: Record<string, unknown>,
-  sessionId?: string,
-  timeoutMs?: number,
-) => Promise<T>;
+/** The CDP `send` the engine needs (the daemon's {@linkcode CdpConnection.send}, bound: typed the same way). */
+export type CdpSend = CdpConnection["send"];
 
 /** What the engine needs from the daemon. */
 export interface EngineDeps {
@@ -110,13 +106,23 @@ export class PageEngine {
   }
 
   /** Sends a CDP command on a tab's session (the acting commands' real input goes through here). */
-  send<T = Record<string, unknown>>(
+  send<M extends CdpMethod>(t: PageTarget, method: M, params?: CdpParams<M>, timeoutMs?: number): Promise<CdpResult<M>>;
+  /** The untyped form (see {@linkcode CdpSessionSend}). */
+  send<T = Record<string, unknown>, M extends string = string>(
     t: PageTarget,
-    method: string,
-    params: Record<string, unknown> = {},
+    method: M & UnmappedMethod<M>,
+    params?: object,
     timeoutMs?: number,
-  ): Promise<T> {
-    return this.#deps.send<T>(method, params, t.session, timeoutMs);
+  ): Promise<T>;
+  send(t: PageTarget, method: string, params: object = {}, timeoutMs?: number): Promise<unknown> {
+    return this.#deps.send(method, params, t.session, timeoutMs);
+  }
+
+  /** {@linkcode send} bound to a tab's session. */
+  sessionSend(t: PageTarget): CdpSessionSend {
+    const deps = this.#deps;
+    return ((method: string, params?: object, timeoutMs?: number) =>
+      deps.send(method, params ?? {}, t.session, timeoutMs)) as CdpSessionSend;
   }
 
   /** The current tabs. */
@@ -174,18 +180,14 @@ export class PageEngine {
     // context", and the caller asks again with `fresh` (one round trip saved on every call).
     if (previous) return previous;
     const make = async (): Promise<World> => {
-      const tree = await this.#deps.send<{ frameTree: { frame: { id: string; loaderId: string } } }>(
-        "Page.getFrameTree",
-        {},
-        t.session,
-      );
+      const tree = await this.#deps.send("Page.getFrameTree", {}, t.session);
       const frame = tree.frameTree.frame;
-      const { executionContextId } = await this.#deps.send<{ executionContextId: number }>(
-        "Page.createIsolatedWorld",
-        { frameId: frame.id, worldName: WORLD, grantUniveralAccess: false },
-        t.session,
-      );
-      const installed = await this.#deps.send<EvalResult>("Runtime.evaluate", {
+      const { executionContextId } = await this.#deps.send("Page.createIsolatedWorld", {
+        frameId: frame.id,
+        worldName: WORLD,
+        grantUniveralAccess: false,
+      }, t.session);
+      const installed = await this.#deps.send("Runtime.evaluate", {
         expression: this.#script,
         contextId: executionContextId,
         returnByValue: true,
@@ -216,7 +218,7 @@ export class PageEngine {
       const world = await this.#world(t, attempt > 0);
       let res: EvalResult;
       try {
-        res = await this.#deps.send<EvalResult>(
+        res = await this.#deps.send(
           "Runtime.evaluate",
           {
             expression,
@@ -282,7 +284,7 @@ export class PageEngine {
     const here = (await this.evaluate<string>(t, "location.href")).value;
     const strip = (u: string) => u.replace(/#.*$/, "");
     if (strip(here) === strip(url)) return;
-    const res = await this.#deps.send<{ errorText?: string }>("Page.navigate", { url }, t.session, 30_000);
+    const res = await this.#deps.send("Page.navigate", { url }, t.session, 30_000);
     if (res.errorText) {
       throw new PageError("navigation_failed", `cannot open "${url}": ${res.errorText}`, {
         hint: "check the URL and that the site is up",
@@ -344,11 +346,7 @@ export class PageEngine {
         status: 404,
       });
     }
-    const described = await this.#deps.send<{ node: { backendNodeId: number } }>(
-      "DOM.describeNode",
-      { objectId: object.objectId },
-      t.session,
-    );
+    const described = await this.#deps.send("DOM.describeNode", { objectId: object.objectId }, t.session);
     return { objectId: object.objectId, backendNodeId: described.node.backendNodeId };
   }
 }

@@ -80,7 +80,7 @@ function describeThrown(d: NonNullable<EvalAnswer["exceptionDetails"]>): string 
 }
 
 async function run(page: ActPage, expression: string, replMode: boolean): Promise<EvalAnswer | { dialog: DialogInfo }> {
-  const pending = page.send<EvalAnswer>("Runtime.evaluate", {
+  const pending = page.send("Runtime.evaluate", {
     expression,
     awaitPromise: true,
     returnByValue: false,
@@ -155,7 +155,7 @@ export async function evaluate(page: ActPage, js: string): Promise<EvalResult> {
     return { action: "eval", json: JSON.stringify(r.value ?? null), value: r.value ?? null };
   }
   try {
-    const s = await page.send<EvalAnswer>("Runtime.callFunctionOn", {
+    const s = await page.send("Runtime.callFunctionOn", {
       functionDeclaration: SERIALISE,
       objectId: r.objectId,
       returnByValue: true,

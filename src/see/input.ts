@@ -6,6 +6,7 @@
  *
  * @module
  */
+import type { CdpParams } from "../browser/mod.ts";
 import { UsageError } from "../errors.ts";
 
 /** One key of the US layout: DOM `key`, DOM `code`, Windows virtual key code, and the text it types (if any). */
@@ -152,7 +153,7 @@ export function parseChord(input: string): Chord {
 }
 
 /** Parameters of one `Input.dispatchKeyEvent` call. */
-export type KeyEventParams = Record<string, unknown>;
+export type KeyEventParams = CdpParams<"Input.dispatchKeyEvent">;
 
 function keyEvent(type: "keyDown" | "rawKeyDown" | "keyUp", k: KeyDef, modifiers: number, text?: string) {
   const p: KeyEventParams = {

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import type { CdpEvent } from "../browser/mod.ts";
+import { asKnownEvent, type CdpEvent } from "../browser/mod.ts";
 import { NetworkError, UsageError } from "../errors.ts";
 import { type ActPage, assertNoDialog, dialogOpenError } from "./actions.ts";
 import { PageError } from "./api.ts";
@@ -32,10 +32,6 @@ export interface NavigateResult {
   redirected?: "server" | "client";
   /** Whether the load event came within the timeout (false: the page is still loading; it was left loading). */
   loaded: boolean;
-}
-
-interface FrameNavigated {
-  frame: { id: string; parentId?: string; loaderId: string; url: string; urlFragment?: string };
 }
 
 /**
@@ -68,10 +64,10 @@ export async function navigate(page: ActPage, url: string, opts: { timeoutMs?: n
     events.push(ev);
     wake();
   });
-  const apply = (ev: CdpEvent) => {
-    const p = ev.params;
+  const apply = (raw: CdpEvent) => {
+    const ev = asKnownEvent(raw);
     if (ev.method === "Page.frameNavigated") {
-      const f = (p as unknown as FrameNavigated).frame;
+      const f = ev.params.frame;
       if (f.parentId !== undefined || (mainFrame !== undefined && f.id !== mainFrame)) return;
       current = f.url + (f.urlFragment ?? "");
       if (f.loaderId !== awaited) {
@@ -79,19 +75,19 @@ export async function navigate(page: ActPage, url: string, opts: { timeoutMs?: n
         loaders.add(f.loaderId);
         loadedAt = undefined;
       }
-    } else if (ev.method === "Page.lifecycleEvent" && p.name === "load" && p.loaderId === awaited) {
-      if (mainFrame === undefined || p.frameId === mainFrame) loadedAt = Date.now();
+    } else if (ev.method === "Page.lifecycleEvent" && ev.params.name === "load" && ev.params.loaderId === awaited) {
+      if (mainFrame === undefined || ev.params.frameId === mainFrame) loadedAt = Date.now();
     } else if (
       (ev.method === "Page.frameRequestedNavigation" || ev.method === "Page.frameStartedLoading" ||
-        ev.method === "Page.frameScheduledNavigation") && p.frameId === mainFrame && loadedAt !== undefined
+        ev.method === "Page.frameScheduledNavigation") && ev.params.frameId === mainFrame && loadedAt !== undefined
     ) {
       loadedAt = undefined; // a client redirect is on its way: wait for its document
-    } else if (ev.method === "Page.navigatedWithinDocument" && p.frameId === mainFrame) {
-      current = String(p.url ?? current);
+    } else if (ev.method === "Page.navigatedWithinDocument" && ev.params.frameId === mainFrame) {
+      current = String(ev.params.url ?? current);
     }
   };
 
-  const nav = await page.send<{ frameId: string; loaderId?: string; errorText?: string }>("Page.navigate", {
+  const nav = await page.send("Page.navigate", {
     url: requested,
   }, timeoutMs);
   if (nav.errorText && nav.errorText !== "net::ERR_ABORTED") {

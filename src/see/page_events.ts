@@ -9,7 +9,7 @@
  *
  * @module
  */
-import type { CdpConnection, CdpEvent } from "../browser/mod.ts";
+import { asKnownEvent, type CdpConnection, type CdpEvent } from "../browser/mod.ts";
 
 /** An open JavaScript dialog. */
 export interface DialogInfo {
@@ -41,19 +41,20 @@ export class PageEvents {
     };
   }
 
-  #handle(ev: CdpEvent): void {
-    const p = ev.params;
+  #handle(raw: CdpEvent): void {
+    const ev = asKnownEvent(raw);
     if (ev.method === "Target.attachedToTarget") {
-      const info = (p.targetInfo ?? {}) as { type?: string; targetId?: string };
-      if (info.type === "page" && typeof p.sessionId === "string") {
-        this.#tabs.set(p.sessionId, String(info.targetId));
+      const p = ev.params;
+      if (p.targetInfo?.type === "page" && typeof p.sessionId === "string") {
+        this.#tabs.set(p.sessionId, String(p.targetInfo.targetId));
         void this.enable(p.sessionId).catch(() => {});
       }
-    } else if (ev.method === "Target.detachedFromTarget" && typeof p.sessionId === "string") {
-      this.#dialogs.delete(p.sessionId);
-      this.#enabled.delete(p.sessionId);
-      this.#tabs.delete(p.sessionId);
+    } else if (ev.method === "Target.detachedFromTarget" && typeof ev.params.sessionId === "string") {
+      this.#dialogs.delete(ev.params.sessionId);
+      this.#enabled.delete(ev.params.sessionId);
+      this.#tabs.delete(ev.params.sessionId);
     } else if (ev.method === "Page.javascriptDialogOpening" && ev.sessionId !== undefined) {
+      const p = ev.params;
       this.#dialogs.set(ev.sessionId, {
         type: String(p.type ?? "alert"),
         message: String(p.message ?? ""),
@@ -65,7 +66,7 @@ export class PageEvents {
     }
     for (const l of [...this.#listeners]) {
       try {
-        l(ev);
+        l(raw);
       } catch {
         // a waiter's bug must not stop the others
       }

@@ -86,23 +86,20 @@ export async function screenshot(page: ActPage, opts: ScreenshotOptions = {}): P
   if (opts.element) {
     const el = opts.element;
     const timeoutMs = opts.timeoutMs ?? ACTION_TIMEOUT_MS;
-    const answer = await page.send<{ result: { value?: Record<string, unknown> }; exceptionDetails?: unknown }>(
-      "Runtime.callFunctionOn",
-      {
-        functionDeclaration: prepareElement.toString(),
-        objectId: el.objectId,
-        arguments: [{ value: { timeoutMs, action: "screenshot", hitTest: false } }],
-        returnByValue: true,
-        awaitPromise: true,
-      },
-    );
+    const answer = await page.send("Runtime.callFunctionOn", {
+      functionDeclaration: prepareElement.toString(),
+      objectId: el.objectId,
+      arguments: [{ value: { timeoutMs, action: "screenshot", hitTest: false } }],
+      returnByValue: true,
+      awaitPromise: true,
+    });
     const p = (answer.result.value ?? { ok: false, reason: "gone" }) as {
       ok: boolean;
       box?: { x: number; y: number; width: number; height: number };
       scrolled?: boolean;
     };
     if (!p.ok || !p.box) throw refusal(el.label, p, "screenshot", timeoutMs);
-    const m = await page.send<Metrics>("Page.getLayoutMetrics", {});
+    const m = await page.send("Page.getLayoutMetrics", {});
     const mx = (p.box.width * expand) / 100;
     const my = (p.box.height * expand) / 100;
     const x = Math.max(0, p.box.x + m.cssVisualViewport.pageX - mx);
@@ -124,11 +121,11 @@ export async function screenshot(page: ActPage, opts: ScreenshotOptions = {}): P
     r.id = el.id;
     r.scrolled = p.scrolled === true;
   } else if (opts.fullPage) {
-    const m = await page.send<Metrics>("Page.getLayoutMetrics", {});
+    const m = await page.send("Page.getLayoutMetrics", {});
     params.clip = { x: 0, y: 0, width: m.cssContentSize.width, height: m.cssContentSize.height, scale: 1 };
     params.captureBeyondViewport = true;
   }
-  const shot = await page.send<{ data: string }>("Page.captureScreenshot", params, 30_000);
+  const shot = await page.send("Page.captureScreenshot", params, 30_000);
   const [width, height] = imageSize(decode(shot.data));
   return { action: "screenshot", format, data: shot.data, width, height, ...r };
 }

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import type { CdpParams } from "../browser/mod.ts";
 import { NotFoundError } from "../errors.ts";
 import type { ActPage } from "./actions.ts";
 import { PageError } from "./api.ts";
@@ -38,7 +39,7 @@ export async function handleDialog(page: ActPage, accept: boolean, text?: string
       hint: "dialogs appear after an action; 'mapper browser click' reports the one it opened",
     });
   }
-  const params: Record<string, unknown> = { accept };
+  const params: CdpParams<"Page.handleJavaScriptDialog"> = { accept };
   if (text !== undefined) {
     if (dialog.type !== "prompt") {
       throw new PageError(

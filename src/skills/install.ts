@@ -10,6 +10,7 @@ import { describe, FileError } from "../errors.ts";
 import type { Io } from "../io.ts";
 import { VERSION } from "../version.ts";
 import { toJson } from "../terminal.ts";
+import { replaceDirectory, type SwapOps } from "../staged.ts";
 import { isAbsolute, join, resolve } from "node:path";
 
 /** Options of `mapper skills install`. */
@@ -39,56 +40,13 @@ export function defaultSkillsDir(home: string): string {
   return join(home, ".agents", "skills");
 }
 
-/** A short random suffix for staging names. */
-function suffix(): string {
-  return crypto.randomUUID().slice(0, 8);
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await Deno.lstat(path);
-    return true;
-  } catch (err: unknown) {
-    if (err instanceof Deno.errors.NotFound) return false;
-    throw err;
-  }
-}
-
-/** The file-system operations the swap uses; tests inject failures through it. */
-export interface SwapOps {
-  rename(from: string, to: string): Promise<void>;
-}
-
-const realOps: SwapOps = { rename: (from, to) => Deno.rename(from, to) };
-
 /**
- * Writes one skill's files into a staging directory inside `target`, then swaps it into place: the old copy is
- * renamed aside, the new one renamed in, and the old copy removed. If the swap fails the old copy is put back, so
- * the skill directory is never missing; the staging directory is always removed.
+ * Writes one skill's files into `<target>/<name>/`, staged and swapped in by {@linkcode replaceDirectory}: if the
+ * swap fails the old copy is put back, so the skill directory is never missing, and no staging directory is left.
  */
-export async function installSkill(target: string, name: string, ops: SwapOps = realOps): Promise<void> {
-  const staging = join(target, `.${name}.staging-${suffix()}`);
-  const old = join(target, `.${name}.old-${suffix()}`);
-  const final = join(target, name);
-  try {
-    await Deno.mkdir(staging, { mode: 0o755 });
-    for (const [rel, content] of assetsUnder(`skills/${name}`)) {
-      const file = join(staging, ...rel.split("/"));
-      await Deno.mkdir(join(file, ".."), { recursive: true, mode: 0o755 });
-      await Deno.writeTextFile(file, content, { mode: 0o644 });
-    }
-    const hadOld = await exists(final);
-    if (hadOld) await ops.rename(final, old);
-    try {
-      await ops.rename(staging, final);
-    } catch (err: unknown) {
-      if (hadOld) await Deno.rename(old, final);
-      throw err;
-    }
-    if (hadOld) await Deno.remove(old, { recursive: true });
-  } finally {
-    await Deno.remove(staging, { recursive: true }).catch(() => {});
-  }
+export async function installSkill(target: string, name: string, ops?: SwapOps): Promise<void> {
+  const files = assetsUnder(`skills/${name}`);
+  await replaceDirectory(join(target, name), files, { dirMode: 0o755, fileMode: 0o644, ...(ops ? { ops } : {}) });
 }
 
 /** Runs `mapper skills install`; returns the exit code. */
