@@ -11,7 +11,7 @@
 import { join } from "node:path";
 import { baseEnv, mapperCommand, ROOT } from "../tests/_helpers.ts";
 import { startSite } from "../tests/site/server.ts";
-import { alive, BROWSER, startSession } from "../tests/site/harness.ts";
+import { BROWSER, startSession, stopOnUnload } from "../tests/site/harness.ts";
 
 const ignore = BROWSER === undefined;
 const site = ignore ? undefined : startSite();
@@ -47,22 +47,7 @@ async function api(command: string, body: Record<string, unknown>): Promise<void
 
 if (session) {
   await ok(["browser", "wait-for", "--component", "ProductCard"]);
-  globalThis.addEventListener("unload", () => {
-    try {
-      Deno.kill(session.daemonPid, "SIGTERM");
-    } catch {
-      // already gone
-    }
-    const deadline = Date.now() + 5000;
-    while (Date.now() < deadline && (alive(session.daemonPid) || alive(session.chromiumPid))) {
-      // brief busy wait: unload handlers cannot await
-    }
-    try {
-      Deno.removeSync(session.tmp.path, { recursive: true });
-    } catch {
-      // best effort
-    }
-  });
+  stopOnUnload(session);
 }
 
 Deno.bench({ name: "mapper browser click QUERY (whole process)", group: "cli", ignore, n: 10, warmup: 2 }, async () => {
