@@ -38,6 +38,11 @@ Deno.test({
     assert.equal(statusSub.code, 0);
     assert.match(statusSub.stdout, /^● running {2}http:\/\/127\.0\.0\.1:/);
     assert.equal(statusSub.stderr, `using the session of ${join(s.cwd, ".mapper")}\n`);
+    // Page commands walk up the same way.
+    const evalSub = await runMapper(["browser", "eval", "location.pathname"], { cwd: sub, env: s.env });
+    assert.equal(evalSub.code, 0, evalSub.stderr);
+    assert.equal(evalSub.stdout, '"/index.html"\n');
+    assert.equal(evalSub.stderr, `using the session of ${join(s.cwd, ".mapper")}\n`);
 
     // From a sibling directory: --dir names it; nothing is printed about the choice the user made.
     const sibling = join(s.tmp.path, "other");
