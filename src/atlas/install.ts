@@ -30,6 +30,7 @@ import {
 } from "../errors.ts";
 import type { Io } from "../io.ts";
 import { escapeTerminal, flagUnlessDefault, hasControl, plural, quote, rfc3339 } from "./_text.ts";
+import { concatBytes } from "../bytes.ts";
 import { toJson } from "../terminal.ts";
 import { escapeControls } from "../terminal.ts";
 import { ArchiveBombError, ArchiveFormatError, TarGzReader } from "./_tar.ts";
@@ -273,12 +274,7 @@ async function extract(archive: Uint8Array, staging: string, signal: AbortSignal
         (c) => chunks.push(c.slice()),
         () => fail(`publishes ${quote(rel)} over the ${MAX_FILE_BYTES}-byte file limit`),
       );
-      const data = new Uint8Array(size);
-      let at = 0;
-      for (const c of chunks) {
-        data.set(c, at);
-        at += c.byteLength;
-      }
+      const data = concatBytes(chunks, size);
       await Deno.mkdir(dirname(dest), { recursive: true, mode: 0o755 });
       const file = await Deno.open(dest, { createNew: true, write: true, mode: 0o644 });
       try {
