@@ -114,6 +114,23 @@ Deno.test("corpus service - If-None-Match with the current ETag gives 304 on bot
   }
 });
 
+Deno.test("corpus service - a weak W/ tag, a list with the current tag, or * in If-None-Match gives 304 on /mapper", async () => {
+  await using h = await harness(bigCorpus());
+  for (const encoding of ["identity", "gzip"]) {
+    const first = await fetch(h.url, { headers: { "accept-encoding": encoding } });
+    await first.body?.cancel();
+    const etag = first.headers.get("etag")!;
+    for (const header of [`W/${etag}`, `"1", W/"2", ${etag}`, "*"]) {
+      const again = await fetch(h.url, { headers: { "if-none-match": header, "accept-encoding": encoding } });
+      assert.equal(again.status, 304, `${encoding}: ${header}`);
+      assert.equal(await again.text(), "");
+    }
+    const other = await fetch(h.url, { headers: { "if-none-match": `W/"0", "1"`, "accept-encoding": encoding } });
+    assert.equal(other.status, 200, encoding);
+    await other.body?.cancel();
+  }
+});
+
 Deno.test("corpus service - gzip is sent only when Accept-Encoding allows it, from prebuilt bytes", async () => {
   await using h = await harness(bigCorpus());
   const plain = h.service.handle(new Request(h.url, { headers: { "accept-encoding": "identity" } }))!;

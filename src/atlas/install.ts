@@ -30,6 +30,7 @@ import {
 } from "../errors.ts";
 import type { Io } from "../io.ts";
 import { escapeTerminal, flagUnlessDefault, hasControl, plural, quote, rfc3339 } from "./_text.ts";
+import { concatBytes } from "../bytes.ts";
 import { toJson } from "../terminal.ts";
 import { escapeControls } from "../terminal.ts";
 import { ArchiveBombError, ArchiveFormatError, TarGzReader } from "./_tar.ts";
@@ -273,12 +274,7 @@ async function extract(archive: Uint8Array, staging: string, signal: AbortSignal
         (c) => chunks.push(c.slice()),
         () => fail(`publishes ${quote(rel)} over the ${MAX_FILE_BYTES}-byte file limit`),
       );
-      const data = new Uint8Array(size);
-      let at = 0;
-      for (const c of chunks) {
-        data.set(c, at);
-        at += c.byteLength;
-      }
+      const data = concatBytes(chunks, size);
       await Deno.mkdir(dirname(dest), { recursive: true, mode: 0o755 });
       const file = await Deno.open(dest, { createNew: true, write: true, mode: 0o644 });
       try {
@@ -486,6 +482,10 @@ export async function runAdd(options: AddOptions, io: Io): Promise<number> {
     await Deno.writeTextFile(join(staging, LOCK_FILE), formatLock(lock), { mode: 0o644 });
     io.signal.throwIfAborted(); // interrupted: install nothing
     await Deno.chmod(staging, 0o755);
+    // Not `replaceDirectory` (src/staged.ts): that one replaces an existing copy (with rollback) from text held in
+    // memory, in one call. An install never replaces anything (the target must still be missing or empty at the
+    // rename), streams binary archive members into staging, gates the staged corpus before the swap, and names
+    // staging `.mapper-add-<pid>-…` so a killed install's leftovers can be swept.
     if (state === "empty") {
       try {
         await Deno.remove(targetAbs); // fails if it gained files meanwhile: never overwrite

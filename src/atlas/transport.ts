@@ -9,6 +9,7 @@
  */
 import { DataError, NetworkError, NotFoundError, PolicyError } from "../errors.ts";
 import type { Io } from "../io.ts";
+import { concatBytes, readAllCapped } from "../bytes.ts";
 import { escapeTerminal } from "./_text.ts";
 
 /** Most redirects followed for one download; one more is refused. */
@@ -124,24 +125,14 @@ export async function readCapped(
   label: string,
   maxBytes = MAX_BODY_BYTES,
 ): Promise<Uint8Array> {
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for await (const chunk of stream) {
-    size += chunk.byteLength;
-    if (size > maxBytes) {
-      throw new DataError(`${label} is larger than the ${maxBytes}-byte limit of a catalog`, {
+  return await readAllCapped(
+    stream,
+    maxBytes,
+    () =>
+      new DataError(`${label} is larger than the ${maxBytes}-byte limit of a catalog`, {
         hint: "check that it is an atlas index.json",
-      });
-    }
-    chunks.push(chunk);
-  }
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.byteLength;
-  }
-  return out;
+      }),
+  );
 }
 
 /** Options of {@linkcode download}. */
@@ -305,13 +296,7 @@ export async function download(given: string | URL, io: Io, options: DownloadOpt
         await reader.cancel().catch(() => {});
       }
     }
-    const bytes = new Uint8Array(received);
-    let at = 0;
-    for (const c of chunks) {
-      bytes.set(c, at);
-      at += c.byteLength;
-    }
-    return { bytes, finalUrl: current.href, url };
+    return { bytes: concatBytes(chunks, received), finalUrl: current.href, url };
   } finally {
     clearTimeout(deadline);
     io.signal.removeEventListener("abort", onAbort);

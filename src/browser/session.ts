@@ -10,6 +10,7 @@
  */
 import type { Io } from "../io.ts";
 import { SessionError } from "../errors.ts";
+import { readAllCapped } from "../bytes.ts";
 import { join, resolve } from "../path.ts";
 import { escapeControls } from "../terminal.ts";
 // The file itself, not `corpus/mod.ts`: the walk-up is on the start-up path of `mapper console list`, the loader is not.
@@ -44,31 +45,6 @@ export function daemonRequest(
   return fetcher(`http://127.0.0.1:${info.port}${path}`, { ...init, headers, redirect: "manual" });
 }
 
-async function readCapped(res: Response, max: number): Promise<string | undefined> {
-  if (!res.body) return "";
-  const reader = res.body.getReader();
-  const parts: Uint8Array[] = [];
-  let total = 0;
-  try {
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      total += value.length;
-      if (total > max) return undefined;
-      parts.push(value);
-    }
-  } finally {
-    await reader.cancel().catch(() => {});
-  }
-  const all = new Uint8Array(total);
-  let at = 0;
-  for (const p of parts) {
-    all.set(p, at);
-    at += p.length;
-  }
-  return new TextDecoder().decode(all);
-}
-
 /** The handshake: `undefined` when the daemon named by `info` proved it runs this session, else why not. */
 export async function handshake(info: SessionInfo, fetcher: typeof fetch): Promise<string | undefined> {
   if (!pidAlive(info.daemonPid)) return `its daemon pid ${info.daemonPid} is not running`;
@@ -80,7 +56,12 @@ export async function handshake(info: SessionInfo, fetcher: typeof fetch): Promi
   } catch {
     return `nothing answers on its port ${info.port}`;
   }
-  const text = await readCapped(res, HANDSHAKE_MAX_BYTES).catch(() => undefined);
+  const text = res.body
+    ? await readAllCapped(res.body, HANDSHAKE_MAX_BYTES, () => new RangeError("handshake too large")).then(
+      (bytes) => new TextDecoder().decode(bytes),
+      () => undefined,
+    )
+    : "";
   if (res.status !== 200) return `port ${info.port} answered the handshake with ${res.status}`;
   let p: Partial<SessionPayload>;
   try {

@@ -6,6 +6,7 @@
  * @module
  */
 import { brotliCompressSync, constants as zlib, gzipSync } from "node:zlib";
+import { chooseEncoding, ifNoneMatchHits } from "../http_cache.ts";
 import { CACHE_ERROR, HTML_CSP, type Resource, type Snapshot } from "./snapshot.ts";
 
 /** The methods the catalog answers. */
@@ -38,26 +39,6 @@ function encodedBody(resource: Resource, coding: "gzip" | "br"): Bytes | null {
     memo[coding] = body;
   }
   return body;
-}
-
-/** Chooses `br`, `gzip` or identity from `Accept-Encoding` (q=0 refuses a coding). */
-export function chooseEncoding(header: string | null): "br" | "gzip" | undefined {
-  if (!header) return undefined;
-  const q = new Map<string, number>();
-  for (const part of header.toLowerCase().split(",")) {
-    const [name, ...params] = part.trim().split(";");
-    if (!name) continue;
-    const qp = params.map((p) => p.trim()).find((p) => p.startsWith("q="));
-    const value = qp ? Number(qp.slice(2)) : 1;
-    q.set(name.trim(), Number.isFinite(value) ? value : 0);
-  }
-  const star = q.get("*");
-  const weight = (c: string) => q.get(c) ?? star ?? 0;
-  const br = weight("br");
-  const gz = Math.max(weight("gzip"), q.get("x-gzip") ?? 0);
-  if (br > 0 && br >= gz) return "br";
-  if (gz > 0) return "gzip";
-  return undefined;
 }
 
 /** Whether a path belongs to the JSON API (CORS, JSON errors, preflight). */
@@ -139,13 +120,6 @@ function htmlNotFound(snapshot: Pick<Snapshot, "notFoundHtml">, head: boolean): 
   return new Response(snapshot.notFoundHtml, { status: 404, headers });
 }
 
-/** Whether `If-None-Match` matches the resource (any listed tag, weak or strong, or `*`). */
-function notModified(header: string | null, tags: readonly string[]): boolean {
-  if (!header) return false;
-  if (header.trim() === "*") return true;
-  return header.split(",").some((t) => tags.includes(t.trim().replace(/^W\//, "")));
-}
-
 /** The ETag of an encoded variant: the identity tag with the coding appended inside the quotes. */
 function variantTag(etag: string, coding: "gzip" | "br"): string {
   return `${etag.slice(0, -1)}-${coding}"`;
@@ -203,7 +177,7 @@ export function handle(snapshot: Snapshot, request: Request): Response {
   }
   headers.set("ETag", etag);
   const tags = [resource.etag, variantTag(resource.etag, "gzip"), variantTag(resource.etag, "br")];
-  if (notModified(request.headers.get("If-None-Match"), tags)) {
+  if (ifNoneMatchHits(request.headers.get("If-None-Match"), tags)) {
     headers.delete("Content-Encoding");
     headers.delete("Content-Type");
     return new Response(null, { status: 304, headers });

@@ -40,7 +40,6 @@ export { load, LoadCache } from "./load.ts";
 export { compile } from "./compile.ts";
 export { type CorpusStats, stats, type ViewStats } from "./stats.ts";
 export {
-  acceptsGzip,
   componentCount,
   type CorpusService,
   type CorpusServiceOptions,

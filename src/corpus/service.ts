@@ -8,6 +8,7 @@
  */
 import { basename, relative, resolve, sep as SEP } from "node:path";
 import { gzipSync } from "node:zlib";
+import { chooseEncoding, ifNoneMatchHits } from "../http_cache.ts";
 import { compile } from "./compile.ts";
 import { CorpusLoadError, type Diagnostic, formatDiagnostic, toEnvelopeDiagnostic } from "./diagnostic.ts";
 import { asParseErrors, load, LoadCache } from "./load.ts";
@@ -139,30 +140,6 @@ function build(wire: WireCorpus, diagnostics: readonly Diagnostic[]): Built {
   };
 }
 
-/** Whether `Accept-Encoding` admits gzip (`gzip` or `*` with a non-zero q). */
-export function acceptsGzip(header: string | null): boolean {
-  if (!header) return false;
-  let star: boolean | undefined;
-  for (const part of header.split(",")) {
-    const [token = "", ...params] = part.trim().toLowerCase().split(";");
-    const q = params.map((p) => p.trim()).find((p) => p.startsWith("q="));
-    const ok = q === undefined || Number(q.slice(2)) > 0;
-    if (token.trim() === "gzip" || token.trim() === "x-gzip") return ok;
-    if (token.trim() === "*") star = ok;
-  }
-  return star === true;
-}
-
-/** Whether `If-None-Match` matches one of the current tags (weak comparison, `*` matches). */
-function matches(ifNoneMatch: string | null, tags: readonly string[]): boolean {
-  if (!ifNoneMatch) return false;
-  for (const raw of ifNoneMatch.split(",")) {
-    const tag = raw.trim().replace(/^W\//, "");
-    if (tag === "*" || tags.includes(tag)) return true;
-  }
-  return false;
-}
-
 const CORS: Readonly<Record<string, string>> = { "access-control-allow-origin": "*" };
 const JSON_TYPE = "application/json; charset=utf-8";
 
@@ -232,7 +209,8 @@ export function respond(request: Request, snap: Built, diag?: BuiltDiagnostics):
   }
   const identityTag = isDiagnostics ? `"${diag.report.version}-d"` : `"${snap.version}${isCorpus ? "" : "-v"}"`;
   const gzipTag = `"${snap.version}-gz"`;
-  const useGzip = isCorpus && snap.compressible && acceptsGzip(request.headers.get("accept-encoding"));
+  const useGzip = isCorpus && snap.compressible &&
+    chooseEncoding(request.headers.get("accept-encoding"), ["gzip"]) === "gzip";
   const headers: Record<string, string> = {
     ...CORS,
     "content-type": JSON_TYPE,
@@ -240,7 +218,7 @@ export function respond(request: Request, snap: Built, diag?: BuiltDiagnostics):
     "etag": useGzip ? gzipTag : identityTag,
   };
   if (isCorpus) headers["vary"] = "Accept-Encoding";
-  if (matches(request.headers.get("if-none-match"), isCorpus ? [identityTag, gzipTag] : [identityTag])) {
+  if (ifNoneMatchHits(request.headers.get("if-none-match"), isCorpus ? [identityTag, gzipTag] : [identityTag])) {
     return new Response(null, { status: 304, headers });
   }
   const body = isCorpus ? (useGzip ? snap.gzip() : snap.body) : isDiagnostics ? diag.body : snap.versionBody;

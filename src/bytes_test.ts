@@ -1,0 +1,37 @@
+import assert from "node:assert/strict";
+import { concatBytes, readAllCapped } from "./bytes.ts";
+
+/** A stream of `chunks`, recording whether it was cancelled. */
+function source(chunks: number[][]): { stream: ReadableStream<Uint8Array>; cancelled: () => boolean } {
+  let cancelled = false;
+  let i = 0;
+  const stream = new ReadableStream<Uint8Array>({
+    pull(c) {
+      const next = chunks[i++];
+      if (next) c.enqueue(new Uint8Array(next));
+      else c.close();
+    },
+    cancel() {
+      cancelled = true;
+    },
+  });
+  return { stream, cancelled: () => cancelled };
+}
+
+Deno.test("bytes - concatBytes joins chunks in order (size given or counted)", () => {
+  const chunks = [new Uint8Array([1, 2]), new Uint8Array([]), new Uint8Array([3])];
+  assert.deepEqual([...concatBytes(chunks)], [1, 2, 3]);
+  assert.deepEqual([...concatBytes(chunks, 3)], [1, 2, 3]);
+  assert.equal(concatBytes([]).byteLength, 0);
+});
+
+Deno.test("bytes - readAllCapped reads a stream of exactly the cap whole", async () => {
+  const { stream } = source([[1, 2], [3, 4]]);
+  assert.deepEqual([...await readAllCapped(stream, 4, () => new Error("too big"))], [1, 2, 3, 4]);
+});
+
+Deno.test("bytes - readAllCapped throws the caller's error one byte over the cap and cancels the stream", async () => {
+  const { stream, cancelled } = source([[1, 2], [3, 4], [5]]);
+  await assert.rejects(readAllCapped(stream, 4, () => new RangeError("over 4")), RangeError, "over 4");
+  assert.ok(cancelled());
+});
