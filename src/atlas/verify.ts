@@ -17,7 +17,9 @@ import { pathEscape } from "./slug.ts";
 
 /** Options of `atlas verify`. */
 export interface VerifyOptions {
+  /** What to verify (as given on the command line). */
   target: string;
+  /** Print JSON instead of text. */
   json?: boolean | undefined;
 }
 

@@ -75,10 +75,15 @@ export interface DecodeChecks {
 export interface RawFile {
   /** Every component property `extract:` as written, checked once all component names are known. */
   extracts: Array<{ extract: string; location: SourceLocation }>;
+  /** Memory notes. */
   memory: string[];
+  /** Components declared in the file. */
   components: RawComponent[];
+  /** Views declared in the file. */
   views: RawView[];
+  /** Requests declared in the file. */
   requests: RawRequest[];
+  /** Messages declared in the file. */
   messages: RawMessage[];
 }
 

@@ -51,8 +51,11 @@ export interface CorpusServiceOptions {
 
 /** A compiled corpus plus the prebuilt response bytes for it. */
 export interface CorpusSnapshot {
+  /** Snapshot version. */
   version: number;
+  /** Corpus in wire form. */
   wire: WireCorpus;
+  /** Problems found while loading. */
   diagnostics: readonly Diagnostic[];
 }
 
@@ -62,11 +65,17 @@ export interface CorpusSnapshot {
  * the last recompile failed and an older corpus is still served.
  */
 export interface DiagnosticsReport {
+  /** Whether there are no errors. */
   ok: boolean;
+  /** Problems found. */
   diagnostics: EnvelopeDiagnostic[];
+  /** Counts of files, errors and warnings. */
   result: { files: number; errors: number; warnings: number };
+  /** Version of the latest load. */
   version: number;
+  /** Version being served. */
   servedVersion: number;
+  /** Whether the served version is older than the latest load. */
   stale: boolean;
 }
 
