@@ -29,7 +29,7 @@ export interface FindOptions {
   json?: boolean | undefined;
   /** Catalog index to read instead of the default. */
   index?: string | undefined;
-  /** Fetch the index again instead of using the cached copy. */
+  /** `--refresh`: fetch the index again instead of reading the cache. */
   refresh?: boolean | undefined;
   /** Transport overrides (tests). */
   transport?: DownloadOptions | undefined;

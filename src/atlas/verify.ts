@@ -17,7 +17,7 @@ import { pathEscape } from "./slug.ts";
 
 /** Options of `atlas verify`. */
 export interface VerifyOptions {
-  /** What to verify (as given on the command line). */
+  /** Directory holding the installed entry and its lock file, as given. */
   target: string;
   /** Print JSON instead of text. */
   json?: boolean | undefined;

@@ -96,7 +96,7 @@ export interface FrontMatter {
   description: string;
   /** Categories the entry is listed under. */
   categories: string[];
-  /** Who wrote the map. */
+  /** Who wrote the map (a GitHub-style user name). */
   author: string;
   /** Creation date. */
   created: string;
@@ -108,9 +108,9 @@ export interface FrontMatter {
   cli_version: string;
   /** Spec version the map follows. */
   spec_version: number;
-  /** How the map was made. */
+  /** How the map was made: `browser` or `hybrid`. */
   method: string;
-  /** Authentication the site needs. */
+  /** Account the site needs: `none`, `demo-account`, `self-hosted` or `personal-account`. */
   auth: string;
 }
 

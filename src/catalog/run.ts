@@ -35,7 +35,7 @@ export interface ServeOptions {
   key?: string | undefined;
   /** Rebuild when the gallery changes. */
   watch?: boolean | undefined;
-  /** Treat entry warnings as errors. */
+  /** `--strict`: fail when an entry is invalid instead of leaving it out. */
   strict?: boolean | undefined;
   /** Injected corpus statistics (tests); default the corpus library. */
   stats?: StatsFn;
@@ -49,7 +49,7 @@ export interface BuildOptions {
   out: string;
   /** Public base URL the site will be served from. */
   baseUrl: string;
-  /** Treat entry warnings as errors. */
+  /** `--strict`: fail when an entry is invalid instead of leaving it out. */
   strict?: boolean | undefined;
   /** Computes corpus statistics (injectable for tests). */
   stats?: StatsFn;

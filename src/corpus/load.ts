@@ -61,7 +61,7 @@ export interface LoadOptions {
 export interface CacheEntry {
   /** Size and modification time (ms) when the file was last read; `mtime` is `undefined` when the OS has none. */
   size: number;
-  /** Modification time when read. */
+  /** Modification time (ms) when read; `undefined` when the OS has none. */
   mtime: number | undefined;
   /** Wall-clock time just before that read. */
   checkedAt: number;
@@ -71,7 +71,7 @@ export interface CacheEntry {
   raw: RawFile;
   /** Warnings found in the file. */
   warnings: Diagnostic[];
-  /** Whether the file was validated. */
+  /** Whether it was decoded with validation on. */
   validated: boolean;
 }
 

@@ -71,11 +71,11 @@ export interface DiagnosticsReport {
   diagnostics: EnvelopeDiagnostic[];
   /** Counts of files, errors and warnings. */
   result: { files: number; errors: number; warnings: number };
-  /** Version of the latest load. */
+  /** Version of the last compile attempt. */
   version: number;
-  /** Version being served. */
+  /** Version `/mapper` serves. */
   servedVersion: number;
-  /** Whether the served version is older than the latest load. */
+  /** Whether the last recompile failed and an older corpus is still served. */
   stale: boolean;
 }
 

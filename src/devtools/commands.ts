@@ -42,7 +42,7 @@ import {
 
 /** Options of `console list`. */
 export interface ConsoleListOptions {
-  /** Corpus directory. */
+  /** Corpus directory whose session to use (`--dir`); else the nearest `.mapper/` up. */
   dir?: string | undefined;
   /** Only this console level. */
   level?: string | undefined;
@@ -56,7 +56,7 @@ export interface ConsoleListOptions {
 
 /** Options of `console get` / `network get` (file flags only for network). */
 export interface GetOptions {
-  /** Corpus directory. */
+  /** Corpus directory whose session to use (`--dir`); else the nearest `.mapper/` up. */
   dir?: string | undefined;
   /** Index of the entry. */
   index: string;
@@ -72,7 +72,7 @@ export interface GetOptions {
 
 /** Options of `network list`. */
 export interface NetworkListOptions {
-  /** Corpus directory. */
+  /** Corpus directory whose session to use (`--dir`); else the nearest `.mapper/` up. */
   dir?: string | undefined;
   /** Only this resource type. */
   type?: string | undefined;

@@ -84,7 +84,7 @@ export interface PointerResult {
 export interface FillResult {
   /** The action performed. */
   action: "fill";
-  /** The target as given. */
+  /** Label of the element filled. */
   target: string;
   /** Id of the element. */
   id: number;
@@ -471,11 +471,11 @@ export async function keypress(page: ActPage, key: string, opts: KeyOptions = {}
 
 /** Options of {@linkcode scroll}. */
 export interface ScrollOptions extends ActionOptions {
-  /** Element to scroll. */
+  /** Element to bring into view (no deltas) or whose scrolling container to scroll (with deltas). */
   target?: string;
-  /** Horizontal scroll distance. */
+  /** Pixels to scroll right (negative: left). */
   deltaX?: number;
-  /** Vertical scroll distance. */
+  /** Pixels to scroll down (negative: up). */
   deltaY?: number;
 }
 

@@ -22,7 +22,7 @@ export interface ScreenshotOptions {
   format?: "png" | "jpeg";
   /** JPEG quality 0–100. */
   quality?: number;
-  /** Timeout in milliseconds. */
+  /** How long to wait for the element, in ms (default `ACTION_TIMEOUT_MS`). */
   timeoutMs?: number;
 }
 
