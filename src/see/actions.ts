@@ -86,7 +86,7 @@ export interface FillResult {
   action: "fill";
   /** Label of the element filled. */
   target: string;
-  /** Id of the element. */
+  /** Snapshot node id of the element. */
   id: number;
   /** The value the field holds now (equal to the text asked for: verified). */
   value: string;
@@ -102,7 +102,7 @@ export interface KeyResult {
   key: string;
   /** The focused target, when one was given. */
   target?: string;
-  /** Id of the element, if any. */
+  /** Snapshot node id of the element, if any. */
   id?: number;
   /** Dialog that opened, if any. */
   dialog?: DialogInfo;
@@ -112,9 +112,9 @@ export interface KeyResult {
 export interface ScrollResult {
   /** The action performed. */
   action: "scroll";
-  /** The target as given, if any. */
+  /** Label of the element scrolled to or within, if any. */
   target?: string;
-  /** Id of the element, if any. */
+  /** Snapshot node id of the element, if any. */
   id?: number;
   /** Element box after scrolling (viewport CSS pixels), when a target was brought into view. */
   box?: { x: number; y: number; width: number; height: number };

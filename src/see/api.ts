@@ -82,7 +82,7 @@ export interface SnapshotPayload {
 
 /** A resolved target as the API reports it. */
 export interface ResolvedSummary {
-  /** Id of the element. */
+  /** Snapshot node id of the element. */
   id: number;
   /** Component the element belongs to, or `null`. */
   component: string | null;

@@ -40,7 +40,7 @@ export interface ScreenshotResult {
   height: number;
   /** The element captured, named as a snapshot would. */
   target?: string;
-  /** Id of the element, if any. */
+  /** Snapshot node id of the element, if any. */
   id?: number;
   /** Whether the element had to be scrolled into view. */
   scrolled?: boolean;
