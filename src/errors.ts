@@ -46,6 +46,7 @@ export class MapperError extends Error {
 
 /** Bad command line: unknown flag, bad value, missing or extra argument. Printed with the command's usage line. */
 export class UsageError extends MapperError {
+  /** Exit code for usage errors. */
   override readonly exitCode: number = EXIT_USAGE;
 }
 

@@ -24,12 +24,17 @@ export type CatalogStats = Record<typeof STAT_KEYS[number], number>;
 export interface AtlasEntry {
   /** Identity; never rewritten (entries with an unsafe slug are dropped instead). */
   slug: string;
+  /** Display name of the site. */
   name: string;
+  /** One-line summary of what the map covers. */
   description: string;
+  /** Domains the map applies to. */
   domains: string[];
+  /** Categories the entry is listed under. */
   categories: string[];
   /** The six counts, 0 when absent, plus any other integer the catalog publishes. */
   stats: Record<string, number>;
+  /** Date the map was last checked against the live site. */
   last_verified: string;
   /** Every other field of the entry as published (strings terminal-escaped), in catalog order. */
   extra: Record<string, unknown>;
@@ -37,6 +42,7 @@ export interface AtlasEntry {
 
 /** A decoded catalog. */
 export interface Catalog {
+  /** Catalog format version (see `SCHEMA_VERSION`). */
   schemaVersion: number;
   /** Installable entries only (valid slug), in catalog order. */
   entries: AtlasEntry[];

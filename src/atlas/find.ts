@@ -25,8 +25,11 @@ export interface FindOptions {
   category?: string | undefined;
   /** `--limit`; 0 shows all. */
   limit: number;
+  /** Print JSON instead of text. */
   json?: boolean | undefined;
+  /** Catalog index to read instead of the default. */
   index?: string | undefined;
+  /** `--refresh`: fetch the index again instead of reading the cache. */
   refresh?: boolean | undefined;
   /** Transport overrides (tests). */
   transport?: DownloadOptions | undefined;

@@ -51,6 +51,7 @@ export const ARCHIVE_PREFIXES = [".mapper", ".sightmap"] as const;
 
 /** Options of `atlas add`. */
 export interface AddOptions {
+  /** Slug of the catalog entry to install. */
   slug: string;
   /** `--target`, default `.mapper`. */
   target: string;

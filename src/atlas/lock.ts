@@ -13,7 +13,9 @@ export const LOCK_SCHEMA = 1;
 
 /** The lock file's content. */
 export interface AtlasLock {
+  /** Lock file format version. */
   schema: number;
+  /** Slug of the installed catalog entry. */
   slug: string;
   /** The archive URL (or local path) the corpus was installed from. */
   source: string;

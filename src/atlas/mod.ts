@@ -31,3 +31,6 @@ export { type FindOptions, runFind } from "./find.ts";
 export { runValidate, type ValidateOptions } from "./validate.ts";
 export { type AddOptions, MAX_FILE_BYTES, MAX_MEMBERS, MAX_TOTAL_BYTES, runAdd } from "./install.ts";
 export { runVerify, type VerifyOptions } from "./verify.ts";
+export type { Downloaded, DownloadOptions } from "./transport.ts";
+export type { MatchedOn, Query } from "./search.ts";
+export type { Io, Sink } from "../io.ts";

@@ -29,8 +29,11 @@ export type MatchedOn = MatchKind | "all";
 
 /** A search hit. */
 export interface Hit {
+  /** The matching catalog entry. */
   entry: AtlasEntry;
+  /** Which field the query matched. */
   matchedOn: MatchedOn;
+  /** Sort rank (lower ranks first). */
   rank: number;
 }
 

@@ -153,6 +153,7 @@ export interface DownloadOptions {
 
 /** A successful download. */
 export interface Downloaded {
+  /** The response body. */
   bytes: Uint8Array;
   /** The URL that finally answered 200 (after redirects). */
   finalUrl: string;

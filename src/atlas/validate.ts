@@ -37,6 +37,7 @@ export const VALIDATE_JSON_SCHEMA = 1;
 export interface ValidateOptions {
   /** File to check; `-` or undefined reads standard input. */
   file?: string | undefined;
+  /** Print JSON instead of text. */
   json?: boolean | undefined;
   /** `text` (default), `json` (same as `json: true`) or `github` (workflow annotations at file:line). */
   format?: string | undefined;

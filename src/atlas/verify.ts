@@ -17,7 +17,9 @@ import { pathEscape } from "./slug.ts";
 
 /** Options of `atlas verify`. */
 export interface VerifyOptions {
+  /** Directory holding the installed entry and its lock file, as given. */
   target: string;
+  /** Print JSON instead of text. */
   json?: boolean | undefined;
 }
 

@@ -26,6 +26,7 @@ export { toEnvelopeDiagnostic };
 export interface Envelope<T> {
   /** No error diagnostic (and, for `lint` without `--warn-only` and `fmt --check`, no finding at all). */
   ok: boolean;
+  /** Problems found, in report order. */
   diagnostics: EnvelopeDiagnostic[];
   /** The command's result; `null` when it could not produce one. */
   result: T;
@@ -135,6 +136,7 @@ export function renderGithub(diagnostics: readonly EnvelopeDiagnostic[], options
 
 /** Options of {@linkcode writeEnvelope}. */
 export interface WriteOptions<T> {
+  /** Output format to write. */
   format: OutputFormat;
   /** The corpus directory (for github paths). */
   dir: string;

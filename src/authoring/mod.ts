@@ -50,3 +50,4 @@ export {
   writeEnvelope,
 } from "./envelope.ts";
 export { DEFAULT_CORPUS_DIR, findCorpusDir, resolveCorpusDir } from "./dir.ts";
+export type { Io, Sink } from "../io.ts";

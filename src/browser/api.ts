@@ -40,16 +40,23 @@ export type Level = typeof LEVELS[number];
 
 /** A stack frame, 1-based line and column (as DevTools shows them). */
 export interface Frame {
+  /** Function name of the frame. */
   function: string;
+  /** Script URL of the frame. */
   url: string;
+  /** Line number in the script. */
   line: number;
+  /** Column number in the script. */
   column: number;
 }
 
 /** One captured console message (service description §2.4). */
 export interface ConsoleEntry {
+  /** Position in the session's console buffer. */
   index: number;
+  /** Console level of the message. */
   level: Level;
+  /** The rendered message text. */
   text: string;
   /** Target id of the tab (top-level page) it came from; workers and iframes report their page's id. */
   tab: string;
@@ -69,23 +76,31 @@ export interface ConsoleEntry {
 
 /** A header as sent or received. */
 export interface Header {
+  /** Header name. */
   name: string;
+  /** Header value. */
   value: string;
 }
 
 /** One captured request (service description §2.5). */
 export interface NetworkEntry {
+  /** Position in the session's network buffer. */
   index: number;
+  /** Tab the request came from. */
   tab: string;
+  /** HTTP method. */
   method: string;
+  /** Request URL. */
   url: string;
   /** `pending` (no response yet), `complete` (a response arrived; redirect hops too), `failed`. */
   state: "pending" | "complete" | "failed";
   /** HTTP status; `null` while pending or when it failed before a response. */
   status: number | null;
+  /** HTTP status text of the response. */
   statusText: string;
   /** `net::ERR_…` text when {@linkcode state} is `failed`. */
   failure?: string;
+  /** Chromium's resource type of the request. */
   resourceType: string;
   /** MIME type of the response, when known. */
   mimeType?: string;
@@ -115,41 +130,61 @@ export interface NetworkEntry {
 
 /** Answer of the list endpoints. */
 export interface ListPayload<T> {
+  /** Payload format version. */
   schema: number;
   /** Cumulative entries evicted from this stream's ring buffer. */
   dropped: number;
   /** Index range currently buffered (`first` > `last` when empty). */
   first: number;
+  /** Index of the last entry in the buffer. */
   last: number;
+  /** The listed entries. */
   entries: T[];
 }
 
 /** Answer of the single-entry endpoints. */
 export interface EntryPayload<T> {
+  /** Payload format version. */
   schema: number;
+  /** The requested entry. */
   entry: T;
 }
 
 /** Answer of `GET /devtools/status`. */
 export interface StatusPayload {
+  /** Payload format version. */
   schema: number;
+  /** mapper version of the daemon. */
   version: string;
+  /** Process id of the daemon. */
   daemonPid: number;
+  /** Process id of Chromium. */
   chromiumPid: number;
+  /** Port the daemon listens on. */
   port: number;
+  /** Open tabs. */
   tabs: Array<{ id: string; url: string; title: string }>;
+  /** Console buffer counts. */
   console: { buffered: number; dropped: number };
+  /** Network buffer counts. */
   network: { buffered: number; dropped: number };
+  /** Retained response bodies. */
   bodies: { retained: number; bytes: number; dropped: number };
 }
 
 /** Answer of `GET /devtools/session`: the daemon's identity, checked against the session file. */
 export interface SessionPayload {
+  /** Payload format version. */
   schema: number;
+  /** Identifier of the session. */
   sessionId: string;
+  /** Process id of the daemon. */
   daemonPid: number;
+  /** Process id of Chromium. */
   chromiumPid: number;
+  /** Port the daemon listens on. */
   port: number;
+  /** mapper version of the daemon. */
   version: string;
 }
 
@@ -172,11 +207,17 @@ export function redactHeaders(headers: readonly Header[], show: boolean): Header
 
 /** An error answer. */
 export interface ErrorPayload {
+  /** Payload format version. */
   schema: number;
+  /** What went wrong. */
   error: string;
+  /** Machine-readable error code. */
   code: string;
+  /** First buffered index (with `not_buffered`). */
   first?: number;
+  /** Last buffered index (with `not_buffered`). */
   last?: number;
+  /** Why the body is unavailable (with `body_unavailable`). */
   reason?: string;
 }
 

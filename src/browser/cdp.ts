@@ -54,15 +54,21 @@ export interface CdpSessionSend {
 
 /** One protocol event: its method, parameters and the flattened session it came from (none for the browser). */
 export interface CdpEvent {
+  /** Event name. */
   readonly method: string;
+  /** Event parameters. */
   readonly params: Record<string, unknown>;
+  /** Session the event belongs to (`undefined` for browser-level events). */
   readonly sessionId: string | undefined;
 }
 
 /** A known event with its parameters typed; narrow a {@linkcode CdpEvent} to it with {@linkcode isEvent}. */
 export interface TypedCdpEvent<E extends CdpEventName> {
+  /** Event name. */
   readonly method: E;
+  /** Event parameters. */
   readonly params: CdpEventParams<E>;
+  /** Session the event belongs to (`undefined` for browser-level events). */
   readonly sessionId: string | undefined;
 }
 

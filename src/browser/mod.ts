@@ -35,3 +35,6 @@ export {
   type TypedCdpEvent,
   type UnmappedMethod,
 } from "./cdp.ts";
+export type { Unreadable } from "./session_file.ts";
+export type { SessionError } from "../errors.ts";
+export type { Io, Sink } from "../io.ts";

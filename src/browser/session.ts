@@ -26,6 +26,7 @@ const HANDSHAKE_MAX_BYTES = 16 * 1024;
 
 /** A session whose daemon answered the handshake. */
 export interface Session {
+  /** What the session file says about the session. */
   readonly info: SessionInfo;
   /** The daemon's base URL, `http://127.0.0.1:<port>`. */
   readonly base: string;

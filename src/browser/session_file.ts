@@ -19,18 +19,27 @@ import { SESSION_FILE } from "../corpus/owned.ts";
 
 /** Contents of the session file. The one type for it: every reader and writer uses this. */
 export interface SessionInfo {
+  /** Session file format version. */
   schema: 2;
   /** Random per session (hex, 128 bits): the daemon must answer the same id. */
   sessionId: string;
   /** Random per session (hex, 256 bits): required on every devtools API request. Never printed or logged. */
   secret: string;
+  /** Process id of the daemon. */
   daemonPid: number;
+  /** Process id of Chromium. */
   chromiumPid: number;
+  /** Port the daemon listens on. */
   port: number;
+  /** Chromium profile directory. */
   profile: string;
+  /** Whether Chromium runs headless. */
   headless: boolean;
+  /** When the session started. */
   startedAt: string;
+  /** mapper version that started the session. */
   version: string;
+  /** Daemon log file, if any. */
   log: string | null;
 }
 
@@ -45,6 +54,7 @@ export function publicSession(info: SessionInfo): PublicSession {
 
 /** A session file that is present but cannot describe a session, and why (one clause). */
 export interface Unreadable {
+  /** Why the session file could not be read. */
   unreadable: string;
 }
 

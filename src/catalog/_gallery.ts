@@ -16,8 +16,11 @@ import type { ArchiveFile } from "./_tar.ts";
 
 /** Why an entry was left out: the entry folder name, the rule it broke and a one-line detail. */
 export interface EntryWarning {
+  /** Entry the warning is about. */
   entry: string;
+  /** Rule the entry broke. */
   rule: string;
+  /** What exactly is wrong. */
   detail: string;
 }
 
@@ -25,38 +28,49 @@ export interface EntryWarning {
 export interface Screenshot {
   /** Base name, e.g. `01-home.png`. */
   name: string;
+  /** The image bytes. */
   data: Uint8Array<ArrayBuffer>;
 }
 
 /** An entry that passed every rule, with everything the snapshot needs. */
 export interface GalleryEntry {
+  /** The entry's front matter. */
   front: FrontMatter;
   /** The README exactly as read. */
   readme: Uint8Array<ArrayBuffer>;
   /** The README text after the front matter. */
   body: string;
+  /** Statistics of the entry's corpus. */
   stats: CorpusStats;
   /** `.mapper/<path>` of every corpus file, sorted by full path (code-unit order). */
   files: string[];
   /** Archive members in walk order: each directory's names sorted, sub-directories recursed in place. */
   members: ArchiveFile[];
+  /** Screenshots shipped with the entry. */
   screenshots: Screenshot[];
+  /** Git commit of the entry, or `null` when unknown. */
   commit: string | null;
 }
 
 /** A takedown tombstone from `removed.yaml`. */
 export interface Tombstone {
+  /** Slug of the removed entry. */
   slug: string;
+  /** When it was removed. */
   removed?: string;
+  /** Why it was removed. */
   reason?: string;
 }
 
 /** The gallery as read: accepted entries (slug order), warnings, and takedowns that still had a directory. */
 export interface GalleryRead {
+  /** Entries read. */
   entries: GalleryEntry[];
+  /** Problems found in entries. */
   warnings: EntryWarning[];
   /** Slugs withheld because `removed.yaml` lists them although their directory still exists. */
   withheld: string[];
+  /** Entries that were removed. */
   tombstones: Tombstone[];
 }
 
@@ -69,6 +83,7 @@ export type StatsFn = (corpusDir: string, archived: readonly ArchiveFile[]) => P
 
 /** A corpus file changed between the archive's read and the statistics' read; the entry is read again. */
 export class CorpusChangedError extends Error {
+  /** Error name. */
   override name = "CorpusChangedError";
 }
 

@@ -84,19 +84,33 @@ export const ENTRY_SCHEMA: Record<string, unknown> = {
 
 /** Front matter that passed {@linkcode checkFrontMatter}. */
 export interface FrontMatter {
+  /** Entry identifier, used in URLs. */
   slug: string;
+  /** Display name of the site. */
   name: string;
+  /** URL of the mapped site. */
   site_url: string;
+  /** Domains the map applies to. */
   domains: string[];
+  /** One-line summary of the map. */
   description: string;
+  /** Categories the entry is listed under. */
   categories: string[];
+  /** Who wrote the map (a GitHub-style user name). */
   author: string;
+  /** Creation date. */
   created: string;
+  /** Last update date. */
   updated: string;
+  /** Date the map was last checked against the live site. */
   last_verified: string;
+  /** mapper version the map was made with. */
   cli_version: string;
+  /** Spec version the map follows. */
   spec_version: number;
+  /** How the map was made: `browser` or `hybrid`. */
   method: string;
+  /** Account the site needs: `none`, `demo-account`, `self-hosted` or `personal-account`. */
   auth: string;
 }
 

@@ -8,7 +8,9 @@ import { gzipSync } from "node:zlib";
 
 /** One file to archive: a slash-separated relative name and its bytes (the reader's header record is `atlas` `TarMember`). */
 export interface ArchiveFile {
+  /** Path inside the archive. */
   name: string;
+  /** File contents. */
   data: Uint8Array<ArrayBuffer>;
 }
 

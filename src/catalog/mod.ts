@@ -26,3 +26,7 @@ export { type CatalogServer, type CatalogServerOptions, startCatalogServer } fro
 export { headersFile, redirectsFile, writeSnapshot } from "./export.ts";
 export { type BuildOptions, runBuild, runServe, type ServeOptions } from "./run.ts";
 export { MAX_ARCHIVE_BYTES, MAX_FILE_BYTES, MAX_MEMBERS, MAX_NAME_BYTES, MAX_TOTAL_BYTES } from "./_limits.ts";
+export type { GalleryEntry, Screenshot, Tombstone } from "./_gallery.ts";
+export type { FrontMatter } from "./_schema.ts";
+export type { ArchiveFile } from "./_tar.ts";
+export type { Io, Sink } from "../io.ts";

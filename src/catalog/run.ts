@@ -23,12 +23,19 @@ import {
 export interface ServeOptions {
   /** Gallery directory; absent → the bundled example gallery. */
   gallery?: string | undefined;
+  /** Port to listen on. */
   port: number;
+  /** Host to listen on. */
   host: string;
+  /** Public base URL of the server. */
   baseUrl?: string | undefined;
+  /** TLS certificate file. */
   cert?: string | undefined;
+  /** TLS key file. */
   key?: string | undefined;
+  /** Rebuild when the gallery changes. */
   watch?: boolean | undefined;
+  /** `--strict`: fail when an entry is invalid instead of leaving it out. */
   strict?: boolean | undefined;
   /** Injected corpus statistics (tests); default the corpus library. */
   stats?: StatsFn;
@@ -36,10 +43,15 @@ export interface ServeOptions {
 
 /** Options of `mapper atlas build`. */
 export interface BuildOptions {
+  /** Gallery directory to build from. */
   gallery?: string | undefined;
+  /** Output directory. */
   out: string;
+  /** Public base URL the site will be served from. */
   baseUrl: string;
+  /** `--strict`: fail when an entry is invalid instead of leaving it out. */
   strict?: boolean | undefined;
+  /** Computes corpus statistics (injectable for tests). */
   stats?: StatsFn;
 }
 

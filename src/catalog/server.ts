@@ -37,7 +37,9 @@ export interface CatalogServerOptions {
   debounceMs?: number;
   /** Clock for `generated_at`. */
   now: () => number;
+  /** Computes corpus statistics (injectable for tests). */
   stats?: StatsFn;
+  /** `false` skips reading entry commits from git. */
   git?: boolean;
   /** Sentence for the listing page. */
   note?: string;

@@ -56,9 +56,11 @@ export interface Resource {
   readonly path: string;
   /** Path of the exported file relative to the output directory, e.g. `api/atlas/shop.json`. */
   readonly file: string;
+  /** Response body. */
   readonly body: Uint8Array<ArrayBuffer>;
   /** `Content-Type`, with charset for text. */
   readonly type: string;
+  /** `Cache-Control` header value. */
   readonly cacheControl: string;
   /** Whether `Access-Control-Allow-Origin: *` is sent. */
   readonly cors: boolean;

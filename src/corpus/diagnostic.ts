@@ -12,8 +12,11 @@ import { DataError } from "../errors.ts";
  * Line and column are `0` when the problem concerns a whole file or directory (e.g. unreadable).
  */
 export interface SourceLocation {
+  /** File path. */
   file: string;
+  /** Line number. */
   line: number;
+  /** Column number. */
   column: number;
   /**
    * The field inside the file: keys joined by `.`, list indexes as `[i]`, odd keys quoted (`views[0].route`,
@@ -26,8 +29,11 @@ export interface SourceLocation {
 export interface Diagnostic {
   /** Stable machine code, e.g. `missing-name`, `ref-unresolved`, `unknown-field`, `yaml-syntax`. */
   code: string;
+  /** How serious the problem is. */
   severity: "error" | "warning";
+  /** What is wrong. */
   message: string;
+  /** Where it is. */
   location: SourceLocation;
   /** The entity the problem is about (component, view, request or message name), when there is one. */
   component?: string;
@@ -79,6 +85,7 @@ export function sortByLocation(list: Diagnostic[], files: readonly string[]): Di
 export interface EnvelopeDiagnostic {
   /** Stable machine code, e.g. `missing-route`, `selector-invalid`. */
   code: string;
+  /** How serious the problem is. */
   severity: "error" | "warning";
   /** One sentence naming what is wrong and how to fix it. */
   message: string;

@@ -20,7 +20,9 @@ import type { Corpus, CorpusComponent, CorpusMessage, CorpusRequest, CorpusView 
 
 /** What {@linkcode load} returns: the corpus and every non-fatal diagnostic, in file order. */
 export interface LoadResult {
+  /** The loaded corpus. */
   corpus: Corpus;
+  /** Problems found while loading. */
   diagnostics: Diagnostic[];
 }
 
@@ -55,15 +57,21 @@ export interface LoadOptions {
   tolerant?: boolean;
 }
 
-interface CacheEntry {
+/** What the load cache remembers about one file. */
+export interface CacheEntry {
   /** Size and modification time (ms) when the file was last read; `mtime` is `undefined` when the OS has none. */
   size: number;
+  /** Modification time (ms) when read; `undefined` when the OS has none. */
   mtime: number | undefined;
   /** Wall-clock time just before that read. */
   checkedAt: number;
+  /** File text. */
   text: string;
+  /** Decoded file. */
   raw: RawFile;
+  /** Warnings found in the file. */
   warnings: Diagnostic[];
+  /** Whether it was decoded with validation on. */
   validated: boolean;
 }
 

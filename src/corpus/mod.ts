@@ -53,3 +53,7 @@ export {
 export { composeSelectors, splitSelectors } from "./selector.ts";
 export { LOCK_FILE, OWNED_FILES, ownedFile, SESSION_FILE } from "./owned.ts";
 export { DEFAULT_CORPUS_DIR, findCorpusDirUp, isDirectory } from "./find.ts";
+export type { CacheEntry } from "./load.ts";
+export type { WalkedFile } from "./_walk.ts";
+export type { DataError, MapperError } from "../errors.ts";
+export type { RawComponent, RawDefinition, RawFile, RawMessage, RawRef, RawRequest, RawView } from "./_decode.ts";

@@ -9,15 +9,21 @@ import type { WireMessage, WireProperty, WireRequest } from "./wire.ts";
 
 /** A flattened component: one entry per declaration (children become their own entries, in pre-order). */
 export interface CorpusComponent {
+  /** Component name. */
   name: string;
   /** Split selectors; a child's are already composed under its ancestors' (cross product). */
   selectors: string[];
   /** Names of ancestor components, root first; `[]` at top level. */
   parentChain: string[];
+  /** Properties extracted from the component. */
   properties: WireProperty[];
+  /** Memory notes. */
   memory?: string[];
+  /** Tags. */
   tags?: string[];
+  /** Source file. */
   source?: string;
+  /** Stability label. */
   stability?: string;
   /** Authoring-only; not on the wire. */
   description?: string;
@@ -31,28 +37,39 @@ export interface CorpusComponent {
 
 /** A request as declared (required `name` and `route` checked). */
 export interface CorpusRequest extends WireRequest {
+  /** Where it is declared. */
   location: SourceLocation;
 }
 
 /** A console message as declared (never dropped: a missing name is `""`). */
 export interface CorpusMessage extends WireMessage {
+  /** Where it is declared. */
   location: SourceLocation;
 }
 
 /** A view (never dropped: a missing name is `""`, a missing route stays absent). */
 export interface CorpusView {
+  /** View name. */
   name: string;
+  /** URL route pattern. */
   route?: string;
   /** Authoring-only: the view's own `url`, else its file's. */
   url?: string;
+  /** Description. */
   description?: string;
   /** Authoring-only (never on the wire): `source` glob, `tags`, `dependencies` globs as declared. */
   source?: string;
+  /** Tags. */
   tags?: string[];
+  /** Dependencies. */
   dependencies?: string[];
+  /** Memory notes. */
   memory: string[];
+  /** Components of the view. */
   components: CorpusComponent[];
+  /** Requests of the view. */
   requests: CorpusRequest[];
+  /** Where it is declared. */
   location: SourceLocation;
 }
 
@@ -67,8 +84,12 @@ export interface Corpus {
   files: string[];
   /** File-level memory, concatenated in file order. */
   memory: string[];
+  /** Components present on every view. */
   globals: CorpusComponent[];
+  /** Views. */
   views: CorpusView[];
+  /** Requests. */
   requests: CorpusRequest[];
+  /** Messages. */
   messages: CorpusMessage[];
 }

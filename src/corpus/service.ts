@@ -52,8 +52,11 @@ export interface CorpusServiceOptions {
 
 /** A compiled corpus plus the prebuilt response bytes for it. */
 export interface CorpusSnapshot {
+  /** Snapshot version. */
   version: number;
+  /** Corpus in wire form. */
   wire: WireCorpus;
+  /** Problems found while loading. */
   diagnostics: readonly Diagnostic[];
 }
 
@@ -63,11 +66,17 @@ export interface CorpusSnapshot {
  * the last recompile failed and an older corpus is still served.
  */
 export interface DiagnosticsReport {
+  /** Whether there are no errors. */
   ok: boolean;
+  /** Problems found. */
   diagnostics: EnvelopeDiagnostic[];
+  /** Counts of files, errors and warnings. */
   result: { files: number; errors: number; warnings: number };
+  /** Version of the last compile attempt. */
   version: number;
+  /** Version `/mapper` serves. */
   servedVersion: number;
+  /** Whether the last recompile failed and an older corpus is still served. */
   stale: boolean;
 }
 

@@ -18,22 +18,31 @@ import type { Corpus, CorpusComponent } from "./model.ts";
 
 /** Per-view counts for the catalog. */
 export interface ViewStats {
+  /** View name. */
   name: string;
+  /** URL route pattern. */
   route: string;
+  /** Number of components. */
   components: number;
+  /** Number of requests. */
   requests: number;
 }
 
 /** Catalog statistics with the reference's semantics (catalog-api.md §3.2). */
 export interface CorpusStats {
+  /** Number of views. */
   views: number;
   /** Distinct component names corpus-wide. */
   components: number;
+  /** Number of requests. */
   requests: number;
   /** Global message definitions. */
   messages: number;
+  /** Number of properties. */
   properties: number;
+  /** Number of memory notes. */
   memory: number;
+  /** Counts per view. */
   per_view: ViewStats[];
 }
 /** Computes the catalog statistics

@@ -6,6 +6,7 @@
  */
 /** A component property declaration (draft extension; passed through as written). */
 export interface WireProperty {
+  /** Property name. */
   name: string;
   /** How the value is read (authoring spec §6; evaluated by `assets/extension/resolver.js`). */
   extract: string;
@@ -15,14 +16,19 @@ export interface WireProperty {
 
 /** A request/message property declaration. */
 export interface WireFieldProperty {
+  /** Property name. */
   name: string;
+  /** Where the value comes from. */
   source: string;
+  /** Field to read. */
   field?: string;
+  /** Pattern the value matches. */
   pattern?: string;
 }
 
 /** A compiled (flattened) component. */
 export interface WireComponent {
+  /** Component name. */
   name: string;
   /** Its selectors joined with `", "`: one string for `querySelectorAll`. */
   selector: string;
@@ -30,48 +36,75 @@ export interface WireComponent {
   parentChain: string[];
   /** Always present, `[]` when none. */
   properties: WireProperty[];
+  /** Memory notes. */
   memory?: string[];
+  /** Tags. */
   tags?: string[];
+  /** Source file. */
   source?: string;
+  /** Stability label. */
   stability?: string;
 }
 
 /** A request/response payload description. */
 export interface WirePayload {
+  /** Payload fields. */
   fields?: Array<{ name: string; type?: string; description?: string }>;
 }
 
 /** A named API request. */
 export interface WireRequest {
+  /** Request name. */
   name: string;
+  /** URL route pattern. */
   route: string;
+  /** HTTP method. */
   method?: string;
+  /** Description. */
   description?: string;
+  /** Source file. */
   source?: string;
+  /** Request payload. */
   request?: WirePayload;
+  /** Response payload. */
   response?: WirePayload;
+  /** Headers. */
   headers?: Record<string, string>;
+  /** Memory notes. */
   memory?: string[];
+  /** Tags. */
   tags?: string[];
+  /** Properties. */
   properties?: WireFieldProperty[];
 }
 
 /** A named console message. */
 export interface WireMessage {
+  /** Message name. */
   name: string;
+  /** Level. */
   level?: string;
+  /** Message text. */
   message?: string;
+  /** Description. */
   description?: string;
+  /** Source file. */
   source?: string;
+  /** Properties. */
   properties?: WireFieldProperty[];
 }
 
 /** A compiled view. */
 export interface WireView {
+  /** View name. */
   name: string;
+  /** URL route pattern. */
   route?: string;
+  /** Memory notes. */
   memory: string[];
+  /** Components of the view. */
   components: WireComponent[];
+  /** Requests of the view. */
   requests: WireRequest[];
 }
 
@@ -81,9 +114,14 @@ export interface WireCorpus {
   site: string;
   /** Unix milliseconds of the compile; new at each successful compile. */
   version: number;
+  /** Memory notes. */
   memory: string[];
+  /** Components present on every view. */
   globals: WireComponent[];
+  /** Views. */
   views: WireView[];
+  /** Requests. */
   requests: WireRequest[];
+  /** Messages. */
   messages: WireMessage[];
 }

@@ -12,6 +12,7 @@ import { locateSession, noSessionError, openSession, pidAlive, type SessionInfo 
 
 /** A connection to the running daemon. */
 export interface DaemonClient {
+  /** The session the client talks to. */
   readonly session: SessionInfo;
   /**
    * GETs a JSON path; throws typed errors (404 `not_buffered` → {@linkcode NotFoundError}; an answer failing `valid`

@@ -42,30 +42,47 @@ import {
 
 /** Options of `console list`. */
 export interface ConsoleListOptions {
+  /** Corpus directory whose session to use (`--dir`); else the nearest `.mapper/` up. */
   dir?: string | undefined;
+  /** Only this console level. */
   level?: string | undefined;
+  /** Only this tab. */
   tab?: string | undefined;
+  /** At most this many entries. */
   limit?: number | undefined;
+  /** Print JSON instead of text. */
   json: boolean;
 }
 
 /** Options of `console get` / `network get` (file flags only for network). */
 export interface GetOptions {
+  /** Corpus directory whose session to use (`--dir`); else the nearest `.mapper/` up. */
   dir?: string | undefined;
+  /** Index of the entry. */
   index: string;
+  /** Print JSON instead of text. */
   json: boolean;
+  /** File to write the response body to. */
   responseFile?: string | undefined;
+  /** File to write the request body to. */
   requestFile?: string | undefined;
+  /** Show secret header values instead of masking them. */
   showSecrets?: boolean | undefined;
 }
 
 /** Options of `network list`. */
 export interface NetworkListOptions {
+  /** Corpus directory whose session to use (`--dir`); else the nearest `.mapper/` up. */
   dir?: string | undefined;
+  /** Only this resource type. */
   type?: string | undefined;
+  /** Only URLs matching this. */
   url?: string | undefined;
+  /** Only this tab. */
   tab?: string | undefined;
+  /** At most this many entries. */
   limit?: number | undefined;
+  /** Print JSON instead of text. */
   json: boolean;
 }
 

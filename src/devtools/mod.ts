@@ -9,3 +9,4 @@ export * from "./commands.ts";
 export * from "./format.ts";
 export { connect, type DaemonClient } from "./client.ts";
 export * from "./filters.ts";
+export type { Io, Sink } from "../io.ts";

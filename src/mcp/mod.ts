@@ -10,3 +10,4 @@ export { CORPUS_URI, corpusJson, MEMORY_URI, memoryText, RESOURCES, type Resourc
 export { type Annotations, type Content, defineTool, type ToolContext, type ToolSpec } from "./registry.ts";
 export { SessionKeeper, type SessionOptions } from "./session.ts";
 export { TOOLS } from "./tools.ts";
+export type { Io, Sink } from "../io.ts";

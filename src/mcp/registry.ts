@@ -46,12 +46,15 @@ export interface ToolContext {
 
 /** A tool as registered: its declaration and a type-erased adapter. */
 export interface ToolSpec {
+  /** Tool name. */
   readonly name: string;
+  /** Human-readable title. */
   readonly title: string;
   /** What it does, when to use it and what it returns, written for an agent. */
   readonly description: string;
   /** Zod shape of the arguments; every field carries a `.describe()` an agent can act on. */
   readonly input: z.ZodRawShape;
+  /** MCP tool annotations. */
   readonly annotations: Annotations;
   /** Whether the tool needs the browser session (the server makes sure one runs before the call). */
   readonly browser: boolean;

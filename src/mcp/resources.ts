@@ -65,10 +65,15 @@ export async function memoryText(dir: string, io: Io): Promise<string> {
 
 /** A resource as the server registers it. */
 export interface ResourceSpec {
+  /** Resource name. */
   readonly name: string;
+  /** Resource URI. */
   readonly uri: string;
+  /** Human-readable title. */
   readonly title: string;
+  /** What the resource holds. */
   readonly description: string;
+  /** MIME type of the content. */
   readonly mimeType: string;
   /** Reads the current content for corpus directory `dir`. */
   read(dir: string, io: Io): Promise<string>;

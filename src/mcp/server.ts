@@ -25,7 +25,7 @@ import { TOOLS } from "./tools.ts";
 export type McpOptions = SessionOptions;
 
 /** What the server tells a client about itself on `initialize` (shown to the model by most clients). */
-export const INSTRUCTIONS =
+export const INSTRUCTIONS: string =
   "mapper gives you a map of the website in a managed Chromium session: views (URL routes), " +
   "named components with extracted properties, API requests and console messages, with memory notes from people " +
   "who mapped it. On each page: snapshot first (it names components and says when an overlay blocks the page), act " +

@@ -15,7 +15,9 @@ import { openSession, readSession, type SessionInfo } from "../browser/mod.ts";
 export interface SessionOptions {
   /** Corpus directory (`--dir`), as given. */
   dir: string;
+  /** Whether Chromium runs headless. */
   headless: boolean;
+  /** Browser executable to use. */
   browser?: string | undefined;
   /** Opened when the session starts, or in a new tab of a session that was already running. */
   url?: string | undefined;

@@ -11,9 +11,11 @@ import type { ViewInfo } from "./api.ts";
 
 /** What a URL resolves to in a corpus. */
 export interface Resolution {
+  /** The matched view, or `null`. */
   view: ViewInfo | null;
   /** Other views exactly as specific as the chosen one (the first declared wins). */
   conflicts: string[];
+  /** Components to look for. */
   components: SeeComponent[];
   /** Whether the corpus declares anything at all. */
   hasCorpus: boolean;

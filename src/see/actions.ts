@@ -35,6 +35,7 @@ export interface ActPage {
   readonly tabId: string;
   /** Flattened CDP session of the tab. */
   readonly sessionId: string;
+  /** Page events (dialogs and the like). */
   readonly events: PageEvents;
   /**
    * Resolves `ID` or a component query to exactly one element (the shared resolver's errors otherwise). With
@@ -63,6 +64,7 @@ export interface ActionOptions {
 
 /** Result of {@linkcode click} and {@linkcode hover}. */
 export interface PointerResult {
+  /** The action performed. */
   action: "click" | "hover";
   /** The target named as a snapshot would, or `point (x, y)`. */
   target: string;
@@ -70,6 +72,7 @@ export interface PointerResult {
   id?: number;
   /** Where the pointer went, CSS pixels in the viewport (after scrolling). */
   x: number;
+  /** Y coordinate. */
   y: number;
   /** Whether the element had to be scrolled into view first. */
   scrolled: boolean;
@@ -79,8 +82,11 @@ export interface PointerResult {
 
 /** Result of {@linkcode fill}. */
 export interface FillResult {
+  /** The action performed. */
   action: "fill";
+  /** Label of the element filled. */
   target: string;
+  /** Snapshot node id of the element. */
   id: number;
   /** The value the field holds now (equal to the text asked for: verified). */
   value: string;
@@ -90,19 +96,25 @@ export interface FillResult {
 
 /** Result of {@linkcode keypress}. */
 export interface KeyResult {
+  /** The action performed. */
   action: "keypress";
   /** The chord pressed, canonically written (`Control+A`). */
   key: string;
   /** The focused target, when one was given. */
   target?: string;
+  /** Snapshot node id of the element, if any. */
   id?: number;
+  /** Dialog that opened, if any. */
   dialog?: DialogInfo;
 }
 
 /** Result of {@linkcode scroll}. */
 export interface ScrollResult {
+  /** The action performed. */
   action: "scroll";
+  /** Label of the element scrolled to or within, if any. */
   target?: string;
+  /** Snapshot node id of the element, if any. */
   id?: number;
   /** Element box after scrolling (viewport CSS pixels), when a target was brought into view. */
   box?: { x: number; y: number; width: number; height: number };
@@ -459,8 +471,11 @@ export async function keypress(page: ActPage, key: string, opts: KeyOptions = {}
 
 /** Options of {@linkcode scroll}. */
 export interface ScrollOptions extends ActionOptions {
+  /** Element to bring into view (no deltas) or whose scrolling container to scroll (with deltas). */
   target?: string;
+  /** Pixels to scroll right (negative: left). */
   deltaX?: number;
+  /** Pixels to scroll down (negative: up). */
   deltaY?: number;
 }
 

@@ -24,24 +24,33 @@ export const PAGE_SCHEMA = 1;
 
 /** A tab as the page commands list it. */
 export interface PageTab {
+  /** Tab id. */
   id: string;
+  /** Tab URL. */
   url: string;
+  /** Tab title. */
   title: string;
 }
 
 /** The view resolved for a tab's URL. */
 export interface ViewInfo {
+  /** View name. */
   name: string;
+  /** URL route pattern. */
   route: string;
+  /** Memory notes. */
   memory: string[];
+  /** Route parameters matched from the URL. */
   params: Record<string, string>;
 }
 
 /** Body of `POST /devtools/page/snapshot`. */
 export interface SnapshotRequest {
+  /** Tab to read. */
   tab?: string | undefined;
   /** Navigate there first unless the tab is already on it. */
   url?: string | undefined;
+  /** Include hidden elements. */
   includeHidden?: boolean | undefined;
   /** Longest wait for the DOM to settle, ms (default 3000). */
   settleMs?: number | undefined;
@@ -49,9 +58,13 @@ export interface SnapshotRequest {
 
 /** Answer of `POST /devtools/page/snapshot`: the page tree plus what the daemon knows (view, corpus). */
 export interface SnapshotPayload {
+  /** Payload format version. */
   schema: number;
+  /** Tab id. */
   tab: string;
+  /** Page URL. */
   url: string;
+  /** Page title. */
   title: string;
   /** `null` when no view matched (or no corpus); see {@linkcode corpus}. */
   view: ViewInfo | null;
@@ -61,6 +74,7 @@ export interface SnapshotPayload {
   viewConflicts: string[];
   /** Whether the DOM settled before the bound. */
   settled: boolean;
+  /** What was collected from the page. */
   page: SeeCollect;
   /** Active components (globals + the view's) that matched nothing, with their view (`null` = global). */
   unmatched: Array<{ name: string; view: string | null }>;
@@ -68,14 +82,21 @@ export interface SnapshotPayload {
 
 /** A resolved target as the API reports it. */
 export interface ResolvedSummary {
+  /** Snapshot node id of the element. */
   id: number;
+  /** Component the element belongs to, or `null`. */
   component: string | null;
+  /** Component properties. */
   props: Array<[string, string]>;
   /** Matched ancestors, outermost first. */
   ancestors: Array<{ component: string; props: Array<[string, string]> }>;
+  /** Accessible role. */
   role: string;
+  /** Accessible name. */
   name: string;
+  /** Accessibility states. */
   states: string[];
+  /** Whether the element is hidden. */
   hidden: boolean;
 }
 

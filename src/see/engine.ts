@@ -23,6 +23,7 @@ export type CdpSend = CdpConnection["send"];
 
 /** What the engine needs from the daemon. */
 export interface EngineDeps {
+  /** Sends a CDP command. */
   send: CdpSend;
   /** Page tabs (no `chrome:`/extension pages), in the browser's order. */
   tabs(): Promise<PageTab[]>;
@@ -40,18 +41,23 @@ export interface PageTarget {
   tab: string;
   /** Flattened CDP session id. */
   session: string;
+  /** Page URL. */
   url: string;
+  /** Page title. */
   title: string;
 }
 
 /** A query resolved to an element: CDP handles plus what the snapshot would say about it. */
 export interface ResolvedElement {
+  /** Page the element is on. */
   target: PageTarget;
   /** `Runtime.RemoteObjectId` of the element, in the engine's isolated world. */
   objectId: string;
   /** `DOM.BackendNodeId` of the element. */
   backendNodeId: number;
+  /** Summary of the element. */
   summary: ResolvedSummary;
+  /** The resolved element. */
   resolved: Resolved;
   /** The page as collected for this resolution (blocked overlay, url, …). */
   page: SeeCollect;
@@ -65,11 +71,17 @@ interface World {
   contextId: number;
 }
 
-interface RemoteObject {
+/** A CDP `Runtime.RemoteObject`, the fields the engine reads. */
+export interface RemoteObject {
+  /** Object type. */
   type: string;
+  /** Object subtype. */
   subtype?: string;
+  /** Value, for primitives. */
   value?: unknown;
+  /** Id of the remote object. */
   objectId?: string;
+  /** Description. */
   description?: string;
 }
 

@@ -12,6 +12,7 @@ import type { DialogInfo } from "./page_events.ts";
 
 /** Result of {@linkcode evaluate}. */
 export interface EvalResult {
+  /** The action performed. */
   action: "eval";
   /** The value as JSON text (`undefined` when the script returned nothing). */
   json: string | undefined;

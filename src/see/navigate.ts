@@ -23,6 +23,7 @@ const POLL_MS = 50;
 
 /** Result of {@linkcode navigate}. */
 export interface NavigateResult {
+  /** The action performed. */
   action: "navigate";
   /** The URL asked for. */
   requested: string;
@@ -154,6 +155,7 @@ export interface WaitProbe {
 
 /** Result of {@linkcode waitFor}. */
 export interface WaitResult {
+  /** The action performed. */
   action: "wait-for";
   /** The condition, written as its flag (`--component "ProductCard"`). */
   condition: string;

@@ -15,6 +15,7 @@ import { asKnownEvent, type CdpConnection, type CdpEvent } from "../browser/mod.
 export interface DialogInfo {
   /** `alert`, `confirm`, `prompt` or `beforeunload`. */
   type: string;
+  /** Dialog message. */
   message: string;
   /** Prompt's default text. */
   defaultPrompt: string;

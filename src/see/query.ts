@@ -19,8 +19,11 @@ import { escapeControls } from "../terminal.ts";
 
 /** One `[prop op value]` test. */
 export interface Predicate {
+  /** Property name. */
   prop: string;
+  /** Comparison: equals, starts with, contains. */
   op: "=" | "^=" | "*=";
+  /** Value to compare with. */
   value: string;
   /** ` i`: compare case-insensitively. */
   caseInsensitive: boolean;
@@ -28,7 +31,9 @@ export interface Predicate {
 
 /** One component name with its predicates. */
 export interface QueryPart {
+  /** Component name. */
   name: string;
+  /** Property predicates. */
   predicates: Predicate[];
 }
 

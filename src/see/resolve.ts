@@ -12,7 +12,9 @@ import { PageError, type ResolvedSummary } from "./api.ts";
 
 /** A matched node with its matched ancestors (outermost first). */
 export interface MatchedNode {
+  /** The matched node. */
   node: SeeNode;
+  /** Its ancestors. */
   ancestors: SeeNode[];
 }
 
@@ -128,7 +130,9 @@ export function candidateLines(cands: readonly MatchedNode[], max = 12): string[
 
 /** The outcome of resolving a target on one collected page. */
 export interface Resolved {
+  /** The resolved node. */
   node: SeeNode;
+  /** Its ancestors. */
   ancestors: SeeNode[];
 }
 

@@ -22,20 +22,25 @@ export interface ScreenshotOptions {
   format?: "png" | "jpeg";
   /** JPEG quality 0–100. */
   quality?: number;
+  /** How long to wait for the element, in ms (default `ACTION_TIMEOUT_MS`). */
   timeoutMs?: number;
 }
 
 /** Result of {@linkcode screenshot}. */
 export interface ScreenshotResult {
+  /** The action performed. */
   action: "screenshot";
+  /** Image format. */
   format: "png" | "jpeg";
   /** The image, base64. */
   data: string;
   /** Pixel size of the image (device pixels). */
   width: number;
+  /** Height in pixels. */
   height: number;
   /** The element captured, named as a snapshot would. */
   target?: string;
+  /** Snapshot node id of the element, if any. */
   id?: number;
   /** Whether the element had to be scrolled into view. */
   scrolled?: boolean;

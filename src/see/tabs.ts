@@ -14,7 +14,9 @@ import type { DialogInfo } from "./page_events.ts";
 export interface TabInfo {
   /** Full target id (commands accept any unique prefix; lists show 8 characters). */
   id: string;
+  /** Tab URL. */
   url: string;
+  /** Tab title. */
   title: string;
   /** The corpus view the URL resolves to, or `null`. */
   view: string | null;
@@ -24,8 +26,11 @@ export interface TabInfo {
 
 /** Result of {@linkcode handleDialog}. */
 export interface DialogResult {
+  /** The action performed. */
   action: "dialog";
+  /** Whether the dialog was accepted. */
   accepted: boolean;
+  /** The dialog. */
   dialog: DialogInfo;
   /** Text given to a prompt. */
   text?: string;
