@@ -53,6 +53,8 @@ export class Coalescer {
   #running: Promise<void> | undefined;
   #dirty = false;
   #disposed = false;
+  /** Callers of {@linkcode idle} waiting for the quiet period and the run to end. */
+  #idlers: Array<() => void> = [];
 
   constructor(run: () => Promise<void>, options: { debounceMs?: number | undefined; timers?: Timers } = {}) {
     this.#run = run;
@@ -75,6 +77,27 @@ export class Coalescer {
     return this.#timer !== undefined;
   }
 
+  /**
+   * Resolves once no quiet period is being waited out and no run is going (at once when already so). A trigger
+   * arriving meanwhile extends the wait, so tests can show that nothing more happens without sleeping.
+   */
+  idle(): Promise<void> {
+    if (this.#isIdle()) return Promise.resolve();
+    return new Promise((resolve) => this.#idlers.push(resolve));
+  }
+
+  #isIdle(): boolean {
+    return this.#disposed || (this.#timer === undefined && this.#running === undefined);
+  }
+
+  /** Wakes the {@linkcode idle} callers when the loop has come to rest. */
+  #wakeIdlers(): void {
+    if (!this.#isIdle()) return;
+    const idlers = this.#idlers;
+    this.#idlers = [];
+    for (const wake of idlers) wake();
+  }
+
   #start(): Promise<void> {
     if (this.#running) {
       this.#dirty = true;
@@ -92,6 +115,7 @@ export class Coalescer {
         } while (this.#dirty && !this.#disposed);
       } finally {
         this.#running = undefined;
+        this.#wakeIdlers();
       }
     })();
     return this.#running;
@@ -103,6 +127,7 @@ export class Coalescer {
     if (this.#timer !== undefined) this.#timers.clearTimeout(this.#timer);
     this.#timer = undefined;
     await this.#running;
+    this.#wakeIdlers();
   }
 }
 

@@ -86,6 +86,33 @@ Deno.test("Coalescer - never two rebuilds at once; events during one cause exact
   assert.equal(maxActive, 1);
 });
 
+Deno.test("Coalescer - idle() waits out the quiet period and every run, and is immediate when at rest", async () => {
+  const clock = manualClock();
+  let release: (() => void) | undefined;
+  let runs = 0;
+  await using c = new Coalescer(async () => {
+    runs++;
+    await new Promise<void>((r) => (release = r));
+  }, { timers: clock });
+  let idle = false;
+  await c.idle(); // nothing scheduled: resolves at once
+  c.trigger();
+  void c.idle().then(() => (idle = true));
+  await clock.advance(200);
+  assert.equal(runs, 1);
+  let idleAfterRun = false;
+  void c.idle().then(() => (idleAfterRun = true)); // asked during the run: waits for it
+  c.trigger(); // a change during the run: one more run before rest
+  await clock.advance(200);
+  release!();
+  await settle();
+  assert.equal(runs, 2);
+  assert.deepEqual([idle, idleAfterRun], [false, false], "still running the second time");
+  release!();
+  await settle();
+  assert.deepEqual([idle, idleAfterRun], [true, true]);
+});
+
 Deno.test("Coalescer - a failing rebuild does not stop later ones", async () => {
   const clock = manualClock();
   let runs = 0;

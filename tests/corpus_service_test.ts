@@ -1,9 +1,15 @@
 // The live corpus service on loopback: endpoints, headers, caching, compression, and recompiles driven by real
-// file-system events. Watcher tests wait for log lines or versions with generous timeouts, never fixed sleeps
-// (except where a test must show that nothing happens).
+// file-system events. Watcher tests wait for log lines, versions, watcher events or the service being idle with
+// generous timeouts, never fixed sleeps (not even to show that nothing happens).
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { type CorpusService, type CorpusSnapshot, startCorpusService, type WireCorpus } from "../src/corpus/mod.ts";
+import {
+  type CorpusService,
+  type CorpusServiceOptions,
+  type CorpusSnapshot,
+  startCorpusService,
+  type WireCorpus,
+} from "../src/corpus/mod.ts";
 import { assertWireSchema, tempCorpus, waitFor } from "../src/corpus/_testing.ts";
 
 const BASE = {
@@ -27,14 +33,17 @@ interface Harness extends AsyncDisposable {
   dir: string;
 }
 
-async function harness(files: Record<string, string>, options: { now?: () => number } = {}): Promise<Harness> {
+async function harness(
+  files: Record<string, string>,
+  options: Pick<CorpusServiceOptions, "now" | "onWatchEvent"> = {},
+): Promise<Harness> {
   const corpus = await tempCorpus(files);
   const logs: string[] = [];
   const service = await startCorpusService({
     dir: corpus.dir,
     site: "site",
     log: (line) => logs.push(line),
-    ...(options.now ? { now: options.now } : {}),
+    ...options,
   });
   const server = Deno.serve(
     { hostname: "127.0.0.1", port: 0, onListen: () => {} },
@@ -204,8 +213,8 @@ Deno.test("corpus service - a burst of writes gives one recompile", async () => 
   for (let i = 0; i < 6; i++) await h.write("shared.yaml", `version: 1\nmemory: [burst ${i}]\n`);
   const snap = await next;
   assert.deepEqual(snap.wire.memory, ["burst 5"]);
-  // Give a stray second compile every chance to show up before counting.
-  await new Promise((r) => setTimeout(r, 700));
+  // Every write's events arrived before the quiet period ended; a stray second compile would keep it busy.
+  await h.service.idle();
   assert.equal(recompiles(h.logs), 1, h.logs.join("\n"));
 });
 
@@ -234,11 +243,17 @@ Deno.test("corpus service - broken YAML keeps the last good corpus and logs each
 });
 
 Deno.test("corpus service - edits under snapshots/ and review/ and non-YAML files are ignored", async () => {
-  await using h = await harness({ ...BASE, "snapshots/keep.txt": "", "views/review/keep.txt": "" });
+  const seen = new Map<string, boolean>();
+  await using h = await harness({ ...BASE, "snapshots/keep.txt": "", "views/review/keep.txt": "" }, {
+    onWatchEvent: (path, relevant) => seen.set(path, (seen.get(path) ?? false) || relevant),
+  });
+  const ignored = ["snapshots/home.yaml", "views/review/todo.yml", "notes.md"].map((f) => join(h.dir, f));
   await h.write("snapshots/home.yaml", "views: [\n");
   await h.write("views/review/todo.yml", "- item\n");
   await h.write("notes.md", "# notes\n");
-  await new Promise((r) => setTimeout(r, 800));
+  await waitFor("the watcher to see every ignored edit", () => ignored.every((p) => seen.has(p)));
+  assert.deepEqual(ignored.map((p) => seen.get(p)), [false, false, false]);
+  await h.service.idle();
   assert.equal(recompiles(h.logs), 0, h.logs.join("\n"));
   // The watcher is alive: a real edit still recompiles.
   const next = nextVersion(h.service);
@@ -253,7 +268,7 @@ Deno.test("corpus service - a subdirectory created later is watched", async () =
   await h.write("later/deeper/new.yaml", "version: 1\nmemory: [from new dir]\n");
   await waitFor("the file in the new directory to be compiled", () => memory().includes("from new dir"));
   // Let any compile still scheduled by the directory events run, so the next edit is the only trigger.
-  await new Promise((r) => setTimeout(r, 500));
+  await h.service.idle();
   await h.write("later/deeper/new.yaml", "version: 1\nmemory: [edited in new dir]\n");
   await waitFor("an edit inside the new directory to be compiled", () => memory().includes("edited in new dir"));
 });
@@ -281,7 +296,7 @@ Deno.test("corpus service - the corpus directory deleted and re-created keeps wo
   await Deno.mkdir(h.dir);
   await h.write("shared.yaml", "version: 1\nmemory: [reborn]\n");
   await waitFor("the re-created file to be compiled", () => h.service.current().wire.memory.includes("reborn"));
-  await new Promise((r) => setTimeout(r, 500));
+  await h.service.idle();
   // And the new directory is watched.
   const again = nextVersion(h.service);
   await h.write("shared.yaml", "version: 1\nmemory: [watched again]\n");

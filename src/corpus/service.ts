@@ -15,7 +15,7 @@ import { asParseErrors, load, LoadCache } from "./load.ts";
 import { EXCLUDED_DIRS, isCorpusFileName, isExcludedPath, walkCorpus } from "./_walk.ts";
 import type { WireCorpus } from "./wire.ts";
 import type { EnvelopeDiagnostic } from "./diagnostic.ts";
-import { Coalescer, type TreeWatch, watchTree } from "../watch.ts";
+import { Coalescer, type Timers, type TreeWatch, watchTree } from "../watch.ts";
 
 /** Options of {@linkcode startCorpusService}. */
 export interface CorpusServiceOptions {
@@ -36,6 +36,13 @@ export interface CorpusServiceOptions {
   pollIntervalMs?: number;
   /** Recompile delay after the last event in ms (default 200). */
   debounceMs?: number;
+  /** Timers of the recompile delay (default the global ones); tests pass a manual clock to fire it themselves. */
+  timers?: Timers;
+  /**
+   * Called as the watcher classifies a path under the directory from a file-system event, with whether it
+   * triggers a recompile (tests use it to know an ignored edit was seen, instead of sleeping). Default: nothing.
+   */
+  onWatchEvent?: (absPath: string, relevant: boolean) => void;
   /** Log prefix, default `[serve-mapper]`. */
   logPrefix?: string;
   /**
@@ -93,6 +100,11 @@ export interface CorpusService extends AsyncDisposable {
   diagnostics(): DiagnosticsReport;
   /** Resolves after the next successful recompile (tests and the browser daemon use it). */
   nextVersion(): Promise<CorpusSnapshot>;
+  /**
+   * Resolves once no recompile is scheduled or running (at once when none is). Events the watcher has not yet
+   * received are not waited for: pair it with `onWatchEvent` or a version to know they arrived.
+   */
+  idle(): Promise<void>;
 }
 
 // The one mapping of watcher paths (macOS FSEvents resolves symbolic links) lives with the watch mechanism.
@@ -274,7 +286,10 @@ export class LiveCorpus implements CorpusService {
     this.#absDir = resolve(options.dir);
     this.#now = options.now ?? Date.now;
     this.#prefix = options.logPrefix ?? "[serve-mapper]";
-    this.#rebuilds = new Coalescer(() => this.#compileOnce(), { debounceMs: options.debounceMs });
+    this.#rebuilds = new Coalescer(() => this.#compileOnce(), {
+      debounceMs: options.debounceMs,
+      ...(options.timers ? { timers: options.timers } : {}),
+    });
   }
 
   async start(): Promise<void> {
@@ -292,7 +307,11 @@ export class LiveCorpus implements CorpusService {
       this.#watch = await watchTree({
         dir: this.#absDir,
         onChange: () => this.#rebuilds.trigger(),
-        relevant: (abs, kind) => this.#relevant(abs, kind),
+        relevant: (abs, kind) => {
+          const relevant = this.#relevant(abs, kind);
+          this.options.onWatchEvent?.(abs, relevant);
+          return relevant;
+        },
         log: (line) => this.#log(`watcher: ${line}`),
         signature: () => treeSignature(this.#dir),
         pollIntervalMs: this.options.pollIntervalMs,
@@ -331,6 +350,10 @@ export class LiveCorpus implements CorpusService {
 
   nextVersion(): Promise<CorpusSnapshot> {
     return new Promise((resolve) => this.#waiters.push(resolve));
+  }
+
+  idle(): Promise<void> {
+    return this.#rebuilds.idle();
   }
 
   /** A strictly increasing Unix-ms version, even when two compiles land in the same millisecond. */

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { load } from "./load.ts";
 import { LiveCorpus, watchedPath } from "./service.ts";
 import { tempCorpus, waitFor } from "./_testing.ts";
+import type { Timers } from "../watch.ts";
 
 Deno.test("corpus service - changes during a compile run one more compile after it, never two at once", async () => {
   await using c = await tempCorpus({ "a.yaml": "version: 1\nmemory: [start]\n" });
@@ -23,14 +24,28 @@ Deno.test("corpus service - changes during a compile run one more compile after 
       active--;
     }
   };
-  await using service = new LiveCorpus({ dir: c.dir, site: "site", log: () => {}, debounceMs: 20 }, loader);
+  // The recompile delay runs on a manual clock: the test ends each quiet period itself.
+  const scheduled = new Map<number, () => void>();
+  let seq = 0;
+  const timers: Timers = {
+    setTimeout: (fn) => (scheduled.set(++seq, fn), seq),
+    clearTimeout: (id) => void scheduled.delete(id as number),
+  };
+  const endQuietPeriod = async () => {
+    await waitFor("a change to schedule a recompile", () => scheduled.size > 0);
+    const fns = [...scheduled.values()];
+    scheduled.clear();
+    for (const fn of fns) fn();
+  };
+  await using service = new LiveCorpus({ dir: c.dir, site: "site", log: () => {}, timers }, loader);
   await service.start();
   gate = Promise.withResolvers<void>();
   await c.write("a.yaml", "version: 1\nmemory: [one]\n");
+  await endQuietPeriod();
   await entered.promise; // the compile that read "one" is now held open
   await c.write("a.yaml", "version: 1\nmemory: [two]\n");
-  // Give the second change's debounce time to fire while the first compile is still running.
-  await new Promise((r) => setTimeout(r, 500));
+  // The second change's quiet period ends while the first compile is still running.
+  await endQuietPeriod();
   const opened = gate;
   gate = undefined;
   opened.resolve();
