@@ -36,8 +36,6 @@ export interface CorpusServiceOptions {
   pollIntervalMs?: number;
   /** Recompile delay after the last event in ms (default 200). */
   debounceMs?: number;
-  /** Timers of the recompile delay (default the global ones); tests pass a manual clock to fire it themselves. */
-  timers?: Timers;
   /**
    * Called as the watcher classifies a path under the directory from a file-system event, with whether it
    * triggers a recompile (tests use it to know an ignored edit was seen, instead of sleeping). Default: nothing.
@@ -281,14 +279,15 @@ export class LiveCorpus implements CorpusService {
   #files: string[] = [];
   readonly #cache = new LoadCache();
 
-  constructor(readonly options: CorpusServiceOptions, readonly loader: typeof load = load) {
+  /** `timers` run the recompile delay (default the global ones); tests pass a manual clock to end it themselves. */
+  constructor(readonly options: CorpusServiceOptions, readonly loader: typeof load = load, timers?: Timers) {
     this.#dir = options.dir;
     this.#absDir = resolve(options.dir);
     this.#now = options.now ?? Date.now;
     this.#prefix = options.logPrefix ?? "[serve-mapper]";
     this.#rebuilds = new Coalescer(() => this.#compileOnce(), {
       debounceMs: options.debounceMs,
-      ...(options.timers ? { timers: options.timers } : {}),
+      ...(timers ? { timers } : {}),
     });
   }
 

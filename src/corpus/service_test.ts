@@ -37,7 +37,7 @@ Deno.test("corpus service - changes during a compile run one more compile after 
     scheduled.clear();
     for (const fn of fns) fn();
   };
-  await using service = new LiveCorpus({ dir: c.dir, site: "site", log: () => {}, timers }, loader);
+  await using service = new LiveCorpus({ dir: c.dir, site: "site", log: () => {} }, loader, timers);
   await service.start();
   gate = Promise.withResolvers<void>();
   await c.write("a.yaml", "version: 1\nmemory: [one]\n");
