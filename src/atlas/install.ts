@@ -15,6 +15,8 @@
  * slices under the 32 MiB cap (see `_tar.ts`), and each file is held only up to the 4 MiB per-file cap before it is
  * written. Peak memory is therefore bounded by the caps, whatever the archive claims.
  *
+ * The archive rules and extraction are `_extract.ts`; the target check, staging and clean-up are `_staging.ts`.
+ *
  * @module
  */
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
@@ -29,25 +31,18 @@ import {
   UsageError,
 } from "../errors.ts";
 import type { Io } from "../io.ts";
-import { escapeTerminal, flagUnlessDefault, hasControl, plural, quote, rfc3339 } from "./_text.ts";
-import { concatBytes } from "../bytes.ts";
+import { escapeTerminal, flagUnlessDefault, plural, quote, rfc3339 } from "./_text.ts";
 import { toJson } from "../terminal.ts";
 import { escapeControls } from "../terminal.ts";
-import { ArchiveBombError, ArchiveFormatError, TarGzReader } from "./_tar.ts";
 import { DEFAULT_SOURCE, ENV_INDEX, ENV_SOURCE, GALLERY_URL, isUrl, SLUG_PLACEHOLDER } from "./defaults.ts";
-import { ownedFile } from "../corpus/owned.ts";
 import { type AtlasLock, formatLock, LOCK_FILE, LOCK_SCHEMA, sha256Hex } from "./lock.ts";
 import { pathEscape, slugProblem } from "./slug.ts";
 import { allowedUrl, download, type DownloadOptions, MAX_BODY_BYTES } from "./transport.ts";
+import { ArchiveRuleError, extract, type StagedFile } from "./_extract.ts";
+import { mkdirTracked, pathKind, removeEmptyUpTo, removeStaleStaging, STAGING_PREFIX } from "./_staging.ts";
 
-/** Largest single file in an archive: 4 MiB. */
-export const MAX_FILE_BYTES = 4 * 1024 * 1024;
-/** Largest decompressed tar stream (headers and padding included): 32 MiB. */
-export const MAX_TOTAL_BYTES = 32 * 1024 * 1024;
-/** Most members (directories included). */
-export const MAX_MEMBERS = 512;
-/** Prefixes every archive member must sit under (ours, and the public atlas's). */
-export const ARCHIVE_PREFIXES = [".mapper", ".sightmap"] as const;
+export { ARCHIVE_PREFIXES, MAX_FILE_BYTES, MAX_MEMBERS, MAX_TOTAL_BYTES, unsafePathReason } from "./_extract.ts";
+export { removeStaleStaging, STAGING_PREFIX } from "./_staging.ts";
 
 /** Options of `atlas add`. */
 export interface AddOptions {
@@ -74,9 +69,6 @@ export function nextSteps(target: string): { serve: string; verify: string } {
     verify: `mapper atlas verify${flagUnlessDefault("--target", target, ".mapper")}`,
   };
 }
-
-/** An archive rule was broken; the message is prefixed with `atlas entry "<slug>": `. */
-class ArchiveRuleError extends PolicyError {}
 
 /** The archive URL template in effect: `--source`, else beside `--index`, else the environment, else the default. */
 export function sourceTemplate(options: Pick<AddOptions, "source" | "index">, io: Io): string {
@@ -112,189 +104,6 @@ export function besideIndex(index: string): string {
     return cut.slice(0, cut.lastIndexOf("/") + 1) + `${SLUG_PLACEHOLDER}.tar.gz`;
   }
   return join(dirname(index), `${SLUG_PLACEHOLDER}.tar.gz`);
-}
-
-const WINDOWS_RESERVED = /^(con|prn|aux|nul|conin\$|conout\$|com[0-9¹²³]|lpt[0-9¹²³])(\..*)?$/i;
-
-/** Why a member name is unsafe (after stripping one trailing `/` and one leading `./`), or `undefined`. */
-export function unsafePathReason(path: string): string | undefined {
-  if (path === "") return "it is empty";
-  if (path.startsWith("/")) return "it is absolute";
-  if (/^[a-zA-Z]:/.test(path)) return "it names a drive";
-  if (path.includes("\\")) return "it contains a backslash";
-  if (hasControl(path)) return "it contains a control character";
-  for (const seg of path.split("/")) {
-    if (seg === "") return "it has an empty segment";
-    if (seg === "." || seg === "..") return `it has a "${seg}" segment`;
-    if (/[<>:"|?*]/.test(seg)) return "it contains a character Windows does not allow in names";
-    if (WINDOWS_RESERVED.test(seg)) return `"${seg}" is a reserved name on Windows`;
-    if (/[. ]$/.test(seg)) return "a segment ends with a dot or a space (not portable to Windows)";
-  }
-  return undefined;
-}
-
-/** The key two paths collide on when the file system folds case or normalises Unicode. */
-function foldKey(path: string): string {
-  return path.normalize("NFC").toLowerCase().normalize("NFC");
-}
-
-/** A file ready to land. */
-interface StagedFile {
-  rel: string;
-  sha256: string;
-}
-
-/**
- * What is at the install target. A symbolic link is refused whatever it points at: the final rename would replace
- * the link itself, not fill the directory it names.
- */
-async function pathKind(path: string): Promise<"missing" | "empty" | "nonempty" | "notdir" | "symlink"> {
-  let info: Deno.FileInfo;
-  try {
-    info = await Deno.lstat(path);
-  } catch (err: unknown) {
-    if (err instanceof Deno.errors.NotFound) return "missing";
-    throw err;
-  }
-  if (info.isSymlink) return "symlink";
-  if (!info.isDirectory) return "notdir";
-  for await (const _ of Deno.readDir(path)) return "nonempty";
-  return "empty";
-}
-
-/** Creates `dir` and missing parents; returns the topmost directory this call created (for clean-up). */
-async function mkdirTracked(dir: string): Promise<string | undefined> {
-  let top: string | undefined;
-  let probe = dir;
-  for (;;) {
-    try {
-      await Deno.lstat(probe);
-      break;
-    } catch {
-      top = probe;
-      const up = dirname(probe);
-      if (up === probe) break;
-      probe = up;
-    }
-  }
-  await Deno.mkdir(dir, { recursive: true, mode: 0o755 });
-  return top;
-}
-
-/** Extracts the archive into `staging` under every rule; returns the files written, sorted. Stops when `signal` aborts. */
-async function extract(archive: Uint8Array, staging: string, signal: AbortSignal): Promise<StagedFile[]> {
-  let tar: TarGzReader;
-  try {
-    tar = new TarGzReader(archive, MAX_TOTAL_BYTES);
-  } catch (err: unknown) {
-    if (err instanceof ArchiveFormatError) throw new ArchiveRuleError(err.message);
-    throw err;
-  }
-  const files: StagedFile[] = [];
-  // Every path the archive lays down (files, directories, and the directories files imply), by fold key: two
-  // different spellings of one key would land on the same file on a case-insensitive or normalising file system.
-  const taken = new Map<string, { rel: string; dir: boolean }>();
-  let members = 0;
-  const fail = (message: string) => new ArchiveRuleError(message);
-  const claim = (rel: string, dir: boolean) => {
-    const key = foldKey(rel);
-    const seen = taken.get(key);
-    if (seen === undefined) {
-      taken.set(key, { rel, dir });
-      return;
-    }
-    if (seen.rel === rel) {
-      if (seen.dir && dir) return; // a directory named again (explicitly or by another file) is fine
-      throw fail(
-        seen.dir === dir
-          ? `publishes ${quote(rel)} twice`
-          : `publishes ${quote(rel)} both as a file and as a directory`,
-      );
-    }
-    throw fail(
-      seen.rel.normalize("NFC") === rel.normalize("NFC")
-        ? `publishes ${
-          quote(rel)
-        } twice in different Unicode normalisations, which collide on Unicode-normalising file systems`
-        : `publishes ${quote(seen.rel)} and ${quote(rel)}, which collide on case-insensitive file systems`,
-    );
-  };
-  try {
-    for (;;) {
-      signal.throwIfAborted();
-      const m = await tar.next();
-      if (!m) break;
-      members++;
-      if (members > MAX_MEMBERS) throw fail(`holds more than ${MAX_MEMBERS} members`);
-      const original = m.name;
-      if (m.type === "g") throw fail(`carries a PAX global header (${quote(original)}), which mapper does not accept`);
-      if (!m.nameValid) throw fail(`publishes a member whose name is not valid UTF-8 (${quote(original)})`);
-      let name = original.endsWith("/") ? original.slice(0, -1) : original;
-      if (name.startsWith("./")) name = name.slice(2);
-      const reason = unsafePathReason(name);
-      if (reason !== undefined) throw fail(`publishes an unsafe path ${quote(original)}: ${reason}`);
-      const prefix = ARCHIVE_PREFIXES.find((p) => name === p || name.startsWith(`${p}/`));
-      const isDir = m.type === "5";
-      const isFile = m.type === "0" || m.type === "\0";
-      if (prefix === undefined) throw fail(`publishes ${quote(original)}, which is not under .mapper/`);
-      if (name === prefix) {
-        if (isDir) continue;
-        throw fail(`publishes ${prefix}/ as a file`);
-      }
-      if (!isDir && !isFile) {
-        const what = {
-          "1": "a hard link",
-          "2": "a symbolic link",
-          "3": "a character device",
-          "4": "a block device",
-          "6": "a FIFO",
-          "7": "a contiguous file",
-        }[m.type] ?? `a member of type ${JSON.stringify(escapeTerminal(m.type))}`;
-        throw fail(`publishes ${quote(original)}, which is ${what}, not a regular file or a directory`);
-      }
-      const rel = name.slice(prefix.length + 1);
-      const owned = rel.includes("/") ? undefined : ownedFile(rel);
-      if (owned !== undefined) {
-        throw fail(
-          `publishes ${quote(rel)}, a name mapper reserves for its own record (${owned.name}: ${owned.what})`,
-        );
-      }
-      // Containment: the joined path must stay inside staging (defence in depth; the name rules already ensure it).
-      const dest = resolve(staging, ...rel.split("/"));
-      if (!dest.startsWith(staging + sep)) throw fail(`publishes an unsafe path ${quote(original)}`);
-      const segments = rel.split("/");
-      for (let i = 1; i < segments.length; i++) claim(segments.slice(0, i).join("/"), true);
-      claim(rel, isDir);
-      if (isDir) {
-        await Deno.mkdir(dest, { recursive: true, mode: 0o755 });
-        continue;
-      }
-      const chunks: Uint8Array[] = [];
-      const size = await tar.readData(
-        MAX_FILE_BYTES,
-        (c) => chunks.push(c.slice()),
-        () => fail(`publishes ${quote(rel)} over the ${MAX_FILE_BYTES}-byte file limit`),
-      );
-      const data = concatBytes(chunks, size);
-      await Deno.mkdir(dirname(dest), { recursive: true, mode: 0o755 });
-      const file = await Deno.open(dest, { createNew: true, write: true, mode: 0o644 });
-      try {
-        let off = 0;
-        while (off < data.byteLength) off += await file.write(data.subarray(off));
-      } finally {
-        file.close();
-      }
-      files.push({ rel, sha256: await sha256Hex(data) });
-    }
-  } catch (err: unknown) {
-    if (err instanceof ArchiveBombError) throw fail(err.message);
-    if (err instanceof ArchiveFormatError) throw fail(err.message);
-    throw err;
-  } finally {
-    await tar.close();
-  }
-  if (files.length === 0) throw fail("publishes no files under .mapper/");
-  return files.sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
 }
 
 /**
@@ -549,70 +358,5 @@ export async function runAdd(options: AddOptions, io: Io): Promise<number> {
   } finally {
     if (staging) await Deno.remove(staging, { recursive: true }).catch(() => {});
     if (createdTop) await removeEmptyUpTo(parent, createdTop);
-  }
-}
-
-/**
- * Staging directories are named `.mapper-add-<pid>-<random>` beside the target. One left behind by an install that
- * was killed (`kill -9`, power loss) is removed by a later install into the same parent, but only when it is
- * certainly ours and certainly abandoned: a real directory (not a symbolic link) owned by this user, whose name
- * matches the pattern exactly, and whose recorded pid is no longer running. Where liveness cannot be checked, it
- * is left alone.
- */
-export const STAGING_PREFIX = ".mapper-add-";
-const STAGING_NAME = /^\.mapper-add-([1-9][0-9]{0,9})-[A-Za-z0-9_]{1,32}$/;
-
-/** Whether process `pid` is running: `true`/`false`, or `undefined` when this platform cannot tell cheaply. */
-async function processAlive(pid: number): Promise<boolean | undefined> {
-  if (pid === Deno.pid) return true;
-  if (Deno.build.os !== "linux") return undefined;
-  try {
-    await Deno.lstat(`/proc/${pid}`);
-    return true;
-  } catch (err: unknown) {
-    return err instanceof Deno.errors.NotFound ? false : undefined;
-  }
-}
-
-/** Removes abandoned staging directories in `parent` (see {@linkcode STAGING_PREFIX}); never fails the install. */
-export async function removeStaleStaging(parent: string): Promise<string[]> {
-  const removed: string[] = [];
-  let entries: Deno.DirEntry[];
-  try {
-    entries = await Array.fromAsync(Deno.readDir(parent));
-  } catch {
-    return removed;
-  }
-  const uid = Deno.uid();
-  for (const e of entries) {
-    const m = STAGING_NAME.exec(e.name);
-    if (!m || !e.isDirectory || e.isSymlink) continue;
-    const path = join(parent, e.name);
-    const info = await Deno.lstat(path).catch(() => undefined);
-    if (!info?.isDirectory || (uid !== null && info.uid !== uid)) continue;
-    if ((await processAlive(Number(m[1]))) !== false) continue;
-    try {
-      await Deno.remove(path, { recursive: true });
-      removed.push(e.name);
-    } catch {
-      // not ours to fight over: leave it
-    }
-  }
-  return removed;
-}
-
-/** Removes `dir` and its parents up to and including `top` while they are empty. */
-async function removeEmptyUpTo(dir: string, top: string): Promise<void> {
-  let d = dir;
-  for (;;) {
-    try {
-      await Deno.remove(d);
-    } catch {
-      return;
-    }
-    if (d === top) return;
-    const up = dirname(d);
-    if (up === d) return;
-    d = up;
   }
 }

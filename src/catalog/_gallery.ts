@@ -1,18 +1,23 @@
 /**
  * Reading a gallery directory (`entries/<slug>/README.md`, `entries/<slug>/.mapper/**`, optional
  * `entries/<slug>/screenshots/*`, optional `removed.yaml`) into checked entries. One read: every byte the snapshot
- * serves is read here, once. A bad entry never throws: it becomes a warning naming the entry and the rule.
+ * serves is read here, once. A bad entry never throws: it becomes a warning naming the entry and the rule. The
+ * front matter, the corpus's archive members and the takedown list each have their own module.
  *
  * @module
  */
-import { readRegularTextFile } from "../files.ts";
 import { join } from "node:path";
-import { parse as parseYaml } from "yaml";
-import { DataError, describe, FileError } from "../errors.ts";
+import { describe, FileError } from "../errors.ts";
 import type { CorpusStats } from "../corpus/mod.ts";
-import { MAX_FILE_BYTES, MAX_MEMBERS, MAX_NAME_BYTES, MAX_TOTAL_BYTES } from "./_limits.ts";
 import { checkFrontMatter, type FrontMatter, SLUG_PATTERN } from "./_schema.ts";
 import type { ArchiveFile } from "./_tar.ts";
+import { firstLine, splitFrontMatter } from "./_front_matter.ts";
+import { byCodeUnit, configVersion, walkCorpus } from "./_members.ts";
+import { readTombstones, type Tombstone } from "./_tombstones.ts";
+
+export { splitFrontMatter } from "./_front_matter.ts";
+export { byCodeUnit } from "./_members.ts";
+export { readTombstones, type Tombstone } from "./_tombstones.ts";
 
 /** Why an entry was left out: the entry folder name, the rule it broke and a one-line detail. */
 export interface EntryWarning {
@@ -50,16 +55,6 @@ export interface GalleryEntry {
   screenshots: Screenshot[];
   /** Git commit of the entry, or `null` when unknown. */
   commit: string | null;
-}
-
-/** A takedown tombstone from `removed.yaml`. */
-export interface Tombstone {
-  /** Slug of the removed entry. */
-  slug: string;
-  /** When it was removed. */
-  removed?: string;
-  /** Why it was removed. */
-  reason?: string;
 }
 
 /** The gallery as read: accepted entries (slug order), warnings, and takedowns that still had a directory. */
@@ -104,75 +99,6 @@ const ALLOWED_IN_ENTRY = new Set(["README.md", ".mapper", "screenshots"]);
 /** Entries read at the same time. */
 const CONCURRENCY = 8;
 
-/** The first line of an error's message, without the trailing colon a YAML code frame leaves. */
-function firstLine(err: unknown): string {
-  return (describe(err).split("\n")[0] ?? "").replace(/:\s*$/, "");
-}
-
-/** Code-unit string order (not locale), as JavaScript's default sort. */
-export function byCodeUnit(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
-/** Splits a README into its front matter (parsed) and body; throws a readable message when malformed. */
-export function splitFrontMatter(text: string): { data: unknown; body: string } {
-  // A byte order mark (Windows editors write one) is not content.
-  const lines = text.replace(/^\uFEFF/, "").split("\n");
-  if (lines[0]?.replace(/\r$/, "") !== "---") throw new Error("README.md does not start with a '---' line");
-  const end = lines.findIndex((line, i) => i > 0 && line.startsWith("---"));
-  if (end < 0) throw new Error("front matter has no closing '---' line");
-  const yaml = lines.slice(1, end).map((line) => line.replace(/\r$/, "")).join("\n");
-  let data: unknown;
-  try {
-    data = parseYaml(yaml);
-  } catch (err: unknown) {
-    throw new Error(`front matter is not valid YAML: ${firstLine(err)}`);
-  }
-  if (data === null || typeof data !== "object" || Array.isArray(data)) {
-    throw new Error("front matter is not a YAML mapping");
-  }
-  return { data, body: lines.slice(end + 1).join("\n") };
-}
-
-/** Reads `removed.yaml` (absent → none). A malformed file is fatal: takedowns must never be guessed. */
-export async function readTombstones(gallery: string): Promise<Tombstone[]> {
-  const path = join(gallery, "removed.yaml");
-  let text: string;
-  try {
-    text = await readRegularTextFile(path); // a FIFO named removed.yaml must not block a rebuild
-  } catch (err: unknown) {
-    if (err instanceof Deno.errors.NotFound) return [];
-    throw new FileError(`cannot read "${path}": ${describe(err)}`);
-  }
-  let data: unknown;
-  try {
-    data = parseYaml(text);
-  } catch (err: unknown) {
-    throw new DataError(`"${path}" is not valid YAML: ${firstLine(err)}`, {
-      hint: "fix the takedown list; no snapshot is published while it is unreadable",
-    });
-  }
-  if (data === null || data === undefined) return [];
-  if (!Array.isArray(data)) {
-    throw new DataError(`"${path}" must be a YAML list of {slug, removed, reason}, found ${typeof data}`, {
-      hint: "write '[]' when nothing was removed",
-    });
-  }
-  return data.map((item, i) => {
-    const slug = typeof item === "string" ? item : (item as { slug?: unknown } | null)?.slug;
-    if (typeof slug !== "string" || slug === "") {
-      throw new DataError(`"${path}" item ${i + 1} has no slug`, { hint: "each item needs 'slug: <slug>'" });
-    }
-    const t: Tombstone = { slug };
-    if (typeof item === "object") {
-      const { removed, reason } = item as { removed?: unknown; reason?: unknown };
-      if (typeof removed === "string") t.removed = removed;
-      if (typeof reason === "string") t.reason = reason;
-    }
-    return t;
-  });
-}
-
 /** The last commit touching each entry directory, when the gallery is a git checkout; empty map otherwise. */
 export async function entryCommits(gallery: string): Promise<Map<string, string>> {
   const commits = new Map<string, string>();
@@ -202,63 +128,6 @@ export async function entryCommits(gallery: string): Promise<Map<string, string>
     if (slug && !commits.has(slug)) commits.set(slug, sha);
   }
   return commits;
-}
-
-/** Walks `.mapper/` for archive members and checks every limit `mapper atlas add` enforces. */
-async function walkCorpus(
-  corpusDir: string,
-  problems: string[],
-): Promise<{ members: ArchiveFile[]; files: string[] }> {
-  const members: ArchiveFile[] = [];
-  let total = 0;
-  const walk = async (rel: string): Promise<void> => {
-    const names: string[] = [];
-    for await (const e of Deno.readDir(join(corpusDir, rel))) names.push(e.name);
-    names.sort(byCodeUnit);
-    for (const name of names) {
-      const relPath = rel ? `${rel}/${name}` : name;
-      const member = `.mapper/${relPath}`;
-      // deno-lint-ignore no-control-regex
-      if (/[\x00-\x1f\x7f\\]/.test(name)) {
-        problems.push(`unsafe file name ${JSON.stringify(member)}`);
-        continue;
-      }
-      const info = await Deno.lstat(join(corpusDir, relPath));
-      if (info.isSymlink) {
-        problems.push(`"${member}" is a symbolic link (only regular files are published)`);
-        continue;
-      }
-      if (info.isDirectory) {
-        await walk(relPath);
-        continue;
-      }
-      if (!info.isFile) {
-        problems.push(`"${member}" is not a regular file`);
-        continue;
-      }
-      if (new TextEncoder().encode(member).length > MAX_NAME_BYTES) {
-        problems.push(`"${member}" is longer than ${MAX_NAME_BYTES} bytes`);
-        continue;
-      }
-      if (info.size > MAX_FILE_BYTES) {
-        problems.push(`"${member}" is ${info.size} bytes, over the ${MAX_FILE_BYTES}-byte per-file limit`);
-        continue;
-      }
-      total += info.size;
-      if (total > MAX_TOTAL_BYTES) {
-        problems.push(`the corpus is over the ${MAX_TOTAL_BYTES}-byte total limit`);
-        return;
-      }
-      members.push({ name: member, data: await Deno.readFile(join(corpusDir, relPath)) });
-      if (members.length > MAX_MEMBERS) {
-        problems.push(`the corpus has more than ${MAX_MEMBERS} files`);
-        return;
-      }
-    }
-  };
-  await walk("");
-  if (members.length === 0 && problems.length === 0) problems.push("the corpus has no files");
-  return { members, files: members.map((m) => m.name).sort(byCodeUnit) };
 }
 
 /** Reads the screenshots folder (absent → none) and checks the gallery's rules. */
@@ -300,17 +169,6 @@ async function readScreenshots(dir: string, problems: string[]): Promise<Screens
     shots.push({ name, data: await Deno.readFile(join(dir, name)) });
   }
   return shots;
-}
-
-/** Reads `config.yaml`'s `version`, or `undefined` when the file is missing or unreadable. */
-function configVersion(members: readonly ArchiveFile[]): unknown {
-  const config = members.find((m) => m.name === ".mapper/config.yaml" || m.name === ".mapper/config.yml");
-  if (!config) return undefined;
-  try {
-    return (parseYaml(decoder.decode(config.data)) as { version?: unknown } | null)?.version;
-  } catch {
-    return undefined;
-  }
 }
 
 /** Reads and checks one entry directory. Returns the entry, or `undefined` after adding warnings. */

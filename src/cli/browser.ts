@@ -73,7 +73,7 @@ export function registerBrowser(program: Command, ctx: CliContext): void {
     .option("--dir <path>", SESSION_DIR_HELP)
     .option("--json", "print the status as JSON")
     .action(async (o) => {
-      const { runBrowserStatus } = await import("../browser/stop.ts");
+      const { runBrowserStatus } = await import("../browser/status.ts");
       ctx.exitCode = await runBrowserStatus({ dir: o.dir, json: o.json === true }, ctx.io);
     });
 

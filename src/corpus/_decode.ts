@@ -1,119 +1,25 @@
 // Per-file decode: YAML text → typed raw entries with source locations. Syntax errors and wrong types are fatal
-// problems; unknown fields and similar are warnings. Aliases and `<<` merge keys are resolved here.
-import process from "node:process";
-import { isAlias, isMap, isScalar, isSeq, LineCounter, parseAllDocuments, visit } from "yaml";
-import type { Alias, Document, Node as YamlNode, Scalar, YAMLMap, YAMLSeq } from "yaml";
+// problems; unknown fields and similar are warnings. The YAML side (aliases, merge keys, paths) is `_yaml_reader.ts`;
+// the shapes produced are `_raw.ts`.
+import { isScalar, isSeq, parseAllDocuments } from "yaml";
+import type { Document, Node as YamlNode, Scalar, YAMLSeq } from "yaml";
 import { splitSelectors as splitJoined } from "./selector.ts";
 import type { Diagnostic, SourceLocation } from "./diagnostic.ts";
 import * as rules from "./rules.ts";
-import type { WireFieldProperty, WireMessage, WirePayload, WireProperty, WireRequest } from "./wire.ts";
+import type { WireFieldProperty, WirePayload, WireProperty } from "./wire.ts";
+import type { DecodeChecks, RawComponent, RawDefinition, RawFile, RawMessage, RawRequest, RawView } from "./_raw.ts";
+import { type Entry, firstLine, isNullScalar, kindOf, withoutEnvLookups, YamlReader } from "./_yaml_reader.ts";
 
-/** A component as written: either a `$ref` or a definition (children still nested). */
-export type RawComponent = RawRef | RawDefinition;
-
-/** `- $ref: Name` (sibling keys ignored, with a warning). */
-export interface RawRef {
-  /** Tells a reference from a definition. */
-  kind: "ref";
-  /** Name of the referenced component. */
-  ref: string;
-  /** Where it is written. */
-  location: SourceLocation;
-}
-
-/** A component definition as written. */
-export interface RawDefinition {
-  /** Tells a definition from a reference. */
-  kind: "def";
-  /** Component name. */
-  name?: string;
-  /** Split selectors; `undefined` when the key is absent or null. */
-  selectors?: string[];
-  /** Whether a `selector` key had a (non-null) value, even one that splits to nothing. */
-  selectorGiven: boolean;
-  /** Authoring-only: the selector text(s) as written (one per list item) and where the value starts. */
-  selectorText?: string[];
-  /** Where the selector value starts. */
-  selectorLocation?: SourceLocation;
-  /** Dependencies. */
-  dependencies?: string[];
-  /** Description. */
-  description?: string;
-  /** Source file. */
-  source?: string;
-  /** Stability label. */
-  stability?: string;
-  /** Memory notes. */
-  memory?: string[];
-  /** Tags. */
-  tags?: string[];
-  /** Declared properties. */
-  properties: WireProperty[];
-  /** Nested child components. */
-  children: RawComponent[];
-  /** Where it is written. */
-  location: SourceLocation;
-}
-
-/** A request as written (required fields checked later). */
-export interface RawRequest extends Partial<WireRequest> {
-  /** Where it is written. */
-  location: SourceLocation;
-}
-
-/** A message as written. */
-export interface RawMessage extends Partial<WireMessage> {
-  /** Where it is written. */
-  location: SourceLocation;
-}
-
-/** A view as written. */
-export interface RawView {
-  /** View name. */
-  name?: string;
-  /** URL route pattern. */
-  route?: string;
-  /** The view's `url` key as written. */
-  url?: string;
-  /** Description. */
-  description?: string;
-  /** Source file. */
-  source?: string;
-  /** Dependencies. */
-  dependencies?: string[];
-  /** Tags. */
-  tags?: string[];
-  /** Memory notes. */
-  memory: string[];
-  /** Components of the view. */
-  components: RawComponent[];
-  /** Requests of the view. */
-  requests: RawRequest[];
-  /** Where it is written. */
-  location: SourceLocation;
-}
-
-/** What a decoder checks beyond the schema; the expensive parts are injected so plain loads stay cheap. */
-export interface DecodeChecks {
-  /** Checks one selector alternative as written (CSS parse); `undefined` when fine. */
-  selector?: (selector: string) => rules.Problem | undefined;
-}
-
-/** One decoded file. */
-export interface RawFile {
-  /** Every component property `extract:` as written, checked once all component names are known. */
-  extracts: Array<{ extract: string; location: SourceLocation }>;
-  /** Memory notes. */
-  memory: string[];
-  /** Components declared in the file. */
-  components: RawComponent[];
-  /** Views declared in the file. */
-  views: RawView[];
-  /** Requests declared in the file. */
-  requests: RawRequest[];
-  /** Messages declared in the file. */
-  messages: RawMessage[];
-}
+export type {
+  DecodeChecks,
+  RawComponent,
+  RawDefinition,
+  RawFile,
+  RawMessage,
+  RawRef,
+  RawRequest,
+  RawView,
+} from "./_raw.ts";
 
 /** Files that configure tooling rather than describe the site: no unknown-field or version warnings. */
 const TOOLING_FILES = new Set(["config.yaml", "config.yml", "survey.yaml", "survey.yml"]);
@@ -177,61 +83,22 @@ const FIELD_PROPERTY_KEYS = new Set(["name", "source", "field", "pattern"]);
 const PAYLOAD_KEYS = new Set(["fields"]);
 const PAYLOAD_FIELD_KEYS = new Set(["name", "type", "description"]);
 
-/** Upper bound on nodes visited through aliases in one file (defeats "billion laughs" inflation). */
-const ALIAS_BUDGET = 100_000;
-
-type Entry = { key: string; keyNode: YamlNode; value: YamlNode | null };
-
 /** Decoding state of one file. */
-class FileDecoder {
-  readonly lines = new LineCounter();
-  doc: Document.Parsed | undefined;
-  aliasVisits = 0;
-  /** `Alias.resolve` searches the document; each alias node is resolved once. */
-  readonly resolved = new Map<Alias, YamlNode | null>();
-  aliasDepth = 0;
+class FileDecoder extends YamlReader {
   readonly tooling: boolean;
   readonly config: boolean;
   readonly extracts: RawFile["extracts"] = [];
-  /** Field path of every node of the first document (keys map to their pair's path). */
-  readonly paths = new Map<unknown, string>();
 
   constructor(
-    readonly file: string,
-    readonly fatal: Diagnostic[],
-    readonly warnings: Diagnostic[],
+    file: string,
+    fatal: Diagnostic[],
+    warnings: Diagnostic[],
     readonly checks: DecodeChecks,
   ) {
+    super(file, fatal, warnings);
     const base = (file.split(/[\\/]/).pop() ?? file).toLowerCase();
     this.tooling = TOOLING_FILES.has(base);
     this.config = base === "config.yaml" || base === "config.yml";
-  }
-
-  at(offset: number | undefined, path?: string): SourceLocation {
-    if (offset === undefined) return { file: this.file, line: 0, column: 0, ...(path === undefined ? {} : { path }) };
-    const { line, col } = this.lines.linePos(offset);
-    return { file: this.file, line, column: col, ...(path === undefined ? {} : { path }) };
-  }
-
-  loc(node: YamlNode | null | undefined): SourceLocation {
-    return this.at(node?.range?.[0], node ? this.paths.get(node) : undefined);
-  }
-
-  /** Records the field path of every node below `node` (aliases keep the path where they are written). */
-  indexPaths(node: unknown, path: string, depth = 0): void {
-    if (node === null || node === undefined || depth > 64 || this.paths.has(node)) return;
-    this.paths.set(node, path);
-    if (isMap(node)) {
-      for (const pair of (node as YAMLMap).items) {
-        const key = pair.key;
-        const name = key && isScalar(key) ? scalarText(key as Scalar) ?? "" : "";
-        const child = childPath(path, name);
-        if (key) this.paths.set(key, child);
-        this.indexPaths(pair.value, child, depth + 1);
-      }
-    } else if (isSeq(node)) {
-      (node as YAMLSeq).items.forEach((item, i) => this.indexPaths(item, `${path}[${i}]`, depth + 1));
-    }
   }
 
   /** An error-severity diagnostic that does not stop the load (a check failed; the entry stays or is dropped). */
@@ -261,195 +128,9 @@ class FileDecoder {
     return value;
   }
 
-  typeError(node: YamlNode | null, what: string, expected: string): void {
-    this.fatal.push({
-      code: "type-mismatch",
-      severity: "error",
-      message: `${what} must be ${expected}, found ${kindOf(node)}`,
-      location: this.loc(node),
-    });
-  }
-
-  warn(code: string, message: string, location: SourceLocation): void {
-    this.warnings.push({ code, severity: "warning", message, location });
-  }
-
-  /** Follows an alias to its anchored node (counted against the budget). */
-  deref(node: YamlNode | null): YamlNode | null {
-    if (node && isAlias(node)) {
-      let target = this.resolved.get(node as Alias);
-      if (target === undefined) {
-        target = (node as Alias).resolve(this.doc!) ?? null;
-        this.resolved.set(node as Alias, target);
-      }
-      if (!target) {
-        this.fatal.push({
-          code: "yaml-syntax",
-          severity: "error",
-          message: `unknown alias "*${(node as Alias).source}"`,
-          location: this.loc(node),
-        });
-      }
-      return target;
-    }
-    return node;
-  }
-
-  /** Runs `fn` on an aliased subtree, enforcing the alias budget and depth. */
-  withAlias<T>(node: YamlNode | null, fn: (n: YamlNode | null) => T): T | undefined {
-    if (!node || !isAlias(node)) return fn(node);
-    if (++this.aliasVisits > ALIAS_BUDGET || this.aliasDepth > 32) {
-      if (this.aliasVisits === ALIAS_BUDGET + 1 || this.aliasDepth > 32) {
-        this.fatal.push({
-          code: "yaml-alias-limit",
-          severity: "error",
-          message: "too many or too deeply nested alias expansions",
-          location: this.loc(node),
-        });
-      }
-      this.aliasDepth = 0;
-      this.aliasVisits = ALIAS_BUDGET + 2;
-      return undefined;
-    }
-    this.aliasDepth++;
-    try {
-      return fn(this.deref(node));
-    } finally {
-      this.aliasDepth--;
-    }
-  }
-
-  /** The entries of a mapping (aliases and `<<` merge keys resolved); `undefined` if null or not a mapping. */
-  entries(node: YamlNode | null, what: string): Entry[] | undefined {
-    return this.withAlias(node, (n) => {
-      if (n === null || isNullScalar(n)) return undefined;
-      if (!isMap(n)) {
-        this.typeError(n, what, "a mapping");
-        return undefined;
-      }
-      const out: Entry[] = [];
-      const merged: Entry[] = [];
-      for (const pair of (n as YAMLMap<YamlNode, YamlNode | null>).items) {
-        const keyNode = pair.key as YamlNode | null;
-        const key = keyNode && isScalar(keyNode) ? scalarText(keyNode as Scalar) : undefined;
-        if (key === undefined || keyNode === null) {
-          this.typeError(keyNode, `a key in ${what}`, "a plain string");
-          continue;
-        }
-        if (key === "<<" && (keyNode as Scalar).type === "PLAIN") {
-          this.mergeInto(merged, pair.value as YamlNode | null, what);
-          continue;
-        }
-        out.push({ key, keyNode, value: (pair.value as YamlNode | null) ?? null });
-      }
-      if (merged.length === 0) return out;
-      // Merged entries come after the explicit ones but never override them (YAML merge key semantics).
-      const explicit = new Set(out.map((e) => e.key));
-      const seen = new Set<string>();
-      for (const m of merged) {
-        if (explicit.has(m.key) || seen.has(m.key)) continue;
-        seen.add(m.key);
-        out.push(m);
-      }
-      return out;
-    });
-  }
-
-  mergeInto(merged: Entry[], value: YamlNode | null, what: string): void {
-    const target = this.deref(value);
-    if (target && isSeq(target)) {
-      for (const item of (target as YAMLSeq<YamlNode>).items) {
-        const entries = this.entries(item, `a merge source in ${what}`);
-        if (entries) merged.push(...entries);
-      }
-      return;
-    }
-    const entries = this.entries(value, `the merge source of ${what}`);
-    if (entries) merged.push(...entries);
-  }
-
-  /** A list item that must be a mapping: an empty item is dropped with an `empty-entry` diagnostic. */
-  entry(node: YamlNode | null, what: string): Entry[] | undefined {
-    const entries = this.entries(node, what);
-    if (!entries && (node === null || isNullScalar(this.deref(node)))) {
-      this.warnings.push({
-        code: "empty-entry",
-        severity: "error",
-        message: `empty list item where ${what} was expected; it is dropped`,
-        location: this.loc(node),
-      });
-    }
-    return entries;
-  }
-
-  /** The items of a sequence; `undefined` for null; a type error otherwise. */
-  items(node: YamlNode | null, what: string): YamlNode[] | undefined {
-    return this.withAlias(node, (n) => {
-      if (n === null || isNullScalar(n)) return undefined;
-      if (!isSeq(n)) {
-        this.typeError(n, what, "a list");
-        return undefined;
-      }
-      return (n as YAMLSeq<YamlNode>).items.map((i) => i ?? null) as YamlNode[];
-    });
-  }
-
-  /** A scalar as text (numbers and booleans as written); `undefined` for null or on a type error. */
-  string(node: YamlNode | null, what: string): string | undefined {
-    return this.withAlias(node, (n) => {
-      if (n === null || isNullScalar(n)) return undefined;
-      if (!isScalar(n)) {
-        this.typeError(n, what, "a string");
-        return undefined;
-      }
-      return scalarText(n as Scalar);
-    });
-  }
-
-  /** A list of strings (`memory`, `tags`); null items are skipped. */
-  strings(node: YamlNode | null, what: string): string[] | undefined {
-    const items = this.items(node, what);
-    if (!items) return undefined;
-    const out: string[] = [];
-    for (const item of items) {
-      const s = this.string(item, `an item of ${what}`);
-      if (s !== undefined) out.push(s);
-      else if (item === null || isNullScalar(this.deref(item))) {
-        this.warn("empty-entry", `empty item in ${what}; it is skipped`, this.loc(item));
-      }
-    }
-    return out;
-  }
-
   unknown(e: Entry, where: string): void {
     if (this.tooling) return;
     this.warn("unknown-field", `unknown field "${e.key}" in ${where}; it is ignored`, this.loc(e.keyNode));
-  }
-
-  /**
-   * Refuses an alias that points into the node that contains it (`- &a {children: [*a]}`): expanding it never ends.
-   * An alias can only name an EARLIER anchor, so a cycle exists exactly when an alias lies inside its own target.
-   */
-  cyclicAlias(doc: Document.Parsed): boolean {
-    let cyclic = false;
-    visit(doc, {
-      Alias: (_key, node) => {
-        const target = node.resolve(doc);
-        const [start = 0] = node.range ?? [];
-        if (target?.range && target.range[0] <= start && start < target.range[2]) {
-          this.fatal.push({
-            code: "yaml-alias-limit",
-            severity: "error",
-            message: `alias "*${node.source}" refers to a node that contains it (a cycle that never ends)`,
-            location: this.loc(node),
-          });
-          cyclic = true;
-          return visit.BREAK;
-        }
-        return undefined;
-      },
-    });
-    return cyclic;
   }
 
   // ---- entities -------------------------------------------------------------------------------------------
@@ -929,66 +610,8 @@ class FileDecoder {
   }
 }
 
-/**
- * Runs a synchronous `yaml` call with `process.env` replaced by an empty object. The parser reads
- * `process.env.LOG_TOKENS` once per token (a debugging switch); under Deno each read is a call into the runtime,
- * about a third of the parse time. Nothing else runs while `fn` does, and the real environment is always restored.
- */
-function withoutEnvLookups<T>(fn: () => T): T {
-  const saved = process.env;
-  try {
-    (process as { env: Record<string, string | undefined> }).env = {};
-  } catch {
-    return fn(); // not writable on this runtime: same result, just slower
-  }
-  try {
-    return fn();
-  } finally {
-    process.env = saved;
-  }
-}
-
 function setIf<T extends object, K extends keyof T>(target: T, key: K, value: T[K] | undefined): void {
   if (value !== undefined) target[key] = value;
-}
-
-function isNullScalar(node: YamlNode | null): boolean {
-  return node !== null && isScalar(node) && (node as Scalar).value === null;
-}
-
-function scalarText(node: Scalar): string | undefined {
-  const v = node.value;
-  if (v === null || v === undefined) return undefined;
-  if (typeof v === "string") return v;
-  if (typeof v === "number" || typeof v === "boolean" || typeof v === "bigint") {
-    return node.source ?? String(v);
-  }
-  return String(v);
-}
-
-function kindOf(node: YamlNode | null): string {
-  if (node === null) return "nothing";
-  if (isMap(node)) return "a mapping";
-  if (isSeq(node)) return "a list";
-  if (isAlias(node)) return "an alias";
-  if (isScalar(node)) {
-    const v = (node as Scalar).value;
-    if (v === null) return "null";
-    if (typeof v === "string") return `the string ${JSON.stringify(v.length > 40 ? `${v.slice(0, 37)}...` : v)}`;
-    return `the ${typeof v} ${String((node as Scalar).source ?? v)}`;
-  }
-  return "an unsupported value";
-}
-
-/** `parent.key`, or `parent["odd key"]` when the key is not a plain identifier. */
-function childPath(parent: string, key: string): string {
-  if (/^[A-Za-z_][A-Za-z0-9_-]*$/.test(key)) return parent === "" ? key : `${parent}.${key}`;
-  return `${parent}[${JSON.stringify(key)}]`;
-}
-
-function firstLine(message: string): string {
-  const line = message.split("\n")[0] ?? message;
-  return line.replace(/ at line \d+, column \d+:?$/, "");
 }
 
 /**
