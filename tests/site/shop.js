@@ -6,7 +6,7 @@
 //   /shop/product/:id       one product (quantity input prefilled with 1)
 //   /shop/login             LoginForm with React-style controlled inputs (direct value assignment is ignored)
 //   /shop/account/**        account pages
-//   /shop/old-sale          client-side redirect to /shop/ after 400 ms
+//   /shop/old-sale          client-side redirect to /shop/ after 100 ms (well inside navigate's 400 ms window)
 //   /shop/help              a same-origin iframe (shop-help-frame.html) and an open shadow root with a button
 //   /shop/ticker            a clock that changes every 50 ms forever (never settles)
 //   /shop/blank             no interactive node at all
@@ -310,7 +310,7 @@ function route() {
   if (path.startsWith("/shop/account/")) return account(path.slice("/shop/account/".length));
   if (path === "/shop/old-sale") {
     main.append(el("p", { text: "The sale moved…" }));
-    setTimeout(() => location.replace("/shop/?consent=1"), 400);
+    setTimeout(() => location.replace("/shop/?consent=1"), 100);
     return;
   }
   if (path === "/shop/blank") {
