@@ -9,9 +9,9 @@
  * Skipped when no browser is found.
  */
 import { join } from "node:path";
-import { baseEnv, mapperCommand, ROOT } from "../tests/_helpers.ts";
+import { ROOT } from "../tests/_helpers.ts";
 import { startSite } from "../tests/site/server.ts";
-import { BROWSER, startSession, stopOnUnload } from "../tests/site/harness.ts";
+import { BROWSER, runRaw, startSession, stopOnUnload } from "../tests/site/harness.ts";
 
 const ignore = BROWSER === undefined;
 const site = ignore ? undefined : startSite();
@@ -19,16 +19,7 @@ const url = `${site?.origin}/shop/?consent=1`;
 const session = ignore ? undefined : await startSession(["--url", url], join(ROOT, "tests", "fixtures", "shop"));
 const CLICK = 'ProductCard[name="Basalt Coffee Mug"] AddToCartButton';
 
-function mapper(args: string[]): Promise<Deno.CommandOutput> {
-  return new Deno.Command(Deno.execPath(), {
-    args: mapperCommand(args),
-    cwd: session!.cwd,
-    env: { ...baseEnv(session!.env.HOME!) },
-    clearEnv: true,
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-}
+const mapper = (args: string[]): Promise<Deno.CommandOutput> => runRaw(session!, args);
 
 async function ok(args: string[]): Promise<void> {
   const out = await mapper(args);

@@ -9,7 +9,7 @@
  */
 import { baseEnv, mapperCommand, tempDir } from "../tests/_helpers.ts";
 import { startSite } from "../tests/site/server.ts";
-import { BROWSER, openTab, startSession, stopOnUnload, waitForLog } from "../tests/site/harness.ts";
+import { BROWSER, openTab, runRaw, startSession, stopOnUnload, waitForLog } from "../tests/site/harness.ts";
 import { chromiumArgs, launchChromium } from "../src/browser/chromium.ts";
 import { Collector } from "../src/browser/collector.ts";
 
@@ -38,16 +38,7 @@ if (session && site) {
   stopOnUnload(session);
 }
 
-function mapper(args: string[]): Promise<Deno.CommandOutput> {
-  return new Deno.Command(Deno.execPath(), {
-    args: mapperCommand(args),
-    cwd: session!.cwd,
-    env: { ...baseEnv(session!.env.HOME!) },
-    clearEnv: true,
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-}
+const mapper = (args: string[]): Promise<Deno.CommandOutput> => runRaw(session!, args);
 
 Deno.bench(
   { name: "console list, 1000 entries (whole process)", group: "list", ignore, n: 20, warmup: 2 },

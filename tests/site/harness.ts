@@ -6,7 +6,7 @@
  */
 import { delimiter, join } from "node:path";
 import { tmpdir } from "node:os";
-import { runMapper, type TempDir, tempDir } from "../_helpers.ts";
+import { baseEnv, mapperCommand, runMapper, type TempDir, tempDir } from "../_helpers.ts";
 
 const NAMES = ["chromium", "chromium-browser", "google-chrome", "google-chrome-stable"];
 
@@ -246,4 +246,16 @@ export function stopOnUnload(session: TestSession): void {
       // best effort
     }
   });
+}
+
+/** Runs mapper in the session's directory and environment, keeping the raw output (benches time whole processes). */
+export function runRaw(session: TestSession, args: string[]): Promise<Deno.CommandOutput> {
+  return new Deno.Command(Deno.execPath(), {
+    args: mapperCommand(args),
+    cwd: session.cwd,
+    env: { ...baseEnv(session.env.HOME!) },
+    clearEnv: true,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
 }
