@@ -50,7 +50,7 @@ async function tree(dir: string): Promise<{ files: number; bytes: number }> {
 /** The source corpora: the shared gallery (when present) and four from this repository. */
 async function sources(): Promise<string[]> {
   const gallery = Deno.env.get("MAPPER_GALLERY") ??
-    join(ROOT, "..", "..", "shared", "data", "atlas-gallery", "entries");
+    join(ROOT, "..", "shared", "data", "atlas-gallery", "entries");
   const out: string[] = [];
   for (const name of await Array.fromAsync(Deno.readDir(gallery)).catch(() => [])) {
     const dir = join(gallery, name.name, ".mapper");
