@@ -71,11 +71,10 @@ export function crossCheck(
     collect(f.components);
     for (const v of f.views) collect(v.components);
   }
-  const nameList = [...names];
   for (const f of files) {
     for (const { extract, location } of f.extracts) {
       if (extract === "") continue; // property-missing-extract already said so
-      const p = extractForm(extract, nameList, isSelector);
+      const p = extractForm(extract, names, isSelector);
       if (p) out.push({ code: p.code, severity: p.severity, message: p.message, location });
     }
   }

@@ -1,14 +1,13 @@
 // Per-file decode: YAML text → typed raw entries with source locations. Syntax errors and wrong types are fatal
 // problems; unknown fields and similar are warnings. The YAML side (aliases, merge keys, paths) is `_yaml_reader.ts`;
 // the shapes produced are `_raw.ts`.
-import { isScalar, isSeq, parseAllDocuments } from "yaml";
-import type { Document, Node as YamlNode, Scalar, YAMLSeq } from "yaml";
 import { splitSelectors as splitJoined } from "./selector.ts";
 import type { Diagnostic, SourceLocation } from "./diagnostic.ts";
 import * as rules from "./rules.ts";
 import type { WireFieldProperty, WirePayload, WireProperty } from "./wire.ts";
 import type { DecodeChecks, RawComponent, RawDefinition, RawFile, RawMessage, RawRequest, RawView } from "./_raw.ts";
-import { type Entry, firstLine, isNullScalar, kindOf, withoutEnvLookups, YamlReader } from "./_yaml_reader.ts";
+import { type Entry, firstLine, isNullScalar, kindOf, YamlReader } from "./_yaml_reader.ts";
+import type { ParsedYaml, YamlNode } from "./_yaml_nodes.ts";
 
 export type {
   DecodeChecks,
@@ -118,7 +117,7 @@ class FileDecoder extends YamlReader {
   text(node: YamlNode | null, what: string, key: string): string | undefined {
     const value = this.string(node, what);
     const n = this.deref(node);
-    if (value !== undefined && n && isScalar(n) && typeof (n as Scalar).value !== "string") {
+    if (value !== undefined && n?.kind === "scalar" && typeof n.value !== "string") {
       this.problem(
         "field-type-invalid",
         `field "${key}" must be a string, found ${kindOf(n)}; quote the value: ${key}: ${JSON.stringify(value)}`,
@@ -135,29 +134,17 @@ class FileDecoder extends YamlReader {
 
   // ---- entities -------------------------------------------------------------------------------------------
 
-  decode(text: string): RawFile | undefined {
-    const docs = withoutEnvLookups(() =>
-      parseAllDocuments(text, {
-        lineCounter: this.lines,
-        prettyErrors: false,
-        uniqueKeys: true,
-        keepSourceTokens: false,
-      })
-    );
-    const list = Array.isArray(docs) ? docs : [docs];
-    let syntax = false;
-    for (const doc of list) {
-      for (const err of doc.errors) {
-        syntax = true;
-        this.fatal.push({
-          code: "yaml-syntax",
-          severity: "error",
-          message: firstLine(err.message),
-          location: this.at(err.pos[0]),
-        });
-      }
+  decode(parsed: ParsedYaml): RawFile | undefined {
+    this.begin(parsed);
+    for (const err of parsed.errors) {
+      this.fatal.push({
+        code: "yaml-syntax",
+        severity: "error",
+        message: firstLine(err.message),
+        location: this.at(err.offset),
+      });
     }
-    if (syntax) return undefined;
+    if (parsed.errors.length > 0) return undefined;
     const file: RawFile = {
       extracts: this.extracts,
       memory: [],
@@ -166,20 +153,26 @@ class FileDecoder extends YamlReader {
       requests: [],
       messages: [],
     };
-    const first = list[0] as Document.Parsed | undefined;
-    if (!first) return file;
-    for (const extra of list.slice(1)) {
+    if (!parsed.hasDocument) return file;
+    for (const offset of parsed.ignored) {
       this.warn(
         "ignored-document",
         "only the first YAML document of a file is read; this document is ignored (move it to its own file)",
-        this.at(extra.range[0]),
+        this.at(offset),
       );
     }
-    this.doc = first;
-    if (this.cyclicAlias(first)) return undefined;
-    this.indexPaths(first.contents, "");
-    for (const w of first.warnings) this.warn("yaml-warning", firstLine(w.message), this.at(w.pos[0]));
-    const root = (first.contents ?? null) as YamlNode | null;
+    if (parsed.cyclic) {
+      this.fatal.push({
+        code: "yaml-alias-limit",
+        severity: "error",
+        message: `alias "*${parsed.cyclic.name}" refers to a node that contains it (a cycle that never ends)`,
+        location: this.loc(parsed.cyclic),
+      });
+      return undefined;
+    }
+    this.indexPaths(parsed.contents, "");
+    for (const w of parsed.warnings) this.warn("yaml-warning", firstLine(w.message), this.at(w.offset));
+    const root = parsed.contents;
     const entries = this.entries(root, "the file root");
     if (!entries) return file;
     let fileUrl: string | undefined;
@@ -192,7 +185,7 @@ class FileDecoder extends YamlReader {
           hasVersion = true;
           const v = this.string(e.value, `"version"`);
           const n = this.deref(e.value);
-          const quoted = n !== null && isScalar(n) && typeof (n as Scalar).value === "string";
+          const quoted = n?.kind === "scalar" && typeof n.value === "string";
           const where = this.loc(e.value ?? e.keyNode);
           if (this.config) {
             if (v !== "1" || quoted) {
@@ -369,7 +362,7 @@ class FileDecoder extends YamlReader {
     const n = this.deref(node);
     if (n === null || isNullScalar(n)) return;
     def.selectorLocation = this.loc(node);
-    if (isSeq(n)) {
+    if (n.kind === "seq") {
       const parts = this.strings(node, `a component's "selector"`) ?? [];
       def.selectorGiven = parts.length > 0;
       def.selectorText = parts;
@@ -383,7 +376,7 @@ class FileDecoder extends YamlReader {
     }
     const check = this.checks.selector;
     if (!check) return;
-    const items = isSeq(n) ? (n as YAMLSeq<YamlNode>).items : [n];
+    const items = n.kind === "seq" ? n.items : [n];
     (def.selectorText ?? []).forEach((text, i) => {
       const at = this.loc(items[i] ?? node);
       for (const alternative of splitJoined(text)) {
@@ -615,17 +608,18 @@ function setIf<T extends object, K extends keyof T>(target: T, key: K, value: T[
 }
 
 /**
- * Decodes one corpus file. Fatal problems go to `fatal`, everything else to `warnings`; returns `undefined` when
- * the file could not be decoded at all (syntax errors).
+ * Decodes one corpus file from its parsed YAML (`_yaml_fast.ts`, else `_yaml_library.ts`). Fatal problems go to
+ * `fatal`, everything else to `warnings`; returns `undefined` when the file could not be decoded at all (syntax
+ * errors).
  */
 export function decodeFile(
   file: string,
-  text: string,
+  parsed: ParsedYaml,
   fatal: Diagnostic[],
   warnings: Diagnostic[],
   checks: DecodeChecks = {},
 ): RawFile | undefined {
   const before = fatal.length;
-  const decoded = new FileDecoder(file, fatal, warnings, checks).decode(text.replace(/^\uFEFF/, ""));
+  const decoded = new FileDecoder(file, fatal, warnings, checks).decode(parsed);
   return fatal.length === before ? decoded : undefined;
 }

@@ -5,7 +5,8 @@
  * decoded entries and diagnostics (file:line:col kept), in the order the files were given — the decoder is the one
  * in `_decode.ts`, run by `_parse_worker.ts` inside the workers.
  *
- * The YAML library is loaded only when there is something to parse, so an empty corpus never loads it.
+ * YAML is read by the fast reader (`_yaml_fast.ts`); the `yaml` library is loaded only for a file outside its subset,
+ * so an empty corpus, or one written in plain block YAML, never loads it.
  *
  * @module
  */
@@ -40,12 +41,12 @@ type ParseReply = { id: number; results: ParseOutcome[] } | { id: number; error:
 const IN_PROCESS_BYTES = 192 * 1024;
 /** Work is handed out in chunks of about this many characters. */
 const CHUNK_CHARS = 32 * 1024;
-/** Never more workers than this (memory: each holds its own copy of the YAML library). */
+/** Never more workers than this (memory: each holds its own copy of the decoder and its results). */
 const MAX_WORKERS = 3;
 /**
- * Workers are used by default only from this many CPUs. Each worker pays ~150 ms of CPU before it parses anything
- * (the YAML library is CommonJS: Node compatibility layer, module compile) plus its own JIT warm-up; measured on a
- * shared 2-CPU machine, one helper worker added ~50% CPU to a 2.4 MB parse and made it slower, not faster.
+ * Workers are used by default only from this many CPUs. Each worker pays for its start, module load and JIT warm-up,
+ * and its results are copied back; measured on a 2-CPU machine with the fast reader, a 1.8 MB corpus loaded in
+ * ~240 ms in-process and ~300 ms with one helper worker (`deno run -A bench/corpus_compare.ts`).
  */
 const MIN_CPUS_FOR_WORKERS = 4;
 
@@ -85,19 +86,30 @@ export async function parseFiles(jobs: readonly ParseJob[], options: ParseOption
 
 /** Decodes every job on this thread. */
 async function parseHere(jobs: readonly ParseJob[], validate: boolean): Promise<ParseOutcome[]> {
-  const { decodeFile } = await import("./_decode.ts");
-  const checks = await decodeChecks(validate);
-  return jobs.map(({ path, text }) => decodeOne(decodeFile, path, text, checks));
+  return await decodeJobs(jobs, await decodeChecks(validate));
 }
 
-type Decode = typeof import("./_decode.ts").decodeFile;
-
-/** Decodes one file into plain data (what a worker answers too). */
-export function decodeOne(decodeFile: Decode, path: string, text: string, checks: DecodeChecks): ParseOutcome {
-  const fatal: Diagnostic[] = [];
-  const warnings: Diagnostic[] = [];
-  const raw = decodeFile(path, text, fatal, warnings, checks);
-  return { raw, fatal, warnings };
+/**
+ * Decodes files into plain data (what a worker answers too) with the one decoder (`_decode.ts`). The YAML is read by
+ * the fast reader (`_yaml_fast.ts`); the `yaml` library is loaded only for a file the fast reader declines.
+ */
+export async function decodeJobs(jobs: readonly ParseJob[], checks: DecodeChecks): Promise<ParseOutcome[]> {
+  const [{ decodeFile }, { fastParse }] = await Promise.all([import("./_decode.ts"), import("./_yaml_fast.ts")]);
+  let library: typeof import("./_yaml_library.ts").libraryParse | undefined;
+  const out: ParseOutcome[] = [];
+  for (const { path, text } of jobs) {
+    const source = text.replace(/^\uFEFF/, "");
+    let parsed = fastParse(source);
+    if (parsed === undefined) {
+      library ??= (await import("./_yaml_library.ts")).libraryParse;
+      parsed = library(source);
+    }
+    const fatal: Diagnostic[] = [];
+    const warnings: Diagnostic[] = [];
+    const raw = decodeFile(path, parsed, fatal, warnings, checks);
+    out.push({ raw, fatal, warnings });
+  }
+  return out;
 }
 
 /** A run of consecutive jobs starting at `start`. */
@@ -201,17 +213,16 @@ export async function parseShared(jobs: readonly ParseJob[], options: ShareOptio
         break;
       }
     }
-    const decodeFile = options.here ? (await import("./_decode.ts")).decodeFile : undefined;
     const checks = await decodeChecks(options.validate === true);
     while (remaining > 0 && failure === undefined) {
-      const c = decodeFile ? take() : undefined;
+      const c = options.here ? take() : undefined;
       if (c) {
-        store(c, c.files.map(({ path, text }) => decodeOne(decodeFile!, path, text, checks)));
+        store(c, await decodeJobs(c.files, checks));
         // Let workers' answers in between chunks, so each gets its next chunk without waiting.
         await new Promise((resolve) => setTimeout(resolve, 0));
         continue;
       }
-      if (alive === 0 && !decodeFile) throw new Error("corpus parse workers failed to start");
+      if (alive === 0 && !options.here) throw new Error("corpus parse workers failed to start");
       await new Promise<void>((resolve) => (wake = resolve));
     }
     if (failure) throw failure;

@@ -1,6 +1,6 @@
 /**
  * Worker side of the parse pool (`_parse_pool.ts`): decodes the files it is sent with the one decoder
- * (`_decode.ts`) and answers with plain data: each file's decoded entries (or nothing on a fatal problem) and its
+ * (`_decode.ts`, through `decodeJobs`) and answers with plain data: each file's decoded entries (or nothing on a fatal problem) and its
  * diagnostics, exactly as an in-process decode would produce them.
  *
  * Message in: `{ id, files: [{ path, text }], validate }`; out: `{ id, results: [{ raw, fatal, warnings }] }` or
@@ -10,14 +10,12 @@
  */
 /// <reference no-default-lib="true" />
 /// <reference lib="deno.worker" />
-import { decodeFile } from "./_decode.ts";
-import { decodeChecks, decodeOne, type ParseOutcome, type ParseRequest } from "./_parse_pool.ts";
+import { decodeChecks, decodeJobs, type ParseRequest } from "./_parse_pool.ts";
 
 self.onmessage = async (event: MessageEvent<ParseRequest>) => {
   const { id, files, validate } = event.data;
   try {
-    const checks = await decodeChecks(validate);
-    const results: ParseOutcome[] = files.map(({ path, text }) => decodeOne(decodeFile, path, text, checks));
+    const results = await decodeJobs(files, await decodeChecks(validate));
     self.postMessage({ id, results });
   } catch (err: unknown) {
     self.postMessage({ id, error: err instanceof Error ? err.stack ?? err.message : String(err) });

@@ -1,10 +1,9 @@
 // One YAML document read defensively: source locations and field paths, alias resolution under a budget (defeats
-// "billion laughs" inflation), cycle refusal, `<<` merge keys, and typed access to mappings, lists and scalars with
-// `type-mismatch` diagnostics. Knows nothing about corpus fields; `_decode.ts` builds on it.
-import process from "node:process";
-import { isAlias, isMap, isScalar, isSeq, LineCounter, visit } from "yaml";
-import type { Alias, Document, Node as YamlNode, Scalar, YAMLMap, YAMLSeq } from "yaml";
+// "billion laughs" inflation), `<<` merge keys, and typed access to mappings, lists and scalars with `type-mismatch`
+// diagnostics. Reads the plain nodes of `_yaml_nodes.ts` (fast reader or library); knows nothing about corpus fields;
+// `_decode.ts` builds on it.
 import type { Diagnostic, SourceLocation } from "./diagnostic.ts";
+import { linePos, type ParsedYaml, type YamlNode, type YamlScalar } from "./_yaml_nodes.ts";
 
 /** Upper bound on nodes visited through aliases in one file (defeats "billion laughs" inflation). */
 const ALIAS_BUDGET = 100_000;
@@ -14,14 +13,12 @@ export type Entry = { key: string; keyNode: YamlNode; value: YamlNode | null };
 
 /** Reading state of one YAML document; diagnostics go to the caller's `fatal` / `warnings` lists. */
 export class YamlReader {
-  readonly lines = new LineCounter();
-  doc: Document.Parsed | undefined;
+  /** Where lines 2, 3, … start (from the parse). */
+  lineStarts: readonly number[] = [];
   aliasVisits = 0;
-  /** `Alias.resolve` searches the document; each alias node is resolved once. */
-  readonly resolved = new Map<Alias, YamlNode | null>();
   aliasDepth = 0;
   /** Field path of every node of the first document (keys map to their pair's path). */
-  readonly paths = new Map<unknown, string>();
+  readonly paths = new Map<YamlNode, string>();
 
   constructor(
     readonly file: string,
@@ -29,30 +26,35 @@ export class YamlReader {
     readonly warnings: Diagnostic[],
   ) {}
 
+  /** Starts reading `parsed` (its line table gives every location). */
+  begin(parsed: ParsedYaml): void {
+    this.lineStarts = parsed.lineStarts;
+  }
+
   at(offset: number | undefined, path?: string): SourceLocation {
     if (offset === undefined) return { file: this.file, line: 0, column: 0, ...(path === undefined ? {} : { path }) };
-    const { line, col } = this.lines.linePos(offset);
+    const { line, col } = linePos(this.lineStarts, offset);
     return { file: this.file, line, column: col, ...(path === undefined ? {} : { path }) };
   }
 
   loc(node: YamlNode | null | undefined): SourceLocation {
-    return this.at(node?.range?.[0], node ? this.paths.get(node) : undefined);
+    return this.at(node?.start, node ? this.paths.get(node) : undefined);
   }
 
   /** Records the field path of every node below `node` (aliases keep the path where they are written). */
-  indexPaths(node: unknown, path: string, depth = 0): void {
-    if (node === null || node === undefined || depth > 64 || this.paths.has(node)) return;
+  indexPaths(node: YamlNode | null, path: string, depth = 0): void {
+    if (node === null || depth > 64 || this.paths.has(node)) return;
     this.paths.set(node, path);
-    if (isMap(node)) {
-      for (const pair of (node as YAMLMap).items) {
+    if (node.kind === "map") {
+      for (const pair of node.items) {
         const key = pair.key;
-        const name = key && isScalar(key) ? scalarText(key as Scalar) ?? "" : "";
+        const name = key?.kind === "scalar" ? scalarText(key) ?? "" : "";
         const child = childPath(path, name);
         if (key) this.paths.set(key, child);
         this.indexPaths(pair.value, child, depth + 1);
       }
-    } else if (isSeq(node)) {
-      (node as YAMLSeq).items.forEach((item, i) => this.indexPaths(item, `${path}[${i}]`, depth + 1));
+    } else if (node.kind === "seq") {
+      node.items.forEach((item, i) => this.indexPaths(item, `${path}[${i}]`, depth + 1));
     }
   }
 
@@ -71,28 +73,21 @@ export class YamlReader {
 
   /** Follows an alias to its anchored node (counted against the budget). */
   deref(node: YamlNode | null): YamlNode | null {
-    if (node && isAlias(node)) {
-      let target = this.resolved.get(node as Alias);
-      if (target === undefined) {
-        target = (node as Alias).resolve(this.doc!) ?? null;
-        this.resolved.set(node as Alias, target);
-      }
-      if (!target) {
-        this.fatal.push({
-          code: "yaml-syntax",
-          severity: "error",
-          message: `unknown alias "*${(node as Alias).source}"`,
-          location: this.loc(node),
-        });
-      }
-      return target;
+    if (node?.kind !== "alias") return node;
+    if (!node.target) {
+      this.fatal.push({
+        code: "yaml-syntax",
+        severity: "error",
+        message: `unknown alias "*${node.name}"`,
+        location: this.loc(node),
+      });
     }
-    return node;
+    return node.target;
   }
 
   /** Runs `fn` on an aliased subtree, enforcing the alias budget and depth. */
   withAlias<T>(node: YamlNode | null, fn: (n: YamlNode | null) => T): T | undefined {
-    if (!node || !isAlias(node)) return fn(node);
+    if (node?.kind !== "alias") return fn(node);
     if (++this.aliasVisits > ALIAS_BUDGET || this.aliasDepth > 32) {
       if (this.aliasVisits === ALIAS_BUDGET + 1 || this.aliasDepth > 32) {
         this.fatal.push({
@@ -118,24 +113,24 @@ export class YamlReader {
   entries(node: YamlNode | null, what: string): Entry[] | undefined {
     return this.withAlias(node, (n) => {
       if (n === null || isNullScalar(n)) return undefined;
-      if (!isMap(n)) {
+      if (n.kind !== "map") {
         this.typeError(n, what, "a mapping");
         return undefined;
       }
       const out: Entry[] = [];
       const merged: Entry[] = [];
-      for (const pair of (n as YAMLMap<YamlNode, YamlNode | null>).items) {
-        const keyNode = pair.key as YamlNode | null;
-        const key = keyNode && isScalar(keyNode) ? scalarText(keyNode as Scalar) : undefined;
+      for (const pair of n.items) {
+        const keyNode = pair.key;
+        const key = keyNode?.kind === "scalar" ? scalarText(keyNode) : undefined;
         if (key === undefined || keyNode === null) {
           this.typeError(keyNode, `a key in ${what}`, "a plain string");
           continue;
         }
-        if (key === "<<" && (keyNode as Scalar).type === "PLAIN") {
-          this.mergeInto(merged, pair.value as YamlNode | null, what);
+        if (key === "<<" && keyNode.kind === "scalar" && keyNode.type === "PLAIN") {
+          this.mergeInto(merged, pair.value, what);
           continue;
         }
-        out.push({ key, keyNode, value: (pair.value as YamlNode | null) ?? null });
+        out.push({ key, keyNode, value: pair.value });
       }
       if (merged.length === 0) return out;
       // Merged entries come after the explicit ones but never override them (YAML merge key semantics).
@@ -152,8 +147,8 @@ export class YamlReader {
 
   mergeInto(merged: Entry[], value: YamlNode | null, what: string): void {
     const target = this.deref(value);
-    if (target && isSeq(target)) {
-      for (const item of (target as YAMLSeq<YamlNode>).items) {
+    if (target?.kind === "seq") {
+      for (const item of target.items) {
         const entries = this.entries(item, `a merge source in ${what}`);
         if (entries) merged.push(...entries);
       }
@@ -178,14 +173,14 @@ export class YamlReader {
   }
 
   /** The items of a sequence; `undefined` for null; a type error otherwise. */
-  items(node: YamlNode | null, what: string): YamlNode[] | undefined {
+  items(node: YamlNode | null, what: string): (YamlNode | null)[] | undefined {
     return this.withAlias(node, (n) => {
       if (n === null || isNullScalar(n)) return undefined;
-      if (!isSeq(n)) {
+      if (n.kind !== "seq") {
         this.typeError(n, what, "a list");
         return undefined;
       }
-      return (n as YAMLSeq<YamlNode>).items.map((i) => i ?? null) as YamlNode[];
+      return n.items as (YamlNode | null)[];
     });
   }
 
@@ -193,11 +188,11 @@ export class YamlReader {
   string(node: YamlNode | null, what: string): string | undefined {
     return this.withAlias(node, (n) => {
       if (n === null || isNullScalar(n)) return undefined;
-      if (!isScalar(n)) {
+      if (n.kind !== "scalar") {
         this.typeError(n, what, "a string");
         return undefined;
       }
-      return scalarText(n as Scalar);
+      return scalarText(n);
     });
   }
 
@@ -215,82 +210,31 @@ export class YamlReader {
     }
     return out;
   }
-
-  /**
-   * Refuses an alias that points into the node that contains it (`- &a {children: [*a]}`): expanding it never ends.
-   * An alias can only name an EARLIER anchor, so a cycle exists exactly when an alias lies inside its own target.
-   */
-  cyclicAlias(doc: Document.Parsed): boolean {
-    let cyclic = false;
-    visit(doc, {
-      Alias: (_key, node) => {
-        const target = node.resolve(doc);
-        const [start = 0] = node.range ?? [];
-        if (target?.range && target.range[0] <= start && start < target.range[2]) {
-          this.fatal.push({
-            code: "yaml-alias-limit",
-            severity: "error",
-            message: `alias "*${node.source}" refers to a node that contains it (a cycle that never ends)`,
-            location: this.loc(node),
-          });
-          cyclic = true;
-          return visit.BREAK;
-        }
-        return undefined;
-      },
-    });
-    return cyclic;
-  }
-}
-
-/**
- * Runs a synchronous `yaml` call with `process.env` replaced by an empty object. The parser reads
- * `process.env.LOG_TOKENS` once per token (a debugging switch); under Deno each read is a call into the runtime,
- * about a third of the parse time. Nothing else runs while `fn` does, and the real environment is always restored.
- */
-export function withoutEnvLookups<T>(fn: () => T): T {
-  const saved = process.env;
-  try {
-    (process as { env: Record<string, string | undefined> }).env = {};
-  } catch {
-    return fn(); // not writable on this runtime: same result, just slower
-  }
-  try {
-    return fn();
-  } finally {
-    process.env = saved;
-  }
 }
 
 /** Whether `node` is an explicit null (`~`, `null`, or nothing after the colon). */
 export function isNullScalar(node: YamlNode | null): boolean {
-  return node !== null && isScalar(node) && (node as Scalar).value === null;
+  return node?.kind === "scalar" && node.value === null;
 }
 
 /** A scalar as text: numbers and booleans as written; `undefined` for null. */
-export function scalarText(node: Scalar): string | undefined {
+export function scalarText(node: YamlScalar): string | undefined {
   const v = node.value;
-  if (v === null || v === undefined) return undefined;
+  if (v === null) return undefined;
   if (typeof v === "string") return v;
-  if (typeof v === "number" || typeof v === "boolean" || typeof v === "bigint") {
-    return node.source ?? String(v);
-  }
-  return String(v);
+  return node.source;
 }
 
 /** What a node is, for messages ("a mapping", "the string \"x\""). */
 export function kindOf(node: YamlNode | null): string {
   if (node === null) return "nothing";
-  if (isMap(node)) return "a mapping";
-  if (isSeq(node)) return "a list";
-  if (isAlias(node)) return "an alias";
-  if (isScalar(node)) {
-    const v = (node as Scalar).value;
-    if (v === null) return "null";
-    if (typeof v === "string") return `the string ${JSON.stringify(v.length > 40 ? `${v.slice(0, 37)}...` : v)}`;
-    return `the ${typeof v} ${String((node as Scalar).source ?? v)}`;
-  }
-  return "an unsupported value";
+  if (node.kind === "map") return "a mapping";
+  if (node.kind === "seq") return "a list";
+  if (node.kind === "alias") return "an alias";
+  const v = node.value;
+  if (v === null) return "null";
+  if (typeof v === "string") return `the string ${JSON.stringify(v.length > 40 ? `${v.slice(0, 37)}...` : v)}`;
+  return `the ${typeof v} ${node.source}`;
 }
 
 /** `parent.key`, or `parent["odd key"]` when the key is not a plain identifier. */

@@ -87,12 +87,12 @@ export function propertyName(name: string, code: string): Problem | undefined {
 
 /**
  * A component property's `extract` form, with the names of the corpus's components (a head naming one makes a
- * path). The forms are the extension's: one parser, in the shared resolver. `isSelector` is a real CSS parser's
- * verdict when the caller has one.
+ * path; pass a Set when checking many). The forms are the extension's: one parser, in the shared resolver.
+ * `isSelector` is a real CSS parser's verdict when the caller has one.
  */
 export function extractForm(
   extract: string,
-  componentNames: readonly string[],
+  componentNames: readonly string[] | ReadonlySet<string>,
   isSelector?: (selector: string) => boolean,
 ): Problem | undefined {
   const bad = checkExtract(extract, componentNames, isSelector ? { isSelector } : {});

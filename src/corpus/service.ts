@@ -132,7 +132,7 @@ interface Built extends CorpusSnapshot {
 
 /** Paths, sizes and modification times of the corpus files: changes when any YAML file does. */
 async function treeSignature(dir: string): Promise<string> {
-  const files = await walkCorpus(dir, [], []).catch(() => []);
+  const files = walkCorpus(dir, [], []);
   const parts = await Promise.all(files.map(async (f) => {
     const info = await Deno.lstat(f.path).catch(() => undefined);
     return `${f.relative}\0${info?.size}\0${info?.mtime?.getTime()}`;

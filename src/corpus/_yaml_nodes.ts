@@ -1,0 +1,89 @@
+// The YAML document model the corpus decoder reads: plain nodes with a start offset, built by the fast parser
+// (`_yaml_fast.ts`) or converted from the `yaml` library's nodes (`_yaml_library.ts`). The decoder never sees the
+// library, so a file in the common block subset is read without loading it.
+
+/** A scalar. `source` is the text as written for plain scalars (numbers keep their spelling: `007`). */
+export interface YamlScalar {
+  readonly kind: "scalar";
+  readonly value: string | number | boolean | bigint | null;
+  readonly source: string;
+  /** How it was written: `PLAIN`, `QUOTE_SINGLE`, `QUOTE_DOUBLE`, `BLOCK_LITERAL`, `BLOCK_FOLDED`. */
+  readonly type: string;
+  /** Offset of its first character (for an empty value: where the value would start). */
+  readonly start: number;
+}
+
+/** One `key: value` of a mapping; a missing key or value is `null`. */
+export interface YamlPair {
+  readonly key: YamlNode | null;
+  readonly value: YamlNode | null;
+}
+
+/** A mapping, its pairs in source order. */
+export interface YamlMap {
+  readonly kind: "map";
+  readonly items: readonly YamlPair[];
+  readonly start: number;
+}
+
+/** A sequence; an empty item is `null`. */
+export interface YamlSeq {
+  readonly kind: "seq";
+  readonly items: readonly (YamlNode | null)[];
+  readonly start: number;
+}
+
+/** `*name`: `target` is the anchored node (`null` when no earlier anchor has that name). Shared, never copied. */
+export interface YamlAlias {
+  readonly kind: "alias";
+  readonly name: string;
+  readonly target: YamlNode | null;
+  readonly start: number;
+}
+
+/** Any node of a document. */
+export type YamlNode = YamlScalar | YamlMap | YamlSeq | YamlAlias;
+
+/** A problem the parser reports, at an offset of the text. */
+export interface YamlProblem {
+  readonly message: string;
+  readonly offset: number;
+}
+
+/** A parsed file: the first document (the only one the corpus reads) and what was wrong with the text. */
+export interface ParsedYaml {
+  /** Whether the text holds any document (not just comments and blank lines). */
+  readonly hasDocument: boolean;
+  /** The first document's root; `null` when it is empty. */
+  readonly contents: YamlNode | null;
+  /** Syntax errors of any document: when there is one, nothing else is read. */
+  readonly errors: readonly YamlProblem[];
+  /** Warnings of the first document (e.g. an unknown tag). */
+  readonly warnings: readonly YamlProblem[];
+  /** Start offsets of the documents after the first (ignored). */
+  readonly ignored: readonly number[];
+  /** An alias inside the node it names (expanding it never ends), if any. */
+  readonly cyclic?: YamlAlias;
+  /** Offsets of the first character of every line after the first. */
+  readonly lineStarts: readonly number[];
+}
+
+/** 1-based line and column of `offset`, given the offsets where lines 2, 3, … start. */
+export function linePos(lineStarts: readonly number[], offset: number): { line: number; col: number } {
+  let lo = 0;
+  let hi = lineStarts.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (lineStarts[mid]! <= offset) lo = mid + 1;
+    else hi = mid;
+  }
+  const lineStart = lo === 0 ? 0 : lineStarts[lo - 1]!;
+  return { line: lo + 1, col: offset - lineStart + 1 };
+}
+
+/** The offsets where lines 2, 3, … of `text` start (after each `\n`). */
+export function lineStartsOf(text: string): number[] {
+  const out: number[] = [];
+  for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) out.push(i + 1);
+  return out;
+}
