@@ -102,13 +102,13 @@ export function fastParse(text: string): ParsedYaml | undefined {
 
 class FastParser {
   /** Offset of each line's first character. */
-  readonly starts: number[];
+  readonly starts: Int32Array;
   /** Offset of each line's end (its `\n`, or the end of the text). */
-  readonly ends: number[];
+  readonly ends: Int32Array;
   /** Column where each line's content starts: its indentation, or further right inside `- key: value`. */
-  readonly cols: number[];
-  /** Whether each line is blank or a comment. */
-  readonly skip: boolean[];
+  readonly cols: Int32Array;
+  /** Whether each line is blank or a comment (1) or has content (0). */
+  readonly skip: Uint8Array;
   readonly lineStarts: number[];
   /** Next line to read. */
   line = 0;
@@ -116,17 +116,20 @@ class FastParser {
 
   constructor(readonly text: string) {
     this.lineStarts = lineStartsOf(text);
-    this.starts = [0, ...this.lineStarts];
-    this.ends = this.starts.map((_, i) => i + 1 < this.starts.length ? this.starts[i + 1]! - 1 : text.length);
-    this.cols = [];
-    this.skip = [];
-    for (let i = 0; i < this.starts.length; i++) {
-      const start = this.starts[i]!;
-      const end = this.ends[i]!;
+    const count = this.lineStarts.length + 1;
+    this.starts = new Int32Array(count);
+    this.ends = new Int32Array(count);
+    this.cols = new Int32Array(count);
+    this.skip = new Uint8Array(count);
+    for (let i = 0; i < count; i++) {
+      const start = i === 0 ? 0 : this.lineStarts[i - 1]!;
+      const end = i + 1 < count ? this.lineStarts[i]! - 1 : text.length;
       let p = start;
       while (p < end && text.charCodeAt(p) === 32) p++;
-      this.cols.push(p - start);
-      this.skip.push(p === end || text[p] === "#");
+      this.starts[i] = start;
+      this.ends[i] = end;
+      this.cols[i] = p - start;
+      this.skip[i] = p === end || text.charCodeAt(p) === 35 ? 1 : 0;
       if (p === start && end - start >= 3) {
         const head = text.slice(start, start + 3);
         const after = text[start + 3];
@@ -134,7 +137,7 @@ class FastParser {
           throw DECLINE; // document markers
         }
       }
-      if (p === start && text[p] === "%") throw DECLINE; // a directive
+      if (p === start && text.charCodeAt(p) === 37) throw DECLINE; // `%`: a directive
     }
   }
 
@@ -219,7 +222,6 @@ class FastParser {
 
   mapping(col: number): YamlMap {
     const items: YamlPair[] = [];
-    const keys = new Set<string>();
     let start = -1;
     for (let i = this.next(); i !== -1 && this.cols[i] === col; i = this.next()) {
       if (this.isDash(i)) throw DECLINE; // a sequence entry among keys
@@ -234,8 +236,9 @@ class FastParser {
         throw DECLINE;
       }
       const keyValue = resolvePlain(keyText);
-      if (typeof keyValue !== "string" || keys.has(keyValue)) throw DECLINE;
-      keys.add(keyValue);
+      if (typeof keyValue !== "string" || items.some((pair) => (pair.key as YamlScalar).value === keyValue)) {
+        throw DECLINE; // a duplicate key: the library reports it
+      }
       if (start === -1) start = from;
       const key = scalar(keyValue, keyText, "PLAIN", from);
       this.line = i + 1;
