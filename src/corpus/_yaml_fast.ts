@@ -62,11 +62,13 @@ const OTHER_NUMBER = [
 ];
 
 /** First characters of every plain scalar that is not a string: `~`, `n`/`N`, `t`/`T`, `f`/`F`, digits, sign, dot. */
-const SPECIAL_FIRST = /^[~nNtTfF0-9+\-.]?/;
+const SPECIAL_FIRST = new Uint8Array(128);
+for (const c of "~nNtTfF0123456789+-.") SPECIAL_FIRST[c.charCodeAt(0)] = 1;
 
 /** The value of a plain scalar under the core schema (octal, hex and floats are declined). */
 function resolvePlain(text: string): string | number | boolean | null {
-  if (text.length > 0 && SPECIAL_FIRST.exec(text)![0] === "") return text; // most keys and values: a string
+  const first = text.charCodeAt(0);
+  if (text !== "" && !(first < 128 && SPECIAL_FIRST[first] === 1)) return text; // most keys and values: a string
   if (NULL.test(text)) return null;
   if (TRUE.test(text)) return true;
   if (FALSE.test(text)) return false;

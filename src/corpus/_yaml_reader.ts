@@ -54,7 +54,8 @@ export class YamlReader {
         this.indexPaths(pair.value, child, depth + 1);
       }
     } else if (node.kind === "seq") {
-      node.items.forEach((item, i) => this.indexPaths(item, `${path}[${i}]`, depth + 1));
+      const items = node.items;
+      for (let i = 0; i < items.length; i++) this.indexPaths(items[i]!, path + "[" + i + "]", depth + 1);
     }
   }
 
@@ -237,10 +238,17 @@ export function kindOf(node: YamlNode | null): string {
   return `the ${typeof v} ${node.source}`;
 }
 
+/** Path segments of keys seen so far (`.name`, `["odd key"]`): a corpus repeats a few dozen keys thousands of times. */
+const SEGMENTS = new Map<string, string>();
+
 /** `parent.key`, or `parent["odd key"]` when the key is not a plain identifier. */
 function childPath(parent: string, key: string): string {
-  if (/^[A-Za-z_][A-Za-z0-9_-]*$/.test(key)) return parent === "" ? key : `${parent}.${key}`;
-  return `${parent}[${JSON.stringify(key)}]`;
+  let segment = SEGMENTS.get(key);
+  if (segment === undefined) {
+    segment = /^[A-Za-z_][A-Za-z0-9_-]*$/.test(key) ? `.${key}` : `[${JSON.stringify(key)}]`;
+    if (SEGMENTS.size < 10_000) SEGMENTS.set(key, segment);
+  }
+  return parent === "" && segment.charCodeAt(0) === 46 ? key : parent + segment;
 }
 
 /** The first line of a `yaml` error message, without its position (diagnostics carry that). */
