@@ -47,6 +47,8 @@ const fastMs = time(fastParse);
 const libraryMs = time(libraryParse);
 // deno-lint-ignore no-console
 console.log(
-  `${texts.length} files, ${(bytes / 1e6).toFixed(2)} MB: fast reader accepted ${accepted} (identical to the library); ` +
+  `${texts.length} files, ${
+    (bytes / 1e6).toFixed(2)
+  } MB: fast reader accepted ${accepted} (identical to the library); ` +
     `fast ${fastMs.toFixed(0)} ms, library ${libraryMs.toFixed(0)} ms (${(libraryMs / fastMs).toFixed(1)}× faster)`,
 );
