@@ -5,14 +5,15 @@
  *
  * @module
  */
-import { fileSink } from "./src/io.ts";
+import { fileSink, processIo } from "./src/io.ts";
+import { lazy } from "./src/lazy.ts";
 import { versionLine } from "./src/version.ts";
 
 /**
  * True for exactly `mapper version`, `mapper --version` or `mapper -V`: the command agents run to check that mapper
- * is installed. It is answered before the command table loads (the table is ~17 modules, about 10 ms of start-up);
- * the line is the same {@linkcode versionLine} the `version` command prints, and any other argument (`--json`,
- * `--help`, an extra word) goes through the table as usual.
+ * is installed. It is answered before the command table loads (the table and a group are ~10 modules, a few ms of
+ * start-up); the line is the same {@linkcode versionLine} the `version` command prints, and any other argument
+ * (`--json`, `--help`, an extra word) goes through the table as usual.
  */
 export function isPlainVersion(args: readonly string[]): boolean {
   return args.length === 1 && (args[0] === "version" || args[0] === "--version" || args[0] === "-V");
@@ -25,6 +26,6 @@ if (import.meta.main) {
     // A failed write (a full disk) goes through the table, which reports it the one way every command does.
     if (out.failure?.() === undefined) Deno.exit(0);
   }
-  const [{ processIo }, { runCli }] = await Promise.all([import("./src/io.ts"), import("./src/cli/run.ts")]);
+  const { runCli } = await lazy<typeof import("./src/cli/run.ts")>(new URL("./src/cli/run.ts", import.meta.url));
   Deno.exit(await runCli(Deno.args, processIo()));
 }

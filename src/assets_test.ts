@@ -22,7 +22,7 @@ Deno.test("assets - the two bundled skills are mapper-authoring and mapper-brows
 Deno.test("assets - skills name only commands the CLI registers", async () => {
   const { buildProgram } = await import("./cli/program.ts");
   const { testIo } = await import("./io.ts");
-  const program = buildProgram({ io: testIo(), exitCode: 0 });
+  const program = await buildProgram({ io: testIo(), exitCode: 0 });
   const known = new Set<string>();
   const walk = (cmd: typeof program, prefix: string) => {
     for (const sub of cmd.commands) {

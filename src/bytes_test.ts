@@ -35,3 +35,21 @@ Deno.test("bytes - readAllCapped throws the caller's error one byte over the cap
   await assert.rejects(readAllCapped(stream, 4, () => new RangeError("over 4")), RangeError, "over 4");
   assert.ok(cancelled());
 });
+
+Deno.test("bytes - readAllCapped reads any async iterable, and ends it early when the cap is passed", async () => {
+  let closed = false;
+  async function* chunks() {
+    try {
+      yield new Uint8Array([1, 2]);
+      yield new Uint8Array([3]);
+      yield new Uint8Array([4, 5]);
+      yield new Uint8Array([6]);
+    } finally {
+      closed = true;
+    }
+  }
+  assert.deepEqual([...await readAllCapped(chunks(), 6, () => new Error("too big"))], [1, 2, 3, 4, 5, 6]);
+  closed = false;
+  await assert.rejects(readAllCapped(chunks(), 4, () => new RangeError("over 4")), RangeError, "over 4");
+  assert.ok(closed);
+});

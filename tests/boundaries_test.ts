@@ -2,7 +2,8 @@
  * The architecture's boundaries, checked on the source itself (ARCHITECTURE.md "Areas"): no import cycles, no
  * `_private.ts` module imported from another folder, offline areas never reach browser code, and each area
  * imports only the areas its row allows. Static `import`/`export … from` edges count, type-only ones included;
- * the command table's lazy `import()` of each implementation does not (it is what keeps start-up fast).
+ * lazy loads (`lazy<typeof import("…")>(…)`, `src/lazy.ts`) do not (they are what keeps start-up fast), except for
+ * the rule on `_private` modules, which holds for them too.
  */
 import assert from "node:assert/strict";
 import { dirname, join, relative, resolve } from "node:path";
@@ -14,7 +15,7 @@ const LAZY_IMPORT = /\bimport\(\s*["']([^"']+)["']\s*\)/g;
 
 /**
  * Every module under `src/` (and the extension's shared modules) with its relative imports: static ones only, or
- * with `lazy` the command table's `import()`s too.
+ * with `lazy` the lazy loads too (the `import("…")` of a `lazy<typeof import("…")>` site, or a string-literal one).
  */
 async function graph(lazy = false): Promise<Map<string, string[]>> {
   const modules = new Map<string, string[]>();

@@ -19,8 +19,8 @@ type AnyCommand = Command<any, any, any>;
 const README = await Deno.readTextFile(join(ROOT, "README.md"));
 
 /** The command table; parsing it (without running any action) is what the README lines are checked against. */
-function dryProgram(): AnyCommand {
-  return buildProgram({ io: testIo(), exitCode: 0 }) as AnyCommand;
+async function dryProgram(): Promise<AnyCommand> {
+  return (await buildProgram({ io: testIo(), exitCode: 0 })) as AnyCommand;
 }
 
 /** Splits a shell line into words (single and double quotes; no expansions). */
@@ -41,45 +41,45 @@ function codeLines(text: string = README): string[] {
   return lines;
 }
 
-function findCommand(path: string[]): AnyCommand | undefined {
-  let cmd: AnyCommand | undefined = dryProgram();
+async function findCommand(path: string[]): Promise<AnyCommand | undefined> {
+  let cmd: AnyCommand | undefined = await dryProgram();
   for (const name of path) cmd = cmd?.commands.find((c) => c.name() === name) as AnyCommand | undefined;
   return cmd;
 }
 
 /** Parses every `mapper …` line of a document's `sh` blocks with the real command table; fails naming the line. */
-function assertLinesParse(what: string, text: string, atLeast: number): void {
+async function assertLinesParse(what: string, text: string, atLeast: number): Promise<void> {
   const lines = codeLines(text).filter((l) => l.startsWith("mapper ") || l.startsWith("deno task mapper "));
   assert.ok(lines.length >= atLeast, `${what}: found only ${lines.length} mapper lines`);
   for (const line of lines) {
     const args = words(line.replace(/^deno task mapper /, "mapper ")).slice(1);
     try {
-      parse(dryProgram(), args);
+      parse(await dryProgram(), args);
     } catch (err: unknown) {
       assert.fail(`${what} line does not parse: ${line}\n  ${String(err)}`);
     }
   }
 }
 
-Deno.test("README - every 'mapper …' line in a code block parses as a real command", () => {
-  assertLinesParse("README", README, 8);
+Deno.test("README - every 'mapper …' line in a code block parses as a real command", async () => {
+  await assertLinesParse("README", README, 8);
 });
 
-Deno.test("skills - every 'mapper …' line in a bundled skill parses as a real command with those flags", () => {
+Deno.test("skills - every 'mapper …' line in a bundled skill parses as a real command with those flags", async () => {
   const skills = Object.entries(ASSETS).filter(([path]) => /^skills\/[^/]+\/SKILL\.md$/.test(path));
   assert.ok(skills.length >= 2, "both skills are bundled");
-  for (const [path, text] of skills) assertLinesParse(`assets/${path}`, text, 3);
+  for (const [path, text] of skills) await assertLinesParse(`assets/${path}`, text, 3);
 });
 
-Deno.test("README - every flag in the command table exists on its command", () => {
+Deno.test("README - every flag in the command table exists on its command", async () => {
   const rows = README.split("\n").filter((l) => l.startsWith("| `mapper "));
   assert.ok(rows.length >= 10);
   for (const row of rows) {
     for (const cell of row.split(/(?<!\\)\|/)[1]!.matchAll(/`mapper ([^`]*)`/g)) {
       const text = cell[1]!;
       const path = text.split(/\s+/).filter((w) => /^[a-z][a-z-]*$/.test(w)).slice(0, 2);
-      let cmd = findCommand(path);
-      if (cmd === undefined || cmd.commands.length > 0) cmd = findCommand(path.slice(0, 1));
+      let cmd = await findCommand(path);
+      if (cmd === undefined || cmd.commands.length > 0) cmd = await findCommand(path.slice(0, 1));
       assert.ok(cmd && cmd.commands.length === 0, `README names an unknown command: mapper ${text}`);
       const longs = new Set(cmd.options.map((o) => o.long));
       for (const flag of text.matchAll(/--[a-z][a-z0-9-]*/g)) {

@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { runMapper, tempDir } from "./_helpers.ts";
 import { alive, reap, skipBrowserTests, startSession, type TestSession, waitFor } from "./site/harness.ts";
+import { rawServer } from "./_raw_server.ts";
 
 const opts = { sanitizeResources: false, sanitizeOps: false };
 const enc = new TextEncoder();
@@ -181,6 +182,27 @@ function impostor(body: (path: string) => unknown, status = 200) {
   };
 }
 
+/** Writes a session file (0600) naming these processes and port, with the secret every test here plants. */
+function plantSession(
+  file: string,
+  s: { daemonPid: number; chromiumPid: number; port: number; profile: string; sessionId?: string },
+): Promise<void> {
+  const session = {
+    schema: 2,
+    sessionId: s.sessionId ?? "5e55".repeat(8),
+    secret: "5ec7".repeat(16),
+    daemonPid: s.daemonPid,
+    chromiumPid: s.chromiumPid,
+    port: s.port,
+    profile: s.profile,
+    headless: true,
+    startedAt: "",
+    version: "0",
+    log: null,
+  };
+  return Deno.writeTextFile(file, JSON.stringify(session), { mode: 0o600 });
+}
+
 Deno.test("browser stop - never signals processes named by a planted session file", async () => {
   await using tmp = await tempDir();
   await using a = bystander();
@@ -293,24 +315,7 @@ Deno.test("browser status, console list, network get, browser start - a planted 
   const dir = tmp.join(".mapper");
   await Deno.mkdir(dir);
   const file = join(dir, ".session");
-  const plant = () =>
-    Deno.writeTextFile(
-      file,
-      JSON.stringify({
-        schema: 2,
-        sessionId: "5e55".repeat(8),
-        secret: "5ec7".repeat(16),
-        daemonPid: a.pid,
-        chromiumPid: b.pid,
-        port: empty.port,
-        profile: tmp.path,
-        headless: true,
-        startedAt: "",
-        version: "0",
-        log: null,
-      }),
-      { mode: 0o600 },
-    );
+  const plant = () => plantSession(file, { daemonPid: a.pid, chromiumPid: b.pid, port: empty.port, profile: tmp.path });
   const env = { HOME: tmp.join("home"), PATH: "/nonexistent" };
   const line =
     `removed a stale session file "${file}" (port ${empty.port} answered as another session); nothing was signalled\n`;
@@ -345,6 +350,104 @@ Deno.test("browser status, console list, network get, browser start - a planted 
   await assert.rejects(Deno.stat(tmp.join("x")), Deno.errors.NotFound);
 });
 
+Deno.test("console list - a port that redirects, floods headers or never finishes its answer fails the handshake; nothing is followed", async () => {
+  await using tmp = await tempDir();
+  await using a = bystander();
+  await using b = bystander();
+  const sessionId = "5e55".repeat(8);
+  // Where a redirect would lead: a server that would pass the handshake. It must never be asked anything.
+  let goodPort = 0;
+  await using good = impostor(() => ({ schema: 1, sessionId, daemonPid: a.pid, chromiumPid: b.pid, port: goodPort }));
+  goodPort = good.port;
+  const hostile: Array<[string, (conn: Deno.Conn) => Promise<unknown>]> = [
+    [
+      "answered the handshake with 307",
+      (conn) =>
+        conn.write(
+          enc.encode(
+            `HTTP/1.1 307 Temporary Redirect\r\nLocation: http://127.0.0.1:${goodPort}/devtools/session\r\nContent-Length: 0\r\n\r\n`,
+          ),
+        ),
+    ],
+    ["nothing answers on its port", async (conn) => {
+      await conn.write(enc.encode("HTTP/1.1 200 OK\r\n"));
+      for (;;) await conn.write(enc.encode(`X-Flood: ${"f".repeat(1000)}\r\n`));
+    }],
+    ["did not answer the handshake with JSON", async (conn) => {
+      // A valid start, then a body that trickles forever: cut by the handshake's timeout.
+      await conn.write(enc.encode(`HTTP/1.1 200 OK\r\ncontent-type: application/json\r\n\r\n{"schema":1,`));
+      for (;;) {
+        await conn.write(enc.encode(" "));
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    }],
+  ];
+  const file = tmp.join(".mapper", ".session");
+  await Deno.mkdir(tmp.join(".mapper"));
+  for (const [reason, answer] of hostile) {
+    await using port = rawServer(answer);
+    await plantSession(file, { sessionId, daemonPid: a.pid, chromiumPid: b.pid, port: port.port, profile: tmp.path });
+    const res = await runMapper(["console", "list"], { cwd: tmp.path, env: { HOME: tmp.join("home") } });
+    assert.equal(res.code, 1, reason);
+    assert.equal(res.stdout, "");
+    const why = reason.startsWith("nothing") ? `${reason} ${port.port}` : `port ${port.port} ${reason}`;
+    assert.equal(
+      res.stderr,
+      `removed a stale session file "${file}" (${why}); nothing was signalled\n` +
+        "mapper console list: no running session — start one with 'mapper browser start'\n",
+    );
+    await assert.rejects(Deno.stat(file), Deno.errors.NotFound);
+    await port[Symbol.asyncDispose](); // returns once the CLI hung up on it
+    assert.deepEqual(port.seen.map((s) => s.request.split("\r\n")[0]), ["GET /devtools/session HTTP/1.1"], reason);
+  }
+  assert.deepEqual(good.seen, []);
+  assert.ok(alive(a.pid) && alive(b.pid));
+});
+
+Deno.test("console, network - a daemon that breaks its answer off or garbles its framing gets one clear line, never a stack trace", async () => {
+  await using tmp = await tempDir();
+  await using a = bystander();
+  await using b = bystander();
+  const sessionId = "5e55".repeat(8);
+  let port = 0;
+  const broken = [
+    'HTTP/1.1 200 OK\r\ncontent-type: application/json\r\nContent-Length: 1000\r\n\r\n{"schema":1,', // then closes
+    "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n",
+  ];
+  let answer = broken[0]!;
+  await using liar = rawServer((conn, seen) => {
+    const handshake = JSON.stringify({ schema: 1, sessionId, daemonPid: a.pid, chromiumPid: b.pid, port });
+    return conn.write(enc.encode(
+      seen.request.startsWith("GET /devtools/session ")
+        ? `HTTP/1.1 200 OK\r\ncontent-type: application/json\r\nContent-Length: ${handshake.length}\r\n\r\n${handshake}`
+        : answer,
+    ));
+  });
+  port = liar.port;
+  await Deno.mkdir(tmp.join(".mapper"));
+  const file = tmp.join(".mapper", ".session");
+  const reasons = [
+    "malformed HTTP response: the body ended after 12 of 1000 bytes",
+    'malformed HTTP response: chunk size "zz"',
+  ];
+  for (const [i, bytes] of broken.entries()) {
+    answer = bytes;
+    for (const args of [["console", "list"], ["network", "get", "1"]]) {
+      await plantSession(file, { sessionId, daemonPid: a.pid, chromiumPid: b.pid, port, profile: tmp.path });
+      const res = await runMapper(args, { cwd: tmp.path, env: { HOME: tmp.join("home") } });
+      assert.equal(res.code, 1, args.join(" "));
+      assert.equal(res.stdout, "");
+      assert.equal(
+        res.stderr,
+        `mapper ${args[0]} ${args[1]}: the session daemon at http://127.0.0.1:${port} sent a broken answer: ${
+          reasons[i]
+        } — check 'mapper browser status'\n`,
+      );
+    }
+  }
+  assert.ok(alive(a.pid) && alive(b.pid));
+});
+
 Deno.test("console, network, status - an impostor that passes the handshake gets one clear line, never a stack trace", async () => {
   // Whoever plants a session file knows its secret and can answer the handshake; its other answers are garbage.
   await using tmp = await tempDir();
@@ -357,23 +460,13 @@ Deno.test("console, network, status - an impostor that passes the handshake gets
   );
   port = liar.port;
   await Deno.mkdir(tmp.join(".mapper"));
-  await Deno.writeTextFile(
-    tmp.join(".mapper", ".session"),
-    JSON.stringify({
-      schema: 2,
-      sessionId,
-      secret: "5ec7".repeat(16),
-      daemonPid: a.pid,
-      chromiumPid: b.pid,
-      port,
-      profile: tmp.path,
-      headless: true,
-      startedAt: "",
-      version: "0",
-      log: null,
-    }),
-    { mode: 0o600 },
-  );
+  await plantSession(tmp.join(".mapper", ".session"), {
+    sessionId,
+    daemonPid: a.pid,
+    chromiumPid: b.pid,
+    port,
+    profile: tmp.path,
+  });
   const env = { HOME: tmp.join("home") };
   for (const args of [["console", "list"], ["console", "get", "1"], ["network", "list"], ["network", "get", "1"]]) {
     const res = await runMapper(args, { cwd: tmp.path, env });

@@ -36,5 +36,6 @@ export {
   type UnmappedMethod,
 } from "./cdp.ts";
 export type { Unreadable } from "./session_file.ts";
+export type { LoopbackInit, LoopbackResponse } from "./_loopback_http.ts";
 export type { SessionError } from "../errors.ts";
 export type { Io, Sink } from "../io.ts";

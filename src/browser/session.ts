@@ -10,7 +10,6 @@
  */
 import type { Io } from "../io.ts";
 import { SessionError } from "../errors.ts";
-import { readAllCapped } from "../bytes.ts";
 import { join, resolve } from "../path.ts";
 import { escapeControls } from "../terminal.ts";
 // The file itself, not `corpus/mod.ts`: the walk-up is on the start-up path of `mapper console list`, the loader is not.
@@ -18,6 +17,7 @@ import { DEFAULT_CORPUS_DIR, findCorpusDirUp } from "../corpus/find.ts";
 import { API_SCHEMA, type SessionPayload } from "./api.ts";
 import { pidAlive } from "./process.ts";
 import { readSession, removeSession, type SessionInfo, sessionPath } from "./session_file.ts";
+import { loopbackFetch, type LoopbackInit, type LoopbackResponse } from "./_loopback_http.ts";
 
 /** How long the handshake waits for the daemon. */
 export const HANDSHAKE_TIMEOUT_MS = 3000;
@@ -31,38 +31,34 @@ export interface Session {
   /** The daemon's base URL, `http://127.0.0.1:<port>`. */
   readonly base: string;
   /** Calls the daemon API with the session secret (no redirects followed). */
-  request(path: string, init?: RequestInit): Promise<Response>;
+  request(path: string, init?: LoopbackInit): Promise<LoopbackResponse>;
 }
 
-/** Calls `path` on the daemon of `info` with its secret. The one place the credential is attached. */
-export function daemonRequest(
-  info: SessionInfo,
-  fetcher: typeof fetch,
-  path: string,
-  init: RequestInit = {},
-): Promise<Response> {
-  const headers = new Headers(init.headers);
-  headers.set("authorization", `Bearer ${info.secret}`);
-  return fetcher(`http://127.0.0.1:${info.port}${path}`, { ...init, headers, redirect: "manual" });
+/**
+ * Calls `path` on the daemon of `info` with its secret, over the loopback client (`_loopback_http.ts`: 127.0.0.1
+ * only, no redirects followed). The one place the credential is attached.
+ */
+export function daemonRequest(info: SessionInfo, path: string, init: LoopbackInit = {}): Promise<LoopbackResponse> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(init.headers ?? {})) {
+    if (name.toLowerCase() !== "authorization") headers[name] = value;
+  }
+  headers.authorization = `Bearer ${info.secret}`;
+  return loopbackFetch(info.port, path, { ...init, headers });
 }
 
 /** The handshake: `undefined` when the daemon named by `info` proved it runs this session, else why not. */
-export async function handshake(info: SessionInfo, fetcher: typeof fetch): Promise<string | undefined> {
+export async function handshake(info: SessionInfo): Promise<string | undefined> {
   if (!pidAlive(info.daemonPid)) return `its daemon pid ${info.daemonPid} is not running`;
-  let res: Response;
+  let res: LoopbackResponse;
   try {
-    res = await daemonRequest(info, fetcher, "/devtools/session", {
+    res = await daemonRequest(info, "/devtools/session", {
       signal: AbortSignal.timeout(HANDSHAKE_TIMEOUT_MS),
     });
   } catch {
     return `nothing answers on its port ${info.port}`;
   }
-  const text = res.body
-    ? await readAllCapped(res.body, HANDSHAKE_MAX_BYTES, () => new RangeError("handshake too large")).then(
-      (bytes) => new TextDecoder().decode(bytes),
-      () => undefined,
-    )
-    : "";
+  const text = await res.bytes(HANDSHAKE_MAX_BYTES).then((bytes) => new TextDecoder().decode(bytes), () => undefined);
   if (res.status !== 200) return `port ${info.port} answered the handshake with ${res.status}`;
   let p: Partial<SessionPayload>;
   try {
@@ -97,7 +93,7 @@ export async function openSession(
 ): Promise<Session | undefined> {
   const info = await readSession(dir);
   if (info === undefined) return undefined;
-  const reason = "unreadable" in info ? info.unreadable : await handshake(info, io.fetch);
+  const reason = "unreadable" in info ? info.unreadable : await handshake(info);
   if (reason !== undefined || "unreadable" in info) {
     await removeSession(dir);
     report(staleLine(dir, reason ?? "unreadable"));
@@ -106,7 +102,7 @@ export async function openSession(
   return {
     info,
     base: `http://127.0.0.1:${info.port}`,
-    request: (path, init) => daemonRequest(info, io.fetch, path, init),
+    request: (path, init) => daemonRequest(info, path, init),
   };
 }
 

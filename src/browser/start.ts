@@ -13,6 +13,7 @@ import { findBrowser } from "./chromium.ts";
 import { prepareCorpusDir, runDaemon, type StartOptions, stopCommand } from "./daemon.ts";
 import { handshake, openSession, type Session, startDir } from "./session.ts";
 import { readSession } from "./session_file.ts";
+import type { LoopbackResponse } from "./_loopback_http.ts";
 import { privateDir, projectKey } from "./_private.ts";
 
 export type { StartOptions } from "./daemon.ts";
@@ -37,7 +38,7 @@ async function getJson<T>(session: Session, path: string): Promise<T | undefined
   try {
     const res = await session.request(path, { signal: AbortSignal.timeout(5000) });
     if (!res.ok) {
-      await res.body?.cancel();
+      await res.cancel();
       return undefined;
     }
     return (await res.json()) as T;
@@ -82,7 +83,7 @@ async function waitForFirstPage(session: Session, url: string | undefined, wait:
 }
 
 async function openTab(session: Session, url: string): Promise<string> {
-  let res: Response;
+  let res: LoopbackResponse;
   try {
     res = await session.request(`/devtools/tabs?url=${encodeURIComponent(url)}`, {
       method: "POST",
@@ -177,7 +178,7 @@ async function detach(opts: StartOptions, dir: string, wait: WaitFor, io: Io): P
     }
     const info = await readSession(dir);
     if (!info || "unreadable" in info || info.daemonPid !== child.pid) continue;
-    if (await handshake(info, io.fetch) !== undefined) continue;
+    if (await handshake(info) !== undefined) continue;
     child.unref();
     const session = await openSession(dir, io);
     const waited = session ? await waitForFirstPage(session, opts.url, wait, io) : "";

@@ -55,7 +55,7 @@ export async function sessionStatus(dir: string, io: Io): Promise<StatusReport> 
     if (res.ok) daemon = (await res.json()) as StatusPayload;
     else {
       why = `its daemon answered /devtools/status with ${res.status}`;
-      await res.body?.cancel();
+      await res.cancel();
     }
   } catch (err: unknown) {
     why = `its daemon did not answer /devtools/status (${err instanceof Error ? err.message : String(err)})`;

@@ -84,7 +84,7 @@ export async function runBrowserStop(opts: StopOptions, io: Io): Promise<number>
   }
   try {
     const res = await session.request("/devtools/shutdown", { method: "POST", signal: AbortSignal.timeout(5000) });
-    await res.body?.cancel();
+    await res.cancel();
   } catch {
     // Not answering any more: the wait below decides.
   }

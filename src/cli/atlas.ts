@@ -3,6 +3,11 @@ import type { Command } from "./command.ts";
 import { type CliContext, intArg } from "./context.ts";
 import { registerCatalog } from "./catalog.ts";
 import { UsageError } from "../errors.ts";
+import { escapeControls, quote } from "../terminal.ts";
+import { lazy } from "../lazy.ts";
+
+/** `atlas find` and `atlas list`, loaded when one of them runs. */
+const atlasFind = () => lazy<typeof import("../atlas/find.ts")>(new URL("../atlas/find.ts", import.meta.url));
 
 /** Registers the `mapper atlas` command group. */
 export function registerAtlas(program: Command, ctx: CliContext): void {
@@ -20,7 +25,7 @@ export function registerAtlas(program: Command, ctx: CliContext): void {
     .option("--index <url|file>", "catalog location: an HTTPS URL or a local index.json")
     .option("--refresh", "ignore the 24 h cache and fetch the catalog again")
     .action(async (query, opts) => {
-      const { runFind } = await import("../atlas/find.ts");
+      const { runFind } = await atlasFind();
       ctx.exitCode = await runFind({ query, ...opts }, ctx.io);
     });
 
@@ -36,12 +41,11 @@ export function registerAtlas(program: Command, ctx: CliContext): void {
     .action(async (opts, cmd) => {
       const extra = cmd.args[0];
       if (extra !== undefined) {
-        const { escapeControls, quote } = await import("../terminal.ts");
         throw new UsageError(`unexpected argument ${quote(extra)}`, {
           hint: `use 'mapper atlas find ${escapeControls(extra)}' to search`,
         });
       }
-      const { runFind } = await import("../atlas/find.ts");
+      const { runFind } = await atlasFind();
       ctx.exitCode = await runFind({ query: [], ...opts }, ctx.io);
     });
 
@@ -55,7 +59,9 @@ export function registerAtlas(program: Command, ctx: CliContext): void {
       if (opts.format !== undefined && !["text", "json", "github"].includes(opts.format)) {
         throw new UsageError(`unknown --format "${opts.format}"`, { hint: "use one of text, json, github" });
       }
-      const { runValidate } = await import("../atlas/validate.ts");
+      const { runValidate } = await lazy<typeof import("../atlas/validate.ts")>(
+        new URL("../atlas/validate.ts", import.meta.url),
+      );
       ctx.exitCode = await runValidate({ file, ...opts, json: opts.json || opts.format === "json" }, ctx.io);
     });
 
@@ -69,7 +75,9 @@ export function registerAtlas(program: Command, ctx: CliContext): void {
     .option("--expect-sha256 <hex>", "refuse the archive unless its SHA-256 is this value")
     .option("--json", "print the installed files, the archive sha256 and the next steps as JSON")
     .action(async (slug, opts) => {
-      const { runAdd } = await import("../atlas/install.ts");
+      const { runAdd } = await lazy<typeof import("../atlas/install.ts")>(
+        new URL("../atlas/install.ts", import.meta.url),
+      );
       ctx.exitCode = await runAdd({ slug, ...opts }, ctx.io);
     });
 
@@ -79,7 +87,9 @@ export function registerAtlas(program: Command, ctx: CliContext): void {
     .option("--target <dir>", "installed corpus directory", ".mapper")
     .option("--json", "print the report as JSON")
     .action(async (opts) => {
-      const { runVerify } = await import("../atlas/verify.ts");
+      const { runVerify } = await lazy<typeof import("../atlas/verify.ts")>(
+        new URL("../atlas/verify.ts", import.meta.url),
+      );
       ctx.exitCode = await runVerify(opts, ctx.io);
     });
 

@@ -2,6 +2,7 @@
 import type { Command } from "./command.ts";
 import type { CliContext } from "./context.ts";
 import { UsageError } from "../errors.ts";
+import { lazy } from "../lazy.ts";
 
 const DIR_HELP = "corpus directory (default: the nearest .mapper/ here or above)";
 const FORMAT_HELP = "output: text, json (the --json envelope) or github (workflow annotations)";
@@ -15,7 +16,9 @@ export function registerAuthoring(program: Command, ctx: CliContext): void {
     .option("--json", "print the {ok, diagnostics, result} envelope (same as --format json)")
     .option("--format <format>", FORMAT_HELP)
     .action(async (opts) => {
-      const { runValidate } = await import("../authoring/validate.ts");
+      const { runValidate } = await lazy<typeof import("../authoring/validate.ts")>(
+        new URL("../authoring/validate.ts", import.meta.url),
+      );
       ctx.exitCode = await runValidate(opts, ctx.io);
     });
 
@@ -27,7 +30,9 @@ export function registerAuthoring(program: Command, ctx: CliContext): void {
     .option("--format <format>", FORMAT_HELP)
     .option("--warn-only", "exit 0 when there are only warnings (errors still fail)")
     .action(async (opts) => {
-      const { runLint } = await import("../authoring/lint.ts");
+      const { runLint } = await lazy<typeof import("../authoring/lint.ts")>(
+        new URL("../authoring/lint.ts", import.meta.url),
+      );
       ctx.exitCode = await runLint(opts, ctx.io);
     });
 
@@ -41,7 +46,9 @@ export function registerAuthoring(program: Command, ctx: CliContext): void {
     .option("--format <format>", FORMAT_HELP)
     .action(async (opts) => {
       if (opts.check && opts.write) throw new UsageError("--check and --write conflict", { hint: "give one of them" });
-      const { runFmt } = await import("../authoring/fmt.ts");
+      const { runFmt } = await lazy<typeof import("../authoring/fmt.ts")>(
+        new URL("../authoring/fmt.ts", import.meta.url),
+      );
       ctx.exitCode = await runFmt(opts, ctx.io);
     });
 }

@@ -4,6 +4,7 @@ import { UsageError } from "../errors.ts";
 import { type CliContext, collect, intArg } from "./context.ts";
 import { registerBrowserActions } from "./browser_act.ts";
 import { SESSION_DIR_HELP } from "./devtools.ts";
+import { lazy } from "../lazy.ts";
 
 /** Registers the `mapper browser` command group. */
 export function registerBrowser(program: Command, ctx: CliContext): void {
@@ -43,7 +44,9 @@ export function registerBrowser(program: Command, ctx: CliContext): void {
       if (o.wait !== "load" && o.wait !== "none") {
         throw new UsageError(`unknown --wait "${o.wait}"`, { hint: "use --wait load or --wait none" });
       }
-      const { runBrowserStart } = await import("../browser/start.ts");
+      const { runBrowserStart } = await lazy<typeof import("../browser/start.ts")>(
+        new URL("../browser/start.ts", import.meta.url),
+      );
       ctx.exitCode = await runBrowserStart({
         browser: o.browser,
         profile: o.profile,
@@ -63,7 +66,9 @@ export function registerBrowser(program: Command, ctx: CliContext): void {
     .description("stop the running session: exactly the processes it started")
     .option("--dir <path>", SESSION_DIR_HELP)
     .action(async (o) => {
-      const { runBrowserStop } = await import("../browser/stop.ts");
+      const { runBrowserStop } = await lazy<typeof import("../browser/stop.ts")>(
+        new URL("../browser/stop.ts", import.meta.url),
+      );
       ctx.exitCode = await runBrowserStop({ dir: o.dir }, ctx.io);
     });
 
@@ -73,7 +78,9 @@ export function registerBrowser(program: Command, ctx: CliContext): void {
     .option("--dir <path>", SESSION_DIR_HELP)
     .option("--json", "print the status as JSON")
     .action(async (o) => {
-      const { runBrowserStatus } = await import("../browser/status.ts");
+      const { runBrowserStatus } = await lazy<typeof import("../browser/status.ts")>(
+        new URL("../browser/status.ts", import.meta.url),
+      );
       ctx.exitCode = await runBrowserStatus({ dir: o.dir, json: o.json === true }, ctx.io);
     });
 

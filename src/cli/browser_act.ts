@@ -9,6 +9,11 @@ import type { Command } from "./command.ts";
 import { UsageError } from "../errors.ts";
 import { SESSION_DIR_HELP } from "./devtools.ts";
 import { type CliContext, coordinateArg, intArg, signedIntArg } from "./context.ts";
+import { lazy } from "../lazy.ts";
+
+/** The page actions, loaded when one of them runs. */
+const actCommands = () =>
+  lazy<typeof import("../see/act_commands.ts")>(new URL("../see/act_commands.ts", import.meta.url));
 
 const TAB = "the tab to act on (id or prefix from 'mapper browser tabs list'); needed with several tabs";
 const TARGET =
@@ -25,7 +30,7 @@ export function registerBrowserActions(browser: Command, ctx: CliContext): void 
     .option("--json", "print as JSON")
     .option("--dir <path>", SESSION_DIR_HELP)
     .action(async (url, o) => {
-      const { runNavigate } = await import("../see/act_commands.ts");
+      const { runNavigate } = await actCommands();
       ctx.exitCode = await runNavigate(
         { dir: o.dir, tab: o.tab, json: o.json === true, url, timeoutMs: o.timeoutMs },
         ctx.io,
@@ -48,7 +53,7 @@ export function registerBrowserActions(browser: Command, ctx: CliContext): void 
       .option("--json", "print as JSON")
       .option("--dir <path>", SESSION_DIR_HELP)
       .action(async (target, o) => {
-        const { runClick, runHover } = await import("../see/act_commands.ts");
+        const { runClick, runHover } = await actCommands();
         const opts = { dir: o.dir, tab: o.tab, json: o.json === true, target, x: o.x, y: o.y, timeoutMs: o.timeoutMs };
         ctx.exitCode = name === "click" ? await runClick(opts, ctx.io) : await runHover(opts, ctx.io);
       });
@@ -67,7 +72,7 @@ export function registerBrowserActions(browser: Command, ctx: CliContext): void 
     .option("--dir <path>", SESSION_DIR_HELP)
     .action(async (target, text, o) => {
       if (o.clear && o.append) throw new UsageError("--clear and --append contradict each other");
-      const { runFill } = await import("../see/act_commands.ts");
+      const { runFill } = await actCommands();
       ctx.exitCode = await runFill(
         {
           dir: o.dir,
@@ -92,7 +97,7 @@ export function registerBrowserActions(browser: Command, ctx: CliContext): void 
     .option("--json", "print as JSON")
     .option("--dir <path>", SESSION_DIR_HELP)
     .action(async (key, o) => {
-      const { runKeypress } = await import("../see/act_commands.ts");
+      const { runKeypress } = await actCommands();
       ctx.exitCode = await runKeypress(
         { dir: o.dir, tab: o.tab, json: o.json === true, key, target: o.target, timeoutMs: o.timeoutMs },
         ctx.io,
@@ -110,7 +115,7 @@ export function registerBrowserActions(browser: Command, ctx: CliContext): void 
     .option("--json", "print as JSON")
     .option("--dir <path>", SESSION_DIR_HELP)
     .action(async (o) => {
-      const { runScroll } = await import("../see/act_commands.ts");
+      const { runScroll } = await actCommands();
       ctx.exitCode = await runScroll({
         dir: o.dir,
         tab: o.tab,
@@ -137,7 +142,7 @@ export function registerBrowserActions(browser: Command, ctx: CliContext): void 
     .option("--json", "print as JSON")
     .option("--dir <path>", SESSION_DIR_HELP)
     .action(async (o) => {
-      const { runWaitFor } = await import("../see/act_commands.ts");
+      const { runWaitFor } = await actCommands();
       ctx.exitCode = await runWaitFor({
         dir: o.dir,
         tab: o.tab,
@@ -161,7 +166,7 @@ export function registerBrowserActions(browser: Command, ctx: CliContext): void 
     .option("--json", "print as JSON")
     .option("--dir <path>", SESSION_DIR_HELP)
     .action(async (js, o) => {
-      const { runEval } = await import("../see/act_commands.ts");
+      const { runEval } = await actCommands();
       ctx.exitCode = await runEval({ dir: o.dir, tab: o.tab, json: o.json === true, js }, ctx.io);
     });
 
@@ -178,7 +183,7 @@ export function registerBrowserActions(browser: Command, ctx: CliContext): void 
     .option("--json", "print as JSON")
     .option("--dir <path>", SESSION_DIR_HELP)
     .action(async (o) => {
-      const { runScreenshot } = await import("../see/act_commands.ts");
+      const { runScreenshot } = await actCommands();
       ctx.exitCode = await runScreenshot({
         dir: o.dir,
         tab: o.tab,
@@ -202,7 +207,7 @@ export function registerBrowserActions(browser: Command, ctx: CliContext): void 
     .option("--json", "print as JSON")
     .option("--dir <path>", SESSION_DIR_HELP)
     .action(async (action, arg, o) => {
-      const { runTabs } = await import("../see/act_commands.ts");
+      const { runTabs } = await actCommands();
       ctx.exitCode = await runTabs(
         { dir: o.dir, tab: o.tab, json: o.json === true, op: action, arg, timeoutMs: o.timeoutMs },
         ctx.io,
@@ -218,7 +223,7 @@ export function registerBrowserActions(browser: Command, ctx: CliContext): void 
     .option("--json", "print as JSON")
     .option("--dir <path>", SESSION_DIR_HELP)
     .action(async (action, o) => {
-      const { runDialog } = await import("../see/act_commands.ts");
+      const { runDialog } = await actCommands();
       ctx.exitCode = await runDialog(
         { dir: o.dir, tab: o.tab, json: o.json === true, op: action, text: o.text },
         ctx.io,

@@ -1,6 +1,10 @@
 /** Wiring of `mapper atlas serve` and `mapper atlas build`: the read-only catalog HTTP API. @module */
 import type { Command } from "./command.ts";
 import { type CliContext, intArg } from "./context.ts";
+import { lazy } from "../lazy.ts";
+
+/** The catalog server and export, loaded when one of them runs. */
+const catalogRun = () => lazy<typeof import("../catalog/run.ts")>(new URL("../catalog/run.ts", import.meta.url));
 
 /** Registers `atlas serve` and `atlas build` on the `atlas` group. */
 export function registerCatalog(atlas: Command, ctx: CliContext): void {
@@ -16,7 +20,7 @@ export function registerCatalog(atlas: Command, ctx: CliContext): void {
     .option("--watch", "rebuild when the gallery changes (keeps the last good snapshot on errors)")
     .option("--strict", "fail to start when any entry is invalid")
     .action(async (opts) => {
-      const { runServe } = await import("../catalog/run.ts");
+      const { runServe } = await catalogRun();
       ctx.exitCode = await runServe(opts, ctx.io);
     });
 
@@ -28,7 +32,7 @@ export function registerCatalog(atlas: Command, ctx: CliContext): void {
     .option("--base-url <url>", "public base URL used in links", "http://127.0.0.1:8080")
     .option("--strict", "fail when any entry is invalid")
     .action(async (opts) => {
-      const { runBuild } = await import("../catalog/run.ts");
+      const { runBuild } = await catalogRun();
       ctx.exitCode = await runBuild(opts, ctx.io);
     });
 }

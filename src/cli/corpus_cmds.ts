@@ -1,6 +1,7 @@
 /** Wiring of the resolver's authoring commands: `mapper stats`, `match`, `explain`, `init`. @module */
 import type { Command } from "./command.ts";
 import type { CliContext } from "./context.ts";
+import { lazy } from "../lazy.ts";
 
 const DIR_HELP = "corpus directory (default: the nearest .mapper/ here or above)";
 const JSON_HELP = "print the {ok, diagnostics, result} envelope (same as --format json)";
@@ -15,7 +16,9 @@ export function registerCorpusCommands(program: Command, ctx: CliContext): void 
     .option("--json", JSON_HELP)
     .option("--format <format>", FORMAT_HELP)
     .action(async (opts) => {
-      const { runStats } = await import("../authoring/stats_cmd.ts");
+      const { runStats } = await lazy<typeof import("../authoring/stats_cmd.ts")>(
+        new URL("../authoring/stats_cmd.ts", import.meta.url),
+      );
       ctx.exitCode = await runStats(common(opts), ctx.io);
     });
 
@@ -32,7 +35,9 @@ export function registerCorpusCommands(program: Command, ctx: CliContext): void 
       "\nThe most specific route wins (per segment: literal 3, :param 2, * 1, ** 0); ties go to the first declared.",
     )
     .action(async (url, opts) => {
-      const { runMatch } = await import("../authoring/match.ts");
+      const { runMatch } = await lazy<typeof import("../authoring/match.ts")>(
+        new URL("../authoring/match.ts", import.meta.url),
+      );
       ctx.exitCode = await runMatch(
         { url, ...common(opts), ...(opts.method !== undefined ? { method: opts.method } : {}) },
         ctx.io,
@@ -47,7 +52,9 @@ export function registerCorpusCommands(program: Command, ctx: CliContext): void 
     .option("--json", JSON_HELP)
     .option("--format <format>", FORMAT_HELP)
     .action(async (name, opts) => {
-      const { runExplain } = await import("../authoring/explain.ts");
+      const { runExplain } = await lazy<typeof import("../authoring/explain.ts")>(
+        new URL("../authoring/explain.ts", import.meta.url),
+      );
       ctx.exitCode = await runExplain({ name, ...common(opts) }, ctx.io);
     });
 
@@ -57,7 +64,9 @@ export function registerCorpusCommands(program: Command, ctx: CliContext): void 
     .option("--dir <path>", "corpus directory to create", ".mapper")
     .option("--json", JSON_HELP)
     .action(async (opts) => {
-      const { runInit } = await import("../authoring/init.ts");
+      const { runInit } = await lazy<typeof import("../authoring/init.ts")>(
+        new URL("../authoring/init.ts", import.meta.url),
+      );
       ctx.exitCode = await runInit({ dir: opts.dir, json: opts.json === true }, ctx.io);
     });
 }

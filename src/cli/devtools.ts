@@ -1,6 +1,11 @@
 /** Wiring of `mapper console list|get` and `mapper network list|get`. @module */
 import type { Command } from "./command.ts";
 import { type CliContext, intArg } from "./context.ts";
+import { lazy } from "../lazy.ts";
+
+/** The console and network commands, loaded when one of them runs. */
+const commands = () =>
+  lazy<typeof import("../devtools/commands.ts")>(new URL("../devtools/commands.ts", import.meta.url));
 
 /** Help of every session command's `--dir`. */
 export const SESSION_DIR_HELP =
@@ -20,7 +25,7 @@ export function registerDevtools(program: Command, ctx: CliContext): void {
     .option("--json", "print as JSON")
     .option("--dir <path>", SESSION_DIR_HELP)
     .action(async (o) => {
-      const { runConsoleList } = await import("../devtools/commands.ts");
+      const { runConsoleList } = await commands();
       ctx.exitCode = await runConsoleList(
         { dir: o.dir, level: o.level, tab: o.tab, limit: o.limit, json: o.json === true },
         ctx.io,
@@ -33,7 +38,7 @@ export function registerDevtools(program: Command, ctx: CliContext): void {
     .option("--json", "print as JSON")
     .option("--dir <path>", SESSION_DIR_HELP)
     .action(async (index, o) => {
-      const { runConsoleGet } = await import("../devtools/commands.ts");
+      const { runConsoleGet } = await commands();
       ctx.exitCode = await runConsoleGet({ dir: o.dir, index, json: o.json === true }, ctx.io);
     });
 
@@ -53,7 +58,7 @@ export function registerDevtools(program: Command, ctx: CliContext): void {
     .option("--json", "print as JSON")
     .option("--dir <path>", SESSION_DIR_HELP)
     .action(async (o) => {
-      const { runNetworkList } = await import("../devtools/commands.ts");
+      const { runNetworkList } = await commands();
       ctx.exitCode = await runNetworkList(
         { dir: o.dir, type: o.type, url: o.url, tab: o.tab, limit: o.limit, json: o.json === true },
         ctx.io,
@@ -72,7 +77,7 @@ export function registerDevtools(program: Command, ctx: CliContext): void {
     .option("--json", "print as JSON")
     .option("--dir <path>", SESSION_DIR_HELP)
     .action(async (index, o) => {
-      const { runNetworkGet } = await import("../devtools/commands.ts");
+      const { runNetworkGet } = await commands();
       ctx.exitCode = await runNetworkGet({
         dir: o.dir,
         index,

@@ -3,6 +3,7 @@ import type { Command } from "./command.ts";
 import { UsageError } from "../errors.ts";
 import { escapeControls } from "../terminal.ts";
 import { type CliContext, intArg } from "./context.ts";
+import { lazy } from "../lazy.ts";
 
 /** Registers the `mapper mcp` command. */
 export function registerMcp(program: Command, ctx: CliContext): void {
@@ -34,7 +35,7 @@ export function registerMcp(program: Command, ctx: CliContext): void {
           hint: "include the scheme, e.g. --url https://example.com/",
         });
       }
-      const { runMcp } = await import("../mcp/server.ts");
+      const { runMcp } = await lazy<typeof import("../mcp/server.ts")>(new URL("../mcp/server.ts", import.meta.url));
       ctx.exitCode = await runMcp(
         { dir: o.dir, headless: o.headless === true, browser: o.browser, url: o.url, port: o.port },
         ctx.io,

@@ -13,6 +13,7 @@ import { escapeControls, toJson } from "../terminal.ts";
 import { buildProgram } from "./program.ts";
 import { commandPath, parse, ParseError } from "./_parse.ts";
 import { formatHelp } from "./_help.ts";
+import { lazy } from "../lazy.ts";
 
 // deno-lint-ignore no-explicit-any
 type AnyCommand = Command<any, any, any>;
@@ -82,7 +83,7 @@ function outputFailed(io: Io, path: string, code: number): number {
 /** Parses and runs one command; `onCommand` learns its path (`atlas add`) once it is known. */
 async function runCommand(argv: readonly string[], io: Io, onCommand: (path: string) => void): Promise<number> {
   const ctx: CliContext = { io, exitCode: EXIT_OK };
-  const program = buildProgram(ctx) as AnyCommand;
+  const program = (await buildProgram(ctx, argv[0])) as AnyCommand;
   let active: AnyCommand = program;
   try {
     const outcome = parse(program, argv);
@@ -108,7 +109,9 @@ async function runCommand(argv: readonly string[], io: Io, onCommand: (path: str
     onCommand(path);
     if (err instanceof UsageError && ENVELOPE_COMMANDS.has(path) && wantsJson(argv)) {
       // Scripts reading an authoring command's `--json` get the envelope even for a usage error.
-      const { usageEnvelope } = await import("../authoring/envelope.ts");
+      const { usageEnvelope } = await lazy<typeof import("../authoring/envelope.ts")>(
+        new URL("../authoring/envelope.ts", import.meta.url),
+      );
       io.stdout.write(toJson(usageEnvelope("usage", err.message)));
     }
     if (err instanceof MapperError) {

@@ -2,6 +2,7 @@
 import type { Command } from "./command.ts";
 import { type CliContext, intArg } from "./context.ts";
 import { SESSION_DIR_HELP } from "./devtools.ts";
+import { lazy } from "../lazy.ts";
 
 /** Registers `mapper snapshot`. */
 export function registerSee(program: Command, ctx: CliContext): void {
@@ -26,7 +27,9 @@ export function registerSee(program: Command, ctx: CliContext): void {
         "interactive node (blank or still loading).",
     )
     .action(async (o) => {
-      const { runSnapshot } = await import("../see/commands.ts");
+      const { runSnapshot } = await lazy<typeof import("../see/commands.ts")>(
+        new URL("../see/commands.ts", import.meta.url),
+      );
       ctx.exitCode = await runSnapshot({
         dir: o.dir,
         url: o.url,

@@ -1,6 +1,7 @@
 /** Wiring of `mapper serve-mapper`. @module */
 import type { Command } from "./command.ts";
 import { type CliContext, intArg } from "./context.ts";
+import { lazy } from "../lazy.ts";
 
 /** Registers `mapper serve-mapper`: compile `.mapper/` and serve `/mapper` + `/mapper/version`, live. */
 export function registerServeMapper(program: Command, ctx: CliContext): void {
@@ -15,7 +16,9 @@ export function registerServeMapper(program: Command, ctx: CliContext): void {
     .option("--dir <path>", "corpus directory", ".mapper")
     .option("--json-log", "log one JSON object per line instead of text")
     .action(async (opts) => {
-      const { runServeMapper } = await import("../corpus/serve_cmd.ts");
+      const { runServeMapper } = await lazy<typeof import("../corpus/serve_cmd.ts")>(
+        new URL("../corpus/serve_cmd.ts", import.meta.url),
+      );
       ctx.exitCode = await runServeMapper(
         { port: opts.port, host: opts.host, dir: opts.dir, jsonLog: opts.jsonLog === true },
         ctx.io,

@@ -6,8 +6,8 @@
  * @module
  */
 import type { Io } from "../io.ts";
-import { NotFoundError, SessionError, UsageError } from "../errors.ts";
-import type { ErrorPayload } from "../browser/mod.ts";
+import { describe, NotFoundError, SessionError, UsageError } from "../errors.ts";
+import type { ErrorPayload, LoopbackInit, LoopbackResponse } from "../browser/mod.ts";
 import { locateSession, noSessionError, openSession, pidAlive, type SessionInfo } from "../browser/mod.ts";
 
 /** A connection to the running daemon. */
@@ -42,7 +42,7 @@ export async function connect(dir: string | undefined, io: Io): Promise<DaemonCl
   const noSession = () => noSessionError(place, io);
   if (session === undefined) throw noSession();
   const { info, base } = session;
-  const request = async (path: string, init: RequestInit = {}, timeoutMs = 15_000): Promise<Response> => {
+  const request = async (path: string, init: LoopbackInit = {}, timeoutMs = 15_000): Promise<LoopbackResponse> => {
     try {
       return await session.request(path, { ...init, signal: AbortSignal.timeout(timeoutMs) });
     } catch (err: unknown) {
@@ -55,8 +55,19 @@ export async function connect(dir: string | undefined, io: Io): Promise<DaemonCl
       );
     }
   };
-  const fail = async (res: Response): Promise<never> => {
-    const text = await res.text();
+  /** The whole body of `res`: a daemon that breaks its answer off or garbles it is one clear error, not a crash. */
+  const read = async (res: LoopbackResponse): Promise<Uint8Array> => {
+    try {
+      return await res.bytes();
+    } catch (err: unknown) {
+      throw new SessionError(`the session daemon at ${base} sent a broken answer: ${describe(err)}`, {
+        hint: "check 'mapper browser status'",
+      });
+    }
+  };
+  const readText = async (res: LoopbackResponse) => new TextDecoder().decode(await read(res));
+  const fail = async (res: LoopbackResponse): Promise<never> => {
+    const text = await readText(res);
     let payload: Partial<ErrorPayload> = {};
     try {
       payload = JSON.parse(text);
@@ -78,7 +89,7 @@ export async function connect(dir: string | undefined, io: Io): Promise<DaemonCl
     async json<T>(path: string, valid: (v: unknown) => boolean = () => true): Promise<T> {
       const res = await request(path);
       if (!res.ok) return await fail(res);
-      const text = await res.text();
+      const text = await readText(res);
       let v: unknown;
       try {
         v = JSON.parse(text);
@@ -100,7 +111,7 @@ export async function connect(dir: string | undefined, io: Io): Promise<DaemonCl
         headers: { "content-type": "application/json" },
         body: JSON.stringify(body),
       }, timeoutMs);
-      const text = await res.text();
+      const text = await readText(res);
       let payload: Partial<ErrorPayload> & { hint?: string } = {};
       try {
         payload = JSON.parse(text);
@@ -123,7 +134,7 @@ export async function connect(dir: string | undefined, io: Io): Promise<DaemonCl
         return { reason: payload.reason ?? payload.error ?? "unavailable" };
       }
       if (!res.ok) return await fail(res);
-      return { bytes: new Uint8Array(await res.arrayBuffer()), contentType: res.headers.get("content-type") ?? "" };
+      return { bytes: await read(res), contentType: res.header("content-type") ?? "" };
     },
   };
 }
