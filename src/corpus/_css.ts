@@ -50,8 +50,19 @@ function message(err: unknown): string {
     .replace(/\.$/, "");
 }
 
+/** Verdicts so far (a corpus repeats selectors: every view's `button`, a shared header's). Problems are never mutated. */
+const verdicts = new Map<string, Problem | undefined>();
+
 /** Checks one selector alternative (no top-level commas). */
 export function checkSelector(selector: string): Problem | undefined {
+  if (verdicts.has(selector)) return verdicts.get(selector);
+  const verdict = check(selector);
+  if (verdicts.size >= 20_000) verdicts.clear();
+  verdicts.set(selector, verdict);
+  return verdict;
+}
+
+function check(selector: string): Problem | undefined {
   let ast: unknown;
   try {
     ast = strict(selector);
@@ -79,6 +90,7 @@ export function checkSelector(selector: string): Problem | undefined {
         `document.querySelectorAll in the browser console)`,
     };
   }
+  if (!selector.includes(":")) return undefined; // no pseudo-class or pseudo-element to look at
   for (const p of pseudos(ast)) {
     if (p.type === "PseudoElement") {
       return {
