@@ -28,30 +28,26 @@ export interface PathApi {
   basename(path: string): string;
   /** Everything before the last segment. */
   dirname(path: string): string;
+  /** The path from `from` to `to` (both resolved first); `""` when they are the same. */
+  relative(from: string, to: string): string;
 }
 
 /** Normalizes the part after the root: `.`/`..`/empty segments collapse; `..` above a root is dropped. */
-function normalizeTail(tail: string, rooted: boolean, isSep: (c: string) => boolean, sep: string): string {
+function normalizeTail(tail: string, rooted: boolean, separators: string | RegExp, sep: string): string {
   const out: string[] = [];
-  let segment = "";
-  const flush = () => {
+  for (const segment of tail.split(separators)) {
     if (segment === "..") {
       if (out.length > 0 && out[out.length - 1] !== "..") out.pop();
       else if (!rooted) out.push("..");
     } else if (segment !== "" && segment !== ".") {
       out.push(segment);
     }
-    segment = "";
-  };
-  for (const c of tail) {
-    if (isSep(c)) flush();
-    else segment += c;
   }
-  flush();
   return out.join(sep);
 }
 
-const isPosixSep = (c: string) => c === "/";
+const POSIX_SEP = "/";
+const WIN_SEPS = /[\\/]/;
 const isWinSep = (c: string) => c === "/" || c === "\\";
 
 /** POSIX paths. */
@@ -62,7 +58,7 @@ export const posix: PathApi = {
     if (path === "") return ".";
     const rooted = path[0] === "/";
     const trailing = path.endsWith("/");
-    let tail = normalizeTail(path, rooted, isPosixSep, "/");
+    let tail = normalizeTail(path, rooted, POSIX_SEP, "/");
     if (tail === "" && !rooted) tail = ".";
     if (tail !== "" && trailing) tail += "/";
     return rooted ? `/${tail}` : tail;
@@ -77,7 +73,7 @@ export const posix: PathApi = {
       const part = i >= 0 ? parts[i]! : Deno.cwd();
       if (part !== "") resolved = resolved === "" ? part : `${part}/${resolved}`;
     }
-    return `/${normalizeTail(resolved, true, isPosixSep, "/")}`;
+    return `/${normalizeTail(resolved, true, POSIX_SEP, "/")}`;
   },
   isAbsolute: (path: string) => path.startsWith("/"),
   basename(path: string): string {
@@ -103,6 +99,13 @@ export const posix: PathApi = {
     if (rooted && end === 1) return "//";
     return path.slice(0, end);
   },
+  relative(from: string, to: string): string {
+    const a = posix.resolve(from).split("/").filter(Boolean);
+    const b = posix.resolve(to).split("/").filter(Boolean);
+    let common = 0;
+    while (common < a.length && common < b.length && a[common] === b[common]) common++;
+    return [...a.slice(common).map(() => ".."), ...b.slice(common)].join("/");
+  },
 };
 
 /** Splits a Windows path into its root (`C:`, `C:\`, `\`, `\\server\share\`) and the rest. */
@@ -123,7 +126,7 @@ export const win32: PathApi = {
     if (path === "") return ".";
     const { device, rooted, rest } = winRoot(path);
     const unc = device.startsWith("\\\\");
-    let tail = normalizeTail(rest, rooted, isWinSep, "\\");
+    let tail = normalizeTail(rest, rooted, WIN_SEPS, "\\");
     if (tail === "" && !rooted) tail = ".";
     if (tail !== "" && rest !== "" && isWinSep(rest[rest.length - 1]!)) tail += "\\";
     // A relative result must not read as a drive (`a\..\b:c` → `b:c`) or a device (`x:`): node prefixes `.\`.
@@ -151,7 +154,7 @@ export const win32: PathApi = {
       }
       if (rooted && device !== "") break;
     }
-    const normal = normalizeTail(tail, rooted, isWinSep, "\\");
+    const normal = normalizeTail(tail, rooted, WIN_SEPS, "\\");
     if (device.startsWith("\\\\")) return `${device}\\${normal}`;
     return `${device}${rooted ? "\\" : ""}${normal}` || ".";
   },
@@ -181,6 +184,18 @@ export const win32: PathApi = {
     if (end === -1) return device === "" && !rooted ? "." : path.slice(0, rootEnd);
     return path.slice(0, end);
   },
+  relative(from: string, to: string): string {
+    // Like node's: compared without regard to case; another drive or share has no relative path (`to` resolved).
+    const target = win32.resolve(to);
+    const a = winRoot(win32.resolve(from));
+    const b = winRoot(target);
+    if (a.device.toLowerCase() !== b.device.toLowerCase()) return target;
+    const x = a.rest.split("\\").filter(Boolean);
+    const y = b.rest.split("\\").filter(Boolean);
+    let common = 0;
+    while (common < x.length && common < y.length && x[common]!.toLowerCase() === y[common]!.toLowerCase()) common++;
+    return [...x.slice(common).map(() => ".."), ...y.slice(common)].join("\\");
+  },
 };
 
 /** The running OS's flavour. */
@@ -198,6 +213,8 @@ export const isAbsolute: PathApi["isAbsolute"] = native.isAbsolute;
 export const basename: PathApi["basename"] = native.basename;
 /** {@linkcode PathApi.dirname} for the running OS. */
 export const dirname: PathApi["dirname"] = native.dirname;
+/** {@linkcode PathApi.relative} for the running OS. */
+export const relative: PathApi["relative"] = native.relative;
 /** {@linkcode PathApi.sep} for the running OS. */
 export const sep: string = native.sep;
 /** {@linkcode PathApi.delimiter} for the running OS. */

@@ -51,4 +51,15 @@ for (
       assert.equal(ours.resolve(...parts), theirs.resolve(...parts), `resolve(${JSON.stringify(parts)})`);
     }
   });
+
+  Deno.test(`path ${name} - relative between two paths agrees with node:path`, () => {
+    const paths = [...generate(3000, 11)];
+    for (let i = 0; i + 1 < paths.length; i += 2) {
+      // Both under the base (relative ones resolve against it), and the second also as it is.
+      const from = ours.resolve(base, paths[i]!);
+      for (const to of [ours.resolve(base, paths[i + 1]!), ours.resolve(base, "..", paths[i + 1]!)]) {
+        assert.equal(ours.relative(from, to), theirs.relative(from, to), `relative(${JSON.stringify([from, to])})`);
+      }
+    }
+  });
 }

@@ -20,7 +20,7 @@
  *
  * @module
  */
-import { isAbsolute, join, relative, resolve } from "node:path";
+import { isAbsolute, join, relative, resolve } from "./path.ts";
 
 /** Quiet time after the last file event before a rebuild starts, in milliseconds. */
 export const DEBOUNCE_MS = 200;
@@ -35,10 +35,24 @@ export interface Timers {
   clearTimeout(id: unknown): void;
 }
 
-/** The global timers. */
+/** A timer of {@linkcode REAL_TIMERS}: cleared ones still expire, but never call back. */
+interface WebTimer {
+  cleared: boolean;
+}
+
+/**
+ * Real timers made of `AbortSignal.timeout`, not the global `setTimeout`: in Deno 2.9 the first `setTimeout` of a
+ * process loads Deno's Node timers (about 10 ms of CPU), which would land on `serve-mapper`'s start-up path (the watch
+ * schedules its first scan as it is armed). A cleared timer keeps the event loop alive until it would have fired
+ * (at most a scan interval); every owner stops its process with `Deno.exit`, not by running out of work.
+ */
 export const REAL_TIMERS: Timers = {
-  setTimeout: (fn, ms) => setTimeout(fn, ms),
-  clearTimeout: (id) => clearTimeout(id as ReturnType<typeof setTimeout>),
+  setTimeout(fn, ms) {
+    const timer: WebTimer = { cleared: false };
+    AbortSignal.timeout(ms).addEventListener("abort", () => timer.cleared || fn(), { once: true });
+    return timer;
+  },
+  clearTimeout: (id) => void ((id as WebTimer).cleared = true),
 };
 
 /**
@@ -156,8 +170,13 @@ export interface FsEvents extends AsyncIterable<Deno.FsEvent> {
 export interface WatchTreeOptions {
   /** The directory to watch (recursively). */
   dir: string;
-  /** Called (synchronously) for every relevant change; usually a {@linkcode Coalescer}'s `trigger`. */
-  onChange: () => void;
+  /**
+   * Called (synchronously) for every relevant change; usually a {@linkcode Coalescer}'s `trigger`. `paths` are the
+   * relevant absolute paths of one file-system event; `undefined` when the change is not known path by path (the
+   * directory appeared or was replaced, a scan found a difference, the watch fell back to polling): then anything
+   * under the directory may have changed.
+   */
+  onChange: (paths?: readonly string[]) => void;
   /** Whether an event path (absolute, under `dir`, not `dir` itself) matters. Default: every path. */
   relevant?: (absPath: string, kind: Deno.FsEvent["kind"]) => boolean;
   /** One line per call: why the watch was re-armed, died or fell back to polling. */
@@ -188,9 +207,10 @@ export interface TreeWatch extends AsyncDisposable {
   readonly mode: "watching" | "waiting" | "polling";
   /**
    * Checks that the watch still follows the directory at `dir` (identity by device and inode); re-arms it when the
-   * directory was replaced. Owners call it before a rebuild as a safety net for a missed event.
+   * directory was replaced and then resolves `true` (anything under it may have changed without an event). Owners
+   * call it before a rebuild as a safety net for a missed event.
    */
-  recheck(): Promise<void>;
+  recheck(): Promise<boolean>;
 }
 
 /** Path, type, size and mtime of every entry under `dir` by `lstat` (never opens a file); `""` when missing. */
@@ -365,7 +385,7 @@ class Watch implements TreeWatch {
   }
 
   #onEvent(event: Deno.FsEvent): void {
-    let changed = false;
+    const changed: string[] = [];
     for (const path of event.paths) {
       const abs = watchedPath(path, this.#absDir, this.#realDir);
       if (abs === undefined) continue;
@@ -374,9 +394,9 @@ class Watch implements TreeWatch {
         this.#rearm();
         return;
       }
-      if (!changed && (this.#o.relevant?.(abs, event.kind) ?? true)) changed = true;
+      if (this.#o.relevant?.(abs, event.kind) ?? true) changed.push(abs);
     }
-    if (changed) this.#o.onChange();
+    if (changed.length > 0) this.#o.onChange(changed);
   }
 
   /** Drops the current watch and arms a fresh one (or waits for the directory), then reports a change. */
@@ -385,14 +405,14 @@ class Watch implements TreeWatch {
     void this.arm().then(() => this.#o.onChange());
   }
 
-  async recheck(): Promise<void> {
-    if (this.#disposed || this.mode !== "watching") return;
+  async recheck(): Promise<boolean> {
+    if (this.#disposed || this.mode !== "watching") return false;
     const identity = await identityOf(this.#absDir);
-    if (identity !== this.#identity && this.mode === "watching") {
-      // No event told us: the watch may be stuck (see the module), so it is abandoned rather than closed.
-      this.#disarm(false);
-      await this.arm();
-    }
+    if (identity === this.#identity || this.mode !== "watching") return false;
+    // No event told us: the watch may be stuck (see the module), so it is abandoned rather than closed.
+    this.#disarm(false);
+    await this.arm();
+    return true;
   }
 
   /** Stops following the current watch; `close: false` abandons it instead (it may be stuck, see the module). */

@@ -1,15 +1,16 @@
 // Checks across entries and files (authoring.md §3, §8): merge collisions, duplicate components, route conflicts,
 // message conflicts, a corpus without views, and `source`/`dependencies` globs. They run after the merge, on the
 // decoded files (for declarations as written) and the assembled corpus.
-import { dirname, join, relative, resolve, sep } from "node:path";
+import { dirname, join, relative, resolve, sep } from "../path.ts";
 import type { Diagnostic, SourceLocation } from "./diagnostic.ts";
-import type { RawComponent, RawDefinition, RawFile } from "./_decode.ts";
+import type { RawComponent, RawDefinition, RawFile, RawView } from "./_decode.ts";
 import type { Corpus } from "./model.ts";
 // A route as the matcher sees it: the one resolver's canonical form (parameter names erased, slashes normalised).
 import { routeKey } from "../../assets/extension/resolver.js";
 import { extractForm } from "./rules.ts";
 
-const where = (l: SourceLocation) => `${l.file.split(/[\\/]/).pop()}:${l.line}`;
+const where = (l: SourceLocation) =>
+  `${l.file.slice(Math.max(l.file.lastIndexOf("/"), l.file.lastIndexOf("\\")) + 1)}:${l.line}`;
 
 function warn(out: Diagnostic[], code: string, message: string, location: SourceLocation, component?: string): void {
   out.push({ code, severity: "warning", message, location, ...(component ? { component } : {}) });
@@ -28,11 +29,73 @@ function groups<T>(items: readonly T[], key: (item: T) => string | undefined): T
   return [...map.values()].filter((g) => g.length > 1);
 }
 
-const selectorKey = (d: RawDefinition) => [...(d.selectors ?? [])].sort().join("\n");
+/**
+ * What is computed once per decoded entry or file: a file the live service did not re-read keeps its decoded
+ * entries (the same objects), so a recompile after a one-file edit computes these for that file only. Each is a pure
+ * function of the entry.
+ */
+const selectorKeys = new WeakMap<RawDefinition, string>();
+const routeKeys = new WeakMap<RawView, string>();
+const facts = new WeakMap<RawFile, FileFacts>();
 
-/** `duplicate-component`: the same name with the same selectors twice in one list. */
-function duplicatesIn(list: readonly RawComponent[], out: Diagnostic[]): void {
-  const defs = list.filter((c): c is RawDefinition => c.kind === "def" && !!c.name && !!c.selectors?.length);
+/** What the checks need from one decoded file alone. */
+interface FileFacts {
+  /** Names of its component definitions at any depth, in order (root components first, then each view's). */
+  names: string[];
+  /** `duplicate-component` problems below its root definitions (in their children, at any depth). */
+  rootDuplicates: Diagnostic[];
+  /** `duplicate-component` problems in its views' component lists. */
+  viewDuplicates: Diagnostic[];
+  /** Its entries with `source` or `dependencies`. */
+  sourced: Sourced[];
+}
+
+/** The facts of one file, computed on first use. */
+function factsOf(file: RawFile): FileFacts {
+  let known = facts.get(file);
+  if (known) return known;
+  const names: string[] = [];
+  const collect = (list: readonly RawComponent[]) => {
+    for (const c of list) {
+      if (c.kind !== "def") continue;
+      if (c.name) names.push(c.name);
+      collect(c.children);
+    }
+  };
+  collect(file.components);
+  for (const v of file.views) collect(v.components);
+  const rootDuplicates: Diagnostic[] = [];
+  for (const d of definitions(file.components)) if (d.children.length > 0) duplicatesIn(d.children, rootDuplicates);
+  const viewDuplicates: Diagnostic[] = [];
+  for (const v of file.views) duplicatesIn(v.components, viewDuplicates);
+  known = { names, rootDuplicates, viewDuplicates, sourced: sourced([file]) };
+  facts.set(file, known);
+  return known;
+}
+
+/** A definition's selectors, sorted, as one string. */
+function selectorKey(d: RawDefinition): string {
+  let key = selectorKeys.get(d);
+  if (key === undefined) selectorKeys.set(d, key = [...(d.selectors ?? [])].sort().join("\n"));
+  return key;
+}
+
+/** A view's route as the matcher sees it (`undefined` for none). */
+function viewRouteKey(v: RawView): string | undefined {
+  if (v.route === undefined || v.route === "") return undefined;
+  let key = routeKeys.get(v);
+  if (key === undefined) routeKeys.set(v, key = routeKey(v.route));
+  return key;
+}
+
+/** The named definitions with selectors in a list (the ones `duplicate-component` compares). */
+function definitions(list: readonly RawComponent[]): RawDefinition[] {
+  return list.filter((c): c is RawDefinition => c.kind === "def" && !!c.name && !!c.selectors?.length);
+}
+
+/** `duplicate-component` in one list (not below it): the same name with the same selectors twice. */
+function duplicatesAmong(defs: readonly RawDefinition[], out: Diagnostic[]): void {
+  if (defs.length < 2) return;
   for (const group of groups(defs, (d) => `${d.name}\0${selectorKey(d)}`)) {
     for (const dup of group.slice(1)) {
       out.push({
@@ -46,6 +109,12 @@ function duplicatesIn(list: readonly RawComponent[], out: Diagnostic[]): void {
       });
     }
   }
+}
+
+/** `duplicate-component` in a list and, recursively, in every definition's children. */
+function duplicatesIn(list: readonly RawComponent[], out: Diagnostic[]): void {
+  const defs = definitions(list);
+  duplicatesAmong(defs, out);
   for (const d of defs) if (d.children.length > 0) duplicatesIn(d.children, out);
 }
 
@@ -59,18 +128,9 @@ export function crossCheck(
   isSelector: ((selector: string) => boolean) | undefined,
 ): void {
   const validate = isSelector !== undefined;
+  const perFile = files.map(factsOf);
   const names = new Set<string>();
-  const collect = (list: readonly RawComponent[]) => {
-    for (const c of list) {
-      if (c.kind !== "def") continue;
-      if (c.name) names.add(c.name);
-      collect(c.children);
-    }
-  };
-  for (const f of files) {
-    collect(f.components);
-    for (const v of f.views) collect(v.components);
-  }
+  for (const f of perFile) for (const name of f.names) names.add(name);
   for (const f of files) {
     for (const { extract, location } of f.extracts) {
       if (extract === "") continue; // property-missing-extract already said so
@@ -89,7 +149,7 @@ export function crossCheck(
       group[0]!.name,
     );
   }
-  for (const group of groups(views, (v) => v.route === undefined || v.route === "" ? undefined : routeKey(v.route))) {
+  for (const group of groups(views, viewRouteKey)) {
     const names = group.map((v) => `"${v.name ?? ""}" (${where(v.location)})`).join(", ");
     warn(
       out,
@@ -120,8 +180,10 @@ export function crossCheck(
       group[0]!.name,
     );
   }
-  duplicatesIn(files.flatMap((f) => f.components), out);
-  for (const v of views) duplicatesIn(v.components, out);
+  // Root components are compared across files; below them, and in views, each file's own problems.
+  duplicatesAmong(definitions(files.flatMap((f) => f.components)), out);
+  for (const f of perFile) out.push(...f.rootDuplicates);
+  for (const f of perFile) out.push(...f.viewDuplicates);
 
   const messages = corpus.messages;
   for (const group of groups(messages, (m) => m.name)) {
@@ -179,7 +241,7 @@ export function crossCheck(
       { file: dir, line: 0, column: 0 },
     );
   }
-  dependencyChecks(files, out);
+  dependencyChecks(perFile.flatMap((f) => f.sourced), out);
 }
 
 /** An entry that may carry `source` and `dependencies` globs. */
@@ -240,8 +302,7 @@ export function globRegex(glob: string): RegExp {
   return new RegExp(`^${re}$`);
 }
 
-function dependencyChecks(files: readonly RawFile[], out: Diagnostic[]): void {
-  const entries = sourced(files);
+function dependencyChecks(entries: readonly Sourced[], out: Diagnostic[]): void {
   const withSource = entries.filter((e) => e.source !== undefined && !/[*?]/.test(e.source));
   for (const e of entries) {
     for (const dep of e.dependencies ?? []) {

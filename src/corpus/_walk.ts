@@ -1,5 +1,5 @@
 // Corpus file discovery: a lexical (byte order), depth-first walk of the corpus directory.
-import { join } from "node:path";
+import { join } from "../path.ts";
 import type { Diagnostic } from "./diagnostic.ts";
 
 /** Directory names skipped at any depth below the root (exact case): authoring artefacts, not corpus. */

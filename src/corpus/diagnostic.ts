@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { relative, sep as SEPARATOR } from "node:path";
+import { relative, sep as SEPARATOR } from "../path.ts";
 import { DataError } from "../errors.ts";
 
 /**

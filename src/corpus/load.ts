@@ -104,8 +104,11 @@ const FILE_FATAL = new Set(["file-unreadable", "file-encoding", "yaml-syntax", "
 export class LoadCache {
   /** Path → decoded file of the last load (files that vanished are dropped at the next load). */
   entries: Map<string, CacheEntry> = new Map();
-  /** The last walk: its directory, files in load order, and the warnings it produced. */
-  walk: { dir: string; files: WalkedFile[]; warnings: Diagnostic[] } | undefined;
+  /**
+   * The last walk: its directory, files in load order, the warnings it produced, and (made on first use) its files
+   * by resolved path.
+   */
+  walk: { dir: string; files: WalkedFile[]; warnings: Diagnostic[]; byPath?: Map<string, string> } | undefined;
 }
 
 /** The last walk's files when `changed` names only files it had that still exist; else `undefined` (walk again). */
@@ -116,7 +119,7 @@ async function unchangedWalk(
 ): Promise<{ files: WalkedFile[]; warnings: Diagnostic[]; changed: Set<string> } | undefined> {
   const walk = cache?.walk;
   if (!walk || walk.dir !== dir || changed === undefined) return undefined;
-  const known = new Map(walk.files.map((f) => [resolve(f.path), f.path]));
+  const known = walk.byPath ??= new Map(walk.files.map((f) => [resolve(f.path), f.path]));
   const paths = new Set<string>();
   for (const path of changed) {
     const own = known.get(resolve(path));
@@ -198,13 +201,14 @@ export async function load(dir: string, options: LoadOptions = {}): Promise<Load
     }]);
   }
   const validate = options.validate === true;
-  // The CSS parser is loaded only when validating (`crossCheck` needs its `isSelector` too).
-  const css = validate ? await import("./_css.ts") : undefined;
   const cache = options.cache;
   const known = await unchangedWalk(dir, cache, options.changed);
   const walkWarnings: Diagnostic[] = [];
   const files = known?.files ?? walkCorpus(dir, fatal, walkWarnings);
   warnings.push(...(known?.warnings ?? walkWarnings));
+  // The CSS parser is loaded only when validating a corpus that has files (`crossCheck` needs its `isSelector`).
+  const css = validate && files.length > 0 ? import("./_css.ts") : undefined;
+  css?.catch(() => {}); // a failure is thrown where it is awaited, unless a fatal problem ends the load first
   const reads = files.map((f): ReadResult => {
     // An entry decoded with other checks (validate on/off) is never reused as it is.
     const cached = cache?.entries.get(f.path);
@@ -271,7 +275,7 @@ export async function load(dir: string, options: LoadOptions = {}): Promise<Load
   const result = assemble(dir, paths, decoded, warnings, fatal);
   if (fatal.length > 0) throw new CorpusLoadError(fatal);
   const corpusWide: Diagnostic[] = [];
-  crossCheck(dir, decoded, result, warnings, corpusWide, css?.isSelector);
+  crossCheck(dir, decoded, result, warnings, corpusWide, (await css)?.isSelector);
   if (validate && options.sources !== false) await sourceCheck(dir, decoded, warnings);
   return { corpus: result, diagnostics: [...dedupe(sortByLocation(warnings, paths)), ...corpusWide] };
 }

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { resolve } from "node:path";
+import { resolve } from "../path.ts";
 import type { Io } from "../io.ts";
 import { DataError, FileError, NetworkError } from "../errors.ts";
 import { CorpusLoadError, type Diagnostic, formatDiagnostic } from "./diagnostic.ts";
@@ -78,7 +78,8 @@ export async function runServeMapper(opts: ServeMapperOptions, io: Io): Promise<
     for (const d of list) emit("stderr", `${PREFIX} ${d.severity}: ${formatDiagnostic(d)} [${d.code}]`);
   };
 
-  let lastDiagnostics: readonly Diagnostic[] = [];
+  /** The problems of the last good compile, formatted (a recompile logs only the ones not among them). */
+  let lastDiagnostics = new Set<string>();
   let service: CorpusService | undefined;
   try {
     service = await startCorpusService({
@@ -90,10 +91,10 @@ export async function runServeMapper(opts: ServeMapperOptions, io: Io): Promise<
         emit("stderr", line);
         if (line.startsWith(`${PREFIX} recompiled`) && service) {
           const diags = service.current().diagnostics;
+          const formatted = diags.map(formatDiagnostic);
           // Only new problems are worth repeating on every save.
-          const before = new Set(lastDiagnostics.map(formatDiagnostic));
-          logDiagnostics(diags.filter((d) => !before.has(formatDiagnostic(d))));
-          lastDiagnostics = diags;
+          logDiagnostics(diags.filter((_, i) => !lastDiagnostics.has(formatted[i]!)));
+          lastDiagnostics = new Set(formatted);
         }
       },
     });
@@ -108,7 +109,8 @@ export async function runServeMapper(opts: ServeMapperOptions, io: Io): Promise<
     throw err;
   }
   await using svc = service;
-  lastDiagnostics = svc.current().diagnostics;
+  const first = svc.current().diagnostics;
+  lastDiagnostics = new Set(first.map(formatDiagnostic));
 
   const stop = new AbortController();
   let server: Deno.HttpServer;
@@ -147,8 +149,9 @@ export async function runServeMapper(opts: ServeMapperOptions, io: Io): Promise<
     }) on ${url}`,
     { event: "serving", url, views, components, version: snap.version },
   );
-  logDiagnostics(lastDiagnostics);
-  const { errors, warnings } = svc.diagnostics().result;
+  logDiagnostics(first);
+  const errors = first.filter((d) => d.severity === "error").length;
+  const warnings = first.length - errors;
   emit(
     "stderr",
     `${PREFIX} validate: ${errors} ${errors === 1 ? "error" : "errors"}, ${warnings} ${

@@ -6,12 +6,11 @@
  *
  * @module
  */
-import { basename, relative, resolve, sep as SEP } from "node:path";
-import { gzipSync } from "node:zlib";
+import { basename, relative, resolve, sep as SEP } from "../path.ts";
 import { chooseEncoding, ifNoneMatchHits } from "../http_cache.ts";
 import { compile } from "./compile.ts";
 import { CorpusLoadError, type Diagnostic, formatDiagnostic, toEnvelopeDiagnostic } from "./diagnostic.ts";
-import { asParseErrors, load, LoadCache } from "./load.ts";
+import { asParseErrors, load, LoadCache, type LoadOptions } from "./load.ts";
 import { EXCLUDED_DIRS, isCorpusFileName, isExcludedPath, walkCorpus } from "./_walk.ts";
 import type { WireCorpus } from "./wire.ts";
 import type { EnvelopeDiagnostic } from "./diagnostic.ts";
@@ -120,13 +119,16 @@ const encoder = new TextEncoder();
 /** Bodies below this size are never compressed (the headers would cost more than they save). */
 const GZIP_MIN_BYTES = 1024;
 
-/** A snapshot plus its response bytes, built once per compile. */
+/**
+ * A snapshot plus its response bytes. The version body is made at once; the corpus body (the JSON of the whole
+ * corpus: tens of milliseconds for a large one) and its gzip form on first use and then kept, so a recompile is
+ * visible on `/mapper/version` without waiting for them.
+ */
 interface Built extends CorpusSnapshot {
-  body: Uint8Array<ArrayBuffer>;
-  /** Whether the body is large enough to be worth compressing. */
-  compressible: boolean;
-  /** The gzip-compressed body, made on first use (so a recompile is visible without waiting for it). */
-  gzip(): Uint8Array<ArrayBuffer>;
+  /** The corpus as JSON bytes. */
+  body(): Uint8Array<ArrayBuffer>;
+  /** The gzip-compressed body: the bytes once they are ready, until then the promise of them. */
+  gzip(): Uint8Array<ArrayBuffer> | Promise<Uint8Array<ArrayBuffer>>;
   versionBody: Uint8Array<ArrayBuffer>;
 }
 
@@ -145,27 +147,45 @@ export function componentCount(wire: WireCorpus): number {
   return wire.globals.length + wire.views.reduce((n, v) => n + v.components.length, 0);
 }
 
+/** Gzip-compresses `body` with the Web API (no `node:zlib`: loading it boots Deno's Node compatibility layer). */
+async function gzipBytes(body: Uint8Array<ArrayBuffer>): Promise<Uint8Array<ArrayBuffer>> {
+  const stream = new Blob([body]).stream().pipeThrough(new CompressionStream("gzip"));
+  return new Uint8Array(await new Response(stream).arrayBuffer());
+}
+
 function build(wire: WireCorpus, diagnostics: readonly Diagnostic[]): Built {
-  const body = encoder.encode(JSON.stringify(wire));
-  let gzip: Uint8Array<ArrayBuffer> | undefined;
-  return {
+  let body: Uint8Array<ArrayBuffer> | undefined;
+  let gzip: Uint8Array<ArrayBuffer> | Promise<Uint8Array<ArrayBuffer>> | undefined;
+  const built: Built = {
     version: wire.version,
     wire,
     diagnostics,
-    body,
-    compressible: body.length >= GZIP_MIN_BYTES,
-    gzip: () => gzip ??= new Uint8Array(gzipSync(body, { level: 6 })),
+    body: () => body ??= encoder.encode(JSON.stringify(wire)),
+    gzip: () => gzip ??= gzipBytes(built.body()).then((bytes) => gzip = bytes),
     versionBody: encoder.encode(JSON.stringify({ version: wire.version })),
   };
+  return built;
+}
+
+/** A body that is sent once its bytes are ready (the first gzip answer of a snapshot: no length known yet). */
+function later(bytes: Promise<Uint8Array<ArrayBuffer>>): ReadableStream<Uint8Array<ArrayBuffer>> {
+  return new ReadableStream({
+    async pull(controller) {
+      controller.enqueue(await bytes);
+      controller.close();
+    },
+  });
 }
 
 const CORS: Readonly<Record<string, string>> = { "access-control-allow-origin": "*" };
 const JSON_TYPE = "application/json; charset=utf-8";
 
-/** The diagnostics report of the last compile attempt and its response body. */
+/** The diagnostics report of the last compile attempt and its response body, both made on first use. */
 interface BuiltDiagnostics {
-  report: DiagnosticsReport;
-  body: Uint8Array<ArrayBuffer>;
+  /** Version of that compile attempt. */
+  version: number;
+  report(): DiagnosticsReport;
+  body(): Uint8Array<ArrayBuffer>;
 }
 
 /** Builds the diagnostics report: the validate envelope of the last compile attempt plus versions. */
@@ -176,17 +196,25 @@ function buildDiagnostics(
   version: number,
   servedVersion: number,
 ): BuiltDiagnostics {
-  const list = diagnostics.map((d) => toEnvelopeDiagnostic(d, dir));
-  const errors = list.filter((d) => d.severity === "error").length;
-  const report: DiagnosticsReport = {
-    ok: errors === 0,
-    diagnostics: list,
-    result: { files, errors, warnings: list.length - errors },
-    version,
-    servedVersion,
-    stale: version !== servedVersion,
+  let report: DiagnosticsReport | undefined;
+  let body: Uint8Array<ArrayBuffer> | undefined;
+  const made = (): DiagnosticsReport => {
+    const list = diagnostics.map((d) => toEnvelopeDiagnostic(d, dir));
+    const errors = list.filter((d) => d.severity === "error").length;
+    return {
+      ok: errors === 0,
+      diagnostics: list,
+      result: { files, errors, warnings: list.length - errors },
+      version,
+      servedVersion,
+      stale: version !== servedVersion,
+    };
   };
-  return { report, body: encoder.encode(JSON.stringify(report)) };
+  return {
+    version,
+    report: () => report ??= made(),
+    body: () => body ??= encoder.encode(JSON.stringify(report ??= made())),
+  };
 }
 
 /**
@@ -226,9 +254,9 @@ export function respond(request: Request, snap: Built, diag?: BuiltDiagnostics):
       headers: { ...CORS, "content-type": JSON_TYPE, "allow": "GET, HEAD, OPTIONS" },
     });
   }
-  const identityTag = isDiagnostics ? `"${diag.report.version}-d"` : `"${snap.version}${isCorpus ? "" : "-v"}"`;
+  const identityTag = isDiagnostics ? `"${diag.version}-d"` : `"${snap.version}${isCorpus ? "" : "-v"}"`;
   const gzipTag = `"${snap.version}-gz"`;
-  const useGzip = isCorpus && snap.compressible &&
+  const useGzip = isCorpus && snap.body().length >= GZIP_MIN_BYTES &&
     chooseEncoding(request.headers.get("accept-encoding"), ["gzip"]) === "gzip";
   const headers: Record<string, string> = {
     ...CORS,
@@ -240,8 +268,12 @@ export function respond(request: Request, snap: Built, diag?: BuiltDiagnostics):
   if (ifNoneMatchHits(request.headers.get("if-none-match"), isCorpus ? [identityTag, gzipTag] : [identityTag])) {
     return new Response(null, { status: 304, headers });
   }
-  const body = isCorpus ? (useGzip ? snap.gzip() : snap.body) : isDiagnostics ? diag.body : snap.versionBody;
+  const body = isCorpus ? (useGzip ? snap.gzip() : snap.body()) : isDiagnostics ? diag.body() : snap.versionBody;
   if (useGzip) headers["content-encoding"] = "gzip";
+  if (body instanceof Promise) {
+    // Compressing: HEAD waits for nothing, GET streams the bytes once they exist.
+    return new Response(method === "HEAD" ? null : later(body), { status: 200, headers });
+  }
   headers["content-length"] = String(body.length);
   return new Response(method === "HEAD" ? null : body, { status: 200, headers });
 }
@@ -278,6 +310,15 @@ export class LiveCorpus implements CorpusService {
   /** Absolute paths of the files the last successful compile read. */
   #files: string[] = [];
   readonly #cache = new LoadCache();
+  /** Relevant paths the watcher reported since the last compile started: only these are read again. */
+  #changed = new Set<string>();
+  /**
+   * Whether the next compile walks and checks the whole directory: before a first good load, after a failed one,
+   * and after a change the watcher cannot name path by path.
+   */
+  #full = true;
+  /** Resolves once the first load has ended (compiles wait for it). */
+  #started: Promise<void> = Promise.resolve();
 
   /** `timers` run the recompile delay (default the global ones); tests pass a manual clock to end it themselves. */
   constructor(readonly options: CorpusServiceOptions, readonly loader: typeof load = load, timers?: Timers) {
@@ -292,20 +333,18 @@ export class LiveCorpus implements CorpusService {
   }
 
   async start(): Promise<void> {
-    try {
-      const { corpus, diagnostics } = await this.loader(this.#dir, this.#loadOptions());
-      this.#install(compile(corpus, { site: this.options.site, version: this.#mint() }), diagnostics, corpus.files);
-    } catch (err: unknown) {
-      if (!this.options.lenient) throw err;
-      this.#logFailure(err);
-      const empty = { memory: [], globals: [], views: [], requests: [], messages: [] };
-      this.#install({ site: this.options.site, version: this.#mint(), ...empty }, [], []);
-      this.#failed(err);
-    }
+    // The watch is armed first: a file changed while the first load runs is reported, and recompiled afterwards
+    // (a compile never starts before this one has ended).
+    let loaded!: () => void;
+    this.#started = new Promise((resolve) => (loaded = resolve));
     if (this.options.watch !== false) {
       this.#watch = await watchTree({
         dir: this.#absDir,
-        onChange: () => this.#rebuilds.trigger(),
+        onChange: (paths) => {
+          if (paths === undefined) this.#full = true;
+          else for (const path of paths) this.#changed.add(path);
+          this.#rebuilds.trigger();
+        },
         relevant: (abs, kind) => {
           const relevant = this.#relevant(abs, kind);
           this.options.onWatchEvent?.(abs, relevant);
@@ -315,6 +354,22 @@ export class LiveCorpus implements CorpusService {
         signature: () => treeSignature(this.#dir),
         pollIntervalMs: this.options.pollIntervalMs,
       });
+    }
+    try {
+      const { corpus, diagnostics } = await this.loader(this.#dir, this.#loadOptions());
+      this.#install(compile(corpus, { site: this.options.site, version: this.#mint() }), diagnostics, corpus.files);
+      this.#full = false;
+    } catch (err: unknown) {
+      if (!this.options.lenient) {
+        await this[Symbol.asyncDispose]();
+        throw err;
+      }
+      this.#logFailure(err);
+      const empty = { memory: [], globals: [], views: [], requests: [], messages: [] };
+      this.#install({ site: this.options.site, version: this.#mint(), ...empty }, [], []);
+      this.#failed(err);
+    } finally {
+      loaded();
     }
   }
 
@@ -328,12 +383,21 @@ export class LiveCorpus implements CorpusService {
   }
 
   diagnostics(): DiagnosticsReport {
-    return this.#diag!.report;
+    return this.#diag!.report();
   }
 
-  #loadOptions(): { cache: LoadCache; validate: boolean; sources: false } {
-    // Every authoring check but the disk lookup of source globs, which would walk the project on every save.
-    return { cache: this.#cache, validate: this.options.validate ?? true, sources: false };
+  /**
+   * Every authoring check but the disk lookup of source globs, which would walk the project on every save; with
+   * `changed`, only those files are read again (see `load`'s `changed`: a new, removed or renamed file still makes it
+   * walk the directory).
+   */
+  #loadOptions(changed?: Iterable<string>): LoadOptions {
+    return {
+      cache: this.#cache,
+      validate: this.options.validate ?? true,
+      sources: false,
+      ...(changed ? { changed } : {}),
+    };
   }
 
   /** Records a failed compile: its problems become the diagnostics report, the corpus served stays. */
@@ -394,11 +458,17 @@ export class LiveCorpus implements CorpusService {
   }
 
   async #compileOnce(): Promise<void> {
+    await this.#started;
     if (this.#disposed) return;
-    // A safety net for a missed event: a directory replaced since the watch was armed gets a fresh watch.
-    await this.#watch?.recheck();
+    // The paths reported so far are this compile's; those reported from now on are the next one's.
+    const changed = this.#full ? undefined : [...this.#changed];
+    this.#changed = new Set();
+    this.#full = false;
+    // A safety net for a missed event: a directory replaced since the watch was armed gets a fresh watch, and
+    // everything in it is checked.
+    const replaced = await this.#watch?.recheck();
     try {
-      const { corpus, diagnostics } = await this.loader(this.#dir, this.#loadOptions());
+      const { corpus, diagnostics } = await this.loader(this.#dir, this.#loadOptions(replaced ? undefined : changed));
       if (this.#disposed) return;
       const wire = compile(corpus, { site: this.options.site, version: this.#mint() });
       this.#install(wire, diagnostics, corpus.files);
@@ -408,6 +478,8 @@ export class LiveCorpus implements CorpusService {
       this.#waiters = [];
       for (const w of waiters) w(snap);
     } catch (err: unknown) {
+      // The cache may not have seen what this load was told: the next one checks every file.
+      this.#full = true;
       if (this.#disposed) return;
       this.#logFailure(err);
       this.#failed(err);
