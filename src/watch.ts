@@ -55,35 +55,74 @@ export const REAL_TIMERS: Timers = {
   clearTimeout: (id) => void ((id as WebTimer).cleared = true),
 };
 
+/** Quiet time after the last event before a {@linkcode Coalescer}'s `prepare` starts, in milliseconds. */
+export const PREPARE_MS = 50;
+
+/** Options of {@linkcode Coalescer}. */
+export interface CoalescerOptions<P> {
+  /** Quiet time after the last trigger before the run (default {@linkcode DEBOUNCE_MS}). */
+  debounceMs?: number | undefined;
+  /** Timers (default the real ones). */
+  timers?: Timers;
+  /**
+   * The run's work, done ahead while the quiet period is still being waited out: it starts `prepareMs` after the
+   * last trigger (once nothing else runs), and its result is handed to the run when no trigger came after it started;
+   * otherwise the run gets `undefined` and does the work itself. It never overlaps a run or another prepare, and
+   * nothing becomes visible before the quiet period ends: only the wait after it gets shorter.
+   */
+  prepare?: () => Promise<P>;
+  /** Quiet time before `prepare` starts (default {@linkcode PREPARE_MS}; no prepare when not below `debounceMs`). */
+  prepareMs?: number;
+}
+
 /**
  * Runs `run` after `debounceMs` of quiet following the last {@linkcode trigger}; never two runs at once, and a
- * trigger whose wait ends during a run makes exactly one more run right after it.
+ * trigger whose wait ends during a run makes exactly one more run right after it. With `prepare`, the run's work can
+ * be done during the quiet period (see {@linkcode CoalescerOptions.prepare}).
  */
-export class Coalescer {
-  readonly #run: () => Promise<void>;
+export class Coalescer<P = never> {
+  readonly #run: (prepared: P | undefined) => Promise<void>;
+  readonly #prepare: (() => Promise<P>) | undefined;
   readonly #debounceMs: number;
+  readonly #prepareMs: number;
   readonly #timers: Timers;
   #timer: unknown;
+  #prepareTimer: unknown;
   #running: Promise<void> | undefined;
+  #preparing: Promise<void> | undefined;
+  /** A prepare was due while something ran: it starts when that ends, if the quiet period is still going. */
+  #prepareWanted = false;
+  /** Counts triggers: a prepared result is used only when none came after its prepare started. */
+  #generation = 0;
+  #prepared: { generation: number; value: P } | undefined;
   #dirty = false;
   #disposed = false;
   /** Callers of {@linkcode idle} waiting for the quiet period and the run to end. */
   #idlers: Array<() => void> = [];
 
-  constructor(run: () => Promise<void>, options: { debounceMs?: number | undefined; timers?: Timers } = {}) {
+  constructor(run: (prepared: P | undefined) => Promise<void>, options: CoalescerOptions<P> = {}) {
     this.#run = run;
     this.#debounceMs = options.debounceMs ?? DEBOUNCE_MS;
+    this.#prepareMs = options.prepareMs ?? PREPARE_MS;
+    this.#prepare = this.#prepareMs < this.#debounceMs ? options.prepare : undefined;
     this.#timers = options.timers ?? REAL_TIMERS;
   }
 
   /** Something changed: (re)start the quiet period. */
   trigger(): void {
     if (this.#disposed) return;
+    this.#generation++;
     if (this.#timer !== undefined) this.#timers.clearTimeout(this.#timer);
     this.#timer = this.#timers.setTimeout(() => {
       this.#timer = undefined;
       void this.#start();
     }, this.#debounceMs);
+    if (!this.#prepare) return;
+    if (this.#prepareTimer !== undefined) this.#timers.clearTimeout(this.#prepareTimer);
+    this.#prepareTimer = this.#timers.setTimeout(() => {
+      this.#prepareTimer = undefined;
+      this.#startPrepare();
+    }, this.#prepareMs);
   }
 
   /** Whether a quiet period is being waited out (for tests and status). */
@@ -92,8 +131,8 @@ export class Coalescer {
   }
 
   /**
-   * Resolves once no quiet period is being waited out and no run is going (at once when already so). A trigger
-   * arriving meanwhile extends the wait, so tests can show that nothing more happens without sleeping.
+   * Resolves once no quiet period is being waited out and no run (or prepare) is going (at once when already so). A
+   * trigger arriving meanwhile extends the wait, so tests can show that nothing more happens without sleeping.
    */
   idle(): Promise<void> {
     if (this.#isIdle()) return Promise.resolve();
@@ -101,7 +140,9 @@ export class Coalescer {
   }
 
   #isIdle(): boolean {
-    return this.#disposed || (this.#timer === undefined && this.#running === undefined);
+    return this.#disposed ||
+      (this.#timer === undefined && this.#prepareTimer === undefined && this.#running === undefined &&
+        this.#preparing === undefined);
   }
 
   /** Wakes the {@linkcode idle} callers when the loop has come to rest. */
@@ -110,6 +151,34 @@ export class Coalescer {
     const idlers = this.#idlers;
     this.#idlers = [];
     for (const wake of idlers) wake();
+  }
+
+  #startPrepare(): void {
+    const prepare = this.#prepare;
+    if (this.#disposed || !prepare) return;
+    if (this.#running || this.#preparing) {
+      this.#prepareWanted = true;
+      return;
+    }
+    this.#prepareWanted = false;
+    const generation = this.#generation;
+    this.#preparing = (async () => {
+      try {
+        const value = await prepare();
+        if (generation === this.#generation) this.#prepared = { generation, value };
+      } catch {
+        // The run does the work itself and reports what goes wrong.
+      } finally {
+        this.#preparing = undefined;
+        this.#settled();
+      }
+    })();
+  }
+
+  /** After a run or a prepare: a prepare that was due starts now if the quiet period is still going. */
+  #settled(): void {
+    if (this.#prepareWanted && this.#timer !== undefined) this.#startPrepare();
+    this.#wakeIdlers();
   }
 
   #start(): Promise<void> {
@@ -121,26 +190,31 @@ export class Coalescer {
       try {
         do {
           this.#dirty = false;
+          await this.#preparing;
+          const prepared = this.#prepared?.generation === this.#generation ? this.#prepared.value : undefined;
+          this.#prepared = undefined;
           try {
-            await this.#run();
+            await this.#run(prepared);
           } catch {
             // The run reports its own failures; the loop must survive them.
           }
         } while (this.#dirty && !this.#disposed);
       } finally {
         this.#running = undefined;
-        this.#wakeIdlers();
+        this.#settled();
       }
     })();
     return this.#running;
   }
 
-  /** Stops waiting and waits for a running rebuild to finish. */
+  /** Stops waiting and waits for a running rebuild (and prepare) to finish. */
   async [Symbol.asyncDispose](): Promise<void> {
     this.#disposed = true;
-    if (this.#timer !== undefined) this.#timers.clearTimeout(this.#timer);
+    for (const timer of [this.#timer, this.#prepareTimer]) if (timer !== undefined) this.#timers.clearTimeout(timer);
     this.#timer = undefined;
+    this.#prepareTimer = undefined;
     await this.#running;
+    await this.#preparing;
     this.#wakeIdlers();
   }
 }
@@ -241,8 +315,9 @@ export async function lstatSignature(dir: string, skip: (name: string) => boolea
 }
 
 /**
- * The first FIFO, socket or device below `dir` (as a path relative to it), or `undefined`. Uses the directory
- * listing's entry types (no `open`, no `stat` except through symbolic links).
+ * The first FIFO, socket or device below `dir` (as a path relative to it, in listing order), or `undefined`. Uses the
+ * directory listing's entry types (no `open`, no `stat` except through symbolic links); sibling directories are
+ * listed concurrently (a large corpus has hundreds).
  */
 export async function findSpecialFile(
   dir: string,
@@ -255,23 +330,18 @@ export async function findSpecialFile(
     } catch {
       return undefined;
     }
-    for (const e of entries) {
-      if (skip(e.name)) continue;
+    const found = await Promise.all(entries.map(async (e) => {
+      if (skip(e.name) || e.isFile) return undefined;
       const childRel = rel ? `${rel}/${e.name}` : e.name;
-      if (e.isDirectory) {
-        const found = await visit(childRel);
-        if (found) return found;
-        continue;
-      }
-      if (e.isFile) continue;
+      if (e.isDirectory) return await visit(childRel);
       const info = e.isSymlink
         ? await Deno.stat(join(dir, childRel)).catch(() => undefined)
         : await Deno.lstat(join(dir, childRel)).catch(() => undefined);
-      if (!info || info.isFile || info.isDirectory) continue;
+      if (!info || info.isFile || info.isDirectory) return undefined;
       const what = info.isFifo ? "a FIFO" : info.isSocket ? "a socket" : "a device file";
       return { path: childRel, what };
-    }
-    return undefined;
+    }));
+    return found.find((f) => f !== undefined);
   };
   return await visit("");
 }
@@ -324,15 +394,18 @@ class Watch implements TreeWatch {
       await this.#poll(this.#o.pollIntervalMs);
       return;
     }
-    const identity = await identityOf(this.#absDir);
-    if (this.#disposed || this.#events || this.#polling) return;
+    // Asked together (each is harmless on a missing directory): one round of file-system calls, not three.
+    const [identity, realDir, special] = await Promise.all([
+      identityOf(this.#absDir),
+      Deno.realPath(this.#absDir).catch(() => undefined),
+      findSpecialFile(this.#absDir, this.#o.skip),
+    ]);
+    if (this.#disposed || this.#events || this.#polling) return; // armed meanwhile by a concurrent call
     if (identity === undefined) {
       this.#waitForDir();
       return;
     }
-    this.#realDir = await Deno.realPath(this.#absDir).catch(() => undefined);
-    const special = await findSpecialFile(this.#absDir, this.#o.skip);
-    if (this.#disposed || this.#events || this.#polling) return; // armed meanwhile by a concurrent call
+    this.#realDir = realDir;
     if (special) {
       await this.#fallBack(`${special.path} is ${special.what}, which stops file-system events`);
       return;

@@ -127,6 +127,113 @@ Deno.test("Coalescer - a failing rebuild does not stop later ones", async () => 
   assert.equal(runs, 2);
 });
 
+Deno.test("Coalescer - a prepare done in the quiet period is handed to the run when nothing changed since it began", async () => {
+  const clock = manualClock();
+  const prepared: number[] = [];
+  const runs: Array<[number, string | undefined]> = [];
+  let n = 0;
+  await using c = new Coalescer<string>((value) => Promise.resolve(void runs.push([clock.now, value])), {
+    timers: clock,
+    prepare: () => Promise.resolve(`work ${++n}`).finally(() => prepared.push(clock.now)),
+  });
+  c.trigger();
+  await clock.advance(49);
+  assert.deepEqual(prepared, [], "the prepare waits for 50 ms of quiet too");
+  await clock.advance(1);
+  assert.deepEqual(prepared, [50]);
+  assert.deepEqual(runs, [], "nothing is published before the quiet period ends");
+  await clock.advance(150);
+  assert.deepEqual(runs, [[200, "work 1"]], "the run gets the prepared work at the end of the quiet period");
+  await clock.advance(10_000);
+  assert.deepEqual(prepared, [50], "one prepare per quiet period");
+});
+
+Deno.test("Coalescer - work prepared before the last trigger is never handed to the run", async () => {
+  const clock = manualClock();
+  let release: (() => void) | undefined;
+  let n = 0;
+  const runs: Array<string | undefined> = [];
+  await using c = new Coalescer<string>((value) => Promise.resolve(void runs.push(value)), {
+    timers: clock,
+    prepare: async () => {
+      const mine = ++n;
+      if (mine === 1) await new Promise<void>((r) => (release = r));
+      // The prepares that would replace the stale work fail, so only the staleness rule can keep it out.
+      if (mine === 2 || mine === 4) throw new Error("cannot prepare");
+      return `work ${mine}`;
+    },
+  });
+  // A trigger while a prepare works: what it prepared describes an older state.
+  c.trigger();
+  await clock.advance(50);
+  c.trigger();
+  release!();
+  await settle();
+  await clock.advance(200);
+  assert.deepEqual([n, runs], [2, [undefined]], "prepare 1's work was dropped; the run did the work itself");
+  // A trigger after a prepare ended: the same.
+  c.trigger();
+  await clock.advance(50); // work 3
+  c.trigger();
+  await clock.advance(200);
+  assert.deepEqual([n, runs], [4, [undefined, undefined]]);
+});
+
+Deno.test("Coalescer - a prepare and a run never overlap; a prepare due during a run starts after it", async () => {
+  const clock = manualClock();
+  let active = 0;
+  let maxActive = 0;
+  const releases: Array<() => void> = [];
+  const busy = async () => {
+    active++;
+    maxActive = Math.max(maxActive, active);
+    await new Promise<void>((r) => releases.push(r));
+    active--;
+  };
+  const runs: Array<string | undefined> = [];
+  let n = 0;
+  await using c = new Coalescer<string>(async (value) => {
+    runs.push(value);
+    if (value === undefined) await busy();
+  }, {
+    timers: clock,
+    prepare: async () => {
+      const mine = ++n;
+      await busy();
+      return `work ${mine}`;
+    },
+  });
+  c.trigger();
+  await clock.advance(50); // prepare 1 starts, held
+  c.trigger();
+  await clock.advance(50); // prepare 2 is due while 1 works: it waits
+  assert.equal(releases.length, 1);
+  releases.shift()!();
+  await settle();
+  assert.equal(releases.length, 1, "prepare 2 started once prepare 1 ended");
+  await clock.advance(150); // the quiet period ends while prepare 2 works: the run waits for it
+  assert.deepEqual(runs, []);
+  releases.shift()!();
+  await settle();
+  assert.deepEqual(runs, ["work 2"]);
+  assert.equal(maxActive, 1);
+  await c.idle();
+});
+
+Deno.test("Coalescer - without prepare (or with a debounce not longer than its delay) the run is given nothing", async () => {
+  const clock = manualClock();
+  const runs: Array<string | undefined> = [];
+  let prepares = 0;
+  await using c = new Coalescer<string>((value) => Promise.resolve(void runs.push(value)), {
+    timers: clock,
+    debounceMs: 40,
+    prepare: () => Promise.resolve(`work ${++prepares}`),
+  });
+  c.trigger();
+  await clock.advance(1000);
+  assert.deepEqual([runs, prepares], [[undefined], 0]);
+});
+
 /** A watcher double the test ends or breaks at will. */
 function fakeEvents() {
   const queue: Array<Deno.FsEvent | Error | null> = [];
@@ -197,6 +304,38 @@ Deno.test("watchTree - a watch that dies is logged and replaced by polling that 
         await Deno.remove(dir, { recursive: true });
       }
     });
+  }
+});
+
+Deno.test("watchTree - onChange gets every relevant path of an event; a change it cannot name gets none", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const clock = manualClock();
+    const made: ReturnType<typeof fakeEvents>[] = [];
+    const changes: Array<readonly string[] | undefined> = [];
+    await using _w = await watchTree({
+      dir,
+      onChange: (paths) => changes.push(paths),
+      relevant: (path) => path.endsWith(".yaml"),
+      log: () => {},
+      timers: clock,
+      watch: () => {
+        const f = fakeEvents();
+        made.push(f);
+        return f.events;
+      },
+    });
+    // A rename reports both names; a relevant path after the first one still counts.
+    made[0]!.push({ kind: "rename", paths: [join(dir, "notes.md"), join(dir, "a.yaml"), join(dir, "b.yaml")] });
+    made[0]!.push({ kind: "modify", paths: [join(dir, "notes.md")] });
+    await settle();
+    assert.deepEqual(changes, [[join(dir, "a.yaml"), join(dir, "b.yaml")]]);
+    // The directory itself replaced: anything in it may have changed.
+    made[0]!.push({ kind: "remove", paths: [dir] });
+    await settle();
+    assert.deepEqual(changes.slice(1), [undefined]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
   }
 });
 

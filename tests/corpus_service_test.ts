@@ -261,6 +261,40 @@ Deno.test("corpus service - edits under snapshots/ and review/ and non-YAML file
   assert.deepEqual((await next).wire.memory, ["base", "alive"]);
 });
 
+Deno.test("corpus service - recompiles read what the watcher named: an edit, a new, a deleted and a renamed file", async () => {
+  await using c = await tempCorpus({
+    "a.yaml": "version: 1\nmemory: [alpha]\n",
+    "b.yaml": "version: 1\nmemory: [bravo]\n",
+  });
+  // Old files, before the first load: a size-and-time check alone would call the first edit below "unchanged".
+  const then = new Date(Date.now() - 60_000);
+  for (const name of ["a.yaml", "b.yaml"]) await Deno.utime(join(c.dir, name), then, then);
+  await using service = await startCorpusService({ dir: c.dir, site: "site", log: () => {} });
+  const memory = () => service.current().wire.memory;
+  const becomes = async (what: string, expected: string[]) => {
+    await waitFor(what, () => JSON.stringify(memory()) === JSON.stringify(expected)).catch((err) => {
+      throw new Error(`${err.message}: memory is ${JSON.stringify(memory())}`);
+    });
+    // Nothing still scheduled may land between the next change and its check.
+    await service.idle();
+  };
+  await Deno.writeTextFile(join(c.dir, "b.yaml"), "version: 1\nmemory: [BRAVO]\n");
+  await Deno.utime(join(c.dir, "b.yaml"), then, then);
+  await becomes("the edit (same size, same time)", ["alpha", "BRAVO"]);
+  await c.write("c.yaml", "version: 1\nmemory: [charlie]\n");
+  await becomes("the new file", ["alpha", "BRAVO", "charlie"]);
+  await Deno.remove(join(c.dir, "a.yaml"));
+  await becomes("the deleted file to be gone", ["BRAVO", "charlie"]);
+  await Deno.rename(join(c.dir, "c.yaml"), join(c.dir, "0.yaml"));
+  await becomes("the renamed file in its new place in load order", ["charlie", "BRAVO"]);
+  await Deno.writeTextFile(join(c.dir, "0.yaml"), "version: 1\nmemory: [CHARLIE]\n");
+  await becomes("an edit of the renamed file", ["CHARLIE", "BRAVO"]);
+  // An edit and a new file in the same quiet period.
+  await c.write("b.yaml", "version: 1\nmemory: [bravo]\n");
+  await c.write("d.yaml", "version: 1\nmemory: [delta]\n");
+  await becomes("the edit and the new file", ["CHARLIE", "bravo", "delta"]);
+});
+
 Deno.test("corpus service - a subdirectory created later is watched", async () => {
   await using h = await harness(BASE);
   const memory = () => h.service.current().wire.memory;

@@ -138,6 +138,30 @@ Deno.test("serve-mapper - --json-log prints JSON lines with the URL and levels f
   assert.equal(levelOf(/stopped/), "info", out.stderr);
 });
 
+Deno.test("serve-mapper - a recompile logs one line and only the problems that are new", async () => {
+  const s = await site({ ...CORPUS, "x.yaml": "version: 1\nbogus: 1\n" });
+  await using _tmp = s.tmp;
+  await using run = spawnServe(["--port", "0"], s.root, s.home);
+  const line = await withTimeout(run.firstLine, 30_000, "the serving line");
+  const url = /on (http:\S+)$/.exec(line)![1]!;
+  const version = async () => (await (await fetch(`${url}/version`)).json()).version as number;
+  const before = await version();
+  await Deno.writeTextFile(join(s.root, ".mapper", "home.yaml"), `${CORPUS["home.yaml"]}extra: 1\n`);
+  await withTimeout(
+    (async () => {
+      while (await version() === before) await new Promise((r) => setTimeout(r, 20));
+    })(),
+    30_000,
+    "the recompile",
+  );
+  run.child.kill("SIGTERM");
+  const out = await withTimeout(run.finish(), 30_000, "the process to exit");
+  const count = (re: RegExp) => out.stderr.split("\n").filter((l) => re.test(l)).length;
+  assert.equal(count(/^\[serve-mapper\] recompiled \(v\d+\)$/), 1, out.stderr);
+  assert.equal(count(/^\[serve-mapper\] warning: .*x\.yaml:2:1: .*\[unknown-field\]$/), 1, out.stderr);
+  assert.equal(count(/^\[serve-mapper\] warning: .*home\.yaml:\d+:\d+: .*\[unknown-field\]$/), 1, out.stderr);
+});
+
 Deno.test("serve-mapper - --host ::1 binds IPv6 loopback and prints the URL with brackets", async () => {
   const s = await site(CORPUS);
   await using _tmp = s.tmp;

@@ -11,10 +11,10 @@
 import { assertRegularFileSync } from "../files.ts";
 import { CorpusLoadError, type Diagnostic, sortByLocation, type SourceLocation } from "./diagnostic.ts";
 import type { RawComponent, RawDefinition, RawFile, RawRequest } from "./_decode.ts";
-import { crossCheck, sourceCheck } from "./_crosscheck.ts";
 import { walkCorpus, type WalkedFile } from "./_walk.ts";
 import { resolve } from "../path.ts";
-import { parseFiles, type ParseJob } from "./_parse_pool.ts";
+import type { ParseJob, ParseOutcome } from "./_parse_pool.ts";
+import { lazy } from "../lazy.ts";
 import { composeSelectors } from "./selector.ts";
 import type { Corpus, CorpusComponent, CorpusMessage, CorpusRequest, CorpusView } from "./model.ts";
 
@@ -206,9 +206,16 @@ export async function load(dir: string, options: LoadOptions = {}): Promise<Load
   const walkWarnings: Diagnostic[] = [];
   const files = known?.files ?? walkCorpus(dir, fatal, walkWarnings);
   warnings.push(...(known?.warnings ?? walkWarnings));
-  // The CSS parser is loaded only when validating a corpus that has files (`crossCheck` needs its `isSelector`).
-  const css = validate && files.length > 0 ? import("./_css.ts") : undefined;
-  css?.catch(() => {}); // a failure is thrown where it is awaited, unless a fatal problem ends the load first
+  // What only a corpus with files needs is loaded once there are files: an empty corpus never loads the checks, the
+  // parser or a YAML library, and Deno does not resolve them at start-up.
+  const some = files.length > 0;
+  const checks = some
+    ? lazy<typeof import("./_crosscheck.ts")>(new URL("./_crosscheck.ts", import.meta.url))
+    : undefined;
+  // The CSS parser only when validating (`crossCheck` needs its `isSelector` too).
+  const css = validate && some ? lazy<typeof import("./_css.ts")>(new URL("./_css.ts", import.meta.url)) : undefined;
+  // A failure is thrown where it is awaited, unless a fatal problem ends the load first.
+  for (const loading of [checks, css]) loading?.catch(() => {});
   const reads = files.map((f): ReadResult => {
     // An entry decoded with other checks (validate on/off) is never reused as it is.
     const cached = cache?.entries.get(f.path);
@@ -228,9 +235,14 @@ export async function load(dir: string, options: LoadOptions = {}): Promise<Load
       jobs.push({ path: files[i]!.path, text: r.text });
     }
   });
-  const parsed = jobs.length > 0
-    ? await parseFiles(jobs, options.workers === undefined ? { validate } : { workers: options.workers, validate })
-    : [];
+  let parsed: ParseOutcome[] = [];
+  if (jobs.length > 0) {
+    const { parseFiles } = await lazy<typeof import("./_parse_pool.ts")>(new URL("./_parse_pool.ts", import.meta.url));
+    parsed = await parseFiles(
+      jobs,
+      options.workers === undefined ? { validate } : { workers: options.workers, validate },
+    );
+  }
   const decoded: RawFile[] = [];
   const entries = new Map<string, CacheEntry>();
   let next = 0;
@@ -275,8 +287,12 @@ export async function load(dir: string, options: LoadOptions = {}): Promise<Load
   const result = assemble(dir, paths, decoded, warnings, fatal);
   if (fatal.length > 0) throw new CorpusLoadError(fatal);
   const corpusWide: Diagnostic[] = [];
-  crossCheck(dir, decoded, result, warnings, corpusWide, (await css)?.isSelector);
-  if (validate && options.sources !== false) await sourceCheck(dir, decoded, warnings);
+  if (checks) {
+    // With no file there is nothing to check across files, nor any `source` glob.
+    const { crossCheck, sourceCheck } = await checks;
+    crossCheck(dir, decoded, result, warnings, corpusWide, (await css)?.isSelector);
+    if (validate && options.sources !== false) await sourceCheck(dir, decoded, warnings);
+  }
   return { corpus: result, diagnostics: [...dedupe(sortByLocation(warnings, paths)), ...corpusWide] };
 }
 

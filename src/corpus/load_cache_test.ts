@@ -112,4 +112,9 @@ Deno.test("load cache - a changed path that is new, removed or a directory makes
     "delta",
   ]);
   assert.deepEqual((await load(c.dir, { cache, changed: [] })).corpus.memory, ["bravo", "charlie", "delta"]);
+  // A known file and a new one together: still a walk.
+  await c.write("b.yaml", "memory: [BRAVO]\n");
+  await c.write("e.yaml", "memory: [echo]\n");
+  const both = [join(c.dir, "b.yaml"), join(c.dir, "e.yaml")];
+  assert.deepEqual((await load(c.dir, { cache, changed: both })).corpus.memory, ["BRAVO", "charlie", "echo", "delta"]);
 });

@@ -119,6 +119,11 @@ const encoder = new TextEncoder();
 /** Bodies below this size are never compressed (the headers would cost more than they save). */
 const GZIP_MIN_BYTES = 1024;
 
+/** What one load-and-compile produced: a corpus (its version still to be set) or the reason it failed. */
+type Attempt =
+  | { wire: WireCorpus; diagnostics: readonly Diagnostic[]; files: readonly string[] }
+  | { err: unknown };
+
 /**
  * A snapshot plus its response bytes. The version body is made at once; the corpus body (the JSON of the whole
  * corpus: tens of milliseconds for a large one) and its gzip form on first use and then kept, so a recompile is
@@ -303,7 +308,7 @@ export class LiveCorpus implements CorpusService {
   #diag: BuiltDiagnostics | undefined;
   #lastVersion = 0;
   /** Coalesces file events into compiles: 200 ms after the last one, never two at once. */
-  readonly #rebuilds: Coalescer;
+  readonly #rebuilds: Coalescer<Attempt>;
   #watch: TreeWatch | undefined;
   #disposed = false;
   #waiters: Array<(snap: CorpusSnapshot) => void> = [];
@@ -326,7 +331,8 @@ export class LiveCorpus implements CorpusService {
     this.#absDir = resolve(options.dir);
     this.#now = options.now ?? Date.now;
     this.#prefix = options.logPrefix ?? "[serve-mapper]";
-    this.#rebuilds = new Coalescer(() => this.#compileOnce(), {
+    this.#rebuilds = new Coalescer<Attempt>((prepared) => this.#publish(prepared), {
+      prepare: () => this.#attempt(),
       debounceMs: options.debounceMs,
       ...(timers ? { timers } : {}),
     });
@@ -457,33 +463,47 @@ export class LiveCorpus implements CorpusService {
     }
   }
 
-  async #compileOnce(): Promise<void> {
+  /**
+   * Loads and compiles the corpus with what changed since the last attempt; nothing is installed (see
+   * {@linkcode #publish}). Runs ahead during the quiet period (the coalescer's `prepare`), or at its end.
+   */
+  async #attempt(): Promise<Attempt> {
     await this.#started;
-    if (this.#disposed) return;
-    // The paths reported so far are this compile's; those reported from now on are the next one's.
+    // The paths reported so far are this attempt's; those reported from now on are the next one's.
     const changed = this.#full ? undefined : [...this.#changed];
     this.#changed = new Set();
     this.#full = false;
-    // A safety net for a missed event: a directory replaced since the watch was armed gets a fresh watch, and
-    // everything in it is checked.
-    const replaced = await this.#watch?.recheck();
     try {
+      // A safety net for a missed event: a directory replaced since the watch was armed gets a fresh watch, and
+      // everything in it is checked.
+      const replaced = await this.#watch?.recheck();
       const { corpus, diagnostics } = await this.loader(this.#dir, this.#loadOptions(replaced ? undefined : changed));
-      if (this.#disposed) return;
-      const wire = compile(corpus, { site: this.options.site, version: this.#mint() });
-      this.#install(wire, diagnostics, corpus.files);
-      this.#log(`recompiled (v${wire.version})`);
-      const snap = this.current();
-      const waiters = this.#waiters;
-      this.#waiters = [];
-      for (const w of waiters) w(snap);
+      // The version is minted when the attempt is published.
+      return { wire: compile(corpus, { site: this.options.site, version: 0 }), diagnostics, files: corpus.files };
     } catch (err: unknown) {
-      // The cache may not have seen what this load was told: the next one checks every file.
+      // The cache may not have seen what this load was told: the next attempt checks every file.
       this.#full = true;
-      if (this.#disposed) return;
-      this.#logFailure(err);
-      this.#failed(err);
+      return { err };
     }
+  }
+
+  /** Installs an attempt (the prepared one, else a new one) or records its failure: the end of a quiet period. */
+  async #publish(prepared: Attempt | undefined): Promise<void> {
+    if (this.#disposed) return;
+    const attempt = prepared ?? await this.#attempt();
+    if (this.#disposed) return;
+    if ("err" in attempt) {
+      this.#logFailure(attempt.err);
+      this.#failed(attempt.err);
+      return;
+    }
+    const wire = { ...attempt.wire, version: this.#mint() };
+    this.#install(wire, attempt.diagnostics, attempt.files);
+    this.#log(`recompiled (v${wire.version})`);
+    const snap = this.current();
+    const waiters = this.#waiters;
+    this.#waiters = [];
+    for (const w of waiters) w(snap);
   }
 
   #logFailure(err: unknown): void {

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { join } from "node:path";
 import { load } from "./load.ts";
 import { LiveCorpus, watchedPath } from "./service.ts";
 import { tempCorpus, waitFor } from "./_testing.ts";
@@ -62,4 +63,86 @@ Deno.test("corpus service - watcher paths with symbolic links resolved (macOS FS
   assert.equal(watchedPath("views/a.yaml", dir, undefined), `${dir}/views/a.yaml`);
   assert.equal(watchedPath("/private/var/folders/x/site/other.yaml", dir, real), undefined);
   assert.equal(watchedPath("/elsewhere/a.yaml", dir, undefined), undefined);
+});
+
+/** Sets a file's modification time a minute into the past: a stat alone would then call an edit "unchanged". */
+async function age(path: string): Promise<Date> {
+  const then = new Date(Date.now() - 60_000);
+  await Deno.utime(path, then, then);
+  return then;
+}
+
+/** Rewrites a file keeping its size (the texts have equal lengths) and its old modification time. */
+async function rewriteInPlace(path: string, text: string, mtime: Date): Promise<void> {
+  await Deno.writeTextFile(path, text);
+  await Deno.utime(path, mtime, mtime);
+}
+
+/** Timers that fire only when the test says so, by delay (the early compile waits 50 ms, the recompile 200). */
+function manualTimers(): Timers & { due(ms: number): boolean; fire(ms: number): void } {
+  const scheduled = new Map<number, { ms: number; fn: () => void }>();
+  let seq = 0;
+  return {
+    setTimeout: (fn, ms) => (scheduled.set(++seq, { ms, fn }), seq),
+    clearTimeout: (id) => void scheduled.delete(id as number),
+    due: (ms) => [...scheduled.values()].some((t) => t.ms === ms),
+    fire(ms) {
+      for (const [id, t] of [...scheduled]) {
+        if (t.ms !== ms) continue;
+        scheduled.delete(id);
+        t.fn();
+      }
+    },
+  };
+}
+
+Deno.test("corpus service - a file changed again after the early compile read it is read again, never served stale", async () => {
+  await using c = await tempCorpus({
+    "a.yaml": "version: 1\nmemory: [one]\n",
+    "b.yaml": "version: 1\nmemory: [bee]\n",
+  });
+  const path = join(c.dir, "a.yaml");
+  const mtime = await age(path);
+  await age(join(c.dir, "b.yaml"));
+  let loads = 0;
+  const loader: typeof load = (dir, options) => load(dir, options).finally(() => loads++);
+  let events = 0;
+  const timers = manualTimers();
+  await using service = new LiveCorpus(
+    { dir: c.dir, site: "site", log: () => {}, onWatchEvent: (_, relevant) => void (relevant && events++) },
+    loader,
+    timers,
+  );
+  await service.start();
+  await rewriteInPlace(path, "version: 1\nmemory: [two]\n", mtime);
+  await waitFor("the watcher to report the edit", () => events > 0 && timers.due(50) && timers.due(200));
+  timers.fire(50); // the early compile reads "two" while the quiet period goes on
+  await waitFor("the early compile", () => loads === 2);
+  assert.deepEqual(service.current().wire.memory, ["one", "bee"], "nothing is published before the quiet period ends");
+  const seen = events;
+  await rewriteInPlace(path, "version: 1\nmemory: [six]\n", mtime);
+  await waitFor("the watcher to report the second edit", () => events > seen);
+  timers.fire(200);
+  await waitFor("a recompile", () => service.current().wire.memory[0] !== "one");
+  assert.deepEqual(service.current().wire.memory, ["six", "bee"]);
+});
+
+Deno.test("corpus service - a file changed while the first load runs is recompiled (the watch is armed first)", async () => {
+  await using c = await tempCorpus({ "a.yaml": "version: 1\nmemory: [one]\n" });
+  const path = join(c.dir, "a.yaml");
+  const mtime = await age(path);
+  let first = true;
+  const loader: typeof load = async (dir, options) => {
+    const result = await load(dir, options);
+    if (first) {
+      first = false;
+      // Changed after the first load read it, before the service started: only a watch armed already sees it.
+      await rewriteInPlace(path, "version: 1\nmemory: [two]\n", mtime);
+    }
+    return result;
+  };
+  await using service = new LiveCorpus({ dir: c.dir, site: "site", log: () => {}, debounceMs: 20 }, loader);
+  await service.start();
+  assert.deepEqual(service.current().wire.memory, ["one"]);
+  await waitFor("the change made during the first load", () => service.current().wire.memory[0] === "two");
 });
