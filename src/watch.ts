@@ -315,35 +315,43 @@ export async function lstatSignature(dir: string, skip: (name: string) => boolea
 }
 
 /**
- * The first FIFO, socket or device below `dir` (as a path relative to it, in listing order), or `undefined`. Uses the
- * directory listing's entry types (no `open`, no `stat` except through symbolic links); sibling directories are
- * listed concurrently (a large corpus has hundreds).
+ * The first FIFO, socket or device below `dir` (as a path relative to it), or `undefined`. Uses the directory
+ * listing's entry types (no `open`, no `stat` except through symbolic links). Synchronous, like the corpus walk: a
+ * corpus has hundreds of small directories, and one blocking call each is several times cheaper than a round trip to
+ * the runtime's I/O threads (about 5 ms instead of 15 for 250 directories, on start-up and at every scan).
  */
-export async function findSpecialFile(
+export function findSpecialFile(
   dir: string,
   skip: (name: string) => boolean = () => false,
-): Promise<{ path: string; what: string } | undefined> {
-  const visit = async (rel: string): Promise<{ path: string; what: string } | undefined> => {
+): { path: string; what: string } | undefined {
+  const visit = (rel: string): { path: string; what: string } | undefined => {
     let entries: Deno.DirEntry[];
     try {
-      entries = await Array.fromAsync(Deno.readDir(rel ? join(dir, rel) : dir));
+      entries = [...Deno.readDirSync(rel ? join(dir, rel) : dir)];
     } catch {
       return undefined;
     }
-    const found = await Promise.all(entries.map(async (e) => {
-      if (skip(e.name) || e.isFile) return undefined;
+    for (const e of entries) {
+      if (skip(e.name) || e.isFile) continue;
       const childRel = rel ? `${rel}/${e.name}` : e.name;
-      if (e.isDirectory) return await visit(childRel);
-      const info = e.isSymlink
-        ? await Deno.stat(join(dir, childRel)).catch(() => undefined)
-        : await Deno.lstat(join(dir, childRel)).catch(() => undefined);
-      if (!info || info.isFile || info.isDirectory) return undefined;
+      if (e.isDirectory) {
+        const found = visit(childRel);
+        if (found) return found;
+        continue;
+      }
+      let info: Deno.FileInfo;
+      try {
+        info = e.isSymlink ? Deno.statSync(join(dir, childRel)) : Deno.lstatSync(join(dir, childRel));
+      } catch {
+        continue;
+      }
+      if (info.isFile || info.isDirectory) continue;
       const what = info.isFifo ? "a FIFO" : info.isSocket ? "a socket" : "a device file";
       return { path: childRel, what };
-    }));
-    return found.find((f) => f !== undefined);
+    }
+    return undefined;
   };
-  return await visit("");
+  return visit("");
 }
 
 /** The directory's identity (`dev:ino`), or `undefined` when it is missing or not a directory. */
@@ -394,12 +402,12 @@ class Watch implements TreeWatch {
       await this.#poll(this.#o.pollIntervalMs);
       return;
     }
-    // Asked together (each is harmless on a missing directory): one round of file-system calls, not three.
-    const [identity, realDir, special] = await Promise.all([
+    // Asked together (both harmless on a missing directory): one round of file-system calls, not two.
+    const [identity, realDir] = await Promise.all([
       identityOf(this.#absDir),
       Deno.realPath(this.#absDir).catch(() => undefined),
-      findSpecialFile(this.#absDir, this.#o.skip),
     ]);
+    const special = identity === undefined ? undefined : findSpecialFile(this.#absDir, this.#o.skip);
     if (this.#disposed || this.#events || this.#polling) return; // armed meanwhile by a concurrent call
     if (identity === undefined) {
       this.#waitForDir();
@@ -429,8 +437,7 @@ class Watch implements TreeWatch {
     this.#timer = this.#timers.setTimeout(async () => {
       this.#timer = undefined;
       if (this.#disposed || this.#events !== events) return;
-      const special = await findSpecialFile(this.#absDir, this.#o.skip);
-      if (this.#disposed || this.#events !== events) return;
+      const special = findSpecialFile(this.#absDir, this.#o.skip);
       if (special) {
         this.#disarm(false);
         await this.#fallBack(`${special.path} is ${special.what}, which stops file-system events`);
@@ -561,7 +568,7 @@ class Watch implements TreeWatch {
     if (this.#timer !== undefined) this.#timers.clearTimeout(this.#timer);
     this.#timer = undefined;
     const live = this.#events !== undefined;
-    const special = live ? await findSpecialFile(this.#absDir, this.#o.skip) : undefined;
+    const special = live ? findSpecialFile(this.#absDir, this.#o.skip) : undefined;
     this.#disarm(special === undefined);
     if (live && special === undefined) await this.#loop;
   }
