@@ -1,6 +1,7 @@
 /**
  * File-path helpers with the semantics of `node:path` (`posix`, `win32`, and the running OS's flavour), for the
- * modules on a short command's start-up path (`console`, `network`, the session file, Chromium discovery).
+ * modules on a short command's start-up path (`console`, `network`, the session file, Chromium discovery) and on
+ * `serve-mapper`'s (the corpus loader, service and watcher).
  *
  * Why not `node:path`: the first `node:` import makes Deno boot its Node compatibility layer, about 20 ms of CPU
  * before `mapper console list` has read a flag; these helpers cost nothing to load. They are tested against

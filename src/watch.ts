@@ -4,7 +4,9 @@
  *
  * - {@linkcode Coalescer}: file events are coalesced into rebuilds that start {@linkcode DEBOUNCE_MS} after the LAST
  *   event (every event restarts the wait); never two rebuilds at once; events during a rebuild cause exactly one
- *   more, right after it.
+ *   more, right after it. A rebuild's work can be prepared during the wait (from {@linkcode PREPARE_MS} after the
+ *   last event) and is then only published when the wait ends, if no event came after it began.
+ * - `onChange` names the paths of each event, so an owner can rebuild only what they touch.
  * - {@linkcode watchTree}: a recursive watch on a directory that cannot go deaf. An event on the directory itself
  *   (deleted and re-created — same inode or not — or replaced by a rename) re-arms a fresh watch and triggers a
  *   rebuild; a missing directory is waited for; a watch that cannot start or that dies is logged and replaced by

@@ -262,6 +262,17 @@ function fakeEvents() {
   return { events, push, isClosed: () => closed };
 }
 
+/** A watcher factory making {@linkcode fakeEvents} doubles; `made` holds each watch it started, in order. */
+function fakeWatches() {
+  const made: ReturnType<typeof fakeEvents>[] = [];
+  const watch = () => {
+    const f = fakeEvents();
+    made.push(f);
+    return f.events;
+  };
+  return { made, watch };
+}
+
 Deno.test("watchTree - a watch that dies is logged and replaced by polling that still sees changes", async (t) => {
   for (const death of ["ends", "throws"] as const) {
     await t.step(death, async () => {
@@ -311,7 +322,7 @@ Deno.test("watchTree - onChange gets every relevant path of an event; a change i
   const dir = await Deno.makeTempDir();
   try {
     const clock = manualClock();
-    const made: ReturnType<typeof fakeEvents>[] = [];
+    const { made, watch } = fakeWatches();
     const changes: Array<readonly string[] | undefined> = [];
     await using _w = await watchTree({
       dir,
@@ -319,11 +330,7 @@ Deno.test("watchTree - onChange gets every relevant path of an event; a change i
       relevant: (path) => path.endsWith(".yaml"),
       log: () => {},
       timers: clock,
-      watch: () => {
-        const f = fakeEvents();
-        made.push(f);
-        return f.events;
-      },
+      watch,
     });
     // A rename reports both names; a relevant path after the first one still counts.
     made[0]!.push({ kind: "rename", paths: [join(dir, "notes.md"), join(dir, "a.yaml"), join(dir, "b.yaml")] });
@@ -343,19 +350,9 @@ Deno.test("watchTree - an event on the directory itself re-arms a fresh watch an
   const dir = await Deno.makeTempDir();
   try {
     const clock = manualClock();
-    const made: ReturnType<typeof fakeEvents>[] = [];
+    const { made, watch } = fakeWatches();
     let changes = 0;
-    await using w = await watchTree({
-      dir,
-      onChange: () => changes++,
-      log: () => {},
-      timers: clock,
-      watch: () => {
-        const f = fakeEvents();
-        made.push(f);
-        return f.events;
-      },
-    });
+    await using w = await watchTree({ dir, onChange: () => changes++, log: () => {}, timers: clock, watch });
     assert.equal(made.length, 1);
     // `rm -rf dir && mkdir dir` (or a directory renamed over it): the kernel reports the root itself.
     made[0]!.push({ kind: "remove", paths: [dir] });

@@ -370,6 +370,7 @@ export class LiveCorpus implements CorpusService {
       this.#full = false;
     } catch (err: unknown) {
       if (!this.options.lenient) {
+        loaded(); // a compile waiting for the first load ends now, so the disposal below can wait for it
         await this[Symbol.asyncDispose]();
         throw err;
       }
@@ -472,6 +473,7 @@ export class LiveCorpus implements CorpusService {
    */
   async #attempt(): Promise<Attempt> {
     await this.#started;
+    if (this.#disposed) return { err: new Error("the corpus service was stopped") };
     // The paths reported so far are this attempt's; those reported from now on are the next one's.
     const changed = this.#full ? undefined : [...this.#changed];
     this.#changed = new Set();

@@ -146,3 +146,29 @@ Deno.test("corpus service - a file changed while the first load runs is recompil
   assert.deepEqual(service.current().wire.memory, ["one"]);
   await waitFor("the change made during the first load", () => service.current().wire.memory[0] === "two");
 });
+
+Deno.test("corpus service - a failed first load stops the service even when a change was being compiled early", async () => {
+  await using c = await tempCorpus({ "a.yaml": "version: 1\nmemory: [one]\n" });
+  let events = 0;
+  const timers = manualTimers();
+  let first = true;
+  const loader: typeof load = async (dir, options) => {
+    if (!first) return await load(dir, options);
+    first = false;
+    await c.write("a.yaml", "version: 1\nmemory: [two]\n");
+    await waitFor("the watcher to report the edit", () => events > 0 && timers.due(50));
+    timers.fire(50); // an early compile starts, and waits for this load
+    throw new Error("the first load failed");
+  };
+  const service = new LiveCorpus(
+    { dir: c.dir, site: "site", log: () => {}, onWatchEvent: (_, relevant) => void (relevant && events++) },
+    loader,
+    timers,
+  );
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const outcome = await Promise.race([
+    service.start().then(() => "started", (err: Error) => err.message),
+    new Promise((resolve) => (timer = setTimeout(() => resolve("hung"), 10_000))),
+  ]).finally(() => clearTimeout(timer));
+  assert.equal(outcome, "the first load failed");
+});
