@@ -132,7 +132,7 @@ type Attempt =
 interface Built extends CorpusSnapshot {
   /** The corpus as JSON bytes. */
   body(): Uint8Array<ArrayBuffer>;
-  /** The gzip-compressed body: the bytes once they are ready, until then the promise of them. */
+  /** The gzip-compressed body: the bytes once they are ready, until then the promise of them (started by the first call). */
   gzip(): Uint8Array<ArrayBuffer> | Promise<Uint8Array<ArrayBuffer>>;
   versionBody: Uint8Array<ArrayBuffer>;
 }
@@ -173,16 +173,6 @@ function build(wire: WireCorpus, diagnostics: readonly Diagnostic[]): Built {
     versionBody: encoder.encode(JSON.stringify({ version: wire.version })),
   };
   return built;
-}
-
-/** A body that is sent once its bytes are ready (the first gzip answer of a snapshot: no length known yet). */
-function later(bytes: Promise<Uint8Array<ArrayBuffer>>): ReadableStream<Uint8Array<ArrayBuffer>> {
-  return new ReadableStream({
-    async pull(controller) {
-      controller.enqueue(await bytes);
-      controller.close();
-    },
-  });
 }
 
 const CORS: Readonly<Record<string, string>> = { "access-control-allow-origin": "*" };
@@ -264,8 +254,13 @@ export function respond(request: Request, snap: Built, diag?: BuiltDiagnostics):
   }
   const identityTag = isDiagnostics ? `"${diag.version}-d"` : `"${snap.version}${isCorpus ? "" : "-v"}"`;
   const gzipTag = `"${snap.version}-gz"`;
-  const useGzip = isCorpus && snap.body().length >= GZIP_MIN_BYTES &&
+  const wantsGzip = isCorpus && snap.body().length >= GZIP_MIN_BYTES &&
     chooseEncoding(request.headers.get("accept-encoding"), ["gzip"]) === "gzip";
+  // Gzip once it is made: until then (the first answers of a snapshot) the body goes out as it is while it is
+  // compressed in the background. Nobody waits for compression (tens of milliseconds for a large corpus), and a local
+  // client gains nothing from it anyway.
+  const gzipped = wantsGzip ? snap.gzip() : undefined;
+  const useGzip = gzipped !== undefined && !(gzipped instanceof Promise);
   const headers: Record<string, string> = {
     ...CORS,
     "content-type": JSON_TYPE,
@@ -276,12 +271,12 @@ export function respond(request: Request, snap: Built, diag?: BuiltDiagnostics):
   if (ifNoneMatchHits(request.headers.get("if-none-match"), isCorpus ? [identityTag, gzipTag] : [identityTag])) {
     return new Response(null, { status: 304, headers });
   }
-  const body = isCorpus ? (useGzip ? snap.gzip() : snap.body()) : isDiagnostics ? diag.body() : snap.versionBody;
+  const body = isCorpus
+    ? (useGzip ? gzipped as Uint8Array<ArrayBuffer> : snap.body())
+    : isDiagnostics
+    ? diag.body()
+    : snap.versionBody;
   if (useGzip) headers["content-encoding"] = "gzip";
-  if (body instanceof Promise) {
-    // Compressing: HEAD waits for nothing, GET streams the bytes once they exist.
-    return new Response(method === "HEAD" ? null : later(body), { status: 200, headers });
-  }
   headers["content-length"] = String(body.length);
   return new Response(method === "HEAD" ? null : body, { status: 200, headers });
 }
