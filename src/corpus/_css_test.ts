@@ -78,7 +78,9 @@ Deno.test("css checks - what the plain-selector shortcut accepts, the parser acc
 
 Deno.test("css checks - the plain-selector shortcut answers hostile input (no exponential backtracking)", () => {
   // Each of these would take minutes with a backtracking blow-up; the suite would hang here.
-  for (const hostile of ["a ".repeat(20_000) + "!", "[x".repeat(5000), ".a".repeat(20_000) + ":", "a > ".repeat(9000)]) {
+  for (
+    const hostile of ["a ".repeat(20_000) + "!", "[x".repeat(5000), ".a".repeat(20_000) + ":", "a > ".repeat(9000)]
+  ) {
     assert.equal(PLAIN_SELECTOR.test(hostile), false);
   }
 });

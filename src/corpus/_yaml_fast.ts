@@ -85,7 +85,7 @@ function trimSpaces(s: string): string {
 }
 
 function scalar(value: YamlScalar["value"], source: string, type: string, start: number): YamlScalar {
-  return { kind: "scalar", value, source, type, start };
+  return { kind: "scalar", value, source, type, start, path: undefined };
 }
 
 /**
@@ -246,7 +246,7 @@ class FastParser {
       this.line = i + 1;
       items.push({ key, value: this.value(i, colon + 1, col) });
     }
-    return { kind: "map", items, start };
+    return { kind: "map", items, start, path: undefined };
   }
 
   sequence(col: number): YamlSeq {
@@ -268,7 +268,7 @@ class FastParser {
       }
       items.push(this.value(i, dash + 1, col));
     }
-    return { kind: "seq", items, start };
+    return { kind: "seq", items, start, path: undefined };
   }
 
   isQuote(p: number): boolean {

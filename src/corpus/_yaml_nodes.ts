@@ -2,15 +2,25 @@
 // (`_yaml_fast.ts`) or converted from the `yaml` library's nodes (`_yaml_library.ts`). The decoder never sees the
 // library, so a file in the common block subset is read without loading it.
 
+/**
+ * What every node has besides its content: where it starts, and its field path in the document (`views[0].name`,
+ * `""` for the root), which the reader (`_yaml_reader.ts`) fills in once (`undefined` until then; a field of the node
+ * rather than a side table: a large corpus has hundreds of thousands of nodes).
+ */
+interface NodeBase {
+  /** Offset of its first character (for an empty value: where the value would start). */
+  readonly start: number;
+  /** Its field path, once the reader has indexed the document. */
+  path: string | undefined;
+}
+
 /** A scalar. `source` is the text as written for plain scalars (numbers keep their spelling: `007`). */
-export interface YamlScalar {
+export interface YamlScalar extends NodeBase {
   readonly kind: "scalar";
   readonly value: string | number | boolean | bigint | null;
   readonly source: string;
   /** How it was written: `PLAIN`, `QUOTE_SINGLE`, `QUOTE_DOUBLE`, `BLOCK_LITERAL`, `BLOCK_FOLDED`. */
   readonly type: string;
-  /** Offset of its first character (for an empty value: where the value would start). */
-  readonly start: number;
 }
 
 /** One `key: value` of a mapping; a missing key or value is `null`. */
@@ -20,25 +30,22 @@ export interface YamlPair {
 }
 
 /** A mapping, its pairs in source order. */
-export interface YamlMap {
+export interface YamlMap extends NodeBase {
   readonly kind: "map";
   readonly items: readonly YamlPair[];
-  readonly start: number;
 }
 
 /** A sequence; an empty item is `null`. */
-export interface YamlSeq {
+export interface YamlSeq extends NodeBase {
   readonly kind: "seq";
   readonly items: readonly (YamlNode | null)[];
-  readonly start: number;
 }
 
 /** `*name`: `target` is the anchored node (`null` when no earlier anchor has that name). Shared, never copied. */
-export interface YamlAlias {
+export interface YamlAlias extends NodeBase {
   readonly kind: "alias";
   readonly name: string;
   readonly target: YamlNode | null;
-  readonly start: number;
 }
 
 /** Any node of a document. */

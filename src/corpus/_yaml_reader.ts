@@ -17,8 +17,6 @@ export class YamlReader {
   lineStarts: readonly number[] = [];
   aliasVisits = 0;
   aliasDepth = 0;
-  /** Field path of every node of the first document (keys map to their pair's path). */
-  readonly paths = new Map<YamlNode, string>();
 
   constructor(
     readonly file: string,
@@ -38,19 +36,19 @@ export class YamlReader {
   }
 
   loc(node: YamlNode | null | undefined): SourceLocation {
-    return this.at(node?.start, node ? this.paths.get(node) : undefined);
+    return this.at(node?.start, node?.path);
   }
 
   /** Records the field path of every node below `node` (aliases keep the path where they are written). */
   indexPaths(node: YamlNode | null, path: string, depth = 0): void {
-    if (node === null || depth > 64 || this.paths.has(node)) return;
-    this.paths.set(node, path);
+    if (node === null || depth > 64 || node.path !== undefined) return;
+    node.path = path;
     if (node.kind === "map") {
       for (const pair of node.items) {
         const key = pair.key;
         const name = key?.kind === "scalar" ? scalarText(key) ?? "" : "";
         const child = childPath(path, name);
-        if (key) this.paths.set(key, child);
+        if (key) key.path = child;
         this.indexPaths(pair.value, child, depth + 1);
       }
     } else if (node.kind === "seq") {

@@ -132,6 +132,9 @@ async function unchangedWalk(
   return { files: walk.files, warnings: walk.warnings, changed: paths };
 }
 
+/** Strict UTF-8 (a file that is not is `file-encoding`); one decoder for every file: a whole-buffer decode keeps no state. */
+const UTF8 = new TextDecoder("utf-8", { fatal: true });
+
 /** What the read step found for one file. */
 type ReadResult =
   | { kind: "cached"; entry: CacheEntry }
@@ -153,7 +156,7 @@ function readOne(f: WalkedFile, hit: CacheEntry | undefined, fatal: Diagnostic[]
     ) {
       return { kind: "cached", entry: hit };
     }
-    const text = new TextDecoder("utf-8", { fatal: true }).decode(Deno.readFileSync(f.path));
+    const text = UTF8.decode(Deno.readFileSync(f.path));
     return { kind: "text", text, size: info.size, mtime, checkedAt };
   } catch (err: unknown) {
     fatal.push({
