@@ -49,9 +49,7 @@ const MAX_KEY = 1000;
 const MAX_DEPTH = 100;
 
 // The YAML 1.2 core schema's plain-scalar tags, as the `yaml` library tests them.
-const NULL = /^(?:~|[Nn]ull|NULL)?$/;
-const TRUE = /^(?:[Tt]rue|TRUE)$/;
-const FALSE = /^(?:[Ff]alse|FALSE)$/;
+// null: /^(?:~|[Nn]ull|NULL)?$/, true: /^(?:[Tt]rue|TRUE)$/, false: /^(?:[Ff]alse|FALSE)$/ (spelled out below).
 const INT = /^[-+]?[0-9]+$/;
 const OTHER_NUMBER = [
   /^0o[0-7]+$/,
@@ -61,17 +59,28 @@ const OTHER_NUMBER = [
   /^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$/,
 ];
 
-/** First characters of every plain scalar that is not a string: `~`, `n`/`N`, `t`/`T`, `f`/`F`, digits, sign, dot. */
-const SPECIAL_FIRST = new Uint8Array(128);
-for (const c of "~nNtTfF0123456789+-.") SPECIAL_FIRST[c.charCodeAt(0)] = 1;
-
 /** The value of a plain scalar under the core schema (octal, hex and floats are declined). */
 function resolvePlain(text: string): string | number | boolean | null {
+  // The words of the null and boolean tags (the expressions above), without a regular expression each.
+  switch (text) {
+    case "":
+    case "~":
+    case "null":
+    case "Null":
+    case "NULL":
+      return null;
+    case "true":
+    case "True":
+    case "TRUE":
+      return true;
+    case "false":
+    case "False":
+    case "FALSE":
+      return false;
+  }
   const first = text.charCodeAt(0);
-  if (text !== "" && !(first < 128 && SPECIAL_FIRST[first] === 1)) return text; // most keys and values: a string
-  if (NULL.test(text)) return null;
-  if (TRUE.test(text)) return true;
-  if (FALSE.test(text)) return false;
+  // Every number starts with a digit, a sign or a dot; most keys and values are strings that start otherwise.
+  if (!((first >= 48 && first <= 57) || first === 43 || first === 45 || first === 46)) return text;
   if (INT.test(text)) return parseInt(text, 10);
   for (const re of OTHER_NUMBER) if (re.test(text)) throw DECLINE;
   return text;

@@ -12,6 +12,7 @@
  * `splitSelectors('a, b:is(.c, .d), e[x="1,2"]')` → `["a", "b:is(.c, .d)", 'e[x="1,2"]']`.
  */
 export function splitSelectors(text: string): string[] {
+  if (!text.includes(",")) return push([], text); // most selectors: nothing to split
   const out: string[] = [];
   let depth = 0;
   let quote = "";
@@ -51,9 +52,10 @@ export function splitSelectors(text: string): string[] {
   return out;
 }
 
-function push(out: string[], piece: string): void {
+function push(out: string[], piece: string): string[] {
   const trimmed = piece.trim();
   if (trimmed) out.push(trimmed);
+  return out;
 }
 
 /**
