@@ -6,7 +6,8 @@
  *   `../shared/data/atlas-gallery` exists) plus four corpora from this repository, each copied ten times;
  * - the same with an empty corpus directory;
  * - a one-file edit → the new version visible on `/mapper/version` (the 200 ms debounce included);
- * - resident memory (VmRSS) once the first `200` was served.
+ * - resident memory (VmRSS) once the first `200` was served, and the CPU time (all threads) used by then: less
+ *   noisy than wall time on a shared machine.
  *
  *   deno run -A bench/corpus_compare.ts [runs=5]
  *
@@ -86,6 +87,17 @@ function freePort(): number {
   return port;
 }
 
+/** CPU time (user + system, all threads) the process has used so far, in ms; NaN when unknown. */
+function cpuMs(pid: number): number {
+  try {
+    const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[11]) + Number(fields[12])) * 10; // clock ticks of 10 ms (USER_HZ = 100)
+  } catch {
+    return NaN;
+  }
+}
+
 function rssKb(pid: number): number {
   try {
     return Number(/VmRSS:\s+(\d+)/.exec(Deno.readTextFileSync(`/proc/${pid}/status`))?.[1] ?? NaN);
@@ -141,6 +153,7 @@ async function measure(server: Server, dir: string, edit: boolean) {
       await new Promise((resolve) => setTimeout(resolve, 2));
     }
     const startMs = performance.now() - t0;
+    const startCpu = cpuMs(child.pid);
     await new Promise((resolve) => setTimeout(resolve, 300));
     const rss = rssKb(child.pid);
     let editMs = NaN;
@@ -164,7 +177,7 @@ async function measure(server: Server, dir: string, edit: boolean) {
       }
       editMs = performance.now() - t1;
     }
-    return { startMs, rss, editMs };
+    return { startMs, startCpu, rss, editMs };
   } finally {
     try {
       child.kill("SIGTERM");
@@ -182,9 +195,10 @@ try {
   console.log(
     `${await load()}; corpus ${size.files} YAML files, ${(size.bytes / 1e6).toFixed(2)} MB; ${runs} runs each`,
   );
-  const results = new Map<string, { start: number; empty: number; edit: number; rss: number }>();
+  const results = new Map<string, { start: number; cpu: number; empty: number; edit: number; rss: number }>();
   const samples = servers.map(() => ({
     start: [] as number[],
+    cpu: [] as number[],
     empty: [] as number[],
     edit: [] as number[],
     rss: [] as number[],
@@ -194,6 +208,7 @@ try {
       const full = await measure(server, big, true);
       const none = await measure(server, empty, false);
       samples[i]!.start.push(full.startMs);
+      samples[i]!.cpu.push(full.startCpu);
       samples[i]!.edit.push(full.editMs);
       samples[i]!.rss.push(full.rss);
       samples[i]!.empty.push(none.startMs);
@@ -204,6 +219,7 @@ try {
     results.set(server.name, {
       start: median(s.start),
       empty: median(s.empty),
+      cpu: median(s.cpu),
       edit: median(s.edit),
       rss: median(s.rss),
     });
@@ -217,7 +233,7 @@ try {
         name,
         `  start → first 200, ${(size.bytes / 1e6).toFixed(1)} MB corpus: ${r.start.toFixed(0)} ms${
           name === servers[0]!.name ? ratio(r.start, ref?.start) : ""
-        }`,
+        }; CPU used by then ${r.cpu.toFixed(0)} ms${name === servers[0]!.name ? ratio(r.cpu, ref?.cpu) : ""}`,
         `  start → first 200, empty corpus: ${r.empty.toFixed(0)} ms${
           name === servers[0]!.name ? ratio(r.empty, ref?.empty) : ""
         }`,
