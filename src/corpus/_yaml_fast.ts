@@ -183,17 +183,10 @@ class FastParser {
   /** The block collection whose first entry is on line `i`. */
   block(i: number): YamlNode {
     const col = this.cols[i]!;
-    return this.nested(() => this.isDash(i) ? this.sequence(col) : this.mapping(col));
-  }
-
-  /** Runs `fn` one level deeper (declining past {@linkcode MAX_DEPTH}). */
-  nested<T>(fn: () => T): T {
-    if (++this.depth > MAX_DEPTH) throw DECLINE;
-    try {
-      return fn();
-    } finally {
-      this.depth--;
-    }
+    if (++this.depth > MAX_DEPTH) throw DECLINE; // deeper is the library's business
+    const node = this.isDash(i) ? this.sequence(col) : this.mapping(col);
+    this.depth--; // (a decline abandons the parser: no need to unwind the count)
+    return node;
   }
 
   /** Where a key's `:` indicator is in `[from, end)` (a `:` then a space or the end), before any comment; or -1. */
@@ -272,7 +265,7 @@ class FastParser {
         // `- key: value`: a mapping whose keys line up with this first one
         this.cols[i] = p - this.starts[i]!;
         this.line = i;
-        items.push(this.nested(() => this.mapping(this.cols[i]!)));
+        items.push(this.block(i));
         continue;
       }
       items.push(this.value(i, dash + 1, col));

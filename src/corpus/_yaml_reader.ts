@@ -30,9 +30,13 @@ export class YamlReader {
   }
 
   at(offset: number | undefined, path?: string): SourceLocation {
-    if (offset === undefined) return { file: this.file, line: 0, column: 0, ...(path === undefined ? {} : { path }) };
+    // Written out rather than spread: a location is made for every entity of a large corpus.
+    const file = this.file;
+    if (offset === undefined) {
+      return path === undefined ? { file, line: 0, column: 0 } : { file, line: 0, column: 0, path };
+    }
     const { line, col } = linePos(this.lineStarts, offset);
-    return { file: this.file, line, column: col, ...(path === undefined ? {} : { path }) };
+    return path === undefined ? { file, line, column: col } : { file, line, column: col, path };
   }
 
   loc(node: YamlNode | null | undefined): SourceLocation {
