@@ -2,8 +2,9 @@
  * Short commands, whole process, side by side with the Go reference when it is installed (see `_compare.ts`):
  *
  * - `mapper version` vs `sightmap version`, next to the floor of `deno run` on an empty file;
- * - `console list` with 1,000 buffered entries (~110 KB of JSON): both CLIs read their session file and GET
- *   `/devtools/console` from one fake daemon in this process, so only the CLI side is measured.
+ * - `console list` with 1,000 buffered entries (~155 KB of JSON): both CLIs read their session file and GET
+ *   `/devtools/console` from one fake daemon in this process. The reference formats the JSON itself; ours asks for
+ *   `format=text`, which this daemon renders per request with the real daemon's formatter (in the measured time).
  *
  *   deno run -A bench/startup_compare.ts [runs=25]
  *
@@ -14,6 +15,7 @@
 import { join } from "node:path";
 import { findReference, load, printTable, timeVariants, type Variant } from "./_compare.ts";
 import { baseEnv, mapperCommand } from "../tests/_helpers.ts";
+import { formatConsoleList } from "../src/browser/format.ts";
 
 const runs = Number(Deno.args[0] ?? 25);
 const reference = await findReference();
@@ -32,7 +34,8 @@ const entries = Array.from({ length: 1000 }, (_, i) => ({
   source: "console",
   matches: [],
 }));
-const body = JSON.stringify({ schema: 1, dropped: 139, first: 139, last: 1138, entries }) + "\n";
+const payload = { schema: 1, dropped: 139, first: 139, last: 1138, entries };
+const body = JSON.stringify(payload) + "\n";
 // A stand-in daemon that passes the handshake (same identity, secret required), as the real one does.
 const sessionId = "b".repeat(32);
 // The session names two live processes (the daemon and its browser); a sleeping child stands in for the browser.
@@ -40,10 +43,16 @@ const browser = new Deno.Command("sleep", { args: ["600"], stdout: "null", stder
 const secret = "c".repeat(64);
 let port = 0;
 const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, (req) => {
-  const path = new URL(req.url).pathname;
+  const url = new URL(req.url);
+  const path = url.pathname;
   // The Go reference sends no credential: only our handshake path insists on it (ours sends it on every call).
   const authorized = req.headers.get("authorization") === `Bearer ${secret}`;
   if (path === "/devtools/session" && !authorized) return new Response("{}", { status: 403 });
+  if (url.searchParams.get("format") === "text") {
+    // As the real daemon does for `mapper console list`: the list rendered per request (the Go CLI formats its own).
+    const headers = { "content-type": "text/plain; charset=utf-8", "x-mapper-entries": String(entries.length) };
+    return new Response(formatConsoleList(payload as Parameters<typeof formatConsoleList>[0]), { headers });
+  }
   const answer = path === "/devtools/session"
     ? JSON.stringify({ schema: 1, sessionId, daemonPid: Deno.pid, chromiumPid: browser.pid, port, version: "bench" })
     : body;

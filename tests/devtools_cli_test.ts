@@ -6,6 +6,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { assertGolden, runMapper, tempDir } from "./_helpers.ts";
 import { redactHeaders } from "../src/browser/api.ts";
+import { formatConsoleList, formatNetworkList } from "../src/browser/format.ts";
 
 const TAB_A = "3B52829CC055BCB8BA95A2496C0A3716";
 const TAB_B = "35025766AAAABBBBCCCCDDDDEEEEFFFF";
@@ -103,7 +104,11 @@ const BIG = "x".repeat(5000);
 const onTab = (url: URL) => (e: { tab: string }) =>
   e.tab.toUpperCase().startsWith((url.searchParams.get("tab") ?? "").toUpperCase());
 
-type Mode = "ok" | "starting" | "badjson" | "teapot";
+/**
+ * `ok`: renders `format=text` lists as the real daemon does; `json-only`: a daemon of an older mapper, which ignores
+ * `format` and answers JSON; `hostile-text`: lists in text with raw control characters in them.
+ */
+type Mode = "ok" | "json-only" | "hostile-text" | "starting" | "badjson" | "teapot";
 
 const SESSION_ID = "5e55".repeat(8);
 const SECRET = "5ec7".repeat(16);
@@ -131,14 +136,21 @@ function fakeDaemon(mode: Mode = "ok") {
     if (mode === "teapot") return new Response("teapot\n", { status: 418 });
     if (mode === "badjson") return new Response("{nope", { headers: { "content-type": "application/json" } });
     const p = url.pathname;
+    // deno-lint-ignore no-explicit-any
+    const list = (payload: any, format: (p: any) => string) => {
+      if (url.searchParams.get("format") !== "text" || mode === "json-only") return json(payload);
+      const text = mode === "hostile-text" ? "\x1b]0;pwned\x07[1] \u202eevil\x1b[2J\n" : format(payload);
+      const headers = { "content-type": "text/plain; charset=utf-8", "x-mapper-entries": `${payload.entries.length}` };
+      return new Response(text, { headers });
+    };
     if (p === "/devtools/console") {
-      return json({
+      return list({
         schema: 1,
         dropped: 139,
         first: 139,
         last: 141,
         entries: consoleEntries.filter(onTab(url)),
-      });
+      }, formatConsoleList);
     }
     if (p === "/devtools/status") {
       return json({
@@ -162,7 +174,8 @@ function fakeDaemon(mode: Mode = "ok") {
       }, 404);
     }
     if (p === "/devtools/network") {
-      return json({ schema: 1, dropped: 0, first: 175, last: 179, entries: networkEntries.filter(onTab(url)) });
+      const entries = networkEntries.filter(onTab(url));
+      return list({ schema: 1, dropped: 0, first: 175, last: 179, entries }, formatNetworkList);
     }
     const m = /^\/devtools\/network\/(\d+)(\/body)?$/.exec(p);
     if (m) {
@@ -237,19 +250,33 @@ async function withSession(
   }
 }
 
-Deno.test("console list - layout, tab column across tabs, escaping and the overflow line", async () => {
-  await withSession("ok", async (run, seen) => {
-    const res = await run(["console", "list"]);
-    assert.equal(res.code, 0);
-    assert.equal(res.stderr, "");
-    await assertGolden("devtools/console-list.txt", res.stdout);
-    const one = await run(["console", "list", "--tab", "3B52829C", "--level", "log,Exception", "--limit", "2"]);
-    await assertGolden("devtools/console-list-one-tab.txt", one.stdout);
-    assert.equal(seen.at(-1), "/devtools/console?level=log%2Cexception&tab=3B52829C&limit=2");
-    const json = JSON.parse((await run(["console", "list", "--json"])).stdout);
-    assert.equal(json.schema, 1);
-    assert.equal(json.dropped, 139);
-    assert.equal(json.entries.length, 3);
+for (const mode of ["ok", "json-only"] as const) {
+  Deno.test(`console list - layout, tab column across tabs, escaping and the overflow line (${mode} daemon)`, async () => {
+    await withSession(mode, async (run, seen) => {
+      const res = await run(["console", "list"]);
+      assert.equal(res.code, 0);
+      assert.equal(res.stderr, "");
+      await assertGolden("devtools/console-list.txt", res.stdout);
+      const one = await run(["console", "list", "--tab", "3B52829C", "--level", "log,Exception", "--limit", "2"]);
+      await assertGolden("devtools/console-list-one-tab.txt", one.stdout);
+      // Text is asked of the daemon; one that answers JSON instead is formatted by the CLI, in one request.
+      assert.deepEqual(seen.slice(-1), ["/devtools/console?level=log%2Cexception&tab=3B52829C&limit=2&format=text"]);
+      const json = JSON.parse((await run(["console", "list", "--json"])).stdout);
+      assert.equal(seen.at(-1), "/devtools/console", "--json asks for JSON");
+      assert.equal(json.schema, 1);
+      assert.equal(json.dropped, 139);
+      assert.equal(json.entries.length, 3);
+    });
+  });
+}
+
+Deno.test("console|network list - a daemon's text reaches the terminal with every control character escaped", async () => {
+  await withSession("hostile-text", async (run) => {
+    for (const cmd of ["console", "network"]) {
+      const res = await run([cmd, "list"]);
+      assert.deepEqual([res.code, res.stderr], [0, ""]);
+      assert.equal(res.stdout, "\\x1b]0;pwned\\x07[1] \\u202eevil\\x1b[2J\n");
+    }
   });
 });
 
@@ -274,14 +301,17 @@ Deno.test("console get - header, text, source, matches; an evicted index names t
   });
 });
 
-Deno.test("network list - layout with pending, failed and escaped URLs; filters forwarded", async () => {
-  await withSession("ok", async (run, seen) => {
-    const res = await run(["network", "list", "--type", "xhr", "--url", "API/echo", "--tab", TAB_A, "--limit", "10"]);
-    assert.equal(res.code, 0);
-    await assertGolden("devtools/network-list.txt", res.stdout);
-    assert.equal(seen.at(-1), `/devtools/network?type=xhr&url=API%2Fecho&tab=${TAB_A}&limit=10`);
+for (const mode of ["ok", "json-only"] as const) {
+  Deno.test(`network list - layout with pending, failed and escaped URLs; filters forwarded (${mode} daemon)`, async () => {
+    await withSession(mode, async (run, seen) => {
+      const args = ["network", "list", "--type", "xhr", "--url", "API/echo", "--tab", TAB_A, "--limit", "10"];
+      const res = await run(args);
+      assert.equal(res.code, 0);
+      await assertGolden("devtools/network-list.txt", res.stdout);
+      assert.equal(seen.at(-1), `/devtools/network?type=xhr&url=API%2Fecho&tab=${TAB_A}&limit=10&format=text`);
+    });
   });
-});
+}
 
 Deno.test("network get - headers redacted and cut, body preview header, files, binary placeholder, unavailable body", async () => {
   await withSession("ok", async (run, seen, dir) => {
@@ -446,35 +476,37 @@ Deno.test("devtools commands - --dir reaches a session from a sibling directory;
   });
 });
 
-Deno.test("devtools list - an unknown --type, --tab or --level exits 2 listing the valid values, not an empty list", async () => {
-  await withSession("ok", async (run, seen) => {
-    const type = await run(["network", "list", "--type", "Bogus"]);
-    assert.equal(type.code, 2);
-    assert.equal(type.stdout, "");
-    assert.equal(
-      type.stderr,
-      'mapper network list: unknown resource type "Bogus" — use one of Document, Stylesheet, Image, Media, Font, Script, TextTrack, XHR, Fetch, Prefetch, EventSource, WebSocket, Manifest, SignedExchange, Ping, CSPViolationReport, Preflight, FedCM, Other\n',
-    );
-    assert.ok(!seen.some((s) => s.includes("Bogus")), "a bad type never reaches the daemon");
-    const tabLine =
-      'no tab of this session has the id "nope" — use one of 3B52829C (http://127.0.0.1:8765/index.html), 35025766 (http://127.0.0.1:8765/page2.html)\n';
-    for (const cmd of ["console", "network"]) {
-      const tab = await run([cmd, "list", "--tab", "nope"]);
-      assert.equal(tab.code, 2, tab.stderr);
-      assert.equal(tab.stdout, "");
-      assert.equal(tab.stderr, `mapper ${cmd} list: ${tabLine}`);
-    }
-    // A tab of the session with nothing captured is an empty list, not an error.
-    const quiet = await run(["network", "list", "--tab", TAB_B.slice(0, 8)]);
-    assert.deepEqual([quiet.code, quiet.stderr], [0, ""]);
-    const level = await run(["console", "list", "--level", "loud"]);
-    assert.equal(level.code, 2);
-    assert.equal(
-      level.stderr,
-      'mapper console list: unknown level "loud" — use a comma list of log, debug, info, warn, error, exception\n',
-    );
+for (const mode of ["ok", "json-only"] as const) {
+  Deno.test(`devtools list - an unknown --type, --tab or --level exits 2 listing the valid values, not an empty list (${mode} daemon)`, async () => {
+    await withSession(mode, async (run, seen) => {
+      const type = await run(["network", "list", "--type", "Bogus"]);
+      assert.equal(type.code, 2);
+      assert.equal(type.stdout, "");
+      assert.equal(
+        type.stderr,
+        'mapper network list: unknown resource type "Bogus" — use one of Document, Stylesheet, Image, Media, Font, Script, TextTrack, XHR, Fetch, Prefetch, EventSource, WebSocket, Manifest, SignedExchange, Ping, CSPViolationReport, Preflight, FedCM, Other\n',
+      );
+      assert.ok(!seen.some((s) => s.includes("Bogus")), "a bad type never reaches the daemon");
+      const tabLine =
+        'no tab of this session has the id "nope" — use one of 3B52829C (http://127.0.0.1:8765/index.html), 35025766 (http://127.0.0.1:8765/page2.html)\n';
+      for (const cmd of ["console", "network"]) {
+        const tab = await run([cmd, "list", "--tab", "nope"]);
+        assert.equal(tab.code, 2, tab.stderr);
+        assert.equal(tab.stdout, "");
+        assert.equal(tab.stderr, `mapper ${cmd} list: ${tabLine}`);
+      }
+      // A tab of the session with nothing captured is an empty list, not an error.
+      const quiet = await run(["network", "list", "--tab", TAB_B.slice(0, 8)]);
+      assert.deepEqual([quiet.code, quiet.stderr], [0, ""]);
+      const level = await run(["console", "list", "--level", "loud"]);
+      assert.equal(level.code, 2);
+      assert.equal(
+        level.stderr,
+        'mapper console list: unknown level "loud" — use a comma list of log, debug, info, warn, error, exception\n',
+      );
+    });
   });
-});
+}
 
 Deno.test("network get - text output says a request body exists: its size, type and how to get it", async () => {
   await withSession("ok", async (run) => {

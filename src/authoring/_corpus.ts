@@ -30,7 +30,7 @@ export async function loadForCommand(
   format: OutputFormat,
   dir: string | undefined,
 ): Promise<LoadedCorpus | number> {
-  const found = await resolveCorpusDir(io, format, dir);
+  const found = resolveCorpusDir(io, format, dir);
   if (typeof found === "number") return found;
   try {
     const { corpus, diagnostics } = await load(found.path);

@@ -15,8 +15,8 @@ export { DEFAULT_CORPUS_DIR };
  * The nearest `.mapper/` directory at or above `cwd`, shown relative to `cwd` when it is inside it (`.mapper`,
  * `../.mapper`), else absolute; `undefined` when there is none up to the file-system root.
  */
-export async function findCorpusDir(cwd: string): Promise<string | undefined> {
-  const found = await findCorpusDirUp(cwd);
+export function findCorpusDir(cwd: string): string | undefined {
+  const found = findCorpusDirUp(cwd);
   return found === undefined ? undefined : relative(cwd, found) || ".";
 }
 
@@ -25,14 +25,14 @@ export async function findCorpusDir(cwd: string): Promise<string | undefined> {
  * none: with `--json` prints a `corpus-not-found` envelope and returns the exit code (2); otherwise throws a
  * usage error. `{dir}` is the path as the user gave it (messages), `{path}` the one to read.
  */
-export async function resolveCorpusDir(
+export function resolveCorpusDir(
   io: Io,
   format: OutputFormat,
   dir: string | undefined,
-): Promise<{ dir: string; path: string } | number> {
+): { dir: string; path: string } | number {
   if (dir !== undefined) {
     const path = resolve(io.cwd, dir);
-    if (await isDirectory(path)) return { dir, path };
+    if (isDirectory(path)) return { dir, path };
     return usageFailure(
       io,
       format,
@@ -41,7 +41,7 @@ export async function resolveCorpusDir(
       "pass the .mapper/ directory with --dir, or run 'mapper init' to create one",
     );
   }
-  const found = await findCorpusDir(io.cwd);
+  const found = findCorpusDir(io.cwd);
   if (found !== undefined) return { dir: found, path: join(io.cwd, found) };
   return usageFailure(
     io,

@@ -66,7 +66,7 @@ function problem(code: string, message: string, file: string, severity: "error" 
 /** Runs `mapper fmt`; returns the exit code. */
 export async function runFmt(opts: FmtOptions, io: Io): Promise<number> {
   const format = outputFormat(opts);
-  const where = await resolveCorpusDir(io, format, opts.dir);
+  const where = resolveCorpusDir(io, format, opts.dir);
   if (typeof where === "number") return where;
   const check = opts.check === true;
   const { files, diagnostics } = await checkCorpus(where.path);

@@ -23,7 +23,7 @@ export interface LintOptions {
 /** Runs `mapper lint`; returns the exit code. */
 export async function runLint(opts: LintOptions, io: Io): Promise<number> {
   const format = outputFormat(opts);
-  const where = await resolveCorpusDir(io, format, opts.dir);
+  const where = resolveCorpusDir(io, format, opts.dir);
   if (typeof where === "number") return where;
   const { corpus, files, diagnostics } = await checkCorpus(where.path);
   const kept = diagnostics.filter((d) => d.code !== "no-views");

@@ -43,7 +43,7 @@ export async function checkCorpus(dir: string): Promise<CorpusCheck> {
 /** Runs `mapper validate`; returns the exit code. */
 export async function runValidate(opts: ValidateOptions, io: Io): Promise<number> {
   const format = outputFormat(opts);
-  const where = await resolveCorpusDir(io, format, opts.dir);
+  const where = resolveCorpusDir(io, format, opts.dir);
   if (typeof where === "number") return where;
   const { files, diagnostics } = await checkCorpus(where.path);
   const counts = countSeverities(diagnostics);

@@ -17,6 +17,7 @@ import {
 import { BodyUnavailable, type Collector, type NetworkRecord, type Ring } from "./collector.ts";
 import type { CorpusMatcher } from "./match.ts";
 import { type FieldDefs, messageFields, requestFields } from "./fields.ts";
+import { formatConsoleList, formatNetworkList } from "./format.ts";
 
 /** What the handler needs from the daemon. */
 export interface ApiContext {
@@ -43,6 +44,20 @@ function json(body: unknown, status = 200): Response {
   return new Response(JSON.stringify(body) + "\n", {
     status,
     headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" },
+  });
+}
+
+/**
+ * A list as `mapper console|network list` prints it (`format=text`), rendered here where the code is warm; the number
+ * of entries it lists goes in `X-Mapper-Entries` (an empty list filtered by tab makes the CLI check the tab id).
+ */
+function listText<T>(payload: ListPayload<T>, format: (p: ListPayload<T>) => string): Response {
+  return new Response(format(payload), {
+    headers: {
+      "content-type": "text/plain; charset=utf-8",
+      "cache-control": "no-store",
+      "x-mapper-entries": String(payload.entries.length),
+    },
   });
 }
 
@@ -201,7 +216,8 @@ async function handle(ctx: ApiContext, req: Request, url: URL): Promise<Response
       const levels = (q.get("level") ?? "").split(",").map((s) => s.trim()).filter(Boolean);
       const tab = tabMatcher(q.get("tab"));
       const entries = c.console.all().filter((e) => (levels.length === 0 || levels.includes(e.level)) && tab(e.tab));
-      return json(listPayload(c.console, entries, limitOf(q.get("limit")), withMatches));
+      const payload = listPayload(c.console, entries, limitOf(q.get("limit")), withMatches);
+      return q.get("format") === "text" ? listText(payload, formatConsoleList) : json(payload);
     }
     const index = Number(idx);
     if (!Number.isInteger(index) || index < 0 || sub !== undefined) {
@@ -226,7 +242,7 @@ async function handle(ctx: ApiContext, req: Request, url: URL): Promise<Response
       if (defs) {
         await Promise.all(payload.entries.map((e) => withFields(c, defs, e)));
       }
-      return json(payload);
+      return q.get("format") === "text" ? listText(payload, formatNetworkList) : json(payload);
     }
     const index = Number(idx);
     if (!Number.isInteger(index) || index < 0) return error(400, "bad_index", `bad index "${idx}"`);

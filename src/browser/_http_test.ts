@@ -3,6 +3,7 @@ import type { WireCorpus } from "../corpus/mod.ts";
 import { devtoolsHandler } from "./_http.ts";
 import { Collector } from "./collector.ts";
 import { compileMatcher } from "./match.ts";
+import { formatConsoleList, formatNetworkList } from "./format.ts";
 import { fakeCdp, fetchDone, page, settle } from "./_testing.ts";
 
 const TAB_B = "B2B2B2B2000000000000000000000000";
@@ -94,6 +95,25 @@ Deno.test("devtools api - console list filters: level comma list, tab prefix, li
   const limited = (await json("/devtools/console?tab=T1&limit=1")).body.entries;
   assert.deepEqual(limited.map((e: { text: string }) => e.text), ["Uncaught boom"]);
   assert.equal((await json("/devtools/console/1")).body.entry.text, "careful");
+});
+
+Deno.test("devtools api - format=text: the list as the CLI prints it, filters applied, the count in a header", async () => {
+  const { get, json } = await setup();
+  for (
+    const [path, format] of [["/devtools/console?level=warn,exception", formatConsoleList], [
+      "/devtools/network?type=xhr",
+      formatNetworkList,
+    ]] as const
+  ) {
+    const res = await get(`${path}&format=text`);
+    assert.equal(res.headers.get("content-type"), "text/plain; charset=utf-8");
+    const payload = (await json(path)).body;
+    assert.equal(res.headers.get("x-mapper-entries"), String(payload.entries.length));
+    assert.equal(await res.text(), format(payload));
+  }
+  const empty = await get("/devtools/console?tab=NOPE&format=text");
+  assert.equal(empty.headers.get("x-mapper-entries"), "0");
+  assert.equal(await empty.text(), "No console messages captured.\n");
 });
 
 Deno.test("devtools api - network list filters and the entry with headers", async () => {

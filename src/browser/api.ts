@@ -15,9 +15,9 @@
  * | `GET /devtools/session` | {@linkcode SessionPayload}: the handshake (who this daemon is) |
  * | `POST /devtools/shutdown` | 202 `{"schema":1,"stopping":true}`; the daemon then stops Chromium and exits |
  * | `GET /devtools/status` | {@linkcode StatusPayload} |
- * | `GET /devtools/console?level=a,b&tab=ID&limit=N` | {@linkcode ListPayload} of {@linkcode ConsoleEntry} |
+ * | `GET /devtools/console?level=a,b&tab=ID&limit=N` | {@linkcode ListPayload} of {@linkcode ConsoleEntry}; with `&format=text` the list as `mapper console list` prints it (`text/plain`, the count in `X-Mapper-Entries`) |
  * | `GET /devtools/console/<index>` | {@linkcode EntryPayload} of {@linkcode ConsoleEntry}; 404 `not_buffered` with `first`/`last` |
- * | `GET /devtools/network?type=T&url=TEXT&tab=ID&limit=N` | {@linkcode ListPayload} of {@linkcode NetworkEntry} (without headers) |
+ * | `GET /devtools/network?type=T&url=TEXT&tab=ID&limit=N` | {@linkcode ListPayload} of {@linkcode NetworkEntry} (without headers); `&format=text` as for the console |
  * | `GET /devtools/network/<index>?secrets=1` | {@linkcode EntryPayload} of {@linkcode NetworkEntry} with headers; secret header values redacted unless `secrets=1` |
  * | `GET /devtools/network/<index>/body?kind=response\|request` | 200 raw bytes (`Content-Type` as recorded, `X-Mapper-Body-Size`); 404 `not_buffered`; 410 `body_unavailable` with `reason` |
  * | `POST /devtools/tabs?url=URL` | opens a tab (`Target.createTarget`): `{"schema":1,"tab":"<targetId>"}` |

@@ -7,6 +7,7 @@
  * @module
  */
 export * from "./api.ts";
+export * from "./format.ts";
 export { type PublicSession, publicSession, readSession, type SessionInfo, sessionPath } from "./session_file.ts";
 export {
   daemonRequest,

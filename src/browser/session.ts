@@ -91,7 +91,7 @@ export async function openSession(
   io: Io,
   report: (line: string) => void = (line) => io.stderr.write(`${line}\n`),
 ): Promise<Session | undefined> {
-  const info = await readSession(dir);
+  const info = readSession(dir);
   if (info === undefined) return undefined;
   const reason = "unreadable" in info ? info.unreadable : await handshake(info);
   if (reason !== undefined || "unreadable" in info) {
@@ -116,9 +116,9 @@ export interface SessionPlace {
   given?: string;
 }
 
-async function holdsSession(dir: string): Promise<boolean> {
+function holdsSession(dir: string): boolean {
   try {
-    return (await Deno.stat(sessionPath(dir))).isFile;
+    return Deno.statSync(sessionPath(dir)).isFile;
   } catch {
     return false;
   }
@@ -130,25 +130,25 @@ async function holdsSession(dir: string): Promise<boolean> {
  * one line on stderr, so the user knows which project's browser answered. With none found, `dir` is where
  * `mapper browser start` would put one (the nearest `.mapper/`, else `./.mapper`) and `found` is false.
  */
-export async function locateSession(given: string | undefined, io: Io): Promise<SessionPlace> {
+export function locateSession(given: string | undefined, io: Io): SessionPlace {
   if (given !== undefined) return { dir: resolve(io.cwd, given), found: true, given };
   const here = join(io.cwd, DEFAULT_CORPUS_DIR);
-  const withSession = await findCorpusDirUp(io.cwd, holdsSession);
+  const withSession = findCorpusDirUp(io.cwd, holdsSession);
   if (withSession !== undefined) {
     if (withSession !== here) io.stderr.write(`using the session of ${escapeControls(withSession)}\n`);
     return { dir: withSession, found: true };
   }
-  return { dir: await findCorpusDirUp(io.cwd) ?? here, found: false };
+  return { dir: findCorpusDirUp(io.cwd) ?? here, found: false };
 }
 
 /**
  * The corpus directory `mapper browser start` uses: `--dir` when given, else the nearest existing `.mapper/` walking
  * up (said on stderr when it is not `./.mapper`), else `./.mapper` (created by the start).
  */
-export async function startDir(given: string | undefined, io: Io): Promise<{ dir: string; shown: string }> {
+export function startDir(given: string | undefined, io: Io): { dir: string; shown: string } {
   if (given !== undefined) return { dir: resolve(io.cwd, given), shown: given };
   const here = join(io.cwd, DEFAULT_CORPUS_DIR);
-  const found = await findCorpusDirUp(io.cwd);
+  const found = findCorpusDirUp(io.cwd);
   if (found === undefined || found === here) return { dir: here, shown: DEFAULT_CORPUS_DIR };
   io.stderr.write(`using the corpus of ${escapeControls(found)}\n`);
   return { dir: found, shown: found };

@@ -96,11 +96,11 @@ export function sessionProblem(v: unknown): string | undefined {
  * Reads the session file: `undefined` when absent; {@linkcode Unreadable} when present but not a session we wrote
  * (not a regular file, readable by others or owned by another user on POSIX, not JSON, wrong shape).
  */
-export async function readSession(dir: string): Promise<SessionInfo | Unreadable | undefined> {
+export function readSession(dir: string): SessionInfo | Unreadable | undefined {
   const path = sessionPath(dir);
   let st: Deno.FileInfo;
   try {
-    st = await Deno.lstat(path);
+    st = Deno.lstatSync(path);
   } catch (err: unknown) {
     // A corpus path that is a file (ENOTDIR) cannot hold a session either.
     if (err instanceof Deno.errors.NotFound || err instanceof Deno.errors.NotADirectory) return undefined;
@@ -118,7 +118,7 @@ export async function readSession(dir: string): Promise<SessionInfo | Unreadable
   if (st.size > 64 * 1024) return { unreadable: "it is too large" };
   let v: unknown;
   try {
-    v = JSON.parse(await Deno.readTextFile(path));
+    v = JSON.parse(Deno.readTextFileSync(path));
   } catch {
     return { unreadable: "it is not JSON" };
   }
@@ -146,7 +146,7 @@ export async function writeSession(dir: string, info: SessionInfo): Promise<void
  */
 export async function removeSession(dir: string, sessionId?: string): Promise<void> {
   if (sessionId !== undefined) {
-    const current = await readSession(dir);
+    const current = readSession(dir);
     if (current && !("unreadable" in current) && current.sessionId !== sessionId) return;
   }
   await Deno.remove(sessionPath(dir)).catch(() => {});

@@ -176,7 +176,7 @@ async function detach(opts: StartOptions, dir: string, wait: WaitFor, io: Io): P
         { hint: `read its log "${logFile}"` },
       );
     }
-    const info = await readSession(dir);
+    const info = readSession(dir);
     if (!info || "unreadable" in info || info.daemonPid !== child.pid) continue;
     if (await handshake(info) !== undefined) continue;
     child.unref();
@@ -229,7 +229,7 @@ export async function runBrowserStart(cmd: StartCommandOptions, io: Io): Promise
     });
   }
   // The re-run daemon of --detach is always given the --dir its parent chose, so it does not walk again.
-  const { dir, shown } = await startDir(cmd.dir, io);
+  const { dir, shown } = startDir(cmd.dir, io);
   const opts: StartOptions = { ...cmd, dir: shown };
   await prepareCorpusDir(dir, shown);
   if (opts.logFile) {

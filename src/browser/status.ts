@@ -67,7 +67,7 @@ export async function sessionStatus(dir: string, io: Io): Promise<StatusReport> 
 
 /** Runs `mapper browser status`. */
 export async function runBrowserStatus(opts: StatusOptions, io: Io): Promise<number> {
-  const { dir } = await locateSession(opts.dir, io);
+  const { dir } = locateSession(opts.dir, io);
   const report = await sessionStatus(dir, io);
   if (opts.json) {
     io.stdout.write(toJson(report));

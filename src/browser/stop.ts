@@ -65,7 +65,7 @@ async function terminate(pid: number, graceMs: number): Promise<boolean> {
 
 /** Runs `mapper browser stop`. */
 export async function runBrowserStop(opts: StopOptions, io: Io): Promise<number> {
-  const { dir } = await locateSession(opts.dir, io);
+  const { dir } = locateSession(opts.dir, io);
   let stale = false;
   const session = await openSession(dir, io, (line) => {
     stale = true;

@@ -13,10 +13,13 @@ import { dirname, join } from "../path.ts";
 /** The corpus directory name looked for when `--dir` is not given. */
 export const DEFAULT_CORPUS_DIR = ".mapper";
 
-/** Whether `path` is an existing directory (a missing or unreadable path is not). */
-export async function isDirectory(path: string): Promise<boolean> {
+/**
+ * Whether `path` is an existing directory (a missing or unreadable path is not). Synchronous, like the walk-up: a
+ * stat is a few microseconds, and the first asynchronous file operation of a process costs more than the walk.
+ */
+export function isDirectory(path: string): boolean {
   try {
-    return (await Deno.stat(path)).isDirectory;
+    return Deno.statSync(path).isDirectory;
   } catch {
     return false;
   }
@@ -26,13 +29,13 @@ export async function isDirectory(path: string): Promise<boolean> {
  * The absolute path of the nearest `.mapper/` directory at or above `cwd` (absolute) for which `holds` is true
  * (default: any), or `undefined` when there is none up to the file-system root.
  */
-export async function findCorpusDirUp(
+export function findCorpusDirUp(
   cwd: string,
-  holds: (dir: string) => Promise<boolean> = () => Promise.resolve(true),
-): Promise<string | undefined> {
+  holds: (dir: string) => boolean = () => true,
+): string | undefined {
   for (let dir = cwd;; dir = dirname(dir)) {
     const candidate = join(dir, DEFAULT_CORPUS_DIR);
-    if (await isDirectory(candidate) && await holds(candidate)) return candidate;
+    if (isDirectory(candidate) && holds(candidate)) return candidate;
     if (dirname(dir) === dir) return undefined;
   }
 }

@@ -20,6 +20,13 @@ export interface DaemonClient {
    */
   json<T>(path: string, valid?: (v: unknown) => boolean): Promise<T>;
   /**
+   * GETs a path whose answer may be text (`format=text` lists): the body as text, its content type and its headers.
+   * Error answers throw as for {@linkcode DaemonClient.json}.
+   */
+  get(path: string): Promise<DaemonText>;
+  /** Parses `text`, the answer to `path`, as {@linkcode DaemonClient.json} does. */
+  parse<T>(path: string, text: string, valid?: (v: unknown) => boolean): T;
+  /**
    * POSTs a JSON body and parses the JSON answer (the page commands, `/devtools/page/*`). An error answer becomes a
    * typed error with the daemon's message and hint: 400 → {@linkcode UsageError}, 404 → {@linkcode NotFoundError},
    * anything else → {@linkcode SessionError}.
@@ -32,12 +39,22 @@ export interface DaemonClient {
   ): Promise<{ bytes: Uint8Array; contentType: string } | { reason: string }>;
 }
 
+/** A text answer of the daemon ({@linkcode DaemonClient.get}). */
+export interface DaemonText {
+  /** The body, decoded as UTF-8. */
+  readonly text: string;
+  /** The `Content-Type` as sent (`""` when absent). */
+  readonly contentType: string;
+  /** A header's value, or `null`. */
+  header(name: string): string | null;
+}
+
 /**
  * Opens a client for the session of corpus directory `dir` (`--dir`), else of the nearest `.mapper/` walking up
  * that holds one (`locateSession`).
  */
 export async function connect(dir: string | undefined, io: Io): Promise<DaemonClient> {
-  const place = await locateSession(dir, io);
+  const place = locateSession(dir, io);
   const session = place.found ? await openSession(place.dir, io) : undefined;
   const noSession = () => noSessionError(place, io);
   if (session === undefined) throw noSession();
@@ -84,27 +101,36 @@ export async function connect(dir: string | undefined, io: Io): Promise<DaemonCl
       hint: "check 'mapper browser status'",
     });
   };
+  const parse = <T>(path: string, text: string, valid: (v: unknown) => boolean = () => true): T => {
+    let v: unknown;
+    try {
+      v = JSON.parse(text);
+    } catch (err: unknown) {
+      throw new SessionError(
+        `the session daemon sent invalid JSON for "${path}": ${err instanceof Error ? err.message : String(err)}`,
+      );
+    }
+    if (!valid(v)) {
+      throw new SessionError(`the session daemon sent an answer of the wrong shape for "${path}"`, {
+        hint: "check 'mapper browser status'",
+      });
+    }
+    return v as T;
+  };
   return {
     session: info,
-    async json<T>(path: string, valid: (v: unknown) => boolean = () => true): Promise<T> {
+    async json<T>(path: string, valid?: (v: unknown) => boolean): Promise<T> {
+      const res = await request(path);
+      if (!res.ok) return await fail(res);
+      return parse<T>(path, await readText(res), valid);
+    },
+    async get(path: string): Promise<DaemonText> {
       const res = await request(path);
       if (!res.ok) return await fail(res);
       const text = await readText(res);
-      let v: unknown;
-      try {
-        v = JSON.parse(text);
-      } catch (err: unknown) {
-        throw new SessionError(
-          `the session daemon sent invalid JSON for "${path}": ${err instanceof Error ? err.message : String(err)}`,
-        );
-      }
-      if (!valid(v)) {
-        throw new SessionError(`the session daemon sent an answer of the wrong shape for "${path}"`, {
-          hint: "check 'mapper browser status'",
-        });
-      }
-      return v as T;
+      return { text, contentType: res.header("content-type") ?? "", header: (name) => res.header(name) };
     },
+    parse,
     async post<T>(path: string, body: unknown, timeoutMs = 60_000): Promise<T> {
       const res = await request(path, {
         method: "POST",

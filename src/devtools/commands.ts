@@ -17,28 +17,26 @@ import { FileError, SessionError, UsageError } from "../errors.ts";
 import { escapeControls, toJson } from "../terminal.ts";
 import {
   API_SCHEMA,
+  bodyText,
   type ConsoleEntry,
   type EntryPayload,
-  isConsoleEntry,
-  isEntryPayload,
-  isListPayload,
-  isNetworkEntry,
-  type ListPayload,
-  type NetworkEntry,
-  type StatusPayload,
-} from "../browser/mod.ts";
-import { connect, type DaemonClient } from "./client.ts";
-import { checkTab, parseLevels, parseResourceType } from "./filters.ts";
-import {
-  bodyText,
   formatBodyPreview,
   formatConsoleGet,
   formatConsoleList,
   formatNetworkHead,
   formatNetworkList,
   formatRequestBodyNote,
+  isConsoleEntry,
+  isEntryPayload,
+  isListPayload,
+  isNetworkEntry,
+  type ListPayload,
+  type NetworkEntry,
   PREVIEW_BYTES,
-} from "./format.ts";
+  type StatusPayload,
+} from "../browser/mod.ts";
+import { connect, type DaemonClient } from "./client.ts";
+import { checkTab, parseLevels, parseResourceType } from "./filters.ts";
 
 /** Options of `console list`. */
 export interface ConsoleListOptions {
@@ -104,8 +102,8 @@ function parseIndex(raw: string): number {
 }
 
 /** An empty list filtered by `--tab`: a typo (a tab the session never had) is an error listing the tabs. */
-async function checkEmptyTab(client: DaemonClient, tab: string | undefined, payload: ListPayload<unknown>) {
-  if (tab === undefined || tab === "" || payload.entries.length > 0) return;
+async function checkEmptyTab(client: DaemonClient, tab: string | undefined, entries: number) {
+  if (tab === undefined || tab === "" || entries > 0) return;
   const status = await client.json<StatusPayload>("/devtools/status", isStatusTabs);
   checkTab(tab, status.tabs);
 }
@@ -116,16 +114,41 @@ function isStatusTabs(v: unknown): boolean {
     tabs.every((t) => t !== null && typeof t === "object" && typeof t.id === "string" && typeof t.url === "string");
 }
 
+/**
+ * A list command's output. Text is rendered by the daemon (`format=text`), where the layout code is warm, and printed
+ * as it came, once more escaped: a session file can name a daemon that is not ours, and no answer reaches the
+ * terminal with a control character in it. A daemon that answers JSON instead (one started by an older mapper) is
+ * formatted here; `--json` always is.
+ */
+async function listOutput<E>(
+  client: DaemonClient,
+  path: string,
+  opts: { tab?: string | undefined; json: boolean },
+  valid: (v: unknown) => boolean,
+  format: (p: ListPayload<E>) => string,
+): Promise<string> {
+  let payload: ListPayload<E>;
+  if (opts.json) {
+    payload = await client.json<ListPayload<E>>(path, valid);
+  } else {
+    const answer = await client.get(`${path}${path.includes("?") ? "&" : "?"}format=text`);
+    if (answer.contentType.startsWith("text/plain")) {
+      const count = answer.header("x-mapper-entries");
+      await checkEmptyTab(client, opts.tab, count === null ? 1 : Number(count));
+      return escapeControls(answer.text, { keepNewlines: true, bidi: true });
+    }
+    payload = client.parse<ListPayload<E>>(path, answer.text, valid);
+  }
+  await checkEmptyTab(client, opts.tab, payload.entries.length);
+  return opts.json ? toJson(payload) : format(payload);
+}
+
 /** Runs `mapper console list`. */
 export async function runConsoleList(opts: ConsoleListOptions, io: Io): Promise<number> {
   const level = parseLevels(opts.level);
   const client = await connect(opts.dir, io);
-  const payload = await client.json<ListPayload<ConsoleEntry>>(
-    `/devtools/console${query({ level, tab: opts.tab, limit: opts.limit })}`,
-    (v) => isListPayload(v, isConsoleEntry),
-  );
-  await checkEmptyTab(client, opts.tab, payload);
-  io.stdout.write(opts.json ? toJson(payload) : formatConsoleList(payload));
+  const path = `/devtools/console${query({ level, tab: opts.tab, limit: opts.limit })}`;
+  io.stdout.write(await listOutput(client, path, opts, (v) => isListPayload(v, isConsoleEntry), formatConsoleList));
   return 0;
 }
 
@@ -145,12 +168,8 @@ export async function runConsoleGet(opts: GetOptions, io: Io): Promise<number> {
 export async function runNetworkList(opts: NetworkListOptions, io: Io): Promise<number> {
   const type = parseResourceType(opts.type);
   const client = await connect(opts.dir, io);
-  const payload = await client.json<ListPayload<NetworkEntry>>(
-    `/devtools/network${query({ type, url: opts.url, tab: opts.tab, limit: opts.limit })}`,
-    (v) => isListPayload(v, isNetworkEntry),
-  );
-  await checkEmptyTab(client, opts.tab, payload);
-  io.stdout.write(opts.json ? toJson(payload) : formatNetworkList(payload));
+  const path = `/devtools/network${query({ type, url: opts.url, tab: opts.tab, limit: opts.limit })}`;
+  io.stdout.write(await listOutput(client, path, opts, (v) => isListPayload(v, isNetworkEntry), formatNetworkList));
   return 0;
 }
 

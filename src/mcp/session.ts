@@ -70,7 +70,7 @@ export class SessionKeeper implements AsyncDisposable {
     }
     this.#urlOpened = true;
     await runBrowserStart(this.#startOptions(true), quiet);
-    const info = await this.#sessionFile(dir);
+    const info = this.#sessionFile(dir);
     if (info === undefined) {
       throw new SessionError("the browser session started but its session file is missing", {
         hint: "check 'mapper browser status'",
@@ -81,8 +81,8 @@ export class SessionKeeper implements AsyncDisposable {
   }
 
   /** The session file of `dir`, when there is a readable one. */
-  async #sessionFile(dir: string): Promise<SessionInfo | undefined> {
-    const info = await readSession(dir);
+  #sessionFile(dir: string): SessionInfo | undefined {
+    const info = readSession(dir);
     return info === undefined || "unreadable" in info ? undefined : info;
   }
 
@@ -105,7 +105,7 @@ export class SessionKeeper implements AsyncDisposable {
     await this.#pending?.catch(() => {});
     if (this.#startedPid === undefined) return;
     const dir = resolve(this.#io.cwd, this.#opts.dir);
-    const info = await this.#sessionFile(dir);
+    const info = this.#sessionFile(dir);
     if (info === undefined || info.daemonPid !== this.#startedPid) return;
     const { runBrowserStop } = await import("../browser/stop.ts");
     await runBrowserStop({ dir: this.#opts.dir }, withSinks(this.#io, capture(), this.#io.stderr));
