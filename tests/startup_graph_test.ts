@@ -92,12 +92,18 @@ for (
     ["network", "src/cli/devtools.ts"],
   ] as const
 ) {
-  Deno.test(`start-up graph - '${name}' loads no npm package and no node: module before it prints`, () => {
+  Deno.test(`start-up graph - '${name}' loads no npm package, no node: module and no daemon-side code before it prints`, () => {
     if (name !== "version") assert.ok(lazyTargets(group).length > 0, `${group} loads its implementation lazily`);
     const loaded = [...resolved(startUp(group))];
     assert.ok(loaded.includes(url("src/cli/program.ts")), "the closure covers the command table");
     assert.deepEqual(loaded.filter((s) => HEAVY.test(s)).map(show), [], "yaml, ajv and markdown-it stay off");
     assert.deepEqual(loaded.filter((s) => /^(npm|node):/.test(s)).map(show), [], "no npm or node: module");
+    if (name !== "version") {
+      // The daemon's client needs the API, the session file and the loopback client: not the CDP client of the
+      // daemon itself (browser/mod.ts would bring it), nor the page engine.
+      const daemonSide = /^src\/(browser\/(cdp|_pipe|daemon|collector|chromium)\.ts|see\/)/;
+      assert.deepEqual(loaded.map(show).filter((s) => daemonSide.test(s)), [], "no daemon-side code");
+    }
   });
 }
 

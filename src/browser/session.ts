@@ -19,6 +19,8 @@ import { pidAlive } from "./process.ts";
 import { readSession, removeSession, type SessionInfo, sessionPath } from "./session_file.ts";
 import { loopbackFetch, type LoopbackInit, type LoopbackResponse } from "./_loopback_http.ts";
 
+export type { LoopbackInit, LoopbackResponse };
+
 /** How long the handshake waits for the daemon. */
 export const HANDSHAKE_TIMEOUT_MS = 3000;
 /** Largest handshake answer read (a hostile port could stream forever). */

@@ -7,8 +7,17 @@
  */
 import type { Io } from "../io.ts";
 import { describe, NotFoundError, SessionError, UsageError } from "../errors.ts";
-import type { ErrorPayload, LoopbackInit, LoopbackResponse } from "../browser/mod.ts";
-import { locateSession, noSessionError, openSession, pidAlive, type SessionInfo } from "../browser/mod.ts";
+// The files themselves, not `browser/mod.ts`, which also brings the CDP client onto this short command's start-up.
+import type { ErrorPayload } from "../browser/api.ts";
+import {
+  locateSession,
+  type LoopbackInit,
+  type LoopbackResponse,
+  noSessionError,
+  openSession,
+} from "../browser/session.ts";
+import type { SessionInfo } from "../browser/session_file.ts";
+import { pidAlive } from "../browser/process.ts";
 
 /** A connection to the running daemon. */
 export interface DaemonClient {

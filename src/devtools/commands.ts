@@ -15,26 +15,30 @@ import { resolve } from "../path.ts";
 import type { Io } from "../io.ts";
 import { FileError, SessionError, UsageError } from "../errors.ts";
 import { escapeControls, toJson } from "../terminal.ts";
+// The browser area's files themselves, not its `mod.ts` (which also brings the CDP client): these commands are short,
+// and every module loaded is start-up time (boundaries_test.ts allows any non-underscore file).
 import {
   API_SCHEMA,
-  bodyText,
   type ConsoleEntry,
   type EntryPayload,
-  formatBodyPreview,
-  formatConsoleGet,
-  formatConsoleList,
-  formatNetworkHead,
-  formatNetworkList,
-  formatRequestBodyNote,
   isConsoleEntry,
   isEntryPayload,
   isListPayload,
   isNetworkEntry,
   type ListPayload,
   type NetworkEntry,
-  PREVIEW_BYTES,
   type StatusPayload,
-} from "../browser/mod.ts";
+} from "../browser/api.ts";
+import {
+  bodyText,
+  formatBodyPreview,
+  formatConsoleGet,
+  formatConsoleList,
+  formatNetworkHead,
+  formatNetworkList,
+  formatRequestBodyNote,
+  PREVIEW_BYTES,
+} from "../browser/format.ts";
 import { connect, type DaemonClient } from "./client.ts";
 import { checkTab, parseLevels, parseResourceType } from "./filters.ts";
 
