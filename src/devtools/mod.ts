@@ -7,6 +7,6 @@
  * @module
  */
 export * from "./commands.ts";
-export { connect, type DaemonClient } from "./client.ts";
+export { connect, type DaemonClient, type DaemonText } from "./client.ts";
 export * from "./filters.ts";
 export type { Io, Sink } from "../io.ts";
