@@ -156,7 +156,11 @@ function readOne(f: WalkedFile, hit: CacheEntry | undefined, fatal: Diagnostic[]
     ) {
       return { kind: "cached", entry: hit };
     }
-    const text = UTF8.decode(Deno.readFileSync(f.path));
+    // Decoded by the runtime as it reads (no byte array handed to JavaScript), which replaces a malformed sequence
+    // with U+FFFD: a text holding one is read again strictly (a file that is not UTF-8 is `file-encoding`; one
+    // that holds a real U+FFFD keeps it).
+    let text = Deno.readTextFileSync(f.path);
+    if (text.includes("\uFFFD")) text = UTF8.decode(Deno.readFileSync(f.path));
     return { kind: "text", text, size: info.size, mtime, checkedAt };
   } catch (err: unknown) {
     fatal.push({
