@@ -170,7 +170,7 @@ class FileDecoder extends YamlReader {
       });
       return undefined;
     }
-    this.indexPaths(parsed.contents, "");
+    this.indexPaths(parsed.contents);
     for (const w of parsed.warnings) this.warn("yaml-warning", firstLine(w.message), this.at(w.offset));
     const root = parsed.contents;
     const entries = this.entries(root, "the file root");

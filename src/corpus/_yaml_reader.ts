@@ -14,7 +14,7 @@ export type Entry = { key: string; keyNode: YamlNode; value: YamlNode | null };
 /** Reading state of one YAML document; diagnostics go to the caller's `fatal` / `warnings` lists. */
 export class YamlReader {
   /** Where lines 2, 3, … start (from the parse). */
-  lineStarts: readonly number[] = [];
+  lineStarts: ArrayLike<number> = [];
   aliasVisits = 0;
   aliasDepth = 0;
 
@@ -40,25 +40,18 @@ export class YamlReader {
   }
 
   loc(node: YamlNode | null | undefined): SourceLocation {
-    return this.at(node?.start, node?.path);
+    return this.at(node?.start, node ? pathOf(node) : undefined);
   }
 
-  /** Records the field path of every node below `node` (aliases keep the path where they are written). */
-  indexPaths(node: YamlNode | null, path: string, depth = 0): void {
-    if (node === null || depth > 64 || node.path !== undefined) return;
-    node.path = path;
-    if (node.kind === "map") {
-      for (const pair of node.items) {
-        const key = pair.key;
-        const name = key?.kind === "scalar" ? scalarText(key) ?? "" : "";
-        const child = childPath(path, name);
-        if (key) key.path = child;
-        this.indexPaths(pair.value, child, depth + 1);
-      }
-    } else if (node.kind === "seq") {
-      const items = node.items;
-      for (let i = 0; i < items.length; i++) this.indexPaths(items[i]!, path + "[" + i + "]", depth + 1);
-    }
+  /**
+   * Indexes the field path of every node below `root` (`""`): each node is linked to its parent, and its path made
+   * from the links when first asked for (`pathOf`). Aliases keep the path where they are written; a node reached a
+   * second time (an anchor's through an alias) keeps its first place; nodes nested deeper than 64 have none.
+   */
+  indexPaths(root: YamlNode | null): void {
+    if (root === null || root.path !== undefined) return;
+    root.path = "";
+    link(root, 0);
   }
 
   typeError(node: YamlNode | null, what: string, expected: string): void {
@@ -238,6 +231,47 @@ export function kindOf(node: YamlNode | null): string {
   if (v === null) return "null";
   if (typeof v === "string") return `the string ${JSON.stringify(v.length > 40 ? `${v.slice(0, 37)}...` : v)}`;
   return `the ${typeof v} ${node.source}`;
+}
+
+/** Links the children of `node` (at `depth`) to it, depth first, in document order (see `indexPaths`). */
+function link(node: YamlNode, depth: number): void {
+  if (node.kind === "map") {
+    for (const pair of node.items) {
+      const key = pair.key;
+      const name = key?.kind === "scalar" ? scalarText(key) ?? "" : "";
+      if (key) {
+        key.up = node;
+        key.seg = name;
+      }
+      const value = pair.value;
+      if (value === null || depth >= 64 || value.path !== undefined || value.up !== undefined) continue;
+      value.up = node;
+      value.seg = name;
+      link(value, depth + 1);
+    }
+  } else if (node.kind === "seq") {
+    const items = node.items;
+    if (depth >= 64) return;
+    for (let i = 0; i < items.length; i++) {
+      const item = items[i]!;
+      if (item === null || item.path !== undefined || item.up !== undefined) continue;
+      item.up = node;
+      item.seg = i;
+      link(item, depth + 1);
+    }
+  }
+}
+
+/** The field path of an indexed node (made from its links once, then kept); `undefined` when it was not indexed. */
+function pathOf(node: YamlNode): string | undefined {
+  if (node.path !== undefined) return node.path;
+  const up = node.up;
+  const parent = up === undefined ? undefined : pathOf(up);
+  if (parent === undefined) return undefined;
+  const seg = node.seg!;
+  const path = typeof seg === "number" ? parent + "[" + seg + "]" : childPath(parent, seg);
+  node.path = path;
+  return path;
 }
 
 /** Path segments of keys seen so far (`.name`, `["odd key"]`): a corpus repeats a few dozen keys thousands of times. */
