@@ -4,7 +4,7 @@
 // block scalars, anchors, aliases, tags, directives, several documents, escapes, duplicate keys, tabs, CR, any
 // syntax error — so the caller parses that text with the library, which reports it in full. Declining is always
 // safe; accepting is only allowed where the result is identical.
-import { type ParsedYaml, type YamlMap, type YamlNode, type YamlPair, type YamlScalar } from "./_yaml_nodes.ts";
+import type { ParsedYaml, YamlMap, YamlNode, YamlPair, YamlScalar } from "./_yaml_nodes.ts";
 import type { YamlSeq } from "./_yaml_nodes.ts";
 
 /** Thrown (and caught in {@linkcode fastParse}) when the text leaves the subset. */
