@@ -14,7 +14,7 @@ import { asParseErrors, load, LoadCache, type LoadOptions } from "./load.ts";
 import { EXCLUDED_DIRS, isCorpusFileName, isExcludedPath, walkCorpus } from "./_walk.ts";
 import type { WireCorpus } from "./wire.ts";
 import type { EnvelopeDiagnostic } from "./diagnostic.ts";
-import { Coalescer, type Timers, type TreeWatch, watchTree } from "../watch.ts";
+import { Coalescer, REAL_TIMERS, type Timers, type TreeWatch, watchTree } from "../watch.ts";
 
 /** Options of {@linkcode startCorpusService}. */
 export interface CorpusServiceOptions {
@@ -161,7 +161,8 @@ async function gzipBytes(body: Uint8Array<ArrayBuffer>): Promise<Uint8Array<Arra
   return new Uint8Array(await new Response(gzip.readable).arrayBuffer());
 }
 
-function build(wire: WireCorpus, diagnostics: readonly Diagnostic[]): Built {
+/** `timers` start the compression in a later turn of the event loop (tests pass a manual clock). */
+function build(wire: WireCorpus, diagnostics: readonly Diagnostic[], timers: Timers = REAL_TIMERS): Built {
   let body: Uint8Array<ArrayBuffer> | undefined;
   let gzip: Uint8Array<ArrayBuffer> | Promise<Uint8Array<ArrayBuffer>> | undefined;
   const built: Built = {
@@ -169,7 +170,12 @@ function build(wire: WireCorpus, diagnostics: readonly Diagnostic[]): Built {
     wire,
     diagnostics,
     body: () => body ??= encoder.encode(JSON.stringify(wire)),
-    gzip: () => gzip ??= gzipBytes(built.body()).then((bytes) => gzip = bytes),
+    // Compression runs on this thread (tens of milliseconds for a large corpus): it starts in a later turn of the
+    // event loop, so the answer that asked for it (sent plain) is written out first instead of waiting behind it.
+    gzip: () =>
+      gzip ??= new Promise<void>((resolve) => timers.setTimeout(() => resolve(), 0))
+        .then(() => gzipBytes(built.body()))
+        .then((bytes) => gzip = bytes),
     versionBody: encoder.encode(JSON.stringify({ version: wire.version })),
   };
   return built;
@@ -323,8 +329,15 @@ export class LiveCorpus implements CorpusService {
   /** Resolves once the first load has ended (compiles wait for it). */
   #started: Promise<void> = Promise.resolve();
 
-  /** `timers` run the recompile delay (default the global ones); tests pass a manual clock to end it themselves. */
+  /** Runs the recompile delay and starts compression (see `build`). */
+  readonly #timers: Timers;
+
+  /**
+   * `timers` run the recompile delay and start the compression of a corpus body (default the real ones); tests pass a
+   * manual clock to end them themselves.
+   */
   constructor(readonly options: CorpusServiceOptions, readonly loader: typeof load = load, timers?: Timers) {
+    this.#timers = timers ?? REAL_TIMERS;
     this.#dir = options.dir;
     this.#absDir = resolve(options.dir);
     this.#now = options.now ?? Date.now;
@@ -432,7 +445,7 @@ export class LiveCorpus implements CorpusService {
   }
 
   #install(wire: WireCorpus, diagnostics: readonly Diagnostic[], files: readonly string[]): void {
-    this.#snap = build(wire, diagnostics);
+    this.#snap = build(wire, diagnostics, this.#timers);
     this.#files = files.map((f) => resolve(f));
     this.#diag = buildDiagnostics(this.#dir, diagnostics, files.length, wire.version, wire.version);
   }
