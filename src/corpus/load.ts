@@ -221,8 +221,11 @@ export async function load(dir: string, options: LoadOptions = {}): Promise<Load
     : undefined;
   // The CSS parser only when validating (`crossCheck` needs its `isSelector` too).
   const css = validate && some ? lazy<typeof import("./_css.ts")>(new URL("./_css.ts", import.meta.url)) : undefined;
+  // The reader and decoder too: asked for together, they load in the same turns of the event loop instead of one
+  // after the other once the files are read.
+  const pool = some ? lazy<typeof import("./_parse_pool.ts")>(new URL("./_parse_pool.ts", import.meta.url)) : undefined;
   // A failure is thrown where it is awaited, unless a fatal problem ends the load first.
-  for (const loading of [checks, css]) loading?.catch(() => {});
+  for (const loading of [checks, css, pool]) loading?.catch(() => {});
   const reads = files.map((f): ReadResult => {
     // An entry decoded with other checks (validate on/off) is never reused as it is.
     const cached = cache?.entries.get(f.path);
@@ -244,7 +247,8 @@ export async function load(dir: string, options: LoadOptions = {}): Promise<Load
   });
   let parsed: ParseOutcome[] = [];
   if (jobs.length > 0) {
-    const { parseFiles } = await lazy<typeof import("./_parse_pool.ts")>(new URL("./_parse_pool.ts", import.meta.url));
+    const { parseFiles } = await (pool ??
+      lazy<typeof import("./_parse_pool.ts")>(new URL("./_parse_pool.ts", import.meta.url)));
     parsed = await parseFiles(
       jobs,
       options.workers === undefined ? { validate } : { workers: options.workers, validate },
