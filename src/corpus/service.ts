@@ -130,7 +130,9 @@ type Attempt =
  * visible on `/mapper/version` without waiting for them.
  */
 interface Built extends CorpusSnapshot {
-  /** The corpus as JSON bytes. */
+  /** The corpus as JSON text. */
+  json(): string;
+  /** The corpus as JSON bytes (made from the text on first use: compression and HEAD need them). */
   body(): Uint8Array<ArrayBuffer>;
   /** The gzip-compressed body: the bytes once they are ready, until then the promise of them (started by the first call). */
   gzip(): Uint8Array<ArrayBuffer> | Promise<Uint8Array<ArrayBuffer>>;
@@ -163,13 +165,15 @@ async function gzipBytes(body: Uint8Array<ArrayBuffer>): Promise<Uint8Array<Arra
 
 /** `timers` start the compression in a later turn of the event loop (tests pass a manual clock). */
 function build(wire: WireCorpus, diagnostics: readonly Diagnostic[], timers: Timers = REAL_TIMERS): Built {
+  let json: string | undefined;
   let body: Uint8Array<ArrayBuffer> | undefined;
   let gzip: Uint8Array<ArrayBuffer> | Promise<Uint8Array<ArrayBuffer>> | undefined;
   const built: Built = {
     version: wire.version,
     wire,
     diagnostics,
-    body: () => body ??= encoder.encode(JSON.stringify(wire)),
+    json: () => json ??= JSON.stringify(wire),
+    body: () => body ??= encoder.encode(built.json()),
     // Compression runs on this thread (tens of milliseconds for a large corpus): it starts in a later turn of the
     // event loop, so the answer that asked for it (sent plain) is written out first instead of waiting behind it.
     gzip: () =>
@@ -260,7 +264,8 @@ export function respond(request: Request, snap: Built, diag?: BuiltDiagnostics):
   }
   const identityTag = isDiagnostics ? `"${diag.version}-d"` : `"${snap.version}${isCorpus ? "" : "-v"}"`;
   const gzipTag = `"${snap.version}-gz"`;
-  const wantsGzip = isCorpus && snap.body().length >= GZIP_MIN_BYTES &&
+  // A text of at least that many characters has at least that many bytes: only a short one is measured in bytes.
+  const wantsGzip = isCorpus && (snap.json().length >= GZIP_MIN_BYTES || snap.body().length >= GZIP_MIN_BYTES) &&
     chooseEncoding(request.headers.get("accept-encoding"), ["gzip"]) === "gzip";
   // Gzip once it is made: until then (the first answers of a snapshot) the body goes out as it is while it is
   // compressed in the background. Nobody waits for compression (tens of milliseconds for a large corpus), and a local
@@ -276,6 +281,11 @@ export function respond(request: Request, snap: Built, diag?: BuiltDiagnostics):
   if (isCorpus) headers["vary"] = "Accept-Encoding";
   if (ifNoneMatchHits(request.headers.get("if-none-match"), isCorpus ? [identityTag, gzipTag] : [identityTag])) {
     return new Response(null, { status: 304, headers });
+  }
+  if (isCorpus && !useGzip && method !== "HEAD") {
+    // The JSON text as it is: the runtime encodes it as it writes it out and sends its length (encoding it here
+    // first, into bytes the runtime then copies, costs a large corpus's first answer several milliseconds more).
+    return new Response(snap.json(), { status: 200, headers });
   }
   const body = isCorpus
     ? (useGzip ? gzipped as Uint8Array<ArrayBuffer> : snap.body())

@@ -183,8 +183,7 @@ Deno.test("corpus service - compression starts in a later turn of the event loop
   const ask = () => service.handle(new Request(url, { headers: { "accept-encoding": "gzip" } }))!;
   const first = ask();
   assert.equal(first.headers.get("content-encoding"), null, "the first answer is not held for compression");
-  assert.ok(Number(first.headers.get("content-length")) >= 1024, "large enough to be compressed");
-  await first.body?.cancel();
+  assert.ok((await first.text()).length >= 1024, "large enough to be compressed");
   // Other turns of the event loop pass: nothing is compressed until the timer of the next turn fires.
   await new Promise((resolve) => setTimeout(resolve, 20));
   assert.ok(timers.due(0), "the compression waits for a timer");
