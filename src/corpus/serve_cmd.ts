@@ -79,8 +79,12 @@ export async function runServeMapper(opts: ServeMapperOptions, io: Io): Promise<
     io.stderr.write(list.map((d) => logLine(`${PREFIX} ${d.severity}: ${formatDiagnostic(d)} [${d.code}]`)).join(""));
   };
 
-  /** The problems of the last good compile, formatted (a recompile logs only the ones not among them). */
-  let lastDiagnostics = new Set<string>();
+  /**
+   * The problems of the last good compile (a recompile logs only the ones not among them), formatted when a recompile
+   * first compares (not before serving).
+   */
+  let lastProblems: readonly Diagnostic[] = [];
+  let lastFormatted: Set<string> | undefined;
   let service: CorpusService | undefined;
   try {
     service = await startCorpusService({
@@ -94,8 +98,9 @@ export async function runServeMapper(opts: ServeMapperOptions, io: Io): Promise<
           const diags = service.current().diagnostics;
           const formatted = diags.map(formatDiagnostic);
           // Only new problems are worth repeating on every save.
-          logDiagnostics(diags.filter((_, i) => !lastDiagnostics.has(formatted[i]!)));
-          lastDiagnostics = new Set(formatted);
+          const known = lastFormatted ??= new Set(lastProblems.map(formatDiagnostic));
+          logDiagnostics(diags.filter((_, i) => !known.has(formatted[i]!)));
+          lastFormatted = new Set(formatted);
         }
       },
     });
@@ -111,7 +116,7 @@ export async function runServeMapper(opts: ServeMapperOptions, io: Io): Promise<
   }
   await using svc = service;
   const first = svc.current().diagnostics;
-  lastDiagnostics = new Set(first.map(formatDiagnostic));
+  lastProblems = first;
 
   const stop = new AbortController();
   let server: Deno.HttpServer;

@@ -326,8 +326,10 @@ export class LiveCorpus implements CorpusService {
   #watch: TreeWatch | undefined;
   #disposed = false;
   #waiters: Array<(snap: CorpusSnapshot) => void> = [];
-  /** Absolute paths of the files the last successful compile read. */
-  #files: string[] = [];
+  /** The files the last successful compile read. */
+  #files: readonly string[] = [];
+  /** Their absolute paths, made when first needed (only a removed directory asks). */
+  #absFiles: string[] | undefined;
   readonly #cache = new LoadCache();
   /** Relevant paths the watcher reported since the last compile started: only these are read again. */
   #changed = new Set<string>();
@@ -456,7 +458,8 @@ export class LiveCorpus implements CorpusService {
 
   #install(wire: WireCorpus, diagnostics: readonly Diagnostic[], files: readonly string[]): void {
     this.#snap = build(wire, diagnostics, this.#timers);
-    this.#files = files.map((f) => resolve(f));
+    this.#files = files;
+    this.#absFiles = undefined;
     this.#diag = buildDiagnostics(this.#dir, diagnostics, files.length, wire.version, wire.version);
   }
 
@@ -481,7 +484,8 @@ export class LiveCorpus implements CorpusService {
       return Deno.statSync(abs).isDirectory;
     } catch {
       const prefix = `${abs}${SEP}`;
-      return this.#files.some((f) => f.startsWith(prefix));
+      this.#absFiles ??= this.#files.map((f) => resolve(f));
+      return this.#absFiles.some((f) => f.startsWith(prefix));
     }
   }
 
