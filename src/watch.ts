@@ -366,6 +366,23 @@ async function identityOf(dir: string): Promise<string | undefined> {
   }
 }
 
+/**
+ * {@linkcode identityOf} and the resolved path (`undefined` when missing), synchronously: arming is on start-up paths,
+ * and two blocking calls cost less than a turn of the event loop for two asynchronous ones.
+ */
+function identityAndRealPathSync(dir: string): { identity: string | undefined; realDir: string | undefined } {
+  let identity: string | undefined;
+  let realDir: string | undefined;
+  try {
+    const info = Deno.statSync(dir);
+    identity = info.isDirectory ? `${info.dev}:${info.ino}` : undefined;
+    realDir = Deno.realPathSync(dir);
+  } catch {
+    // missing (or vanished between the two calls)
+  }
+  return { identity, realDir };
+}
+
 function reason(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
@@ -404,11 +421,8 @@ class Watch implements TreeWatch {
       await this.#poll(this.#o.pollIntervalMs);
       return;
     }
-    // Asked together (both harmless on a missing directory): one round of file-system calls, not two.
-    const [identity, realDir] = await Promise.all([
-      identityOf(this.#absDir),
-      Deno.realPath(this.#absDir).catch(() => undefined),
-    ]);
+    // Synchronous (harmless on a missing directory), like the special-file scan below.
+    const { identity, realDir } = identityAndRealPathSync(this.#absDir);
     const special = identity === undefined ? undefined : findSpecialFile(this.#absDir, this.#o.skip);
     if (this.#disposed || this.#events || this.#polling) return; // armed meanwhile by a concurrent call
     if (identity === undefined) {

@@ -149,8 +149,14 @@ Deno.test("corpus service - gzip is sent only when Accept-Encoding allows it, on
   const first = h.service.handle(new Request(h.url, { headers: { "accept-encoding": "gzip" } }))!;
   assert.equal(first.headers.get("content-encoding"), null);
   assert.equal(first.headers.get("etag"), plain.headers.get("etag"));
-  assert.equal(first.headers.get("content-length"), String(new TextEncoder().encode(plainText).length));
   assert.equal(await first.text(), plainText);
+  // Its length is sent on the wire (the runtime measures the text it encodes), and HEAD says the same length.
+  const wire = await fetch(h.url, { headers: { "accept-encoding": "identity" } });
+  const length = String(new TextEncoder().encode(plainText).length);
+  assert.equal(wire.headers.get("content-length"), length);
+  await wire.body?.cancel();
+  const head = h.service.handle(new Request(h.url, { method: "HEAD", headers: { "accept-encoding": "identity" } }))!;
+  assert.equal(head.headers.get("content-length"), length);
   const gzipReady = async () => {
     for (let i = 0; i < 200; i++) {
       const res = h.service.handle(new Request(h.url, { method: "HEAD", headers: { "accept-encoding": "gzip" } }))!;

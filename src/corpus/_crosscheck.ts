@@ -96,6 +96,10 @@ function definitions(list: readonly RawComponent[]): RawDefinition[] {
 /** `duplicate-component` in one list (not below it): the same name with the same selectors twice. */
 function duplicatesAmong(defs: readonly RawDefinition[], out: Diagnostic[]): void {
   if (defs.length < 2) return;
+  // Most lists repeat no name, and then nothing can be a duplicate: no selector key is made for them.
+  const names = new Set<string>();
+  for (const d of defs) names.add(d.name!);
+  if (names.size === defs.length) return;
   for (const group of groups(defs, (d) => `${d.name}\0${selectorKey(d)}`)) {
     for (const dup of group.slice(1)) {
       out.push({

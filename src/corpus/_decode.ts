@@ -105,6 +105,11 @@ class FileDecoder extends YamlReader {
     this.warnings.push({ code, severity: "error", message, location, ...extra });
   }
 
+  /** Reports a {@linkcode rules.Problem} at a node (its location is made only when there is a problem). */
+  reportAt(p: rules.Problem | undefined, node: YamlNode | null): void {
+    if (p) this.report(p, this.loc(node));
+  }
+
   /** Reports a {@linkcode rules.Problem} at a location. */
   report(p: rules.Problem | undefined, location: SourceLocation, extra: Partial<Diagnostic> = {}): void {
     if (p) this.warnings.push({ code: p.code, severity: p.severity, message: p.message, location, ...extra });
@@ -170,7 +175,7 @@ class FileDecoder extends YamlReader {
       });
       return undefined;
     }
-    this.indexPaths(parsed.contents, "");
+    this.indexPaths(parsed.contents);
     for (const w of parsed.warnings) this.warn("yaml-warning", firstLine(w.message), this.at(w.offset));
     const root = parsed.contents;
     const entries = this.entries(root, "the file root");
@@ -283,7 +288,13 @@ class FileDecoder extends YamlReader {
     const location = this.loc(node);
     const entries = this.entry(node, "a component");
     if (!entries) return undefined;
-    const ref = entries.find((e) => e.key === "$ref");
+    let ref: Entry | undefined;
+    for (const e of entries) {
+      if (e.key === "$ref") {
+        ref = e;
+        break;
+      }
+    }
     if (ref) {
       const target = this.string(ref.value, `"$ref"`);
       for (const e of entries) {
@@ -330,7 +341,7 @@ class FileDecoder extends YamlReader {
         case "stability": {
           const v = this.string(e.value, `a component's "stability"`);
           setIf(def, "stability", v);
-          if (v !== undefined) this.report(rules.componentStability(v), this.loc(e.value));
+          if (v !== undefined) this.reportAt(rules.componentStability(v), e.value);
           break;
         }
         case "memory":
@@ -376,13 +387,17 @@ class FileDecoder extends YamlReader {
     }
     const check = this.checks.selector;
     if (!check) return;
-    const items = n.kind === "seq" ? n.items : [n];
-    (def.selectorText ?? []).forEach((text, i) => {
-      const at = this.loc(items[i] ?? node);
-      for (const alternative of splitJoined(text)) {
-        this.report(check(alternative), at, { selector: alternative, ...(def.name ? { component: def.name } : {}) });
+    const texts = def.selectorText ?? [];
+    for (let i = 0; i < texts.length; i++) {
+      // One string: its alternatives are the selectors just split (not split again).
+      const alternatives = n.kind === "seq" ? splitJoined(texts[i]!) : def.selectors!;
+      for (const alternative of alternatives) {
+        const p = check(alternative);
+        if (!p) continue; // the location only for a problem: most selectors have none
+        const at = this.loc(n.kind === "seq" ? n.items[i] ?? node : n);
+        this.report(p, at, { selector: alternative, ...(def.name ? { component: def.name } : {}) });
       }
-    });
+    }
   }
 
   componentProperty(node: YamlNode | null): WireProperty | undefined {
@@ -392,14 +407,14 @@ class FileDecoder extends YamlReader {
     for (const e of entries) {
       if (e.key === "name") {
         p.name = this.string(e.value, `a property's "name"`) ?? "";
-        if (p.name) this.report(rules.propertyName(p.name, "property-invalid-name"), this.loc(e.value));
+        if (p.name) this.reportAt(rules.propertyName(p.name, "property-invalid-name"), e.value);
       } else if (e.key === "extract") {
         p.extract = this.string(e.value, `a property's "extract"`) ?? "";
         this.extracts.push({ extract: p.extract, location: this.loc(e.value) });
       } else if (e.key === "transform") {
         const t = this.string(e.value, `a property's "transform"`);
         setIf(p, "transform", t);
-        if (t !== undefined) this.report(rules.transform(t), this.loc(e.value));
+        if (t !== undefined) this.reportAt(rules.transform(t), e.value);
       } else if (!COMPONENT_PROPERTY_KEYS.has(e.key)) this.unknown(e, "a component property");
     }
     if (!p.name) this.warn("property-missing-name", 'component property without a "name"', this.loc(node));
@@ -528,7 +543,7 @@ class FileDecoder extends YamlReader {
         case "source":
           setIf(m, e.key, this.text(e.value, `a message's "${e.key}"`, e.key));
           if (e.key === "message" && m.message !== undefined) {
-            this.report(rules.messageRegex(m.message), this.loc(e.value));
+            this.reportAt(rules.messageRegex(m.message), e.value);
           }
           break;
         case "properties":
@@ -589,7 +604,7 @@ class FileDecoder extends YamlReader {
           break;
         case "stability": {
           const s = this.string(e.value, `a view's "stability"`);
-          if (s !== undefined) this.report(rules.viewStability(s), this.loc(e.value));
+          if (s !== undefined) this.reportAt(rules.viewStability(s), e.value);
           break;
         }
         case "access":

@@ -11,7 +11,8 @@
  * @module
  */
 import type { Diagnostic } from "./diagnostic.ts";
-import type { DecodeChecks, RawFile } from "./_decode.ts";
+import { type DecodeChecks, decodeFile, type RawFile } from "./_decode.ts";
+import { fastParse } from "./_yaml_fast.ts";
 
 /** One file to parse. */
 export interface ParseJob {
@@ -94,7 +95,6 @@ async function parseHere(jobs: readonly ParseJob[], validate: boolean): Promise<
  * the fast reader (`_yaml_fast.ts`); the `yaml` library is loaded only for a file the fast reader declines.
  */
 export async function decodeJobs(jobs: readonly ParseJob[], checks: DecodeChecks): Promise<ParseOutcome[]> {
-  const [{ decodeFile }, { fastParse }] = await Promise.all([import("./_decode.ts"), import("./_yaml_fast.ts")]);
   let library: typeof import("./_yaml_library.ts").libraryParse | undefined;
   const out: ParseOutcome[] = [];
   for (const { path, text } of jobs) {

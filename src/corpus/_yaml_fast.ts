@@ -4,14 +4,7 @@
 // block scalars, anchors, aliases, tags, directives, several documents, escapes, duplicate keys, tabs, CR, any
 // syntax error — so the caller parses that text with the library, which reports it in full. Declining is always
 // safe; accepting is only allowed where the result is identical.
-import {
-  lineStartsOf,
-  type ParsedYaml,
-  type YamlMap,
-  type YamlNode,
-  type YamlPair,
-  type YamlScalar,
-} from "./_yaml_nodes.ts";
+import type { ParsedYaml, YamlMap, YamlNode, YamlPair, YamlScalar } from "./_yaml_nodes.ts";
 import type { YamlSeq } from "./_yaml_nodes.ts";
 
 /** Thrown (and caught in {@linkcode fastParse}) when the text leaves the subset. */
@@ -94,7 +87,7 @@ function trimSpaces(s: string): string {
 }
 
 function scalar(value: YamlScalar["value"], source: string, type: string, start: number): YamlScalar {
-  return { kind: "scalar", value, source, type, start, path: undefined };
+  return { kind: "scalar", value, source, type, start, path: undefined, up: undefined, seg: undefined };
 }
 
 /**
@@ -120,35 +113,43 @@ class FastParser {
   readonly cols: Int32Array;
   /** Whether each line is blank or a comment (1) or has content (0). */
   readonly skip: Uint8Array;
-  readonly lineStarts: number[];
+  /** Offsets where lines 2, 3, … start (a view of `starts`). */
+  readonly lineStarts: Int32Array;
   /** Next line to read. */
   line = 0;
   depth = 0;
 
   constructor(readonly text: string) {
-    this.lineStarts = lineStartsOf(text);
-    const count = this.lineStarts.length + 1;
+    // Lines counted first, so every table is one typed array filled in one pass (no growing list of line starts).
+    let count = 1;
+    for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) count++;
     this.starts = new Int32Array(count);
     this.ends = new Int32Array(count);
     this.cols = new Int32Array(count);
     this.skip = new Uint8Array(count);
+    this.lineStarts = this.starts.subarray(1);
+    let start = 0;
     for (let i = 0; i < count; i++) {
-      const start = i === 0 ? 0 : this.lineStarts[i - 1]!;
-      const end = i + 1 < count ? this.lineStarts[i]! - 1 : text.length;
+      const newline = i + 1 < count ? text.indexOf("\n", start) : -1;
+      const end = newline === -1 ? text.length : newline;
       let p = start;
       while (p < end && text.charCodeAt(p) === 32) p++;
       this.starts[i] = start;
       this.ends[i] = end;
       this.cols[i] = p - start;
       this.skip[i] = p === end || text.charCodeAt(p) === 35 ? 1 : 0;
-      if (p === start && end - start >= 3) {
-        const head = text.slice(start, start + 3);
-        const after = text[start + 3];
-        if ((head === "---" || head === "...") && (after === undefined || after === "\n" || after === " ")) {
-          throw DECLINE; // document markers
+      if (p === start) {
+        const first = text.charCodeAt(start);
+        if (first === 37) throw DECLINE; // `%`: a directive
+        // `---` or `...` alone or followed by a space: a document marker.
+        if (
+          (first === 45 || first === 46) && end - start >= 3 && text.charCodeAt(start + 1) === first &&
+          text.charCodeAt(start + 2) === first && (end - start === 3 || text.charCodeAt(start + 3) === 32)
+        ) {
+          throw DECLINE;
         }
       }
-      if (p === start && text.charCodeAt(p) === 37) throw DECLINE; // `%`: a directive
+      start = end + 1;
     }
   }
 
@@ -248,7 +249,7 @@ class FastParser {
       this.line = i + 1;
       items.push({ key, value: this.value(i, colon + 1, col) });
     }
-    return { kind: "map", items, start, path: undefined };
+    return { kind: "map", items, start, path: undefined, up: undefined, seg: undefined };
   }
 
   sequence(col: number): YamlSeq {
@@ -270,7 +271,7 @@ class FastParser {
       }
       items.push(this.value(i, dash + 1, col));
     }
-    return { kind: "seq", items, start, path: undefined };
+    return { kind: "seq", items, start, path: undefined, up: undefined, seg: undefined };
   }
 
   isQuote(p: number): boolean {

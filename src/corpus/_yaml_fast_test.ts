@@ -19,7 +19,8 @@ function checkSame(text: string): boolean {
   assert.deepEqual(lib.warnings, [], why);
   assert.deepEqual(lib.ignored, [], why);
   assert.equal(lib.cyclic, undefined, why);
-  assert.deepEqual(fast, lib, why);
+  // The fast reader's line table is a typed array (a view of its own); the same offsets.
+  assert.deepEqual({ ...fast, lineStarts: Array.from(fast.lineStarts) }, lib, why);
   return true;
 }
 
@@ -65,6 +66,9 @@ Deno.test("fast yaml - leaves everything else to the library", () => {
     "a: >\n  text\n",
     "---\na: 1\n",
     "a: 1\n---\nb: 2\n",
+    "...\n",
+    "---",
+    "... # end\n",
     "%YAML 1.2\n---\na: 1\n",
     "a: 1\na: 2\n",
     'a: "x\\n"\n',

@@ -39,7 +39,15 @@ function cyclicAlias(doc: Document.Parsed): YamlAlias | undefined {
       const target = node.resolve(doc);
       const [start = 0] = node.range ?? [];
       if (target?.range && target.range[0] <= start && start < target.range[2]) {
-        cyclic = { kind: "alias", name: node.source, target: null, start, path: undefined };
+        cyclic = {
+          kind: "alias",
+          name: node.source,
+          target: null,
+          start,
+          path: undefined,
+          up: undefined,
+          seg: undefined,
+        };
         return visit.BREAK;
       }
       return undefined;
@@ -67,13 +75,22 @@ class Converter {
         ? v ?? null
         : String(v);
       const source = s.source ?? String(v);
-      const out: YamlScalar = { kind: "scalar", value, source, type: s.type ?? "PLAIN", start, path: undefined };
+      const out: YamlScalar = {
+        kind: "scalar",
+        value,
+        source,
+        type: s.type ?? "PLAIN",
+        start,
+        path: undefined,
+        up: undefined,
+        seg: undefined,
+      };
       this.done.set(n, out);
       return out;
     }
     if (isMap(n)) {
       const items: YamlPair[] = [];
-      const out = { kind: "map" as const, items, start, path: undefined };
+      const out = { kind: "map" as const, items, start, path: undefined, up: undefined, seg: undefined };
       this.done.set(n, out);
       for (const pair of (n as YAMLMap).items as Pair<LibNode | null, LibNode | null>[]) {
         items.push({ key: this.node(pair.key), value: this.node(pair.value) });
@@ -82,7 +99,7 @@ class Converter {
     }
     if (isSeq(n)) {
       const items: (YamlNode | null)[] = [];
-      const out = { kind: "seq" as const, items, start, path: undefined };
+      const out = { kind: "seq" as const, items, start, path: undefined, up: undefined, seg: undefined };
       this.done.set(n, out);
       for (const item of (n as YAMLSeq).items as (LibNode | null)[]) items.push(this.node(item));
       return out;
@@ -90,7 +107,15 @@ class Converter {
     if (isAlias(n)) {
       const a = n as Alias;
       const target = a.resolve(this.doc) as LibNode | undefined;
-      const out: YamlAlias = { kind: "alias", name: a.source, target: this.node(target), start, path: undefined };
+      const out: YamlAlias = {
+        kind: "alias",
+        name: a.source,
+        target: this.node(target),
+        start,
+        path: undefined,
+        up: undefined,
+        seg: undefined,
+      };
       this.done.set(n, out);
       return out;
     }

@@ -3,15 +3,20 @@
 // library, so a file in the common block subset is read without loading it.
 
 /**
- * What every node has besides its content: where it starts, and its field path in the document (`views[0].name`,
- * `""` for the root), which the reader (`_yaml_reader.ts`) fills in once (`undefined` until then; a field of the node
- * rather than a side table: a large corpus has hundreds of thousands of nodes).
+ * What every node has besides its content: where it starts, and where it sits in the document, from which its field
+ * path (`views[0].name`, `""` for the root) is made when a location needs it: the reader (`_yaml_reader.ts`) links
+ * every node to its parent once (`undefined` until then; fields of the node rather than a side table: a large corpus
+ * has hundreds of thousands of nodes, and most never need their path spelled out).
  */
 interface NodeBase {
   /** Offset of its first character (for an empty value: where the value would start). */
   readonly start: number;
-  /** Its field path, once the reader has indexed the document. */
+  /** Its field path: the root's is set when it is indexed, any other's when first asked for. */
   path: string | undefined;
+  /** The collection it is a key, value or item of, once indexed (`undefined` for the root). */
+  up: YamlNode | undefined;
+  /** Its key in `up` (the key text, `""` for one that is not a scalar) or its index in a sequence. */
+  seg: string | number | undefined;
 }
 
 /** A scalar. `source` is the text as written for plain scalars (numbers keep their spelling: `007`). */
@@ -72,11 +77,11 @@ export interface ParsedYaml {
   /** An alias inside the node it names (expanding it never ends), if any. */
   readonly cyclic?: YamlAlias;
   /** Offsets of the first character of every line after the first. */
-  readonly lineStarts: readonly number[];
+  readonly lineStarts: ArrayLike<number>;
 }
 
 /** 1-based line and column of `offset`, given the offsets where lines 2, 3, … start. */
-export function linePos(lineStarts: readonly number[], offset: number): { line: number; col: number } {
+export function linePos(lineStarts: ArrayLike<number>, offset: number): { line: number; col: number } {
   let lo = 0;
   let hi = lineStarts.length;
   while (lo < hi) {
@@ -86,11 +91,4 @@ export function linePos(lineStarts: readonly number[], offset: number): { line: 
   }
   const lineStart = lo === 0 ? 0 : lineStarts[lo - 1]!;
   return { line: lo + 1, col: offset - lineStart + 1 };
-}
-
-/** The offsets where lines 2, 3, … of `text` start (after each `\n`). */
-export function lineStartsOf(text: string): number[] {
-  const out: number[] = [];
-  for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) out.push(i + 1);
-  return out;
 }

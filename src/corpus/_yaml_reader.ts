@@ -3,7 +3,7 @@
 // diagnostics. Reads the plain nodes of `_yaml_nodes.ts` (fast reader or library); knows nothing about corpus fields;
 // `_decode.ts` builds on it.
 import type { Diagnostic, SourceLocation } from "./diagnostic.ts";
-import { linePos, type ParsedYaml, type YamlNode, type YamlScalar } from "./_yaml_nodes.ts";
+import type { ParsedYaml, YamlNode, YamlScalar } from "./_yaml_nodes.ts";
 
 /** Upper bound on nodes visited through aliases in one file (defeats "billion laughs" inflation). */
 const ALIAS_BUDGET = 100_000;
@@ -14,7 +14,7 @@ export type Entry = { key: string; keyNode: YamlNode; value: YamlNode | null };
 /** Reading state of one YAML document; diagnostics go to the caller's `fatal` / `warnings` lists. */
 export class YamlReader {
   /** Where lines 2, 3, … start (from the parse). */
-  lineStarts: readonly number[] = [];
+  lineStarts: ArrayLike<number> = [];
   aliasVisits = 0;
   aliasDepth = 0;
 
@@ -35,30 +35,33 @@ export class YamlReader {
     if (offset === undefined) {
       return path === undefined ? { file, line: 0, column: 0 } : { file, line: 0, column: 0, path };
     }
-    const { line, col } = linePos(this.lineStarts, offset);
-    return path === undefined ? { file, line, column: col } : { file, line, column: col, path };
+    // `linePos` written out: no intermediate object for every location of a large corpus.
+    const starts = this.lineStarts;
+    let lo = 0;
+    let hi = starts.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (starts[mid]! <= offset) lo = mid + 1;
+      else hi = mid;
+    }
+    const line = lo + 1;
+    const column = offset - (lo === 0 ? 0 : starts[lo - 1]!) + 1;
+    return path === undefined ? { file, line, column } : { file, line, column, path };
   }
 
   loc(node: YamlNode | null | undefined): SourceLocation {
-    return this.at(node?.start, node?.path);
+    return this.at(node?.start, node ? pathOf(node) : undefined);
   }
 
-  /** Records the field path of every node below `node` (aliases keep the path where they are written). */
-  indexPaths(node: YamlNode | null, path: string, depth = 0): void {
-    if (node === null || depth > 64 || node.path !== undefined) return;
-    node.path = path;
-    if (node.kind === "map") {
-      for (const pair of node.items) {
-        const key = pair.key;
-        const name = key?.kind === "scalar" ? scalarText(key) ?? "" : "";
-        const child = childPath(path, name);
-        if (key) key.path = child;
-        this.indexPaths(pair.value, child, depth + 1);
-      }
-    } else if (node.kind === "seq") {
-      const items = node.items;
-      for (let i = 0; i < items.length; i++) this.indexPaths(items[i]!, path + "[" + i + "]", depth + 1);
-    }
+  /**
+   * Indexes the field path of every node below `root` (`""`): each node is linked to its parent, and its path made
+   * from the links when first asked for (`pathOf`). Aliases keep the path where they are written; a node reached a
+   * second time (an anchor's through an alias) keeps its first place; nodes nested deeper than 64 have none.
+   */
+  indexPaths(root: YamlNode | null): void {
+    if (root === null || root.path !== undefined) return;
+    root.path = "";
+    link(root, 0);
   }
 
   typeError(node: YamlNode | null, what: string, expected: string): void {
@@ -114,38 +117,42 @@ export class YamlReader {
 
   /** The entries of a mapping (aliases and `<<` merge keys resolved); `undefined` if null or not a mapping. */
   entries(node: YamlNode | null, what: string): Entry[] | undefined {
-    return this.withAlias(node, (n) => {
-      if (n === null || isNullScalar(n)) return undefined;
-      if (n.kind !== "map") {
-        this.typeError(n, what, "a mapping");
-        return undefined;
+    // An alias is followed under the budget; anything else is read at once (no closure per call).
+    return node?.kind === "alias" ? this.withAlias(node, (n) => this.entriesOf(n, what)) : this.entriesOf(node, what);
+  }
+
+  /** {@linkcode entries} of a node that is not an alias. */
+  entriesOf(n: YamlNode | null, what: string): Entry[] | undefined {
+    if (n === null || isNullScalar(n)) return undefined;
+    if (n.kind !== "map") {
+      this.typeError(n, what, "a mapping");
+      return undefined;
+    }
+    const out: Entry[] = [];
+    let merged: Entry[] | undefined; // made only for a `<<` key
+    for (const pair of n.items) {
+      const keyNode = pair.key;
+      const key = keyNode?.kind === "scalar" ? scalarText(keyNode) : undefined;
+      if (key === undefined || keyNode === null) {
+        this.typeError(keyNode, `a key in ${what}`, "a plain string");
+        continue;
       }
-      const out: Entry[] = [];
-      const merged: Entry[] = [];
-      for (const pair of n.items) {
-        const keyNode = pair.key;
-        const key = keyNode?.kind === "scalar" ? scalarText(keyNode) : undefined;
-        if (key === undefined || keyNode === null) {
-          this.typeError(keyNode, `a key in ${what}`, "a plain string");
-          continue;
-        }
-        if (key === "<<" && keyNode.kind === "scalar" && keyNode.type === "PLAIN") {
-          this.mergeInto(merged, pair.value, what);
-          continue;
-        }
-        out.push({ key, keyNode, value: pair.value });
+      if (key === "<<" && keyNode.kind === "scalar" && keyNode.type === "PLAIN") {
+        this.mergeInto(merged ??= [], pair.value, what);
+        continue;
       }
-      if (merged.length === 0) return out;
-      // Merged entries come after the explicit ones but never override them (YAML merge key semantics).
-      const explicit = new Set(out.map((e) => e.key));
-      const seen = new Set<string>();
-      for (const m of merged) {
-        if (explicit.has(m.key) || seen.has(m.key)) continue;
-        seen.add(m.key);
-        out.push(m);
-      }
-      return out;
-    });
+      out.push({ key, keyNode, value: pair.value });
+    }
+    if (merged === undefined || merged.length === 0) return out;
+    // Merged entries come after the explicit ones but never override them (YAML merge key semantics).
+    const explicit = new Set(out.map((e) => e.key));
+    const seen = new Set<string>();
+    for (const m of merged) {
+      if (explicit.has(m.key) || seen.has(m.key)) continue;
+      seen.add(m.key);
+      out.push(m);
+    }
+    return out;
   }
 
   mergeInto(merged: Entry[], value: YamlNode | null, what: string): void {
@@ -177,26 +184,32 @@ export class YamlReader {
 
   /** The items of a sequence; `undefined` for null; a type error otherwise. */
   items(node: YamlNode | null, what: string): (YamlNode | null)[] | undefined {
-    return this.withAlias(node, (n) => {
-      if (n === null || isNullScalar(n)) return undefined;
-      if (n.kind !== "seq") {
-        this.typeError(n, what, "a list");
-        return undefined;
-      }
-      return n.items as (YamlNode | null)[];
-    });
+    return node?.kind === "alias" ? this.withAlias(node, (n) => this.itemsOf(n, what)) : this.itemsOf(node, what);
+  }
+
+  /** {@linkcode items} of a node that is not an alias. */
+  itemsOf(n: YamlNode | null, what: string): (YamlNode | null)[] | undefined {
+    if (n === null || isNullScalar(n)) return undefined;
+    if (n.kind !== "seq") {
+      this.typeError(n, what, "a list");
+      return undefined;
+    }
+    return n.items as (YamlNode | null)[];
   }
 
   /** A scalar as text (numbers and booleans as written); `undefined` for null or on a type error. */
   string(node: YamlNode | null, what: string): string | undefined {
-    return this.withAlias(node, (n) => {
-      if (n === null || isNullScalar(n)) return undefined;
-      if (n.kind !== "scalar") {
-        this.typeError(n, what, "a string");
-        return undefined;
-      }
-      return scalarText(n);
-    });
+    return node?.kind === "alias" ? this.withAlias(node, (n) => this.stringOf(n, what)) : this.stringOf(node, what);
+  }
+
+  /** {@linkcode string} of a node that is not an alias. */
+  stringOf(n: YamlNode | null, what: string): string | undefined {
+    if (n === null || isNullScalar(n)) return undefined;
+    if (n.kind !== "scalar") {
+      this.typeError(n, what, "a string");
+      return undefined;
+    }
+    return scalarText(n);
   }
 
   /** A list of strings (`memory`, `tags`); null items are skipped. */
@@ -238,6 +251,47 @@ export function kindOf(node: YamlNode | null): string {
   if (v === null) return "null";
   if (typeof v === "string") return `the string ${JSON.stringify(v.length > 40 ? `${v.slice(0, 37)}...` : v)}`;
   return `the ${typeof v} ${node.source}`;
+}
+
+/** Links the children of `node` (at `depth`) to it, depth first, in document order (see `indexPaths`). */
+function link(node: YamlNode, depth: number): void {
+  if (node.kind === "map") {
+    for (const pair of node.items) {
+      const key = pair.key;
+      const name = key?.kind === "scalar" ? scalarText(key) ?? "" : "";
+      if (key) {
+        key.up = node;
+        key.seg = name;
+      }
+      const value = pair.value;
+      if (value === null || depth >= 64 || value.path !== undefined || value.up !== undefined) continue;
+      value.up = node;
+      value.seg = name;
+      link(value, depth + 1);
+    }
+  } else if (node.kind === "seq") {
+    const items = node.items;
+    if (depth >= 64) return;
+    for (let i = 0; i < items.length; i++) {
+      const item = items[i]!;
+      if (item === null || item.path !== undefined || item.up !== undefined) continue;
+      item.up = node;
+      item.seg = i;
+      link(item, depth + 1);
+    }
+  }
+}
+
+/** The field path of an indexed node (made from its links once, then kept); `undefined` when it was not indexed. */
+function pathOf(node: YamlNode): string | undefined {
+  if (node.path !== undefined) return node.path;
+  const up = node.up;
+  const parent = up === undefined ? undefined : pathOf(up);
+  if (parent === undefined) return undefined;
+  const seg = node.seg!;
+  const path = typeof seg === "number" ? parent + "[" + seg + "]" : childPath(parent, seg);
+  node.path = path;
+  return path;
 }
 
 /** Path segments of keys seen so far (`.name`, `["odd key"]`): a corpus repeats a few dozen keys thousands of times. */

@@ -156,7 +156,11 @@ function readOne(f: WalkedFile, hit: CacheEntry | undefined, fatal: Diagnostic[]
     ) {
       return { kind: "cached", entry: hit };
     }
-    const text = UTF8.decode(Deno.readFileSync(f.path));
+    // Decoded by the runtime as it reads (no byte array handed to JavaScript), which replaces a malformed sequence
+    // with U+FFFD: a text holding one is read again strictly (a file that is not UTF-8 is `file-encoding`; one
+    // that holds a real U+FFFD keeps it).
+    let text = Deno.readTextFileSync(f.path);
+    if (text.includes("\uFFFD")) text = UTF8.decode(Deno.readFileSync(f.path));
     return { kind: "text", text, size: info.size, mtime, checkedAt };
   } catch (err: unknown) {
     fatal.push({
@@ -217,8 +221,11 @@ export async function load(dir: string, options: LoadOptions = {}): Promise<Load
     : undefined;
   // The CSS parser only when validating (`crossCheck` needs its `isSelector` too).
   const css = validate && some ? lazy<typeof import("./_css.ts")>(new URL("./_css.ts", import.meta.url)) : undefined;
+  // The reader and decoder too: asked for together, they load in the same turns of the event loop instead of one
+  // after the other once the files are read.
+  const pool = some ? lazy<typeof import("./_parse_pool.ts")>(new URL("./_parse_pool.ts", import.meta.url)) : undefined;
   // A failure is thrown where it is awaited, unless a fatal problem ends the load first.
-  for (const loading of [checks, css]) loading?.catch(() => {});
+  for (const loading of [checks, css, pool]) loading?.catch(() => {});
   const reads = files.map((f): ReadResult => {
     // An entry decoded with other checks (validate on/off) is never reused as it is.
     const cached = cache?.entries.get(f.path);
@@ -240,7 +247,8 @@ export async function load(dir: string, options: LoadOptions = {}): Promise<Load
   });
   let parsed: ParseOutcome[] = [];
   if (jobs.length > 0) {
-    const { parseFiles } = await lazy<typeof import("./_parse_pool.ts")>(new URL("./_parse_pool.ts", import.meta.url));
+    const { parseFiles } = await (pool ??
+      lazy<typeof import("./_parse_pool.ts")>(new URL("./_parse_pool.ts", import.meta.url)));
     parsed = await parseFiles(
       jobs,
       options.workers === undefined ? { validate } : { workers: options.workers, validate },

@@ -439,6 +439,12 @@ Deno.test("load - invalid UTF-8 is a fatal problem", async () => {
   assert.equal(err.problems[0]!.code, "file-encoding");
 });
 
+Deno.test("load - a file that holds a real U+FFFD (valid UTF-8) loads with it", async () => {
+  await using c = await tempCorpus({ "a.yaml": 'version: 1\nmemory: ["a \uFFFD b"]\n' });
+  const { corpus } = await load(c.dir);
+  assert.deepEqual(corpus.memory, ["a \uFFFD b"]);
+});
+
 Deno.test("load - symlinked files are read, symlinked directories are skipped with a warning", async () => {
   await using c = await tempCorpus({ "real/a.yaml": "memory: [real]\n" });
   await using other = await tempCorpus({ "b.yaml": "memory: [linked]\n" });

@@ -57,11 +57,9 @@ export async function runServeMapper(opts: ServeMapperOptions, io: Io): Promise<
     throw new FileError(`cannot read corpus directory "${opts.dir}": ${err instanceof Error ? err.message : err}`);
   }
 
-  const emit = (stream: "stdout" | "stderr", text: string, extra: Record<string, unknown> = {}) => {
-    if (!opts.jsonLog) {
-      io[stream].write(`${text}\n`);
-      return;
-    }
+  /** One log line as written: the text, or with `--json-log` one JSON object. */
+  const logLine = (text: string, extra: Record<string, unknown> = {}): string => {
+    if (!opts.jsonLog) return `${text}\n`;
     const message = text.startsWith(`${PREFIX} `) ? text.slice(PREFIX.length + 1) : text;
     const level = /^(compile error|watcher error|request error|error:)/.test(message)
       ? "error"
@@ -70,16 +68,23 @@ export async function runServeMapper(opts: ServeMapperOptions, io: Io): Promise<
       : "info";
     const recompiled = /^recompiled \(v(\d+)\)$/.exec(message);
     const event = recompiled ? { event: "recompiled", version: Number(recompiled[1]) } : {};
-    io[stream].write(
-      `${JSON.stringify({ time: new Date(io.now()).toISOString(), level, message, ...event, ...extra })}\n`,
-    );
+    return `${JSON.stringify({ time: new Date(io.now()).toISOString(), level, message, ...event, ...extra })}\n`;
   };
+  const emit = (stream: "stdout" | "stderr", text: string, extra: Record<string, unknown> = {}) => {
+    io[stream].write(logLine(text, extra));
+  };
+  /** Logs problems in one write (a large corpus has hundreds: one system call each would delay serving). */
   const logDiagnostics = (list: readonly Diagnostic[]) => {
-    for (const d of list) emit("stderr", `${PREFIX} ${d.severity}: ${formatDiagnostic(d)} [${d.code}]`);
+    if (list.length === 0) return;
+    io.stderr.write(list.map((d) => logLine(`${PREFIX} ${d.severity}: ${formatDiagnostic(d)} [${d.code}]`)).join(""));
   };
 
-  /** The problems of the last good compile, formatted (a recompile logs only the ones not among them). */
-  let lastDiagnostics = new Set<string>();
+  /**
+   * The problems of the last good compile (a recompile logs only the ones not among them), formatted when a recompile
+   * first compares (not before serving).
+   */
+  let lastProblems: readonly Diagnostic[] = [];
+  let lastFormatted: Set<string> | undefined;
   let service: CorpusService | undefined;
   try {
     service = await startCorpusService({
@@ -93,8 +98,9 @@ export async function runServeMapper(opts: ServeMapperOptions, io: Io): Promise<
           const diags = service.current().diagnostics;
           const formatted = diags.map(formatDiagnostic);
           // Only new problems are worth repeating on every save.
-          logDiagnostics(diags.filter((_, i) => !lastDiagnostics.has(formatted[i]!)));
-          lastDiagnostics = new Set(formatted);
+          const known = lastFormatted ??= new Set(lastProblems.map(formatDiagnostic));
+          logDiagnostics(diags.filter((_, i) => !known.has(formatted[i]!)));
+          lastFormatted = new Set(formatted);
         }
       },
     });
@@ -110,7 +116,7 @@ export async function runServeMapper(opts: ServeMapperOptions, io: Io): Promise<
   }
   await using svc = service;
   const first = svc.current().diagnostics;
-  lastDiagnostics = new Set(first.map(formatDiagnostic));
+  lastProblems = first;
 
   const stop = new AbortController();
   let server: Deno.HttpServer;

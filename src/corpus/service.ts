@@ -14,7 +14,7 @@ import { asParseErrors, load, LoadCache, type LoadOptions } from "./load.ts";
 import { EXCLUDED_DIRS, isCorpusFileName, isExcludedPath, walkCorpus } from "./_walk.ts";
 import type { WireCorpus } from "./wire.ts";
 import type { EnvelopeDiagnostic } from "./diagnostic.ts";
-import { Coalescer, type Timers, type TreeWatch, watchTree } from "../watch.ts";
+import { Coalescer, REAL_TIMERS, type Timers, type TreeWatch, watchTree } from "../watch.ts";
 
 /** Options of {@linkcode startCorpusService}. */
 export interface CorpusServiceOptions {
@@ -130,7 +130,9 @@ type Attempt =
  * visible on `/mapper/version` without waiting for them.
  */
 interface Built extends CorpusSnapshot {
-  /** The corpus as JSON bytes. */
+  /** The corpus as JSON text. */
+  json(): string;
+  /** The corpus as JSON bytes (made from the text on first use: compression and HEAD need them). */
   body(): Uint8Array<ArrayBuffer>;
   /** The gzip-compressed body: the bytes once they are ready, until then the promise of them (started by the first call). */
   gzip(): Uint8Array<ArrayBuffer> | Promise<Uint8Array<ArrayBuffer>>;
@@ -161,15 +163,23 @@ async function gzipBytes(body: Uint8Array<ArrayBuffer>): Promise<Uint8Array<Arra
   return new Uint8Array(await new Response(gzip.readable).arrayBuffer());
 }
 
-function build(wire: WireCorpus, diagnostics: readonly Diagnostic[]): Built {
+/** `timers` start the compression in a later turn of the event loop (tests pass a manual clock). */
+function build(wire: WireCorpus, diagnostics: readonly Diagnostic[], timers: Timers = REAL_TIMERS): Built {
+  let json: string | undefined;
   let body: Uint8Array<ArrayBuffer> | undefined;
   let gzip: Uint8Array<ArrayBuffer> | Promise<Uint8Array<ArrayBuffer>> | undefined;
   const built: Built = {
     version: wire.version,
     wire,
     diagnostics,
-    body: () => body ??= encoder.encode(JSON.stringify(wire)),
-    gzip: () => gzip ??= gzipBytes(built.body()).then((bytes) => gzip = bytes),
+    json: () => json ??= JSON.stringify(wire),
+    body: () => body ??= encoder.encode(built.json()),
+    // Compression runs on this thread (tens of milliseconds for a large corpus): it starts in a later turn of the
+    // event loop, so the answer that asked for it (sent plain) is written out first instead of waiting behind it.
+    gzip: () =>
+      gzip ??= new Promise<void>((resolve) => timers.setTimeout(() => resolve(), 0))
+        .then(() => gzipBytes(built.body()))
+        .then((bytes) => gzip = bytes),
     versionBody: encoder.encode(JSON.stringify({ version: wire.version })),
   };
   return built;
@@ -254,7 +264,8 @@ export function respond(request: Request, snap: Built, diag?: BuiltDiagnostics):
   }
   const identityTag = isDiagnostics ? `"${diag.version}-d"` : `"${snap.version}${isCorpus ? "" : "-v"}"`;
   const gzipTag = `"${snap.version}-gz"`;
-  const wantsGzip = isCorpus && snap.body().length >= GZIP_MIN_BYTES &&
+  // A text of at least that many characters has at least that many bytes: only a short one is measured in bytes.
+  const wantsGzip = isCorpus && (snap.json().length >= GZIP_MIN_BYTES || snap.body().length >= GZIP_MIN_BYTES) &&
     chooseEncoding(request.headers.get("accept-encoding"), ["gzip"]) === "gzip";
   // Gzip once it is made: until then (the first answers of a snapshot) the body goes out as it is while it is
   // compressed in the background. Nobody waits for compression (tens of milliseconds for a large corpus), and a local
@@ -270,6 +281,11 @@ export function respond(request: Request, snap: Built, diag?: BuiltDiagnostics):
   if (isCorpus) headers["vary"] = "Accept-Encoding";
   if (ifNoneMatchHits(request.headers.get("if-none-match"), isCorpus ? [identityTag, gzipTag] : [identityTag])) {
     return new Response(null, { status: 304, headers });
+  }
+  if (isCorpus && !useGzip && method !== "HEAD") {
+    // The JSON text as it is: the runtime encodes it as it writes it out and sends its length (encoding it here
+    // first, into bytes the runtime then copies, costs a large corpus's first answer several milliseconds more).
+    return new Response(snap.json(), { status: 200, headers });
   }
   const body = isCorpus
     ? (useGzip ? gzipped as Uint8Array<ArrayBuffer> : snap.body())
@@ -310,8 +326,10 @@ export class LiveCorpus implements CorpusService {
   #watch: TreeWatch | undefined;
   #disposed = false;
   #waiters: Array<(snap: CorpusSnapshot) => void> = [];
-  /** Absolute paths of the files the last successful compile read. */
-  #files: string[] = [];
+  /** The files the last successful compile read. */
+  #files: readonly string[] = [];
+  /** Their absolute paths, made when first needed (only a removed directory asks). */
+  #absFiles: string[] | undefined;
   readonly #cache = new LoadCache();
   /** Relevant paths the watcher reported since the last compile started: only these are read again. */
   #changed = new Set<string>();
@@ -323,8 +341,15 @@ export class LiveCorpus implements CorpusService {
   /** Resolves once the first load has ended (compiles wait for it). */
   #started: Promise<void> = Promise.resolve();
 
-  /** `timers` run the recompile delay (default the global ones); tests pass a manual clock to end it themselves. */
+  /** Runs the recompile delay and starts compression (see `build`). */
+  readonly #timers: Timers;
+
+  /**
+   * `timers` run the recompile delay and start the compression of a corpus body (default the real ones); tests pass a
+   * manual clock to end them themselves.
+   */
   constructor(readonly options: CorpusServiceOptions, readonly loader: typeof load = load, timers?: Timers) {
+    this.#timers = timers ?? REAL_TIMERS;
     this.#dir = options.dir;
     this.#absDir = resolve(options.dir);
     this.#now = options.now ?? Date.now;
@@ -432,8 +457,9 @@ export class LiveCorpus implements CorpusService {
   }
 
   #install(wire: WireCorpus, diagnostics: readonly Diagnostic[], files: readonly string[]): void {
-    this.#snap = build(wire, diagnostics);
-    this.#files = files.map((f) => resolve(f));
+    this.#snap = build(wire, diagnostics, this.#timers);
+    this.#files = files;
+    this.#absFiles = undefined;
     this.#diag = buildDiagnostics(this.#dir, diagnostics, files.length, wire.version, wire.version);
   }
 
@@ -458,7 +484,8 @@ export class LiveCorpus implements CorpusService {
       return Deno.statSync(abs).isDirectory;
     } catch {
       const prefix = `${abs}${SEP}`;
-      return this.#files.some((f) => f.startsWith(prefix));
+      this.#absFiles ??= this.#files.map((f) => resolve(f));
+      return this.#absFiles.some((f) => f.startsWith(prefix));
     }
   }
 

@@ -172,3 +172,28 @@ Deno.test("corpus service - a failed first load stops the service even when a ch
   ]).finally(() => clearTimeout(timer));
   assert.equal(outcome, "the first load failed");
 });
+
+Deno.test("corpus service - compression starts in a later turn of the event loop, so the answer that asked for it goes out first", async () => {
+  const components = Array.from({ length: 40 }, (_, i) => `  - name: C${i}\n    selector: ".c${i}"\n`).join("");
+  await using c = await tempCorpus({ "a.yaml": `version: 1\ncomponents:\n${components}` });
+  const timers = manualTimers();
+  await using service = new LiveCorpus({ dir: c.dir, site: "site", log: () => {}, watch: false }, load, timers);
+  await service.start();
+  const url = "http://127.0.0.1/mapper";
+  const ask = () => service.handle(new Request(url, { headers: { "accept-encoding": "gzip" } }))!;
+  const first = ask();
+  assert.equal(first.headers.get("content-encoding"), null, "the first answer is not held for compression");
+  assert.ok((await first.text()).length >= 1024, "large enough to be compressed");
+  // Other turns of the event loop pass: nothing is compressed until the timer of the next turn fires.
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  assert.ok(timers.due(0), "the compression waits for a timer");
+  const second = ask();
+  assert.equal(second.headers.get("content-encoding"), null);
+  await second.body?.cancel();
+  timers.fire(0);
+  await waitFor("the gzip form", () => {
+    const res = ask();
+    void res.body?.cancel();
+    return res.headers.get("content-encoding") === "gzip";
+  });
+});
