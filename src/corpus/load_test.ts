@@ -562,3 +562,47 @@ Deno.test("load - component properties missing name or extract are kept as empty
   assert.deepEqual(wire.globals[0]!.properties, [{ name: "", extract: "text" }, { name: "n", extract: "" }]);
   assert.deepEqual(codes(diagnostics), ["property-missing-name a.yaml:6:9", "property-missing-extract a.yaml:7:9"]);
 });
+
+Deno.test("load - each alternative of a selector is checked on its own, at the selector's place, one string or a list", async () => {
+  await using c = await tempCorpus({
+    "a.yaml": [
+      "version: 1",
+      "components:",
+      "  - name: One",
+      "    selector: '.ok, div >> p, p ~~ a'",
+      "  - name: List",
+      "    selector:",
+      "      - .fine",
+      "      - 'div, a[[b'",
+      "",
+    ].join("\n"),
+  });
+  const { diagnostics } = await load(c.dir, { validate: true, sources: false });
+  const found = diagnostics.filter((d) => d.code === "selector-invalid").map((d) =>
+    `${d.component} ${JSON.stringify(d.selector)} ${d.location.line}:${d.location.column} ${d.location.path}`
+  );
+  assert.deepEqual(found, [
+    'One "div >> p" 4:15 components[0].selector',
+    'One "p ~~ a" 4:15 components[0].selector',
+    'List "a[[b" 8:9 components[1].selector[1]',
+  ]);
+});
+
+Deno.test("load - field paths stop 64 levels down (a deeper node's problem has a place but no path)", async () => {
+  // Each `children` level nests two YAML levels (the list, then its item): component i is a mapping at depth 2i+2,
+  // the item of its selector list at depth 2i+4.
+  const level = (i: number): string => {
+    const pad = "  ".repeat(i * 2);
+    const head = `${pad}- name: C${i}\n${pad}  selector: ["p ~~ a"]\n`;
+    return i === 40 ? head : `${head}${pad}  children:\n${level(i + 1)}`;
+  };
+  await using c = await tempCorpus({ "a.yaml": `version: 1\ncomponents:\n${level(0)}` });
+  const { diagnostics } = await load(c.dir, { validate: true, sources: false });
+  const problems = diagnostics.filter((d) => d.code === "selector-invalid");
+  assert.deepEqual(problems.map((d) => d.location.line), Array.from({ length: 41 }, (_, i) => 4 + 3 * i));
+  const paths = problems.map((d) => d.location.path);
+  assert.deepEqual(paths.slice(0, 2), ["components[0].selector[0]", "components[0].children[0].selector[0]"]);
+  // The last with a path is that of component 30, at depth 64.
+  assert.equal(paths[30], `components[0]${".children[0]".repeat(30)}.selector[0]`);
+  assert.deepEqual(paths.slice(31), Array(10).fill(undefined));
+});
