@@ -439,6 +439,22 @@ Deno.test("load - invalid UTF-8 is a fatal problem", async () => {
   assert.equal(err.problems[0]!.code, "file-encoding");
 });
 
+Deno.test("load - a byte-order mark is not part of the text: positions on the first line are as without it", async () => {
+  const { corpus, diagnostics } = await loadFiles({
+    "a.yaml": "\uFEFFversion: 2\nmemory: [a]\n",
+    "b.yaml": "\uFEFFversion: 1\nmemory: [b]\n",
+  });
+  assert.deepEqual(
+    diagnostics.filter((d) => d.code !== "no-views").map((d) =>
+      `${d.code} ${d.location.file}:${d.location.line}:${d.location.column}`
+    ),
+    [
+      "unsupported-version a.yaml:1:10",
+    ],
+  );
+  assert.deepEqual(corpus.memory, ["a", "b"]);
+});
+
 Deno.test("load - a file that holds a real U+FFFD (valid UTF-8) loads with it", async () => {
   await using c = await tempCorpus({ "a.yaml": 'version: 1\nmemory: ["a \uFFFD b"]\n' });
   const { corpus } = await load(c.dir);
