@@ -80,8 +80,11 @@ export interface ParsedYaml {
   readonly lineStarts: ArrayLike<number>;
 }
 
-/** 1-based line and column of `offset`, given the offsets where lines 2, 3, … start. */
-export function linePos(lineStarts: ArrayLike<number>, offset: number): { line: number; col: number } {
+/**
+ * How many of the offsets where lines 2, 3, … start are at or before `offset`: its 0-based line. A number, not an
+ * object, for the decoder's many locations (see {@linkcode linePos}).
+ */
+export function lineIndex(lineStarts: ArrayLike<number>, offset: number): number {
   let lo = 0;
   let hi = lineStarts.length;
   while (lo < hi) {
@@ -89,6 +92,11 @@ export function linePos(lineStarts: ArrayLike<number>, offset: number): { line: 
     if (lineStarts[mid]! <= offset) lo = mid + 1;
     else hi = mid;
   }
-  const lineStart = lo === 0 ? 0 : lineStarts[lo - 1]!;
-  return { line: lo + 1, col: offset - lineStart + 1 };
+  return lo;
+}
+
+/** 1-based line and column of `offset`, given the offsets where lines 2, 3, … start. */
+export function linePos(lineStarts: ArrayLike<number>, offset: number): { line: number; col: number } {
+  const index = lineIndex(lineStarts, offset);
+  return { line: index + 1, col: offset - (index === 0 ? 0 : lineStarts[index - 1]!) + 1 };
 }

@@ -3,7 +3,7 @@
 // diagnostics. Reads the plain nodes of `_yaml_nodes.ts` (fast reader or library); knows nothing about corpus fields;
 // `_decode.ts` builds on it.
 import type { Diagnostic, SourceLocation } from "./diagnostic.ts";
-import type { ParsedYaml, YamlNode, YamlScalar } from "./_yaml_nodes.ts";
+import { lineIndex, type ParsedYaml, type YamlNode, type YamlScalar } from "./_yaml_nodes.ts";
 
 /** Upper bound on nodes visited through aliases in one file (defeats "billion laughs" inflation). */
 const ALIAS_BUDGET = 100_000;
@@ -35,17 +35,11 @@ export class YamlReader {
     if (offset === undefined) {
       return path === undefined ? { file, line: 0, column: 0 } : { file, line: 0, column: 0, path };
     }
-    // `linePos` written out: no intermediate object for every location of a large corpus.
+    // The line as a number (not `linePos`'s object): no intermediate object for every location of a large corpus.
     const starts = this.lineStarts;
-    let lo = 0;
-    let hi = starts.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (starts[mid]! <= offset) lo = mid + 1;
-      else hi = mid;
-    }
-    const line = lo + 1;
-    const column = offset - (lo === 0 ? 0 : starts[lo - 1]!) + 1;
+    const index = lineIndex(starts, offset);
+    const line = index + 1;
+    const column = offset - (index === 0 ? 0 : starts[index - 1]!) + 1;
     return path === undefined ? { file, line, column } : { file, line, column, path };
   }
 
