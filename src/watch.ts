@@ -9,7 +9,7 @@
  * - `onChange` names the paths of each event, so an owner can rebuild only what they touch.
  * - {@linkcode watchTree}: a recursive watch on a directory that cannot go deaf. An event on the directory itself
  *   (deleted and re-created — same inode or not — or replaced by a rename) re-arms a fresh watch and triggers a
- *   rebuild; a missing directory is waited for; a watch that cannot start or that dies is logged and replaced by
+ *   rebuild, and so does a directory found replaced (another device and inode) at a scan, should that event be lost; a missing directory is waited for; a watch that cannot start or that dies is logged and replaced by
  *   polling a cheap signature of the tree, so content is never served stale in silence.
  * - A FIFO, socket or device anywhere in the tree silently stops `Deno.watchFs` for good (its watcher thread
  *   blocks on it: measured with Deno 2.9 on Linux, where creating a FIFO in a watched directory ends every later
@@ -448,10 +448,19 @@ class Watch implements TreeWatch {
     this.#checkForSpecialFiles(events);
   }
 
-  /** While `events` is the live watch: look for a FIFO, socket or device every scan interval (see the module). */
+  /**
+   * While `events` is the live watch, every scan interval: look for a FIFO, socket or device (see the module), and
+   * check that the directory is still the one watched, in case the event of its replacement never came.
+   */
   #checkForSpecialFiles(events: FsEvents): void {
     this.#timer = this.#timers.setTimeout(async () => {
       this.#timer = undefined;
+      if (this.#disposed || this.#events !== events) return;
+      if (await this.recheck()) {
+        // Replaced (renamed over, or removed and made again) without a word from the watch: started over.
+        this.#o.onChange();
+        return;
+      }
       if (this.#disposed || this.#events !== events) return;
       const special = findSpecialFile(this.#absDir, this.#o.skip);
       if (special) {

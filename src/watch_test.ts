@@ -372,6 +372,35 @@ Deno.test("watchTree - an event on the directory itself re-arms a fresh watch an
   }
 });
 
+Deno.test("watchTree - a directory replaced without any event is noticed at the next scan: a fresh watch, a change", async () => {
+  const parent = await Deno.makeTempDir();
+  try {
+    const dir = join(parent, "corpus");
+    await Deno.mkdir(dir);
+    const clock = manualClock();
+    const { made, watch } = fakeWatches();
+    let changes = 0;
+    await using w = await watchTree({ dir, onChange: () => changes++, log: () => {}, timers: clock, watch });
+    await clock.advance(1000);
+    assert.deepEqual([made.length, changes], [1, 0], "the same directory: nothing to do");
+    // A deploy swaps a new directory in by rename, and the watch's event for it is lost.
+    await Deno.mkdir(join(parent, "corpus.new"));
+    await Deno.rename(dir, join(parent, "corpus.old"));
+    await Deno.rename(join(parent, "corpus.new"), dir);
+    await clock.advance(1000);
+    assert.equal(made.length, 2, "a fresh watch on the new directory");
+    assert.equal(changes, 1);
+    assert.equal(w.mode, "watching");
+    made[1]!.push({ kind: "create", paths: [join(dir, "a.yaml")] });
+    await settle();
+    assert.equal(changes, 2, "the fresh watch is followed");
+    await clock.advance(1000);
+    assert.deepEqual([made.length, changes], [2, 2], "and kept");
+  } finally {
+    await Deno.remove(parent, { recursive: true });
+  }
+});
+
 Deno.test("watchTree - a missing directory is waited for, then watched", async () => {
   const root = await Deno.makeTempDir();
   try {
