@@ -31,6 +31,29 @@ export async function findReference(): Promise<string | undefined> {
   return undefined;
 }
 
+/**
+ * Path of a compiled mapper binary to time beside `deno run main.ts`: `$MAPPER_BIN`, else `dist/mapper/mapper` in
+ * this repository (what `deno task compile` builds; it needs internet, as it downloads the Deno runtime). Users run
+ * the binary, which loads its modules pre-transpiled from memory, so where one exists its rows are the product's
+ * figures. `undefined` (and a note on stdout) when there is none; `MAPPER_BIN` naming no file is an error.
+ */
+export async function findMapperBinary(root: string): Promise<string | undefined> {
+  const isFile = (path: string) => Deno.stat(path).then((s) => s.isFile, () => false);
+  const given = Deno.env.get("MAPPER_BIN");
+  if (given) {
+    if (!(await isFile(given))) throw new Error(`MAPPER_BIN=${given} is not a file: build one with deno task compile`);
+    return given;
+  }
+  const built = join(root, "dist", "mapper", "mapper");
+  if (await isFile(built)) return built;
+  // deno-lint-ignore no-console
+  console.log(
+    "no compiled mapper binary: timing deno run main.ts only (build dist/mapper/mapper with deno task compile, " +
+      "which needs internet, or set MAPPER_BIN)",
+  );
+  return undefined;
+}
+
 /** One command to time. */
 export interface Variant {
   name: string;

@@ -9,6 +9,9 @@
  * - resident memory (VmRSS) once the first `200` was served, and the CPU time (all threads) used by then: less
  *   noisy than wall time on a shared machine.
  *
+ * With a compiled binary (`MAPPER_BIN`, or `dist/mapper/mapper` from `deno task compile`), it is timed too: that is
+ * what users run.
+ *
  *   deno run -A bench/corpus_compare.ts [runs=5]
  *
  * Prints medians and the ratio mapper / reference; asserts nothing.
@@ -16,11 +19,12 @@
  * @module
  */
 import { join } from "node:path";
-import { findReference, load } from "./_compare.ts";
+import { findMapperBinary, findReference, load } from "./_compare.ts";
 import { baseEnv, mapperCommand, ROOT } from "../tests/_helpers.ts";
 
 const runs = Number(Deno.args[0] ?? 5);
 const reference = await findReference();
+const binary = await findMapperBinary(ROOT);
 const work = await Deno.makeTempDir({ prefix: "mapper-corpus-compare-" });
 const env = baseEnv(work);
 
@@ -122,6 +126,13 @@ const servers: Server[] = [{
   path: "/mapper",
   start: (dir, port) => spawn(Deno.execPath(), mapperCommand(["serve-mapper", "--port", String(port), "--dir", dir])),
 }];
+if (binary) {
+  servers.push({
+    name: "mapper serve-mapper (compiled binary)",
+    path: "/mapper",
+    start: (dir, port) => spawn(binary, ["serve-mapper", "--port", String(port), "--dir", dir]),
+  });
+}
 if (reference) {
   servers.push({
     name: "sightmap serve-sightmap (Go 0.32.0)",
@@ -224,7 +235,9 @@ try {
       rss: median(s.rss),
     });
   }
-  const ref = reference ? results.get(servers[1]!.name) : undefined;
+  // The reference is the last server; every mapper row (deno run, and the binary when there is one) gets a ratio.
+  const refName = reference ? servers.at(-1)!.name : undefined;
+  const ref = refName === undefined ? undefined : results.get(refName);
   const ratio = (a: number, b: number | undefined) => b === undefined ? "" : `  (ratio ${(a / b).toFixed(2)}×)`;
   for (const [name, r] of results) {
     // deno-lint-ignore no-console
@@ -232,15 +245,15 @@ try {
       [
         name,
         `  start → first 200, ${(size.bytes / 1e6).toFixed(1)} MB corpus: ${r.start.toFixed(0)} ms${
-          name === servers[0]!.name ? ratio(r.start, ref?.start) : ""
-        }; CPU used by then ${r.cpu.toFixed(0)} ms${name === servers[0]!.name ? ratio(r.cpu, ref?.cpu) : ""}`,
+          name !== refName ? ratio(r.start, ref?.start) : ""
+        }; CPU used by then ${r.cpu.toFixed(0)} ms${name !== refName ? ratio(r.cpu, ref?.cpu) : ""}`,
         `  start → first 200, empty corpus: ${r.empty.toFixed(0)} ms${
-          name === servers[0]!.name ? ratio(r.empty, ref?.empty) : ""
+          name !== refName ? ratio(r.empty, ref?.empty) : ""
         }`,
         `  one-file edit → new version visible: ${r.edit.toFixed(0)} ms${
-          name === servers[0]!.name ? ratio(r.edit, ref?.edit) : ""
+          name !== refName ? ratio(r.edit, ref?.edit) : ""
         }`,
-        `  RSS after start: ${(r.rss / 1024).toFixed(0)} MB${name === servers[0]!.name ? ratio(r.rss, ref?.rss) : ""}`,
+        `  RSS after start: ${(r.rss / 1024).toFixed(0)} MB${name !== refName ? ratio(r.rss, ref?.rss) : ""}`,
       ].join("\n"),
     );
   }

@@ -5,6 +5,11 @@
  * - `console list` with 1,000 buffered entries (~155 KB of JSON): both CLIs read their session file and GET
  *   `/devtools/console` from one fake daemon in this process. The reference formats the JSON itself; ours asks for
  *   `format=text`, which this daemon renders per request with the real daemon's formatter (in the measured time).
+ *   Beside them, `_floor_console_list.ts`: the same two exchanges by the smallest `deno run` program, the least any
+ *   Deno command can take here.
+ *
+ * With a compiled binary (`MAPPER_BIN`, or `dist/mapper/mapper` from `deno task compile`), its rows are added: that is
+ * what users run.
  *
  *   deno run -A bench/startup_compare.ts [runs=25]
  *
@@ -13,12 +18,13 @@
  * @module
  */
 import { join } from "node:path";
-import { findReference, load, printTable, timeVariants, type Variant } from "./_compare.ts";
-import { baseEnv, mapperCommand } from "../tests/_helpers.ts";
+import { findMapperBinary, findReference, load, printTable, timeVariants, type Variant } from "./_compare.ts";
+import { baseEnv, mapperCommand, ROOT } from "../tests/_helpers.ts";
 import { formatConsoleList } from "../src/browser/format.ts";
 
 const runs = Number(Deno.args[0] ?? 25);
 const reference = await findReference();
+const binary = await findMapperBinary(ROOT);
 const work = await Deno.makeTempDir({ prefix: "mapper-startup-bench-" });
 const env = baseEnv(work);
 
@@ -96,16 +102,24 @@ try {
   ];
   const consoleRows: Variant[] = [
     { name: "mapper console list (1,000 entries)", cmd: [deno, ...mapperCommand(["console", "list"])] },
+    {
+      name: "deno run, least possible (the floor)",
+      cmd: [deno, "run", "-A", "--quiet", "--no-config", join(ROOT, "bench", "_floor_console_list.ts")],
+    },
   ];
+  if (binary) {
+    versionRows.push({ name: "mapper version (compiled binary)", cmd: [binary, "version"] });
+    consoleRows.push({ name: "mapper console list (compiled binary)", cmd: [binary, "console", "list"] });
+  }
   if (reference) {
     versionRows.push({ name: "sightmap version (Go reference 0.32.0)", cmd: [reference, "version"] });
     consoleRows.push({ name: "sightmap console list (Go reference 0.32.0)", cmd: [reference, "console", "list"] });
   }
   for (const v of [...versionRows, ...consoleRows]) Object.assign(v, { cwd: work, env });
   const versions = await timeVariants(versionRows, runs);
-  printTable("version", versions, reference ? versions[2] : undefined);
+  printTable("version", versions, reference ? versions.at(-1) : undefined);
   const lists = await timeVariants(consoleRows, runs);
-  printTable("console list", lists, reference ? lists[1] : undefined);
+  printTable("console list", lists, reference ? lists.at(-1) : undefined);
 } finally {
   browser.kill();
   await browser.status;
