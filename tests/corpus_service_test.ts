@@ -76,6 +76,16 @@ async function nextVersion(service: CorpusService, timeoutMs = 20_000): Promise<
   }
 }
 
+/** Whether `path` exists now (no link followed). */
+function exists(path: string): boolean {
+  try {
+    Deno.lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 const recompiles = (logs: string[]) => logs.filter((l) => /^\[serve-mapper\] recompiled \(v\d+\)$/.test(l)).length;
 
 Deno.test("corpus service - /mapper serves the compiled corpus with CORS, JSON type, ETag and no-cache", async () => {
@@ -337,6 +347,28 @@ Deno.test("corpus service - a subdirectory moved out and back in (with a dotted 
   await waitFor("the moved-out view to disappear", () => views().length === 0);
   await Deno.rename(outside, join(h.dir, "views.v2"));
   await waitFor("the moved-in view to reappear", () => views().includes("Home"));
+});
+
+Deno.test("corpus service - a directory compiled after the start, then moved out, is noticed (what was read is never stale)", async () => {
+  // Whether a vanished path matters is told from the files the last compile read. That list is made on first
+  // need and must be made again after every compile: here it is first made before the directory exists.
+  let goneSeen = false;
+  await using h = await harness(BASE, {
+    onWatchEvent: (abs) => {
+      if (abs.endsWith("gone.txt") && !exists(abs)) goneSeen = true;
+    },
+  });
+  const memory = () => h.service.current().wire.memory;
+  await Deno.writeTextFile(join(h.dir, "gone.txt"), "not corpus\n");
+  await Deno.remove(join(h.dir, "gone.txt"));
+  await waitFor("a vanished non-YAML path to be looked up", () => goneSeen);
+  await Deno.mkdir(join(h.dir, "later"));
+  await h.write("later/b.yaml", "version: 1\nmemory: [bee]\n");
+  await waitFor("the new directory's file to be compiled", () => memory().includes("bee"));
+  await h.service.idle();
+  await Deno.rename(join(h.dir, "later"), join(h.dir, "..", "parked-later"));
+  await waitFor("the moved-out directory's file to be dropped", () => !memory().includes("bee"));
+  assert.deepEqual(memory(), ["base"]);
 });
 
 Deno.test("corpus service - the corpus directory deleted and re-created keeps working", async () => {
