@@ -136,8 +136,13 @@ export const win32: PathApi = {
     return `${device}${rooted ? "\\" : ""}${tail}`;
   },
   join(...parts: string[]): string {
-    const joined = parts.filter((p) => p !== "").join("\\");
-    return joined === "" ? "." : win32.normalize(joined);
+    const kept = parts.filter((p) => p !== "");
+    let joined = kept.join("\\");
+    if (joined === "") return ".";
+    // Like node's: leading separators would read as a UNC path (`join("/", "a")` is `\\a`, not `\\\\a`), unless the
+    // first part plainly names one (exactly two separators, then a server name).
+    if (!/^[\\/]{2}[^\\/]/.test(kept[0]!)) joined = joined.replace(/^[\\/]{2,}/, "\\");
+    return win32.normalize(joined);
   },
   resolve(...parts: string[]): string {
     let device = "";

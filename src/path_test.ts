@@ -65,3 +65,20 @@ for (
     }
   });
 }
+
+Deno.test("path win32 - join of a lone root and relative parts stays rooted, not a UNC path, as in node:path", () => {
+  const cases = [
+    ["/", "a/b"],
+    ["\\", "a"],
+    ["/", "/a"],
+    ["\\\\", "a"],
+    ["//", "x", "y"],
+    ["", "/", "a"],
+    ["/\\", "a"],
+    ["\\\\srv\\share", "x"],
+    ["//srv", "x"],
+  ];
+  for (const parts of cases) assert.equal(win32.join(...parts), node.win32.join(...parts), JSON.stringify(parts));
+  assert.equal(win32.join("/", "a/b"), "\\a\\b");
+  assert.equal(win32.join("\\\\srv\\share", "x"), "\\\\srv\\share\\x");
+});
