@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { runMapper, tempDir } from "./_helpers.ts";
 import { goodCorpus, tarGz } from "./fixtures/atlas/archive.ts";
+import { httpsServer } from "./_https.ts";
 
 /** A plain-HTTP server on `hostname` that counts requests and answers from `route`. */
 function server(hostname: string, route: (url: URL) => Response) {
@@ -111,4 +112,26 @@ Deno.test("atlas add - a redirect hop to a URL parsers read differently is refus
   }
   assert.deepEqual(foreign.seen, []);
   assert.deepEqual(local.seen, ["/a.tar.gz", "/b.tar.gz", "/c.tar.gz", "/d.tar.gz"]);
+});
+
+Deno.test("atlas add - an HTTPS source that redirects to a plain-HTTP loopback service is refused before it is asked", async () => {
+  const archive = await tarGz(goodCorpus());
+  await using local = server("127.0.0.1", () => new Response(archive as Uint8Array<ArrayBuffer>));
+  await using secure = await httpsServer((req) =>
+    Response.redirect(`http://127.0.0.1:${local.port}${new URL(req.url).pathname}`, 302)
+  );
+  await using dir = await tempDir();
+  const r = await runMapper(
+    ["atlas", "add", "shop", "--target", "shop", "--source", `${secure.url}{slug}.tar.gz`],
+    { cwd: dir.path, env: { HOME: dir.path }, denoFlags: ["--cert", secure.caFile] },
+  );
+  assert.equal(r.stdout, "");
+  assert.equal(
+    r.stderr,
+    `mapper atlas add: GET ${secure.url}shop.tar.gz: redirected to a URL the atlas policy refuses: refusing "http://127.0.0.1:${local.port}/shop.tar.gz": an HTTPS download never follows a redirect to plain HTTP\n`,
+  );
+  assert.equal(r.code, 1);
+  assert.deepEqual(local.seen, []);
+  assert.equal(secure.requests(), 1);
+  await assert.rejects(Deno.lstat(`${dir.path}/shop`), Deno.errors.NotFound);
 });

@@ -62,8 +62,8 @@ function parsedProblem(url: URL, shown: string): string | undefined {
 
 /**
  * Parses `text` once and applies the policy to that parse; returns the `URL` to fetch (and to record) or why it
- * is refused. `base` resolves a relative redirect `Location`. `https:` to any host; `http:` only to
- * `localhost`, `127.0.0.1` or `[::1]`; no credentials; no backslash anywhere (WHATWG reads `\` as `/`, other
+ * is refused. `base` resolves a relative redirect `Location` (a hop from an `https:` base must stay `https:`).
+ * `https:` to any host; `http:` only to `localhost`, `127.0.0.1` or `[::1]`; no credentials; no backslash anywhere (WHATWG reads `\` as `/`, other
  * parsers do not); an absolute URL's host must be spelled exactly as the parser reads it (see
  * {@linkcode authorityProblem}).
  */
@@ -90,7 +90,15 @@ export function checkUrl(text: string, base?: URL): URL | { problem: string } {
     if (problem !== undefined) return { problem: `refusing "${shown}": ${problem}` };
   }
   const problem = parsedProblem(url, shown);
-  return problem === undefined ? url : { problem };
+  if (problem !== undefined) return { problem };
+  // A redirect never leaves HTTPS for plain HTTP: plain HTTP reaches only loopback, so a catalog server could
+  // otherwise steer the download onto any local service (a request the user never asked for).
+  if (base?.protocol === "https:" && url.protocol !== "https:") {
+    return {
+      problem: `refusing "${shown}": an HTTPS download never follows a redirect to plain HTTP`,
+    };
+  }
+  return url;
 }
 
 /**

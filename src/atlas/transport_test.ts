@@ -97,6 +97,44 @@ Deno.test("atlas transport - a redirect hop is parsed once and checked like the 
   }
 });
 
+Deno.test("atlas transport - a redirect never leaves HTTPS for plain HTTP, not even for loopback", () => {
+  const base = new URL("https://catalog.test/i.json");
+  for (const hop of ["http://127.0.0.1:8/x", "http://localhost/x", "http://[::1]/x", "HTTP://127.0.0.1/x"]) {
+    const checked = checkUrl(hop, base);
+    assert.ok(!(checked instanceof URL), `${hop} was allowed after HTTPS`);
+    assert.equal(
+      checked.problem,
+      `refusing "${hop}": an HTTPS download never follows a redirect to plain HTTP`,
+    );
+  }
+  // Loopback HTTP to loopback HTTP (a local catalog) and any HTTPS hop stay allowed.
+  assert.ok(checkUrl("http://localhost:9/x", new URL("http://127.0.0.1:8/i.json")) instanceof URL);
+  assert.ok(checkUrl("https://mirror.test/x", base) instanceof URL);
+  assert.ok(checkUrl("/x", base) instanceof URL);
+});
+
+Deno.test("atlas transport - an HTTPS server cannot redirect a download onto a plain-HTTP loopback service", async () => {
+  const seen: string[] = [];
+  const local = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, (req) => {
+    seen.push(new URL(req.url).pathname);
+    return new Response("{}");
+  });
+  try {
+    await using srv = await httpsServer(() => Response.redirect(`http://127.0.0.1:${local.addr.port}/admin`, 302));
+    await assert.rejects(
+      download(`${srv.url}i.json`, testIo({ fetch: srv.fetch })),
+      (err: unknown) =>
+        err instanceof PolicyError &&
+        err.message ===
+          `GET ${srv.url}i.json: redirected to a URL the atlas policy refuses: refusing "http://127.0.0.1:${local.addr.port}/admin": an HTTPS download never follows a redirect to plain HTTP`,
+    );
+    assert.equal(srv.requests(), 1);
+    assert.deepEqual(seen, [], "the loopback service was never asked");
+  } finally {
+    await local.shutdown();
+  }
+});
+
 Deno.test("atlas transport - a stalled body and a silent server fail with their own messages", async () => {
   let release = () => {};
   const held = new Promise<void>((r) => (release = r));
