@@ -9,6 +9,8 @@ import { join } from "node:path";
 import { runMapper, tempDir } from "./_helpers.ts";
 import { alive, reap, skipBrowserTests, startSession, type TestSession, waitFor } from "./site/harness.ts";
 import { rawServer } from "./_raw_server.ts";
+import { assetsUnder } from "../src/assets.ts";
+import { extensionId as idOfKey } from "../src/browser/extension.ts";
 
 const opts = { sanitizeResources: false, sanitizeOps: false };
 const enc = new TextEncoder();
@@ -25,6 +27,11 @@ async function raw(port: number, head: string[]): Promise<{ status: number; body
     conn.close();
     throw err;
   }
+}
+
+/** The bundled extension's id (fixed by the manifest key): the one Origin the daemon's guard knows. */
+async function extensionId(): Promise<string> {
+  return await idOfKey(JSON.parse(assetsUnder("extension/").find(([p]) => p === "manifest.json")![1]).key);
 }
 
 async function tabCount(s: TestSession): Promise<number> {
@@ -84,6 +91,14 @@ Deno.test({
       const corpus = await raw(s.port, ["GET /mapper/version HTTP/1.1", host, "Origin: https://any.example"]);
       assert.equal(corpus.status, 200);
       assert.ok(Number.isInteger(JSON.parse(corpus.body).version));
+      // The extension polls the corpus health without the secret: refused, it took the server for gone every poll.
+      const health = await raw(s.port, [
+        "GET /mapper/diagnostics HTTP/1.1",
+        host,
+        `Origin: chrome-extension://${await extensionId()}`,
+      ]);
+      assert.equal(health.status, 200, health.body);
+      assert.equal(typeof JSON.parse(health.body).ok, "boolean");
       const ok = await raw(s.port, ["GET /devtools/status HTTP/1.1", host, bearer]);
       assert.equal(ok.status, 200);
     });

@@ -5,8 +5,8 @@
  * Rules, in order:
  * 1. `Host` must be exactly `127.0.0.1:<port>` (the address the daemon listens on): a page that rebinds its own
  *    name to 127.0.0.1 (DNS rebinding) sends its own name and is refused.
- * 2. The corpus paths (`/mapper`, `/mapper/version`) are public beyond that: the corpus is what `serve-mapper`
- *    serves to anyone (CORS `*`), and the extension polls them.
+ * 2. The corpus paths (`/mapper`, `/mapper/version`, `/mapper/diagnostics`) are public beyond that: the corpus and
+ *    its health are what `serve-mapper` serves to anyone (CORS `*`), and the extension polls them without the secret.
  * 3. Everything else (the devtools API) needs no `Origin` or exactly the bundled extension's
  *    (`chrome-extension://<id>`): a web page's `fetch` or form post always carries its own origin.
  * 4. …and `Authorization: Bearer <session secret>` (the secret is in the 0600 session file only; compared in
@@ -30,9 +30,9 @@ export interface Access {
 /** The header carrying the session secret, as `Bearer <secret>`. */
 export const AUTH_HEADER = "authorization";
 
-/** Paths anyone on the loopback may read: the public corpus. */
+/** Paths anyone on the loopback may read: the public corpus and its health (what `serve-mapper` serves). */
 export function isPublicPath(pathname: string): boolean {
-  return pathname === "/mapper" || pathname === "/mapper/version";
+  return pathname === "/mapper" || pathname === "/mapper/version" || pathname === "/mapper/diagnostics";
 }
 
 /** Whether two strings are equal, in time that does not depend on where they differ. */

@@ -60,11 +60,13 @@ Deno.test("daemon guard - a foreign Host (DNS rebinding) is refused on every pat
 });
 
 Deno.test("daemon guard - the corpus paths stay public (any origin, no secret) on the loopback Host", () => {
-  for (const path of ["/mapper", "/mapper/version"]) {
+  // The corpus health too: the bundled extension polls it without the secret (a 403 made it drop the server).
+  for (const path of ["/mapper", "/mapper/version", "/mapper/diagnostics"]) {
     assert.equal(refusal(req(path), access), undefined);
     assert.equal(refusal(req(path, { origin: "https://any.example" }), access), undefined);
   }
   assert.notEqual(refusal(req("/mapper/other"), access), undefined);
+  assert.notEqual(refusal(req("/mapper/diagnostics/x"), access), undefined);
 });
 
 Deno.test("daemon guard - refusals happen before the handler runs", async () => {
