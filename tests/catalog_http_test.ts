@@ -717,6 +717,39 @@ Deno.test("atlas serve - archives are deterministic: two builds are byte-identic
   }
 });
 
+Deno.test("atlas serve - an entry whose .mapper/ or README.md is a symbolic link is withheld (nothing outside the gallery is published)", async () => {
+  await using s = await serveFixture({
+    alter: async (g) => {
+      // The real files sit outside the gallery; the entries only link to them.
+      const outside = join(g, "..", "outside");
+      await Deno.mkdir(outside);
+      await Deno.rename(join(g, "entries", "alpha", ".mapper"), join(outside, "corpus"));
+      await Deno.symlink(join(outside, "corpus"), join(g, "entries", "alpha", ".mapper"));
+      await Deno.rename(join(g, "entries", "gamma", "README.md"), join(outside, "README.md"));
+      await Deno.symlink(join(outside, "README.md"), join(g, "entries", "gamma", "README.md"));
+    },
+  });
+  const warnings = s.server.current().warnings;
+  assert.ok(
+    warnings.some((w) => w.entry === "alpha" && w.rule === "corpus" && w.detail === ".mapper is not a directory"),
+    JSON.stringify(warnings),
+  );
+  assert.ok(
+    warnings.some((w) => w.entry === "gamma" && w.rule === "front-matter" && /not a regular file/.test(w.detail)),
+    JSON.stringify(warnings),
+  );
+  for (const slug of ["alpha", "gamma"]) {
+    for (const path of [`/atlas/${slug}.tar.gz`, `/atlas/${slug}.md`, `/api/atlas/${slug}`, `/atlas/${slug}`]) {
+      const res = await s.get(path);
+      assert.equal(res.status, 404, path);
+      await res.body?.cancel();
+    }
+  }
+  const beta = await s.get("/atlas/beta.tar.gz");
+  assert.equal(beta.status, 200);
+  await beta.body?.cancel();
+});
+
 Deno.test("atlas serve - hostile corpora (symlinks, oversize files) are withheld from every surface", async () => {
   await using s = await serveFixture({
     alter: async (g) => {
