@@ -99,6 +99,9 @@ Deno.test({
       ]);
       assert.equal(health.status, 200, health.body);
       assert.equal(typeof JSON.parse(health.body).ok, "boolean");
+      // …but a web page does not read it (absolute paths in it tell a user name and a project's place).
+      const fromPage = await raw(s.port, ["GET /mapper/diagnostics HTTP/1.1", host, "Origin: https://any.example"]);
+      assert.equal(fromPage.status, 403, fromPage.body);
       const ok = await raw(s.port, ["GET /devtools/status HTTP/1.1", host, bearer]);
       assert.equal(ok.status, 200);
     });

@@ -5,12 +5,14 @@
  * Rules, in order:
  * 1. `Host` must be exactly `127.0.0.1:<port>` (the address the daemon listens on): a page that rebinds its own
  *    name to 127.0.0.1 (DNS rebinding) sends its own name and is refused.
- * 2. The corpus paths (`/mapper`, `/mapper/version`, `/mapper/diagnostics`) are public beyond that: the corpus and
- *    its health are what `serve-mapper` serves to anyone (CORS `*`), and the extension polls them without the secret.
- * 3. Everything else (the devtools API) needs no `Origin` or exactly the bundled extension's
- *    (`chrome-extension://<id>`): a web page's `fetch` or form post always carries its own origin.
- * 4. …and `Authorization: Bearer <session secret>` (the secret is in the 0600 session file only; compared in
- *    constant time).
+ * 2. The corpus paths (`/mapper`, `/mapper/version`) are public beyond that: the corpus is what `serve-mapper`
+ *    serves to anyone (CORS `*`), and the extension polls them.
+ * 3. Everything else needs no `Origin` or exactly the bundled extension's (`chrome-extension://<id>`): a web page's
+ *    `fetch` or form post always carries its own origin.
+ * 4. The corpus health (`/mapper/diagnostics`) needs no more: the extension polls it without the secret. A page
+ *    never reads it (it names files by their absolute paths, which tell a user name and a project's place).
+ * 5. Everything else (the devtools API) needs `Authorization: Bearer <session secret>` too (the secret is in the
+ *    0600 session file only; compared in constant time).
  *
  * A refusal is 403 with a JSON error (`code` `forbidden_host`, `forbidden_origin` or `forbidden_secret`).
  *
@@ -30,9 +32,14 @@ export interface Access {
 /** The header carrying the session secret, as `Bearer <secret>`. */
 export const AUTH_HEADER = "authorization";
 
-/** Paths anyone on the loopback may read: the public corpus and its health (what `serve-mapper` serves). */
+/** Paths anyone on the loopback may read: the public corpus. */
 export function isPublicPath(pathname: string): boolean {
-  return pathname === "/mapper" || pathname === "/mapper/version" || pathname === "/mapper/diagnostics";
+  return pathname === "/mapper" || pathname === "/mapper/version";
+}
+
+/** Paths the extension reads without the secret (web pages never): the corpus health it polls. */
+export function isExtensionPath(pathname: string): boolean {
+  return pathname === "/mapper/diagnostics";
 }
 
 /** Whether two strings are equal, in time that does not depend on where they differ. */
@@ -67,6 +74,7 @@ export function refusal(req: Request, access: Access): Response | undefined {
   if (origin !== null && (access.extensionOrigin === undefined || origin !== access.extensionOrigin)) {
     return forbidden("forbidden_origin", "the devtools API does not answer web pages");
   }
+  if (isExtensionPath(pathname)) return undefined;
   const auth = req.headers.get(AUTH_HEADER) ?? "";
   const given = auth.startsWith("Bearer ") ? auth.slice("Bearer ".length).trim() : "";
   if (!sameSecret(given, access.secret)) {

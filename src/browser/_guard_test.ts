@@ -60,13 +60,23 @@ Deno.test("daemon guard - a foreign Host (DNS rebinding) is refused on every pat
 });
 
 Deno.test("daemon guard - the corpus paths stay public (any origin, no secret) on the loopback Host", () => {
-  // The corpus health too: the bundled extension polls it without the secret (a 403 made it drop the server).
-  for (const path of ["/mapper", "/mapper/version", "/mapper/diagnostics"]) {
+  for (const path of ["/mapper", "/mapper/version"]) {
     assert.equal(refusal(req(path), access), undefined);
     assert.equal(refusal(req(path, { origin: "https://any.example" }), access), undefined);
   }
   assert.notEqual(refusal(req("/mapper/other"), access), undefined);
-  assert.notEqual(refusal(req("/mapper/diagnostics/x"), access), undefined);
+});
+
+Deno.test("daemon guard - the corpus health needs no secret (the extension polls it) but never answers a web page", async () => {
+  // Refused without the secret, the bundled extension took the server for gone on every poll.
+  assert.equal(refusal(req("/mapper/diagnostics"), access), undefined);
+  assert.equal(refusal(req("/mapper/diagnostics", { origin: access.extensionOrigin! }), access), undefined);
+  // It names files by absolute path (a user name, a project's place): no page reads it.
+  assert.equal(
+    await code(refusal(req("/mapper/diagnostics", { origin: "https://any.example" }), access)),
+    "forbidden_origin",
+  );
+  assert.equal(await code(refusal(req("/mapper/diagnostics/x"), access)), "forbidden_secret");
 });
 
 Deno.test("daemon guard - refusals happen before the handler runs", async () => {

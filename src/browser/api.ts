@@ -3,9 +3,9 @@
  * Bound to `127.0.0.1` only, on the same port as the corpus server (`/mapper`, `/mapper/version`, `/mapper/diagnostics`).
  *
  * Access (`_guard.ts`, one guard in front of every route): `Host` must be exactly `127.0.0.1:<port>`; every path
- * but the public corpus ones needs `Authorization: Bearer <secret>` (the secret is in the 0600 session file) and no
- * `Origin` other than the bundled extension's. Refusals are 403 `forbidden_host|forbidden_origin|forbidden_secret`,
- * decided before any work.
+ * but the public corpus ones needs no `Origin` other than the bundled extension's and, but for the corpus health,
+ * `Authorization: Bearer <secret>` (the secret is in the 0600 session file). Refusals are 403
+ * `forbidden_host|forbidden_origin|forbidden_secret`, decided before any work.
  *
  * Every JSON answer carries `"schema": 1` (bumped on any incompatible change). Errors are
  * `{"schema":1,"error":"<one line>","code":"<machine code>", ...}` with a 4xx/5xx status.
