@@ -1,6 +1,7 @@
 /**
  * The session daemon's devtools HTTP API: paths, payloads and the record shapes `mapper console|network` read.
- * Bound to `127.0.0.1` only, on the same port as the corpus server (`/mapper`, `/mapper/version`, `/mapper/diagnostics`).
+ * Bound to `127.0.0.1` only, on the same port as the corpus server (`/mapper`, `/mapper/version`,
+ * `/mapper/diagnostics`).
  *
  * Access (`_guard.ts`, one guard in front of every route): `Host` must be exactly `127.0.0.1:<port>`; every path
  * but the public corpus ones needs no `Origin` other than the bundled extension's and, but for the corpus health,

@@ -1,8 +1,8 @@
 /**
  * The session daemon: one process running Chromium (the only client of its DevTools pipe), the collector, and one
  * HTTP server on `127.0.0.1` that answers the corpus paths (`/mapper`, `/mapper/version`, `/mapper/diagnostics`, the
- * same handler as `serve-mapper`) and the devtools API (`/devtools/*`, see `api.ts`), every request passing one guard first
- * (`_guard.ts`: loopback Host, no foreign Origin, the session secret). It writes the session file once everything
+ * same handler as `serve-mapper`) and the devtools API (`/devtools/*`, see `api.ts`), every request passing one guard
+ * first (`_guard.ts`: loopback Host, no foreign Origin, the session secret but for the corpus). It writes the session file once everything
  * answers, prints a ready block, and runs until SIGINT/SIGTERM, `POST /devtools/shutdown`, or until Chromium exits;
  * either way it stops Chromium, closes the server and removes the session file. Neither the secret nor any browser
  * endpoint is ever printed or logged.
