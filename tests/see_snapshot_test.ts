@@ -365,6 +365,27 @@ Deno.test({
       assert.match(account.stdout, /^\[View: Account\]\nroute: \/shop\/account\/\*\*\n/);
     });
 
+    await t.step("an id from a document the tab has left is stale, never an element of the new page", async () => {
+      const login = await s.run(["snapshot", "--url", `${site.origin}/shop/login`]);
+      assert.equal(login.code, 0, login.stderr);
+      const ids = [...login.stdout.matchAll(/^ *(\d+) /gm)].map((m) => m[1]!);
+      assert.ok(ids.length > 3, login.stdout);
+      const username = /(\d+) \[UsernameInput/.exec(login.stdout)![1]!;
+      const product = await s.run(["snapshot", "--url", `${site.origin}/shop/product/4`]);
+      assert.equal(product.code, 0, product.stderr);
+      for (const id of ids) {
+        const r = await resolve(id);
+        assert.equal(r.body.code, "stale_id", `id ${id} of the login page resolved on the product page`);
+      }
+      // The ids the new page's snapshot shows are the ones that work there.
+      const quantity = /(\d+) \[QuantityInput/.exec(product.stdout)![1]!;
+      assert.equal((await resolve(quantity)).body.target?.component, "QuantityInput");
+      const click = await s.run(["browser", "click", username]);
+      assert.equal(click.code, 1);
+      assert.equal(click.stdout, "");
+      assert.match(click.stderr, new RegExp(`^mapper browser click: id ${username} is no longer on the page — `));
+    });
+
     await t.step(
       "[Conflicts] names views as specific as the current one and elements two components claim",
       async () => {

@@ -105,6 +105,11 @@ export class PageEngine {
   #deps: EngineDeps;
   #script: string;
   #worlds = new Map<string, Promise<World>>();
+  /**
+   * Per tab session, the next node id no document of it has handed out (from every collection's `nextId`): a new
+   * document of the tab numbers from there, so an id is never reused for another element of the same tab.
+   */
+  #nextIds = new Map<string, number>();
 
   /** Creates the engine; the page script is built once here. */
   constructor(deps: EngineDeps, script: string = buildPageScript()) {
@@ -199,8 +204,9 @@ export class PageEngine {
         worldName: WORLD,
         grantUniveralAccess: false,
       }, t.session);
+      // Installed and told where this tab's ids go on, in one round trip.
       const installed = await this.#deps.send("Runtime.evaluate", {
-        expression: this.#script,
+        expression: `${this.#script};\n${SEE_GLOBAL}.idsFrom(${this.#nextIds.get(t.session) ?? 1})`,
         contextId: executionContextId,
         returnByValue: true,
       }, t.session);
@@ -283,6 +289,7 @@ export class PageEngine {
       components: resolution.components,
       includeHidden: opts.includeHidden === true,
     });
+    if (page.nextId > (this.#nextIds.get(t.session) ?? 1)) this.#nextIds.set(t.session, page.nextId);
     return { page, resolution };
   }
 

@@ -19,7 +19,7 @@
  *   is there / did-you-mean), `ambiguous` (candidates with distinguishing props), `index_out_of_range`, `stale_id`.
  * - `engine.handle(target, id)` → `{objectId, backendNodeId}` of a snapshot id (`stale_id` when gone).
  * - `engine.evaluate(target, expr, {awaitPromise, byValue})` / `engine.call(target, method, ...jsonArgs)`: run in
- *   the isolated world (`__mapperSee` = the page API of `page.js`: `collect`, `settle`, `node`, `idOf`).
+ *   the isolated world (`__mapperSee` = the page API of `page.js`: `collect`, `settle`, `node`, `idOf`, `idsFrom`).
  * - `engine.settle(target, maxMs)` (load + 100 ms quiet DOM, bounded), `engine.goto(target, url)` (navigate only
  *   when not already there, then settle), `engine.snapshot(target, opts)`, `engine.collect(target)`.
  * - `engine.resolution(url)` → the single most-specific view, its memory, the active components.

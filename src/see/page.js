@@ -33,6 +33,7 @@
  *   coverage: { interactive: number, t1: number, t2: number, t3: number, orphans: Array<{ id: number, role: string, name: string, suggestion: string }> },
  *   conflicts: string[],
  *   elements: number,
+ *   nextId: number,
  * }} SeeCollect
  */
 
@@ -430,16 +431,19 @@ export function createSee(R, A) {
     };
 
     const tree = document.body ? visit(document.body, false, null, false, "") : [];
+    const blocked = blocker(owner, components);
     return {
       url: location.href,
       title: document.title,
       readyState: document.readyState,
       tree,
       counts,
-      blocked: blocker(owner, components),
+      blocked,
       coverage,
       conflicts,
       elements: document.getElementsByTagName("*").length,
+      // After every id this collection handed out: the engine starts the tab's next document here (`idsFrom`).
+      nextId,
     };
   };
 
@@ -531,5 +535,17 @@ export function createSee(R, A) {
       check();
     });
 
-  return { collect, settle, node, idOf, version: 1 };
+  /**
+   * Numbers new elements from `first` on (never lowers the counter). The engine calls it when it installs this
+   * script in a tab's new document, with the tab's next unused id: ids are this world's, so without it a new
+   * document would count from 1 again and an id from a snapshot of the page the tab left would silently name an
+   * element of this one instead of being stale.
+   * @param {number} first
+   */
+  const idsFrom = (first) => {
+    if (Number.isSafeInteger(first) && first > nextId) nextId = first;
+    return nextId;
+  };
+
+  return { collect, settle, node, idOf, idsFrom, version: 1 };
 }

@@ -29,6 +29,7 @@ function page(tree: SeeNode[]): SeeCollect {
     coverage: { interactive: 0, t1: 0, t2: 0, t3: 0, orphans: [] },
     conflicts: [],
     elements: 0,
+    nextId: 1,
   };
 }
 

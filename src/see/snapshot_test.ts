@@ -76,6 +76,7 @@ Deno.test("formatSnapshot - no view and no corpus are said, unsettled pages are 
       coverage: { interactive: 1, t1: 0, t2: 0, t3: 1, orphans: [] },
       conflicts: [],
       elements: 3,
+      nextId: 4,
     },
   };
   const text = formatSnapshot(base);
