@@ -9,6 +9,7 @@
 import type { SeeCollect, SeeNode } from "./page.js";
 import { formatPart, type QueryPart, type Target, testPredicate } from "./query.ts";
 import { PageError, type ResolvedSummary } from "./api.ts";
+import { escapeControls } from "../terminal.ts";
 
 /** A matched node with its matched ancestors (outermost first). */
 export interface MatchedNode {
@@ -80,9 +81,13 @@ export function editDistance(a: string, b: string): number {
   return prev[y.length]!;
 }
 
+/**
+ * A page value in a message. Escaped like the snapshot's values: these messages keep their own newlines (a candidate
+ * list is several lines), so a newline or escape sequence from the page must not reach them as one.
+ */
 function quote(v: string, max = 50): string {
   const cut = v.length > max ? `${v.slice(0, max - 1)}…` : v;
-  return `"${cut.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"`;
+  return `"${escapeControls(cut.replace(/\\/g, "\\\\").replace(/"/g, '\\"'), { bidi: true })}"`;
 }
 
 /** `Name k="v" …` with only the given property names (all when `keys` is undefined). */
