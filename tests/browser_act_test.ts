@@ -251,6 +251,25 @@ Deno.test({
     );
 
     await t.step(
+      "navigate to an empty (204) answer or a download fails and names the page the tab stayed on",
+      async () => {
+        await act("navigate", `${site.origin}/shop/login`);
+        for (const path of ["/api/empty", "/api/download"]) {
+          const r = await act("navigate", `${site.origin}${path}`, "--timeout-ms", "5000");
+          assert.equal(r.code, 1, r.stdout);
+          assert.equal(r.stdout, "");
+          assert.match(
+            r.stderr,
+            new RegExp(
+              `^mapper browser navigate: cannot open "${site.origin}${path}": net::ERR_ABORTED \\(.+\\) — the tab stays on ${site.origin}/shop/login;`,
+            ),
+          );
+        }
+        assert.equal(await evalJs("location.pathname"), "/shop/login");
+      },
+    );
+
+    await t.step(
       "fill replaces controlled and prefilled values and verifies them; the framework sees real typing",
       async () => {
         await act("navigate", `${site.origin}/shop/login`);

@@ -58,6 +58,8 @@ export async function navigate(page: ActPage, url: string, opts: { timeoutMs?: n
   const loaders = new Set<string>();
   let current = requested;
   let loadedAt: number | undefined;
+  // After a navigation the browser aborted: whether a main-frame document committed, or another navigation started.
+  let moved = false;
   let wake: () => void = () => {};
   const events: CdpEvent[] = [];
   using _sub = page.events.listen((ev) => {
@@ -70,6 +72,7 @@ export async function navigate(page: ActPage, url: string, opts: { timeoutMs?: n
     if (ev.method === "Page.frameNavigated") {
       const f = ev.params.frame;
       if (f.parentId !== undefined || (mainFrame !== undefined && f.id !== mainFrame)) return;
+      moved = true;
       current = f.url + (f.urlFragment ?? "");
       if (f.loaderId !== awaited) {
         awaited = f.loaderId;
@@ -83,6 +86,10 @@ export async function navigate(page: ActPage, url: string, opts: { timeoutMs?: n
         ev.method === "Page.frameScheduledNavigation") && ev.params.frameId === mainFrame && loadedAt !== undefined
     ) {
       loadedAt = undefined; // a client redirect is on its way: wait for its document
+    } else if (
+      ev.method === "Page.frameStartedNavigating" && ev.params.frameId === mainFrame && ev.params.loaderId !== awaited
+    ) {
+      moved = true; // the page navigates on its own (it may be what cancelled ours): follow it
     } else if (ev.method === "Page.navigatedWithinDocument" && ev.params.frameId === mainFrame) {
       current = String(ev.params.url ?? current);
     }
@@ -104,14 +111,23 @@ export async function navigate(page: ActPage, url: string, opts: { timeoutMs?: n
   }
   awaited = nav.loaderId;
   loaders.add(nav.loaderId);
+  // net::ERR_ABORTED: the browser dropped the document (a download, an empty 204 answer) and the tab stayed where it
+  // was, unless the page itself went elsewhere meanwhile. Nothing will load: say so after a short look, instead of
+  // waiting out the timeout and printing "navigated to" a page that never opened.
+  const abortedBy = nav.errorText === "net::ERR_ABORTED" ? Date.now() + REDIRECT_WINDOW_MS : undefined;
   for (;;) {
     for (const ev of events.splice(0)) apply(ev);
     const d = page.events.dialog(page.sessionId);
     if (d) throw dialogOpenError(d);
     const now = Date.now();
+    if (abortedBy !== undefined && !moved && now >= abortedBy) throw await abortedError(page, requested, nav);
     if (loadedAt !== undefined && now - loadedAt >= REDIRECT_WINDOW_MS) break;
     if (now >= deadline) break;
-    const waitMs = loadedAt !== undefined ? loadedAt + REDIRECT_WINDOW_MS - now : deadline - now;
+    const waitMs = loadedAt !== undefined
+      ? loadedAt + REDIRECT_WINDOW_MS - now
+      : abortedBy !== undefined && !moved
+      ? abortedBy - now
+      : deadline - now;
     await new Promise<void>((resolve) => {
       const t = setTimeout(resolve, Math.max(1, Math.min(waitMs, deadline - now)));
       wake = () => {
@@ -124,6 +140,28 @@ export async function navigate(page: ActPage, url: string, opts: { timeoutMs?: n
   const r: NavigateResult = { action: "navigate", requested, url: current, loaded: loadedAt !== undefined };
   if (sameUrl(current, requested) === false) r.redirected = loaders.size > 1 ? "client" : "server";
   return r;
+}
+
+/** The error of a navigation the browser aborted, naming the page the tab stayed on. */
+async function abortedError(
+  page: ActPage,
+  requested: string,
+  nav: { errorText?: string; isDownload?: boolean },
+): Promise<NetworkError> {
+  let here = "the page it was on";
+  try {
+    const h = await page.send("Page.getNavigationHistory", {}, 5000);
+    const url = h.entries[h.currentIndex]?.url;
+    if (url) here = url;
+  } catch {
+    // keep the generic words
+  }
+  const why = nav.isDownload
+    ? "the answer is a download, not a page"
+    : "the browser showed no page: an empty answer such as 204, or the navigation was cancelled";
+  return new NetworkError(`cannot open ${JSON.stringify(requested)}: ${nav.errorText} (${why})`, {
+    hint: `the tab stays on ${here}; the request is in 'mapper network list'`,
+  });
 }
 
 function sameUrl(a: string, b: string): boolean {

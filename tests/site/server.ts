@@ -1,6 +1,6 @@
 /**
  * The test site for the browser tests: the pages in this folder plus `/api/*` endpoints (JSON, echo, redirect
- * chain, 500, 204, a 10400-byte body, a PNG, a cookie, a request that never answers, numbered endpoints for bursts),
+ * chain, 500, 204, a download, a 10400-byte body, a PNG, a cookie, a request that never answers, numbered endpoints for bursts),
  * and the test shop (`/shop/**` → `shop.html` + `shop.js`, a single-page app; `POST /api/cart` →
  * `{ok, product_id, count}`, `POST /api/checkout` → 401 `{ok: false, error: "login required"}`).
  * One loopback server; `http://127.0.0.1:<port>` and `http://localhost:<port>` are two origins of it.
@@ -70,6 +70,11 @@ export function startSite(): Site {
     }
     if (p.startsWith("/api/status/")) return json({ error: "boom" }, { status: Number(p.slice(12)) || 500 });
     if (p === "/api/empty") return new Response(null, { status: 204 });
+    if (p === "/api/download") {
+      return new Response("a file, not a page\n", {
+        headers: { "content-type": "application/octet-stream", "content-disposition": 'attachment; filename="x.bin"' },
+      });
+    }
     if (p === "/api/big") return new Response(BIG, { headers: { "content-type": "text/plain; charset=utf-8" } });
     if (p === "/api/binary" || p === "/img.png") {
       return new Response(PNG.slice(), { headers: { "content-type": "image/png" } });
