@@ -362,6 +362,29 @@ Deno.test({
       assert.match(thrown.stderr, /the script threw: Error: boom \(line 2, column 1\)/);
     });
 
+    await t.step("a click by query lands inside a same-origin iframe and inside an open shadow root", async () => {
+      const nav = await act("navigate", `${site.origin}/shop/help`);
+      assert.equal(nav.code, 0, nav.stderr);
+      // Which element each click reaches, seen from the page world (the frame is same-origin).
+      assert.equal(
+        await evalJs(`(() => {
+          const hits = (window.__hits = []);
+          document.querySelector("iframe").contentDocument
+            .addEventListener("click", (e) => hits.push("frame " + e.target.className));
+          document.addEventListener("click", (e) => hits.push("top " + e.composedPath()[0].className));
+          return true;
+        })()`),
+        true,
+      );
+      const ask = await act("click", "AskButton");
+      assert.equal(ask.code, 0, ask.stderr);
+      assert.match(ask.stdout, /^clicked AskButton "Ask" \(id \d+\) at \(\d+, \d+\)/);
+      const chat = await act("click", "ChatButton");
+      assert.equal(chat.code, 0, chat.stderr);
+      assert.match(chat.stdout, /^clicked ChatButton "Chat with us" \(id \d+\) at /);
+      assert.deepEqual(await evalJs("window.__hits"), ["frame ask", "top chat-open"]);
+    });
+
     await t.step("a second tab: commands without --tab list both; --tab picks one; tabs close closes it", async () => {
       const opened = await act("tabs", "new", `${site.origin}/shop/product/5`);
       assert.equal(opened.code, 0, opened.stderr);
