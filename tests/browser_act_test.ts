@@ -311,6 +311,43 @@ Deno.test({
     });
 
     await t.step(
+      "fill on a select chooses the option by label (any case) or value, the very option named; checkboxes, read-only fields and disabled options are refused",
+      async () => {
+        await evalJs(`(() => {
+          document.body.insertAdjacentHTML("beforeend", '<select aria-label="Size"><option value="s">Small</option>' +
+            '<option value="m">Medium</option><option value="m">Medium (tall)</option>' +
+            '<option value="xl" disabled>XL</option></select>' +
+            '<input type="checkbox" aria-label="Gift wrap"><input readonly aria-label="Order code" value="A1">');
+          return true;
+        })()`);
+        const size = await snapshotId("Size");
+        const chosen = async () => await evalJs('document.querySelector("select").selectedOptions[0].label');
+        for (
+          const [text, label] of [["medium", "Medium"], ["Medium (tall)", "Medium (tall)"], ["s", "Small"]] as const
+        ) {
+          const r = await act("fill", size, text);
+          assert.equal(r.code, 0, r.stderr);
+          assert.equal(r.stdout, `chose "${label}" in combobox "Size" (id ${size})\n`);
+          assert.equal(await chosen(), label);
+        }
+        const disabled = await act("fill", size, "XL");
+        assert.equal(disabled.code, 1);
+        assert.match(disabled.stderr, /: option "XL" of combobox "Size" \(id \d+\) is disabled — /);
+        const none = await act("fill", size, "Huge");
+        assert.equal(none.code, 1);
+        assert.match(none.stderr, /has no option "Huge" — choose one of "Small", "Medium", "Medium \(tall\)", "XL"\n$/);
+        assert.equal(await chosen(), "Small");
+        const box = await act("fill", await snapshotId("Gift wrap"), "yes");
+        assert.equal(box.code, 1);
+        assert.match(box.stderr, /is a checkbox input: it is clicked, not filled — use 'mapper browser click \d+'/);
+        const code = await act("fill", await snapshotId("Order code"), "B2");
+        assert.equal(code.code, 1);
+        assert.match(code.stderr, /textbox "Order code" \(id \d+\) is read-only — /);
+        assert.equal(await evalJs('document.querySelector("input[readonly]").value'), "A1");
+      },
+    );
+
+    await t.step(
       "wait-for says what it waited for and what it saw when the time ran out; --gone holds at once",
       async () => {
         const r = await act("wait-for", "--component", "OrderSummary", "--timeout-ms", "300");

@@ -347,7 +347,8 @@ export function prepareFill(opts) {
     if (!option) return { mode: "no-option", options: options.map((o) => o.label.trim()).slice(0, 30) };
     if (option.disabled) return { mode: "option-disabled", option: option.label.trim() };
     select.focus();
-    select.value = option.value;
+    // By index, not by value: options may share a value, and `select.value = v` takes the first of them.
+    select.selectedIndex = option.index;
     fire();
     return { mode: "set", chosen: option.label.trim() };
   }

@@ -421,8 +421,13 @@ export async function fill(page: ActPage, target: string, text: string, opts: Fi
   }
   const want = opts.append === true ? undefined : text;
   let got = await callOn<{ value: string; label?: string }>(page, el.objectId, readValue.toString());
+  // A select holds the option it was given (matched by label in any case, or by value): that option's label.
   const matches = (v: { value: string; label?: string }) =>
-    want === undefined ? v.value.endsWith(text) : v.value === want || (prep.mode === "set" && v.label === want);
+    prep.chosen !== undefined
+      ? v.label === prep.chosen
+      : want === undefined
+      ? v.value.endsWith(text)
+      : v.value === want || (prep.mode === "set" && v.label === want);
   const deadline = Date.now() + SETTLE_MS;
   while (!matches(got) && Date.now() < deadline) {
     await new Promise((r) => setTimeout(r, 25));
