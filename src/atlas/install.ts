@@ -336,7 +336,7 @@ export async function runAdd(options: AddOptions, io: Io): Promise<number> {
       return EXIT_OK;
     }
     // Names come from the archive: control characters AND bidirectional overrides are shown, never obeyed.
-    const safe = (text: string) => escapeControls(text, { bidi: true });
+    const safe = (text: string) => escapeControls(text);
     const lines = files.map((f) => `  wrote  ${safe(shownPath(f.rel))}\n`);
     io.stdout.write(
       lines.join("") + "\n" +

@@ -18,6 +18,7 @@ import {
 } from "../browser/session.ts";
 import type { SessionInfo } from "../browser/session_file.ts";
 import { pidAlive } from "../browser/process.ts";
+import { escapeControls } from "../terminal.ts";
 
 /** A connection to the running daemon. */
 export interface DaemonClient {
@@ -56,6 +57,15 @@ export interface DaemonText {
   readonly contentType: string;
   /** A header's value, or `null`. */
   header(name: string): string | null;
+}
+
+/**
+ * A daemon's error text as one line: it quotes page text (a thrown value, a dialog's message, an element's name), and
+ * the CLI prints it after `mapper <command>:` and the MCP server returns it as a tool error, neither of which may
+ * show a line the page wrote.
+ */
+function oneLine(text: string): string {
+  return escapeControls(String(text));
 }
 
 /**
@@ -100,7 +110,7 @@ export async function connect(dir: string | undefined, io: Io): Promise<DaemonCl
     } catch {
       // not JSON
     }
-    const message = payload.error ?? (text.trim().split("\n")[0] || res.statusText);
+    const message = oneLine(payload.error ?? (text.trim().split("\n")[0] || res.statusText));
     if (res.status === 503) throw new SessionError("the session is still starting", { hint: "retry in a moment" });
     if (res.status === 404 && payload.code === "not_buffered") {
       const list = message.startsWith("console") ? "console" : "network";
@@ -155,8 +165,8 @@ export async function connect(dir: string | undefined, io: Io): Promise<DaemonCl
       }
       if (res.ok) return payload as T;
       if (res.status === 503) throw new SessionError("the session is still starting", { hint: "retry in a moment" });
-      const message = payload.error ?? (text.trim().split("\n")[0] || res.statusText);
-      const hint = payload.hint ?? "check 'mapper browser status'";
+      const message = oneLine(payload.error ?? (text.trim().split("\n")[0] || res.statusText));
+      const hint = oneLine(payload.hint ?? "check 'mapper browser status'");
       if (res.status === 400) throw new UsageError(message, { hint });
       if (res.status === 404 && payload.code !== "not_found") throw new NotFoundError(message, { hint });
       if (payload.hint !== undefined) throw new SessionError(message, { hint });
@@ -166,7 +176,7 @@ export async function connect(dir: string | undefined, io: Io): Promise<DaemonCl
       const res = await request(`/devtools/network/${index}/body?kind=${kind}`);
       if (res.status === 410) {
         const payload = (await res.json().catch(() => ({}))) as Partial<ErrorPayload>;
-        return { reason: payload.reason ?? payload.error ?? "unavailable" };
+        return { reason: oneLine(payload.reason ?? payload.error ?? "unavailable") };
       }
       if (!res.ok) return await fail(res);
       return { bytes: await read(res), contentType: res.header("content-type") ?? "" };

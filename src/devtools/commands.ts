@@ -139,7 +139,7 @@ async function listOutput<E>(
     if (answer.contentType.startsWith("text/plain")) {
       const count = answer.header("x-mapper-entries");
       await checkEmptyTab(client, opts.tab, count === null ? 1 : Number(count));
-      return escapeControls(answer.text, { keepNewlines: true, bidi: true });
+      return escapeControls(answer.text, { keepNewlines: true });
     }
     payload = client.parse<ListPayload<E>>(path, answer.text, valid);
   }
