@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { replaceDirectory, type SwapOps } from "./staged.ts";
+import { replaceDirectory, replaceFile, type SwapOps } from "./staged.ts";
 import { listFiles, tempDir } from "../tests/_helpers.ts";
 
 /** Renames that fail on the calls listed (1-based), and succeed otherwise. */
@@ -62,4 +62,29 @@ Deno.test("replaceDirectory - a failure before the swap leaves the old copy unto
   );
   assert.deepEqual(await listFiles(tmp.path), ["d/a.txt"]);
   assert.equal(await Deno.readTextFile(join(tmp.path, "d", "a.txt")), "old");
+});
+
+Deno.test("replaceFile - replaces a symlink instead of following it; 0600 when new, the old mode kept or forced", async () => {
+  await using tmp = await tempDir();
+  await Deno.writeTextFile(tmp.join("target"), "keep");
+  await Deno.symlink(tmp.join("target"), tmp.join("out"));
+  await replaceFile(tmp.join("out"), "new");
+  assert.equal(await Deno.readTextFile(tmp.join("target")), "keep");
+  assert.equal(await Deno.readTextFile(tmp.join("out")), "new");
+  assert.ok(!(await Deno.lstat(tmp.join("out"))).isSymlink);
+  if (Deno.build.os === "windows") return;
+  assert.equal((await Deno.stat(tmp.join("out"))).mode! & 0o777, 0o600);
+  await Deno.chmod(tmp.join("out"), 0o644);
+  await replaceFile(tmp.join("out"), new Uint8Array([1]));
+  assert.equal((await Deno.stat(tmp.join("out"))).mode! & 0o777, 0o644);
+  await replaceFile(tmp.join("out"), "x", { mode: 0o600, forceMode: true });
+  assert.equal((await Deno.stat(tmp.join("out"))).mode! & 0o777, 0o600);
+});
+
+Deno.test("replaceFile - a failed write leaves the old file as it was and no temporary file", async () => {
+  await using tmp = await tempDir();
+  await Deno.mkdir(tmp.join("dir"));
+  await assert.rejects(replaceFile(tmp.join("dir"), "x"), Deno.errors.IsADirectory);
+  await assert.rejects(replaceFile(tmp.join("missing", "f"), "x"), Deno.errors.NotFound);
+  assert.deepEqual(await listFiles(tmp.path), []);
 });

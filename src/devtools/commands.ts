@@ -15,6 +15,7 @@ import { resolve } from "../path.ts";
 import type { Io } from "../io.ts";
 import { FileError, SessionError, UsageError } from "../errors.ts";
 import { escapeControls, toJson } from "../terminal.ts";
+import { replaceFile } from "../staged.ts";
 // The browser area's files themselves, not its `mod.ts` (which also brings the CDP client): these commands are short,
 // and every module loaded is start-up time (boundaries_test.ts allows any non-underscore file).
 import {
@@ -177,10 +178,14 @@ export async function runNetworkList(opts: NetworkListOptions, io: Io): Promise<
   return 0;
 }
 
+/**
+ * Writes a body the user asked for by the one staged write: a page's bytes never go through a symbolic link planted
+ * at the path (it is replaced), and a new file is private (0600), since a body can hold a logged-in page's data.
+ */
 async function save(path: string, bytes: Uint8Array, io: Io): Promise<string> {
   const abs = resolve(io.cwd, path);
   try {
-    await Deno.writeFile(abs, bytes);
+    await replaceFile(abs, bytes);
   } catch (err: unknown) {
     throw new FileError(`cannot write "${escapeControls(path)}": ${err instanceof Error ? err.message : String(err)}`, {
       hint: "pass a file path in an existing, writable directory",

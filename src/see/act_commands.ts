@@ -9,10 +9,11 @@
  *
  * @module
  */
-import { dirname, join, resolve } from "node:path";
+import { resolve } from "node:path";
 import type { Io } from "../io.ts";
 import { FileError, UsageError } from "../errors.ts";
 import { escapeControls } from "../terminal.ts";
+import { replaceFile } from "../staged.ts";
 import { pageCall } from "./client.ts";
 import { writeResult } from "./output.ts";
 import type { FillResult, KeyResult, PointerResult, ScrollResult } from "./actions.ts";
@@ -241,7 +242,10 @@ function defaultShotName(now: number): string {
   return `screenshot-${d}.png`;
 }
 
-/** Writes the image beside its target first and renames it into place, so a failed write leaves nothing. */
+/**
+ * Writes the image by the one staged write (beside its target first, then renamed into place): a failed write leaves
+ * nothing, a planted symbolic link is replaced rather than written through, and a new file is private (0600).
+ */
 async function writeImage(path: string, bytes: Uint8Array, shown: string): Promise<void> {
   let st: Deno.FileInfo | undefined;
   try {
@@ -254,12 +258,9 @@ async function writeImage(path: string, bytes: Uint8Array, shown: string): Promi
       hint: "give a file name, e.g. --out shot.png",
     });
   }
-  const tmp = join(dirname(path), `.${crypto.randomUUID()}.tmp`);
   try {
-    await Deno.writeFile(tmp, bytes, { createNew: true });
-    await Deno.rename(tmp, path);
+    await replaceFile(path, bytes);
   } catch (err: unknown) {
-    await Deno.remove(tmp).catch(() => {});
     throw new FileError(
       `cannot write "${escapeControls(shown)}": ${err instanceof Error ? err.message : String(err)}`,
       {

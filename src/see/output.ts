@@ -1,6 +1,7 @@
 /**
  * The one writer of the page commands' results: text for people and agents, or `--json` (one object, `"schema": 1`
- * first, on stdout), to stdout or to `--out FILE` (then stdout gets one `saved FILE (N bytes)` line).
+ * first, on stdout), to stdout or to `--out FILE` (then stdout gets one `saved FILE (N bytes)` line; the file is
+ * written by the one staged write, `src/staged.ts`).
  *
  * @module
  */
@@ -8,6 +9,7 @@ import { resolve } from "node:path";
 import type { Io } from "../io.ts";
 import { FileError } from "../errors.ts";
 import { escapeControls, toJson } from "../terminal.ts";
+import { replaceFile } from "../staged.ts";
 import { PAGE_SCHEMA } from "./api.ts";
 
 /** Output flags every page command shares. */
@@ -37,7 +39,8 @@ export async function writeResult(
   }
   const bytes = new TextEncoder().encode(body);
   try {
-    await Deno.writeFile(resolve(io.cwd, opts.out), bytes);
+    // A planted symbolic link at the path is replaced, not written through; a new file is private (0600).
+    await replaceFile(resolve(io.cwd, opts.out), bytes);
   } catch (err: unknown) {
     throw new FileError(
       `cannot write "${escapeControls(opts.out)}": ${err instanceof Error ? err.message : String(err)}`,
