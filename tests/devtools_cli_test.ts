@@ -582,7 +582,7 @@ Deno.test("files mapper writes - a planted symlink at --out, --response-file or 
     }
     assert.equal(await Deno.readTextFile(join(dir, "rsp.txt")), BIG);
     assert.match(await Deno.readTextFile(join(dir, "snap.txt")), /button "Go"/);
-    const left = [...Deno.readDirSync(dir)].map((e) => e.name).filter((n) => n.endsWith(".tmp"));
+    const left = (await Array.fromAsync(Deno.readDir(dir))).map((e) => e.name).filter((n) => n.endsWith(".tmp"));
     assert.deepEqual(left, [], "no temporary file is left behind");
   });
 });

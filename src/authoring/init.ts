@@ -15,6 +15,7 @@ import { FileError, UsageError } from "../errors.ts";
 import type { Io } from "../io.ts";
 import { escapeControls } from "../terminal.ts";
 import { DEFAULT_CORPUS_DIR } from "./dir.ts";
+import { trustedCorpusDir } from "../corpus/mod.ts";
 import { makeEnvelope, outputFormat, writeEnvelope } from "./envelope.ts";
 
 /** The scaffold, keyed by path relative to the corpus directory, in creation order. */
@@ -138,6 +139,8 @@ export async function runInit(opts: InitOptions, io: Io): Promise<number> {
   const format = outputFormat(opts);
   const shown = opts.dir ?? DEFAULT_CORPUS_DIR;
   const path = shown.startsWith("/") ? shown : join(io.cwd, shown);
+  // Files are never added to a directory another user controls (a missing one is created, so it is ours).
+  trustedCorpusDir(path);
   const result = await scaffold(path, shown);
   return writeEnvelope(io, makeEnvelope([], path, result), {
     format,

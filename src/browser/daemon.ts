@@ -25,6 +25,7 @@ import { devtoolsHandler } from "./_http.ts";
 import { type Access, guarded, newSecret } from "./_guard.ts";
 import { privateDir, projectKey } from "./_private.ts";
 import { PageEngine, PageEvents, pageHandler } from "../see/mod.ts";
+import { trustedCorpusDir } from "../corpus/find.ts";
 import { removeSession, type SessionInfo, sessionPath, writeSession } from "./session_file.ts";
 
 /** Options of `mapper browser start` (also what the detached daemon is re-run with). */
@@ -160,6 +161,8 @@ export async function runDaemon(opts: StartOptions, io: Io): Promise<number> {
   const dir = resolve(io.cwd, opts.dir);
   const site = basename(io.cwd);
   await prepareCorpusDir(dir, opts.dir);
+  // The daemon publishes the corpus on the loopback: checked here too, however it was started.
+  trustedCorpusDir(dir);
   const binary = await findBrowser(opts.browser, io.env);
   const key = await projectKey(dir);
   const profile = opts.profile ? resolve(io.cwd, opts.profile) : await defaultProfile(io, dir);

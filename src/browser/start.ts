@@ -13,6 +13,7 @@ import { findBrowser } from "./chromium.ts";
 import { prepareCorpusDir, runDaemon, type StartOptions, stopCommand } from "./daemon.ts";
 import { handshake, openSession, type Session, startDir } from "./session.ts";
 import { readSession } from "./session_file.ts";
+import { trustedCorpusDir } from "../corpus/find.ts";
 import type { LoopbackResponse } from "./_loopback_http.ts";
 import { privateDir, projectKey } from "./_private.ts";
 
@@ -232,6 +233,7 @@ export async function runBrowserStart(cmd: StartCommandOptions, io: Io): Promise
   const { dir, shown } = startDir(cmd.dir, io);
   const opts: StartOptions = { ...cmd, dir: shown };
   await prepareCorpusDir(dir, shown);
+  trustedCorpusDir(dir); // also one just created: inside a folder another user controls it is not ours to use
   if (opts.logFile) {
     const logIo = fileIo(io, opts.logFile);
     try {

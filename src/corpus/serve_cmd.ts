@@ -12,6 +12,7 @@ import type { Io } from "../io.ts";
 import { DataError, FileError, NetworkError } from "../errors.ts";
 import { CorpusLoadError, type Diagnostic, formatDiagnostic } from "./diagnostic.ts";
 import { componentCount, startCorpusService } from "./service.ts";
+import { trustedCorpusDir } from "./find.ts";
 import type { CorpusService } from "./service.ts";
 
 /** Options of {@linkcode runServeMapper} (the command's flags). */
@@ -56,6 +57,8 @@ export async function runServeMapper(opts: ServeMapperOptions, io: Io): Promise<
     }
     throw new FileError(`cannot read corpus directory "${opts.dir}": ${err instanceof Error ? err.message : err}`);
   }
+  // Served to anyone on the loopback: never a directory another user controls.
+  trustedCorpusDir(absDir);
 
   /** One log line as written: the text, or with `--json-log` one JSON object. */
   const logLine = (text: string, extra: Record<string, unknown> = {}): string => {
