@@ -193,6 +193,24 @@ async function fetchArchive(
   }
 }
 
+/**
+ * Where `atlas add` fetches the archive of `options.slug`: the URL (parsed once and checked by the transport policy:
+ * that object is what is fetched and what the lock records) or a local path. Throws a usage error when the template
+ * has no `{slug}`, and the policy's error for a URL it refuses.
+ */
+export function archiveLocation(options: Pick<AddOptions, "slug" | "source" | "index">, io: Io): string | URL {
+  const template = sourceTemplate(options, io);
+  if (!template.includes(SLUG_PLACEHOLDER)) {
+    throw new UsageError(
+      `archive URL ${quote(template)} has no {slug} placeholder — it must name where one entry's archive lives, ` +
+        `for example ${DEFAULT_SOURCE}`,
+    );
+  }
+  return isUrl(template)
+    ? allowedUrl(template.replaceAll(SLUG_PLACEHOLDER, pathEscape(options.slug)), "use an https:// URL in --source")
+    : resolve(io.cwd, template.replaceAll(SLUG_PLACEHOLDER, options.slug));
+}
+
 /** Runs `atlas add`; returns 0 or throws a typed error (exit 1, or 2 for bad arguments). */
 export async function runAdd(options: AddOptions, io: Io): Promise<number> {
   const { slug, target } = options;
@@ -207,17 +225,7 @@ export async function runAdd(options: AddOptions, io: Io): Promise<number> {
   if (expect !== undefined && !/^[0-9a-f]{64}$/.test(expect)) {
     throw new UsageError(`--expect-sha256 must be 64 hexadecimal digits, got ${quote(options.expectSha256 ?? "")}`);
   }
-  const template = sourceTemplate(options, io);
-  if (!template.includes(SLUG_PLACEHOLDER)) {
-    throw new UsageError(
-      `archive URL ${quote(template)} has no {slug} placeholder — it must name where one entry's archive lives, ` +
-        `for example ${DEFAULT_SOURCE}`,
-    );
-  }
-  // A URL is parsed once, here: that object is what the policy checks, what is fetched and what the lock records.
-  const location: string | URL = isUrl(template)
-    ? allowedUrl(template.replaceAll(SLUG_PLACEHOLDER, pathEscape(slug)), "use an https:// URL in --source")
-    : resolve(io.cwd, template.replaceAll(SLUG_PLACEHOLDER, slug));
+  const location = archiveLocation(options, io);
   const targetAbs = resolve(io.cwd, target);
   const fromTarget = relative(targetAbs, resolve(io.cwd));
   if (fromTarget !== ".." && !fromTarget.startsWith(`..${sep}`) && !isAbsolute(fromTarget)) {

@@ -153,10 +153,7 @@ function trackRequests(transport: Transport): { drained(): Promise<void> } {
 /** Runs `mapper mcp` until the client disconnects or the process is told to stop; returns the exit code. */
 export async function runMcp(opts: McpOptions, io: Io): Promise<number> {
   const signal = io.signal; // read first: installs the SIGINT/SIGTERM listeners before anything can block
-  const [{ StdioServerTransport }, process] = await Promise.all([
-    import("@modelcontextprotocol/sdk/server/stdio.js"),
-    import("node:process"),
-  ]);
+  const { LineTransport } = await import("./_stdio.ts");
   await using keeper = new SessionKeeper(opts, io);
   const server = await buildServer(opts, io, keeper);
   const { promise: closed, resolve: close } = Promise.withResolvers<string>();
@@ -164,10 +161,11 @@ export async function runMcp(opts: McpOptions, io: Io): Promise<number> {
   void stopped.then(() => close("stopped by a signal"));
   server.server.onclose = () => close("the client disconnected");
   server.server.onerror = (err: Error) => io.stderr.write(`[mcp] ${describe(err)}\n`);
-  const transport = new StdioServerTransport();
+  // Our own line reader (size cap, linear buffering) in front of the SDK's protocol layer.
+  const transport = new LineTransport(Deno.stdin, Deno.stdout);
   await server.connect(transport);
   const requests = trackRequests(transport);
-  process.stdin.once("end", async () => {
+  void transport.ended.then(async () => {
     // Every request read before the end is answered first; a signal cuts the wait short.
     await Promise.race([requests.drained(), stopped, new Promise((r) => setTimeout(r, DRAIN_MS))]);
     close("standard input ended");
