@@ -13,6 +13,7 @@ import { join } from "node:path";
 import { assetsUnder } from "../assets.ts";
 import { FileError } from "../errors.ts";
 import { replaceDirectory, type SwapOps } from "../staged.ts";
+import { extensionId } from "../http_guard.ts";
 import type { CdpConnection } from "./cdp.ts";
 import type { Collector } from "./collector.ts";
 
@@ -30,19 +31,8 @@ export interface ExtensionInstall {
   origin: string | undefined;
 }
 
-/**
- * The id Chromium gives an extension whose manifest `key` is `keyBase64` (a DER public key): the first 128 bits of
- * its SHA-256, each hex digit mapped to `a`–`p`.
- */
-export async function extensionId(keyBase64: string): Promise<string> {
-  const der = Uint8Array.from(atob(keyBase64), (c) => c.charCodeAt(0));
-  const hash = new Uint8Array(await crypto.subtle.digest("SHA-256", der));
-  let id = "";
-  for (const byte of hash.subarray(0, 16)) {
-    id += String.fromCharCode(97 + (byte >> 4), 97 + (byte & 15));
-  }
-  return id;
-}
+/** The id Chromium gives an extension of a manifest `key` (the one computation, shared with the request guard). */
+export { extensionId };
 
 function manifestOf(
   text: string | undefined,
