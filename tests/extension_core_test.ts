@@ -1,16 +1,13 @@
 import assert from "node:assert/strict";
 import {
-  activeComponents,
   candidatePorts,
-  type Component,
   formatEvent,
   formatPath,
   isSecretField,
-  normalizeCorpus,
-  resolvePath,
   roleOf,
   statusLine,
 } from "../assets/extension/core.js";
+import { activeComponents, type Component, normalizeCorpus, resolvePath } from "../assets/extension/resolver.js";
 import { dom, h } from "./_fake_dom.ts";
 
 function component(name: string, selector: string, extra: Partial<Component> = {}): Component {

@@ -1,14 +1,19 @@
 // @ts-check
 /// <reference lib="dom" />
-// Content script (classic script: MV3 content scripts cannot be modules, so core.js comes in by dynamic import).
+// Content script (classic script: MV3 content scripts cannot be modules, so resolver.js and core.js come in by
+// dynamic import, from the extension's per-session dynamic URL: they are web-accessible only with use_dynamic_url).
 // Gets the corpus from the service worker (which alone talks to the mapper server), resolves the one active view
 // of location.pathname with the shared resolver (resolver.js, re-exported by core.js), resolves hovered/clicked/typed-into elements to component paths, draws the hover
 // overlay while a Mapper panel is open, and reports events to the worker.
 // deno-lint-ignore-file no-console
 
 (async () => {
-  /** @type {typeof import("./core.js")} */
-  const core = await import(chrome.runtime.getURL("core.js"));
+  /** @type {[typeof import("./resolver.js"), typeof import("./core.js")]} */
+  const [resolver, helpers] = await Promise.all([
+    import(chrome.runtime.getURL("resolver.js")),
+    import(chrome.runtime.getURL("core.js")),
+  ]);
+  const core = { ...resolver, ...helpers };
 
   /** @type {import("./core.js").Corpus | null} */
   let corpus = null;

@@ -1,22 +1,12 @@
 // @ts-check
 // Pure logic of the Mapper Overlay extension besides the resolver: server discovery and event formatting. Route
 // matching, view resolution, corpus normalisation, element resolution and property extraction live in
-// `resolver.js` (the one implementation the CLI shares) and are re-exported here so existing imports keep working.
-// No `chrome.*` and no DOM globals, so this module runs unchanged in the content script, the panels and Deno tests.
+// `resolver.js` (the one implementation the CLI shares); import them from there.
+// No `chrome.*`, no DOM globals and no imports, so this module runs unchanged in the content script, the panels and
+// Deno tests. No imports on purpose: the content script loads it from the extension's per-session dynamic URL
+// (web-accessible with `use_dynamic_url`, so pages cannot find the extension at a fixed address), and a module
+// loaded that way cannot import its neighbours.
 
-export {
-  activeComponents,
-  cleanValue,
-  countMatches,
-  extractProperties,
-  extractValue,
-  matchRoute,
-  MAX_VALUE,
-  nodeText,
-  normalizeCorpus,
-  resolvePath,
-  resolveView,
-} from "./resolver.js";
 /** @typedef {import("./resolver.js").Property} Property */
 /** @typedef {import("./resolver.js").Component} Component */
 /** @typedef {import("./resolver.js").View} View */
