@@ -215,6 +215,15 @@ Deno.test("mcp - --help documents the flags; a bad --url is a usage error before
     bad.stderr,
     /^mapper mcp: --url "shop\.test" is not an absolute URL — include the scheme, e\.g\. --url https:\/\/example\.com\/\n$/,
   );
+  // A --url the scheme policy refuses fails at once, not at the first tool call.
+  const local = await runMapper(["mcp", "--url", "file:///etc/hostname"], { cwd: dir.path, env: { HOME: dir.path } });
+  assert.equal(local.code, 1);
+  assert.match(local.stderr, /^mapper mcp: refusing to open "file:\/\/\/etc\/hostname": file: URLs are opened only /);
+  const allowed = await runMapper(["mcp", "--url", "file:///etc/hostname", "--allow-scheme", "file"], {
+    cwd: dir.path,
+    env: { HOME: dir.path },
+  });
+  assert.equal(allowed.code, 0, allowed.stderr);
 });
 
 Deno.test("mcp - match answers with the text of 'mapper match'", async () => {

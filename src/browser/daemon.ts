@@ -26,6 +26,7 @@ import { type Access, guarded, newSecret } from "../http_guard.ts";
 import { privateDir, projectKey } from "./_private.ts";
 import { PageEngine, PageEvents, pageHandler } from "../see/mod.ts";
 import { trustedCorpusDir } from "../corpus/find.ts";
+import { schemeRefusal } from "./schemes.ts";
 import { removeSession, type SessionInfo, sessionPath, writeSession } from "./session_file.ts";
 
 /** Options of `mapper browser start` (also what the detached daemon is re-run with). */
@@ -34,6 +35,8 @@ export interface StartOptions {
   profile?: string | undefined;
   headless: boolean;
   url?: string | undefined;
+  /** Schemes besides http(s) the start URL may have (`--allow-scheme`; see `schemes.ts`). */
+  allowSchemes?: readonly string[] | undefined;
   browserFlags: string[];
   port: number;
   dir: string;
@@ -332,7 +335,9 @@ export async function runDaemon(opts: StartOptions, io: Io): Promise<number> {
           ),
       );
     }
-    if (opts.url && firstPage) {
+    const refused = opts.url ? schemeRefusal(opts.url, opts.allowSchemes) : undefined;
+    if (refused) io.stderr.write(`[browser] warning: ${refused.message} — ${refused.hint}\n`);
+    if (opts.url && firstPage && !refused) {
       await conn.send("Page.navigate", { url: opts.url }, firstPage.id, 15_000).catch((err: unknown) =>
         io.stderr.write(
           `[browser] warning: could not open "${opts.url}": ${err instanceof Error ? err.message : String(err)}\n`,

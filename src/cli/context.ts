@@ -47,3 +47,7 @@ export function coordinateArg(value: string): number {
 export function collect(value: string, previous: string[] | undefined): string[] {
   return [...(previous ?? []), value];
 }
+
+/** The help of `--allow-scheme`, the same on every command that opens a URL. */
+export const ALLOW_SCHEME_HELP =
+  "also open URLs of this scheme (file, data, chrome, …; repeatable): only http, https and about:blank otherwise";

@@ -69,7 +69,8 @@ const navigate = defineTool({
   title: "Open a URL",
   description: "Open an absolute URL in the tab and wait for it to load (and for a client-side redirect); answers " +
     "with the final URL and the view it resolves to. Then call wait_for (view or component) if the page renders " +
-    "late, and snapshot.",
+    "late, and snapshot. Only http(s) URLs (and about:blank) open unless the user started the server with " +
+    "--allow-scheme.",
   input: {
     url: z.string().min(1).describe('An absolute URL, e.g. "http://localhost:3000/cart".'),
     timeout_ms: timeout(30_000, "for the load"),
@@ -80,7 +81,14 @@ const navigate = defineTool({
   async call(a, ctx) {
     const { runNavigate } = await import("../see/act_commands.ts");
     return await ctx.capture((io) =>
-      runNavigate({ dir: ctx.dir, tab: a.tab, json: false, url: a.url, timeoutMs: a.timeout_ms ?? 30_000 }, io)
+      runNavigate({
+        dir: ctx.dir,
+        tab: a.tab,
+        json: false,
+        url: a.url,
+        timeoutMs: a.timeout_ms ?? 30_000,
+        allowSchemes: ctx.allowSchemes,
+      }, io)
     );
   },
 });
@@ -344,7 +352,15 @@ const tabs = defineTool({
     const { runTabs } = await import("../see/act_commands.ts");
     const arg = a.action === "new" ? a.url : a.action === "close" ? a.tab : undefined;
     return await ctx.capture((io) =>
-      runTabs({ dir: ctx.dir, tab: undefined, json: false, op: a.action, arg, timeoutMs: a.timeout_ms ?? 30_000 }, io)
+      runTabs({
+        dir: ctx.dir,
+        tab: undefined,
+        json: false,
+        op: a.action,
+        arg,
+        timeoutMs: a.timeout_ms ?? 30_000,
+        allowSchemes: ctx.allowSchemes,
+      }, io)
     );
   },
 });

@@ -57,6 +57,7 @@ export async function buildServer(
   const ctx: ToolContext = {
     io,
     dir: opts.dir,
+    allowSchemes: opts.allowSchemes,
     async capture(fn) {
       const out = capture();
       const err = capture();
@@ -153,6 +154,9 @@ function trackRequests(transport: Transport): { drained(): Promise<void> } {
 /** Runs `mapper mcp` until the client disconnects or the process is told to stop; returns the exit code. */
 export async function runMcp(opts: McpOptions, io: Io): Promise<number> {
   const signal = io.signal; // read first: installs the SIGINT/SIGTERM listeners before anything can block
+  const { assertOpenable, schemesOption } = await import("../browser/mod.ts");
+  opts = { ...opts, allowSchemes: schemesOption(opts.allowSchemes) };
+  assertOpenable(opts.url, opts.allowSchemes); // a refused --url fails here, not at the first tool call
   const { LineTransport } = await import("./_stdio.ts");
   await using keeper = new SessionKeeper(opts, io);
   const server = await buildServer(opts, io, keeper);

@@ -24,6 +24,8 @@ export interface SessionOptions {
   url?: string | undefined;
   /** Daemon port of a session this server starts (slides up when busy). */
   port: number;
+  /** Schemes besides http(s) the navigate and tabs tools (and `url`) may open (`--allow-scheme`). */
+  allowSchemes: readonly string[];
 }
 
 /** Keeps (or starts) the session; dispose to stop what it started. */
@@ -93,6 +95,7 @@ export class SessionKeeper implements AsyncDisposable {
       profile: undefined,
       headless: this.#opts.headless,
       url: this.#opts.url,
+      allowSchemes: this.#opts.allowSchemes,
       browserFlags: [],
       port: this.#opts.port,
       dir: this.#opts.dir,

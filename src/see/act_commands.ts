@@ -14,6 +14,7 @@ import type { Io } from "../io.ts";
 import { FileError, UsageError } from "../errors.ts";
 import { escapeControls } from "../terminal.ts";
 import { replaceFile } from "../staged.ts";
+import { assertOpenable, schemesOption } from "../browser/mod.ts";
 import { pageCall } from "./client.ts";
 import { writeResult } from "./output.ts";
 import type { FillResult, KeyResult, PointerResult, ScrollResult } from "./actions.ts";
@@ -59,6 +60,8 @@ async function print(io: Io, opts: ActCommon, text: string, payload: object): Pr
 export interface NavigateOptions extends ActCommon {
   url: string;
   timeoutMs: number;
+  /** Schemes besides http(s) the URL may have (`--allow-scheme`); the daemon enforces it. */
+  allowSchemes?: readonly string[] | undefined;
 }
 
 /** Runs `mapper browser navigate URL`. */
@@ -71,6 +74,7 @@ export async function runNavigate(opts: NavigateOptions, io: Io): Promise<number
   const r = await call<NavigateResult & { view: string | null }>(opts, io, "navigate", {
     url: opts.url,
     timeoutMs: opts.timeoutMs,
+    allowSchemes: schemesOption(opts.allowSchemes),
   }, opts.timeoutMs);
   const view = r.view ? `  view: ${escapeControls(r.view)}\n` : "";
   return await print(io, opts, formatNavigate(r) + view, r);
@@ -309,6 +313,8 @@ export interface TabsOptions extends ActCommon {
   op: string;
   arg?: string | undefined;
   timeoutMs: number;
+  /** `new`: schemes besides http(s) the URL may have (`--allow-scheme`); the daemon enforces it. */
+  allowSchemes?: readonly string[] | undefined;
 }
 
 /** Runs `mapper browser tabs list|new [URL]|close ID`. */
@@ -320,6 +326,9 @@ export async function runTabs(opts: TabsOptions, io: Io): Promise<number> {
   }
   if (opts.op === "new") {
     const url = opts.arg ?? "about:blank";
+    const allowSchemes = schemesOption(opts.allowSchemes);
+    // Refused before a blank tab is opened for it (the daemon refuses it again when asked to navigate).
+    assertOpenable(url, allowSchemes);
     if (!URL.canParse(url)) {
       throw new UsageError(`${JSON.stringify(escapeControls(url))} is not an absolute URL`, {
         hint: "include the scheme, e.g. https://example.com/",
@@ -335,7 +344,7 @@ export async function runTabs(opts: TabsOptions, io: Io): Promise<number> {
         { ...opts, tab: opened.tab },
         io,
         "navigate",
-        { url, timeoutMs: opts.timeoutMs },
+        { url, timeoutMs: opts.timeoutMs, allowSchemes },
         opts.timeoutMs,
       );
       text = `opened tab ${opened.tab.slice(0, 8)}; ${formatNavigate(nav)}`;
