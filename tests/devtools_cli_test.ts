@@ -242,6 +242,11 @@ function fakeDaemon(mode: Mode = "ok") {
       }, 410);
     }
     if (p === "/devtools/page/snapshot") return json(PAGE_SNAPSHOT);
+    if (p === "/devtools/page/click") {
+      // A list of the daemon's own (indented lines) around page text that tries to start lines of its own.
+      const error = '2 matches:\n  #0  Card "one"\nmapper browser click: FORGED\u2028x\n\n  \u202eevil\u0085';
+      return json({ schema: 1, error, code: "ambiguous", hint: "pick one\nmapper: FORGED" }, 409);
+    }
     if (p === "/devtools/page/screenshot") {
       return json({ schema: 1, action: "screenshot", format: "png", data: btoa("\x89PNG fake"), width: 2, height: 1 });
     }
@@ -584,5 +589,17 @@ Deno.test("files mapper writes - a planted symlink at --out, --response-file or 
     assert.match(await Deno.readTextFile(join(dir, "snap.txt")), /button "Go"/);
     const left = (await Array.fromAsync(Deno.readDir(dir))).map((e) => e.name).filter((n) => n.endsWith(".tmp"));
     assert.deepEqual(left, [], "no temporary file is left behind");
+  });
+});
+
+Deno.test("page commands - a daemon's error keeps its own indented list lines; any other newline or invisible character is shown", async () => {
+  await withSession("ok", async (run) => {
+    const r = await run(["browser", "click", "Card"]);
+    assert.equal(r.code, 1);
+    assert.equal(
+      r.stderr,
+      'mapper browser click: 2 matches:\n  #0  Card "one"\\nmapper browser click: FORGED\\u2028x\\n\n  \\u202eevil\\x85' +
+        " — pick one\\nmapper: FORGED\n",
+    );
   });
 });

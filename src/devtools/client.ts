@@ -60,12 +60,14 @@ export interface DaemonText {
 }
 
 /**
- * A daemon's error text as one line: it quotes page text (a thrown value, a dialog's message, an element's name), and
- * the CLI prints it after `mapper <command>:` and the MCP server returns it as a tool error, neither of which may
- * show a line the page wrote.
+ * A daemon's error text, safe to print after `mapper <command>:` (CLI) or return as a tool error (MCP): it quotes page
+ * text (a thrown value, a dialog's message, an element's name), so every control, line-breaking and invisible
+ * character is shown escaped, and a newline stays only where the daemon lays out a list of its own, whose lines are
+ * indented (`2 tabs are open:\n  D13A6E0B  …`); any other newline is shown as `\n`, so no line the page wrote can
+ * start in the first column.
  */
 function oneLine(text: string): string {
-  return escapeControls(String(text));
+  return escapeControls(String(text), { keepNewlines: true }).replace(/\t/g, "\\t").replace(/\n(?! {2}\S)/g, "\\n");
 }
 
 /**
