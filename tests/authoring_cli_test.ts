@@ -15,7 +15,7 @@ async function writeCorpus(root: string, files: Record<string, string>): Promise
   return dir;
 }
 
-const CLEAN = "version: 1\n\nviews:\n  - name: Home\n    route: /\n";
+const CLEAN = "version: 1\nviews:\n  - name: Home\n    route: /\n";
 
 Deno.test("validate - a clean corpus prints the summary and exits 0", async () => {
   await using tmp = await tempDir();
@@ -159,7 +159,6 @@ const CANONICAL = [
   "# Keep views sorted.",
   "",
   "version: 1",
-  "",
   "views:",
   "  # the landing page",
   "  - name: Home",
@@ -171,7 +170,6 @@ const CANONICAL = [
   "  - name: Product",
   "    route: /p/:id",
   "    # detail page",
-  "",
   "components:",
   "  - name: Brand",
   "    selector: \"[data-testid='logo']\"",

@@ -1,7 +1,7 @@
 /**
  * `mapper fmt [--check] [--write] [--dir D] [--json] [--format …]`: rewrite every corpus file in the canonical format
  * ({@linkcode canonicalize}, authoring.md §7). A file that does not parse (`fmt.parse-error`), that has any error
- * diagnostic (`fmt.schema-invalid`), or whose sorting would change which tied view wins (`fmt.order-sensitive`) is
+ * diagnostic (`fmt.schema-invalid`), or whose sorting would change which view wins a URL (`fmt.order-sensitive`) is
  * never touched. `--check` writes nothing and reports each file that is not canonical (`fmt.not-canonical`, exit 1).
  * Files are replaced atomically (temp file beside it, then rename).
  *
