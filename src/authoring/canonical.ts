@@ -1,15 +1,13 @@
 /**
- * The canonical format of a corpus file (authoring.md §7), built on the `yaml` package's Document API so comments
+ * The canonical format of a corpus file, built on the `yaml` package's Document API so comments
  * travel with the nodes they belong to:
  *
- * - two-space indent, sequences indented under their key, block collections only, no line wrapping, one final
- *   newline;
+ * - two-space indent, sequences indented under their key, block collections (an empty one `[]`/`{}`), no line
+ *   wrapping, one final newline;
  * - strings plain when they read back as the same string, else single-quoted, else double-quoted (multi-line
  *   strings written as block scalars stay block scalars);
- * - key order — file: `version, memory, views, components, requests`; view: `name, route, description, source,
- *   dependencies, components, memory, requests`; component: `name, selector, description, source, dependencies,
- *   children, memory`; request: `name, route, method, description, source, request, response, headers, memory`;
- *   other keys follow in their original order;
+ * - keys in the order the corpus schema declares (`src/corpus/schema.ts`) at every level; a key it does not know
+ *   follows, in its original order;
  * - top-level `views` and `components` sorted by name, top-level `requests` by (route, method), byte-wise and
  *   stable; nested lists keep their order; `dependencies` sorted and de-duplicated; views are not sorted when that
  *   would change which view wins a URL (`order-sensitive`);
@@ -36,21 +34,7 @@ import {
   type YAMLSeq,
 } from "yaml";
 import { routeOverlap, routeScore } from "../../assets/extension/resolver.js";
-
-const FILE_KEYS = ["version", "memory", "views", "components", "requests"];
-const VIEW_KEYS = ["name", "route", "description", "source", "dependencies", "components", "memory", "requests"];
-const COMPONENT_KEYS = ["name", "selector", "description", "source", "dependencies", "children", "memory"];
-const REQUEST_KEYS = [
-  "name",
-  "route",
-  "method",
-  "description",
-  "source",
-  "request",
-  "response",
-  "headers",
-  "memory",
-];
+import { CORPUS_SCHEMA, KEY_ORDER, type Place } from "../corpus/mod.ts";
 
 /** What {@linkcode canonicalize} found. */
 export type CanonicalResult =
@@ -93,17 +77,22 @@ function seqOf(map: unknown, key: string): YAMLSeq | undefined {
   return isSeq(v) ? v as YAMLSeq : undefined;
 }
 
-/** Applies the component key order to a list of components and, recursively, their children. */
-function components(seq: YAMLSeq | undefined): void {
-  for (const c of seq?.items ?? []) {
-    orderKeys(c, COMPONENT_KEYS);
-    dependencies(c);
-    components(seqOf(c, "children"));
+/**
+ * Orders the keys of a mapping at `place` as the corpus schema declares, then those of every mapping nested in it
+ * (list entries and single mappings alike); `dependencies` lists are sorted and de-duplicated on the way.
+ */
+function orderTree(node: unknown, place: Place): void {
+  if (!isMap(node)) return;
+  const map = node as YAMLMap;
+  orderKeys(map, KEY_ORDER[place]);
+  for (const decl of CORPUS_SCHEMA[place].keys) {
+    if (decl.key === "dependencies") dependencies(map);
+    const type = decl.type;
+    if (typeof type !== "object") continue;
+    const value = map.get(decl.key, true);
+    if ("map" in type) orderTree(value, type.map);
+    else if (isSeq(value)) { for (const item of (value as YAMLSeq).items) orderTree(item, type.list); }
   }
-}
-
-function requests(seq: YAMLSeq | undefined): void {
-  for (const r of seq?.items ?? []) orderKeys(r, REQUEST_KEYS);
 }
 
 /** Sorts and de-duplicates a `dependencies` list of plain strings (others are left alone). */
@@ -314,7 +303,8 @@ export function canonicalize(text: string): CanonicalResult {
       Node(_key, node) {
         trimComments(node);
         (node as Node & { spaceBefore?: boolean }).spaceBefore = false;
-        if (isMap(node) || isSeq(node)) (node as YAMLMap).flow = false;
+        // Block style, except for an empty list or mapping, which has no block form (`[]`, `{}`).
+        if (isMap(node) || isSeq(node)) (node as YAMLMap).flow = (node as YAMLMap).items.length === 0;
         if (isScalar(node) && typeof (node as Scalar).value === "string" && !isBlock(node as Scalar)) {
           const s = node as Scalar;
           if (String(s.value).includes("\n")) s.type = "QUOTE_DOUBLE";
@@ -330,32 +320,24 @@ export function canonicalize(text: string): CanonicalResult {
     });
     if (isMap(root)) {
       const map = root as YAMLMap;
-      orderKeys(map, FILE_KEYS);
       const views = seqOf(map, "views");
       if (views) {
         const conflict = viewOrderConflict(views);
         if (conflict) return { kind: "order-sensitive", message: conflict };
         giveListCommentToFirst(views);
         sortSeq(views, (v) => field(v, "name"));
-        for (const v of views.items) {
-          orderKeys(v, VIEW_KEYS);
-          dependencies(v);
-          components(seqOf(v, "components"));
-          requests(seqOf(v, "requests"));
-        }
       }
       const globals = seqOf(map, "components");
       if (globals) {
         giveListCommentToFirst(globals);
         sortSeq(globals, (c) => field(c, "name"));
-        components(globals);
       }
       const reqs = seqOf(map, "requests");
       if (reqs) {
         giveListCommentToFirst(reqs);
         sortSeq(reqs, (r) => `${field(r, "route")}\0${field(r, "method")}`);
-        requests(reqs);
       }
+      orderTree(map, "file");
       for (const pair of map.items) {
         const value = pair.value;
         if (isSeq(value)) {

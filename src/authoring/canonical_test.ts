@@ -89,6 +89,66 @@ Deno.test("canonical - refuses to sort equally specific views whose routes cross
   );
 });
 
+Deno.test("canonical - keys follow the corpus schema's order everywhere (url beside route, properties before children)", () => {
+  const text = ok([
+    "requests:",
+    "  - tags: [t]",
+    "    properties:",
+    "      - pattern: x",
+    "        source: rsp.body",
+    "        name: id",
+    "    name: Api",
+    "    route: /api",
+    "views:",
+    "  - requests: []",
+    "    url: https://shop.example/",
+    "    components:",
+    "      - memory: [m]",
+    "        children: []",
+    "        properties:",
+    "          - transform: number",
+    "            extract: text",
+    "            name: price",
+    "        selector: .card",
+    "        name: Card",
+    "    route: /",
+    "    name: Home",
+    "version: 1",
+    "",
+  ].join("\n"));
+  assert.equal(
+    text,
+    [
+      "version: 1",
+      "views:",
+      "  - name: Home",
+      "    route: /",
+      "    url: https://shop.example/",
+      "    components:",
+      "      - name: Card",
+      "        selector: .card",
+      "        properties:",
+      "          - name: price",
+      "            extract: text",
+      "            transform: number",
+      "        children: []",
+      "        memory:",
+      "          - m",
+      "    requests: []",
+      "requests:",
+      "  - name: Api",
+      "    route: /api",
+      "    properties:",
+      "      - name: id",
+      "        source: rsp.body",
+      "        pattern: x",
+      "    tags:",
+      "      - t",
+      "",
+    ].join("\n"),
+  );
+});
+
 // ---- Property: fmt never changes which view a URL resolves to
 
 const NAMES = ["Alpha", "Beta", "Gamma", "Mu", "Zeta"];
