@@ -190,6 +190,8 @@ Deno.test("canonical - for random corpora and URLs, match resolves the same view
         if (r.kind === "order-sensitive") refused++;
         if (r.kind !== "ok") continue;
         if (r.text !== text) sorted++;
+        const again = canonicalize(r.text);
+        assert.equal(again.kind === "ok" && again.text, r.text, `fmt is not idempotent on:\n${text}\n${rng.replay}`);
         await Deno.writeTextFile(join(dir, file), r.text);
       }
       const after = await resolve();
