@@ -147,7 +147,7 @@ export function formatSnapshot(
       lines.push("", "[Empty properties] (visible matches whose extract found nothing)");
       for (const e of empty) {
         lines.push(
-          `  ${escapeControls(`${e.component}.${e.property}`, { bidi: true })} (empty) on ${e.count} of ${e.of} — ` +
+          `  ${escapeControls(`${e.component}.${e.property}`)} (empty) on ${e.count} of ${e.of} — ` +
             `extract ${q(e.extract)}`,
         );
       }
