@@ -154,6 +154,9 @@ export class LineTransport implements Transport {
   #writing: Promise<void> = Promise.resolve();
   #closed = false;
   readonly #ended = Promise.withResolvers<void>();
+  /** Ids of the requests read and not answered yet (counted here, where they pass: no message is missed). */
+  readonly #open = new Set<string | number>();
+  #wake: (() => void) | undefined;
 
   /** A transport reading `input` and writing `output`; lines over `max` bytes are refused. */
   constructor(input: ByteReader, output: ByteWriter, max: number = MAX_MESSAGE_BYTES) {
@@ -166,6 +169,15 @@ export class LineTransport implements Transport {
   /** Resolves when the input ended (the client closed its end), after every line before it was handed on. */
   get ended(): Promise<void> {
     return this.#ended.promise;
+  }
+
+  /**
+   * Resolves once every request read so far has been answered: a client may write its last requests and close its
+   * end at once, and those still get answers.
+   */
+  drained(): Promise<void> {
+    if (this.#open.size === 0) return Promise.resolve();
+    return new Promise<void>((resolve) => (this.#wake = resolve));
   }
 
   /** Starts reading (the SDK calls it on `connect`). */
@@ -209,6 +221,7 @@ export class LineTransport implements Transport {
       this.onerror?.(err instanceof Error ? err : new Error(String(err)));
       return;
     }
+    if ("method" in message && "id" in message) this.#open.add(message.id);
     this.onmessage?.(message);
   }
 
@@ -223,8 +236,11 @@ export class LineTransport implements Transport {
   }
 
   /** Sends one message. */
-  send(message: JSONRPCMessage): Promise<void> {
-    return this.#write(serializeMessage(message));
+  async send(message: JSONRPCMessage): Promise<void> {
+    await this.#write(serializeMessage(message));
+    if (!("method" in message) && "id" in message && this.#open.delete(message.id) && this.#open.size === 0) {
+      this.#wake?.();
+    }
   }
 
   /** Stops handing on what is read (a read under way ends with the process) and tells the protocol layer. */

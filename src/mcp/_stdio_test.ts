@@ -85,3 +85,26 @@ Deno.test("LineTransport - hands on messages, answers an oversized one with a JS
   ]);
   assert.equal(errors.length, 2, errors.join("\n"));
 });
+
+Deno.test("LineTransport - drained() waits for an answer to every request read, whenever its reader was ready", async () => {
+  const input = enc.encode(JSON.stringify({ jsonrpc: "2.0", id: 7, method: "ping" }) + "\n");
+  let done = false;
+  const reader = {
+    read(buffer: Uint8Array): Promise<number | null> {
+      if (done) return Promise.resolve(null);
+      done = true;
+      buffer.set(input);
+      return Promise.resolve(input.length);
+    },
+  };
+  const t = new LineTransport(reader, { write: (b: Uint8Array) => Promise.resolve(b.length) });
+  await t.start();
+  await t.ended;
+  let drained = false;
+  const waiting = t.drained().then(() => (drained = true));
+  await new Promise((r) => setTimeout(r, 0));
+  assert.equal(drained, false, "the request read is not answered yet");
+  await t.send({ jsonrpc: "2.0", id: 7, result: {} });
+  await waiting;
+  assert.equal(drained, true);
+});
