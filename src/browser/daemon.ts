@@ -277,14 +277,7 @@ export async function runDaemon(opts: StartOptions, io: Io): Promise<number> {
         currentMatcher();
         return fields;
       },
-      openTab: async (url) => {
-        // Open blank, wait until the collector has the tab's domains enabled, then navigate: nothing is missed.
-        const { targetId } = await conn.send("Target.createTarget", { url: "about:blank" });
-        const s = await collector.waitForSession((x) => x.targetId === targetId, 10_000);
-        await collector.ready(s.id);
-        if (url !== "about:blank") await conn.send("Page.navigate", { url }, s.id, 15_000);
-        return targetId;
-      },
+      openTab: (url) => collector.openTab(url),
       tabs,
       page: pageHandler(
         new PageEngine({
@@ -330,7 +323,7 @@ export async function runDaemon(opts: StartOptions, io: Io): Promise<number> {
       );
     }
     if (opts.url && firstPage) {
-      await conn.send("Page.navigate", { url: opts.url }, firstPage.id, 15_000).catch((err: unknown) =>
+      await collector.openTab(opts.url, firstPage.id).catch((err: unknown) =>
         io.stderr.write(
           `[browser] warning: could not open "${opts.url}": ${err instanceof Error ? err.message : String(err)}\n`,
         )
