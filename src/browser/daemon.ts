@@ -18,6 +18,7 @@ import type { CdpConnection } from "./cdp.ts";
 import { chromiumArgs, findBrowser, launchChromium, type LaunchedChromium } from "./chromium.ts";
 import { pidAlive } from "./process.ts";
 import { Collector } from "./collector.ts";
+import { isTabUrl } from "./_targets.ts";
 import { ensureExtension, injectPort } from "./extension.ts";
 import { compileMatcher, type CorpusMatcher } from "./match.ts";
 import { type FieldDefs, fieldDefs } from "./fields.ts";
@@ -264,7 +265,7 @@ export async function runDaemon(opts: StartOptions, io: Io): Promise<number> {
     const tabs = async () => {
       const res = await conn.send("Target.getTargets");
       return res.targetInfos
-        .filter((t) => t.type === "page" && !/^(chrome|chrome-extension|devtools|chrome-untrusted):/.test(t.url))
+        .filter((t) => t.type === "page" && isTabUrl(t.url))
         .map((t) => ({ id: t.targetId, url: t.url, title: t.title }));
     };
     api = devtoolsHandler({

@@ -142,6 +142,19 @@ export class PageEngine {
       deps.send(method, params ?? {}, t.session, timeoutMs)) as CdpSessionSend;
   }
 
+  /**
+   * Closes a tab from the browser's side (`Target.closeTarget`): `Page.close` goes through the page's renderer and
+   * fails ("Not attached") when the page is stuck in a busy loop, which is just when closing it is wanted.
+   */
+  async closeTab(t: PageTarget): Promise<void> {
+    const { success } = await this.#deps.send("Target.closeTarget", { targetId: t.tab }, undefined, 10_000);
+    if (!success) {
+      throw new PageError("close_failed", `the browser refused to close tab ${t.tab.slice(0, 8)}`, {
+        hint: "run 'mapper browser tabs list' to see whether it is still open",
+      });
+    }
+  }
+
   /** The current tabs. */
   tabs(): Promise<PageTab[]> {
     return this.#deps.tabs();
