@@ -148,6 +148,10 @@ export async function actPage(
       }
     },
     nameCover: (ids) => (last ? coverLabel(last, ids) : undefined),
+    nameNode(id) {
+      const n = last ? findNode(last.tree, id)?.node : undefined;
+      return n ? nodeLabel(n) : undefined;
+    },
   };
   return { t, page };
 }
