@@ -86,6 +86,10 @@ Deno.test({
       assert.deepEqual(json.state, { name: "checked", before: true, after: false });
       assert.ok(json.effects.includes("state"), again.stdout);
       assert.equal(json.via, 'checkbox "I agree"');
+      // A label apart from its checkbox: the click it passes on to the checkbox is part of the press.
+      const news = await act("click", "NewsLabel");
+      assert.equal(news.code, 0, news.stderr);
+      assert.match(news.stdout, / — checked false → true\n$/);
       const bold = await act("click", "BoldToggle");
       assert.match(bold.stdout, /^clicked BoldToggle "Bold" \(id \d+\) at \(\d+, \d+\) — pressed false → true\n$/);
       const details = await act("click", "DetailsToggle");
@@ -97,10 +101,14 @@ Deno.test({
       assert.equal(r.code, 0, r.stderr);
       assert.match(
         r.stdout,
-        /^clicked IdleButton "Does nothing" \(id \d+\) at \(\d+, \d+\) — no visible effect \(nothing on the page changed within 500 ms, no navigation\)\n$/,
+        /^clicked IdleButton "Does nothing" \(id \d+\) at \(\d+, \d+\) — no visible effect \(nothing on the page changed within 500 ms, no request, no navigation\)\n$/,
       );
       const json = JSON.parse((await act("click", "IdleButton", "--json")).stdout);
       assert.deepEqual(json.effects, []);
+      // A request the page sends is an effect, though nothing shows (yet).
+      const ping = await act("click", "PingButton", "--json");
+      assert.equal(ping.code, 0, ping.stderr);
+      assert.deepEqual(JSON.parse(ping.stdout).effects, ["request"]);
     });
 
     await t.step("an aria-disabled button is refused as disabled; its handler never runs", async () => {

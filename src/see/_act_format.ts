@@ -30,7 +30,7 @@ function effectText(r: PointerResult): string {
   }
   if (r.effects?.length === 0) {
     const state = r.state ? `; it stayed ${r.state.name} ${r.state.after}` : "";
-    return ` — no visible effect (nothing on the page changed within ${EFFECT_WINDOW_MS} ms, no navigation${state})`;
+    return ` — no visible effect (nothing on the page changed within ${EFFECT_WINDOW_MS} ms, no request, no navigation${state})`;
   }
   return "";
 }

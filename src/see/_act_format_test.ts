@@ -78,11 +78,11 @@ Deno.test("act lines - one confirmation line; a dialog the click opened gets a s
   );
   assert.equal(
     formatPointer({ ...base, effects: [] }),
-    "clicked T (id 3) at (5, 6) — no visible effect (nothing on the page changed within 500 ms, no navigation)\n",
+    "clicked T (id 3) at (5, 6) — no visible effect (nothing on the page changed within 500 ms, no request, no navigation)\n",
   );
   assert.equal(
     formatPointer({ ...base, state: { name: "expanded", before: true, after: true }, effects: [] }),
-    "clicked T (id 3) at (5, 6) — no visible effect (nothing on the page changed within 500 ms, no navigation; " +
+    "clicked T (id 3) at (5, 6) — no visible effect (nothing on the page changed within 500 ms, no request, no navigation; " +
       "it stayed expanded true)\n",
   );
   assert.equal(formatPointer({ ...base, effects: ["dom"] }), "clicked T (id 3) at (5, 6)\n");

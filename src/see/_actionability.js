@@ -608,7 +608,10 @@ export function armPress(opts) {
 
   g["__mapperPress"] = {
     el,
+    stopped: false,
+    /** @this {{ stopped: boolean }} */
     stop() {
+      this.stopped = true;
       disarm();
       clearTimeout(timer);
       observer.disconnect();
@@ -650,7 +653,9 @@ export function armPress(opts) {
  * The moment of the press, step 2 (after the button went up): disarms the hit-target check and says whether the
  * press reached the element (`intercepted`: what took it instead, stopped before the page saw it), then waits up
  * to `opts.windowMs` for a visible effect, answering as soon as one shows: the control's state before → after
- * and what changed (`state`, `dom`, `value`, `focus`, `url`, `scroll`; none is "no visible effect").
+ * and what changed (`state`, `dom`, `value`, `focus`, `url`, `scroll`; none is "no visible effect"). A second call
+ * (`windowMs: 0`, when the daemon saw a request or a navigation start) answers at once and ends the first one's
+ * wait.
  *
  * @this {Element}
  * @param {{ windowMs: number }} opts
@@ -658,14 +663,14 @@ export function armPress(opts) {
  */
 export async function finishPress(opts) {
   const g = /** @type {Record<string, unknown>} */ (/** @type {unknown} */ (globalThis));
-  const p = /** @type {{ el: Element, stop: () => void, outcome: () => Record<string, unknown> } | undefined} */ (
-    g["__mapperPress"]
-  );
+  const p = /** @type {{ el: Element, stopped: boolean, stop: () => void, outcome: () => Record<string, unknown> }
+    | undefined} */
+    (g["__mapperPress"]);
   if (!p || p.el !== this) return { armed: false };
   const started = performance.now();
   let out = p.outcome();
   while (
-    !out.intercepted && /** @type {string[]} */ (out.effects).length === 0 &&
+    !p.stopped && !out.intercepted && /** @type {string[]} */ (out.effects).length === 0 &&
     performance.now() - started < opts.windowMs
   ) {
     await new Promise((resolve) => {
@@ -678,7 +683,8 @@ export async function finishPress(opts) {
     out = p.outcome();
   }
   p.stop();
-  g["__mapperPress"] = undefined;
+  // Only this press's record: a later click may have armed its own meanwhile.
+  if (g["__mapperPress"] === p) g["__mapperPress"] = undefined;
   return out;
 }
 

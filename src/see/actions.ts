@@ -96,8 +96,8 @@ export interface PointerResult {
   /**
    * What visibly changed after a click, within {@linkcode EFFECT_WINDOW_MS}: `state`, `dom` (a mutation of the
    * documents or their open shadow roots), `value` (a form field's value or checkedness), `focus` (an element took
-   * focus), `url`, `scroll`, `navigation` (a document navigation started), `tab` (a tab or popup opened),
-   * `dialog`. Empty: no visible effect. Absent for hover and for a click at a point.
+   * focus), `url`, `scroll`, `request` (the page sent one), `navigation` (a document navigation started), `tab` (a
+   * tab or popup opened), `dialog`. Empty: no visible effect. Absent for hover and for a click at a point.
    */
   effects?: string[];
   /** A dialog the click opened (the page waits for `browser dialog accept|dismiss`). */
@@ -517,7 +517,7 @@ export async function click(page: ActPage, target: Target, opts: ActionOptions =
       miss = { ...arm, ...(named === undefined ? {} : { cover: named }) };
       continue;
     }
-    using watch = watchNavigation(page);
+    using watch = watchEffects(page);
     const dialog = await mouse(page, pressEvents(at.x, at.y));
     if (dialog) return pointerResult(r, { dialog, effects: ["dialog"] });
     const finishing = callOn<PressOutcome>(page, press.objectId, finishPress.toString(), {
@@ -526,12 +526,15 @@ export async function click(page: ActPage, target: Target, opts: ActionOptions =
       if (watch.seen.includes("navigation")) return undefined; // the document went away under the call: it navigated
       throw err;
     });
-    const first = await Promise.race([finishing.then((o) => ({ o })), watch.started.then(() => "navigating" as const)]);
-    // A navigation started: the old document still answers until the new one commits, and says whether the press
-    // reached the target; a document already gone means it did (only the target's own handler ran).
-    const done = first !== "navigating"
-      ? first.o
-      : await Promise.race([finishing, delay(NAVIGATION_GRACE_MS).then(() => undefined)]);
+    const first = await Promise.race([finishing.then((o) => ({ o })), watch.started.then(() => "started" as const)]);
+    // The page sent a request, opened a tab or started navigating: that is the effect, no need to wait for the DOM.
+    // A second call answers at once (and ends the first one's wait); the old document still answers until a new
+    // one commits, and says whether the press reached the target. A document already gone means it did: only the
+    // target's own handler ran.
+    const done = first !== "started" ? first.o : await Promise.race([
+      callOn<PressOutcome>(page, press.objectId, finishPress.toString(), { windowMs: 0 }).catch(() => undefined),
+      delay(NAVIGATION_GRACE_MS).then(() => undefined),
+    ]);
     if (done === undefined || done.armed === false) return pointerResult(r, { effects: watch.seen });
     if (done.intercepted || !done.reached) {
       const cover = done.intercepted?.cover ?? { cover: "something this page cannot see (a cross-origin frame?)" };
@@ -559,7 +562,7 @@ export async function click(page: ActPage, target: Target, opts: ActionOptions =
   );
 }
 
-/** How long a click that started a navigation still waits for the old document's `finishPress`. */
+/** How long a click that started a navigation still waits for the old document's answer. */
 const NAVIGATION_GRACE_MS = 1000;
 
 const delay = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -595,22 +598,25 @@ function pointerResult(
 
 /**
  * Watches a tab for what a click may start outside the document: a navigation (of any frame, or within the
- * document) and a tab or popup it opens. `started` resolves at the first document navigation.
+ * document), a request the page sends, a tab or popup it opens. `started` resolves at the first of them but a URL
+ * change (which `finishPress` sees too).
  */
-function watchNavigation(page: ActPage): { seen: string[]; started: Promise<void> } & Disposable {
+function watchEffects(page: ActPage): { seen: string[]; started: Promise<void> } & Disposable {
   const seen: string[] = [];
   let resolve = () => {};
   const started = new Promise<void>((r) => (resolve = r));
+  const saw = (what: string, wake: boolean) => {
+    if (!seen.includes(what)) seen.push(what);
+    if (wake) resolve();
+  };
   const sub = page.events.listen((ev) => {
-    const p = ev.params as { frameId?: string; targetInfo?: { openerId?: string; type?: string } };
+    const p = ev.params as { targetInfo?: { openerId?: string } };
     if (ev.sessionId === page.sessionId) {
       if (ev.method === "Page.frameRequestedNavigation" || ev.method === "Page.frameStartedNavigating") {
-        if (!seen.includes("navigation")) seen.push("navigation");
-        resolve();
-      } else if (ev.method === "Page.navigatedWithinDocument" && !seen.includes("url")) seen.push("url");
-    } else if (ev.method === "Target.targetCreated" && p.targetInfo?.openerId === page.tabId && !seen.includes("tab")) {
-      seen.push("tab");
-    }
+        saw("navigation", true);
+      } else if (ev.method === "Network.requestWillBeSent") saw("request", true);
+      else if (ev.method === "Page.navigatedWithinDocument") saw("url", false);
+    } else if (ev.method === "Target.targetCreated" && p.targetInfo?.openerId === page.tabId) saw("tab", true);
   });
   return { seen, started, [Symbol.dispose]: () => sub[Symbol.dispose]() };
 }
