@@ -90,9 +90,12 @@ interface EvalResult {
   exceptionDetails?: { text?: string; exception?: { description?: string } };
 }
 
-/** Content tabs: pages that show something (not `about:blank`). */
+/**
+ * Content tabs: pages that show something — not `about:blank`, nor the new-tab page a headed browser opens (a tab
+ * nobody navigated yet is not a second page to choose from, though `tabs list` shows it).
+ */
 function isContent(t: PageTab): boolean {
-  return t.url !== "about:blank" && t.url !== "";
+  return t.url !== "about:blank" && t.url !== "" && !/^chrome:\/\/(newtab|new-tab-page)\/?$/.test(t.url);
 }
 
 /** One line per tab for error messages: `3B52829C  http://…  "title"`. */
