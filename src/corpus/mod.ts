@@ -51,6 +51,16 @@ export {
   startCorpusService,
 } from "./service.ts";
 export { composeSelectors, splitSelectors } from "./selector.ts";
+export {
+  CORPUS_SCHEMA,
+  KEY_ORDER,
+  type KeyDecl,
+  KEYS_AT,
+  type KeyType,
+  type Place,
+  type PlaceDecl,
+  whereKeyBelongs,
+} from "./schema.ts";
 export { LOCK_FILE, OWNED_FILES, ownedFile, SESSION_FILE } from "./owned.ts";
 export { DEFAULT_CORPUS_DIR, findCorpusDirUp, isDirectory } from "./find.ts";
 export type { CacheEntry } from "./load.ts";
