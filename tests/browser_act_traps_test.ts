@@ -162,6 +162,27 @@ Deno.test({
       );
     });
 
+    await t.step("a card with a pointer cursor is clicked where it is, not through one of its buttons", async () => {
+      const r = await act("click", "ProductCard");
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(r.stdout, /^clicked ProductCard "Lamp" \(id \d+\) at \(\d+, \d+\)( \(scrolled into view\))?\n$/);
+      assert.equal(await log(), "card;");
+      await evalJs('document.querySelector(".log").textContent = ""');
+    });
+
+    await t.step("an alert the pointer's arrival opens is no click: refused, naming the dialog", async () => {
+      try {
+        const r = await act("click", "GreetButton");
+        assert.equal(r.code, 1, r.stdout);
+        assert.match(
+          r.stderr,
+          /^mapper browser click: GreetButton "Greet me" \(id \d+\) was not clicked: the pointer arriving on it opened an alert dialog "Hello" — close it with 'mapper browser dialog accept'/,
+        );
+      } finally {
+        await act("dialog", "accept");
+      }
+    });
+
     await t.step("a prompt opened by a click is reported and answered with --text", async () => {
       try {
         const r = await act("click", "AskButton");

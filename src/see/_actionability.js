@@ -18,6 +18,8 @@
  *   covers `target`, named
  * @property {(e: Element) => boolean} takesText whether an element is a field that takes typed text
  * @property {(outer: Element, inner: Element | null) => boolean} composedContains shadow-including containment
+ * @property {(host: Element) => Element[]} inside every element of a subtree, open shadow roots included
+ * @property {(e: Element) => boolean} shown whether an element is visible (opacity included) and not aria-hidden
  * @property {Element} host the element the action was asked for
  * @property {Element | null} press the element the input goes to (the host or its inner element)
  */
@@ -369,6 +371,8 @@ export async function prepareElement(opts) {
     missed,
     takesText,
     composedContains,
+    inside,
+    shown,
     host: el,
     press: /** @type {Element | null} */ (null),
   };
@@ -396,12 +400,14 @@ export async function prepareElement(opts) {
       return fields.length > 1 ? { candidates: fields } : { press: el, control: el };
     }
     if (opts.delegate !== "click" || interactive(el)) return { press: el, control: el };
-    // Dead space: nothing interactive between what the centre hits and the element itself.
+    // Dead space: nothing interactive between what the centre hits and the element itself, and no pointer cursor
+    // there either (the mark of a card or row made clickable by a script).
     const c = centre(el);
     const hit = hitAt(el, c.x, c.y);
     if (!hit || !composedContains(el, hit)) return { press: el, control: el };
-    for (let n = /** @type {Element | null} */ (hit); n && n !== el; n = parentOf(n)) {
-      if (interactive(n) || n.tagName === "LABEL") return { press: el, control: el };
+    for (let n = /** @type {Element | null} */ (hit); n; n = n === el ? null : parentOf(n)) {
+      if (n !== el && (interactive(n) || n.tagName === "LABEL")) return { press: el, control: el };
+      if (getComputedStyle(n).cursor === "pointer") return { press: el, control: el };
     }
     /** @type {Array<{ press: Element, control: Element }>} */
     const found = [];
@@ -535,14 +541,18 @@ export function armPress(opts) {
     }
     return null;
   };
-  /** The element whose state the press shows: the pressed one, its label's control, else the host's. */
+  /**
+   * The element whose state the press shows: the pressed one, its label's control, the host's, else the one
+   * visible element with a state inside the host (an `<sl-select>` pressed on its box: its combobox).
+   */
   const stateful = () => {
     for (const e of [el, kit.host]) {
       if (ownState(e)) return e;
       const control = e.tagName === "LABEL" ? /** @type {HTMLLabelElement} */ (e).control : null;
       if (control && ownState(control)) return control;
     }
-    return null;
+    const inner = kit.inside(kit.host).filter((e) => ownState(e) && kit.shown(e));
+    return inner.length === 1 ? inner[0] ?? null : null;
   };
   const holder = stateful();
   const state = () => (holder ? ownState(holder) : null);

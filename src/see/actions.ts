@@ -506,10 +506,15 @@ export async function click(page: ActPage, target: Target, opts: ActionOptions =
     const moved = await mouse(page, moveEvents(at.x, at.y));
     if (moved) {
       // The page answered the pointer's arrival with a dialog: nothing was pressed, and the page now waits.
-      const e = dialogOpenError(moved);
-      throw new PageError("dialog", `${label} was not clicked: the pointer arriving on it opened ${e.message}`, {
-        ...(e.hint === undefined ? {} : { hint: e.hint }),
-      });
+      const text = moved.message ? ` ${JSON.stringify(moved.message.slice(0, 120))}` : "";
+      const hint = dialogOpenError(moved).hint;
+      throw new PageError(
+        "dialog",
+        `${label} was not clicked: the pointer arriving on it opened ${
+          moved.type === "alert" ? "an" : "a"
+        } ${moved.type} dialog${text}`,
+        hint === undefined ? {} : { hint },
+      );
     }
     const arm = await callOn<Prepared>(page, press.objectId, armPress.toString(), { x: at.x, y: at.y });
     if (!arm.ok) {
