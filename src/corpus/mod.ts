@@ -51,6 +51,7 @@ export {
   startCorpusService,
 } from "./service.ts";
 export { composeSelectors, splitSelectors } from "./selector.ts";
+export { loadSelectorCheck, type SelectorProblem } from "./selector_check.ts";
 export { LOCK_FILE, OWNED_FILES, ownedFile, SESSION_FILE } from "./owned.ts";
 export { DEFAULT_CORPUS_DIR, findCorpusDirUp, isDirectory } from "./find.ts";
 export type { CacheEntry } from "./load.ts";
