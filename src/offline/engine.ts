@@ -291,8 +291,9 @@ export class OfflineEngine {
     const problem = this.#check(selector);
     if (problem?.severity === "error") {
       const position = /Pos: (\d+)/.exec(problem.message)?.[1];
+      // The parser's words without the wrapping `validate` adds: `expected attribute name`.
       const message = problem.message.replace(/^selector parse error in "(?:[^"\\]|\\.)*": /, "")
-        .replace(/; fix the CSS.*$/, "");
+        .replace(/; fix the CSS.*$/, "").replace(/\.? Pos: \d+$/, "").replace(/^\w/, (c) => c.toLowerCase());
       return throwInvalid(message, position === undefined ? undefined : Number(position));
     }
     if (problem) throw new SelectorNotEvaluable(problem.message, false);
