@@ -30,7 +30,7 @@
  *
  * @module
  */
-export type { Diagnostic, EnvelopeDiagnostic, SourceLocation } from "./diagnostic.ts";
+export type { Diagnostic, EnvelopeDiagnostic, FieldLocations, SourceLocation } from "./diagnostic.ts";
 export { CorpusLoadError, formatDiagnostic, sortByLocation, toEnvelopeDiagnostic } from "./diagnostic.ts";
 export type { Corpus, CorpusComponent, CorpusMessage, CorpusRequest, CorpusView } from "./model.ts";
 export type { LoadOptions, LoadResult } from "./load.ts";
