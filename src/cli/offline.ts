@@ -1,9 +1,11 @@
-/** Wiring of the offline commands: `mapper sel-check` (`src/offline/`). @module */
+/** Wiring of the commands that need no browser: `mapper sel-check` (`src/offline/`), `search` (`src/authoring/`). @module */
 import type { Command } from "./command.ts";
 import { type CliContext, intArg } from "./context.ts";
 import { lazy } from "../lazy.ts";
 
-/** Registers `sel-check`. */
+const DIR_HELP = "corpus directory (default: the nearest .mapper/ here or above)";
+
+/** Registers `sel-check` and `search`. */
 export function registerOffline(program: Command, ctx: CliContext): void {
   program
     .command("sel-check")
@@ -30,6 +32,36 @@ export function registerOffline(program: Command, ctx: CliContext): void {
         limit: o.limit,
         includeHidden: o.includeHidden === true,
         json: o.json === true,
+      }, ctx.io);
+    });
+
+  program
+    .command("search")
+    .description("find text in the corpus as written: names, selectors, descriptions, memory, routes, URLs")
+    .argument("<pattern>", "a JavaScript regular expression (case-insensitive unless --case), e.g. 'card|tile'")
+    .option("--field <field>", "look only in name, selector, description, memory, route or url (default all)")
+    .option("--type <type>", "look only at component, view, request or message declarations (default all)")
+    .option("--case", "match upper and lower case exactly")
+    .option("--fixed", "the pattern is plain text, not a regular expression")
+    .option("--dir <path>", DIR_HELP)
+    .option("--json", "print as JSON")
+    .addHelpText(
+      "after",
+      "\nEach hit is one line: file:line:col, the path to the declaration (View › Parent › Component), the field and\n" +
+        "its value. Exit 0, also when nothing matched; 2 for a bad pattern.",
+    )
+    .action(async (pattern, o) => {
+      const { runSearch } = await lazy<typeof import("../authoring/search.ts")>(
+        new URL("../authoring/search.ts", import.meta.url),
+      );
+      ctx.exitCode = await runSearch({
+        pattern,
+        ...(o.field !== undefined ? { field: o.field } : {}),
+        ...(o.type !== undefined ? { type: o.type } : {}),
+        caseSensitive: o.case === true,
+        fixed: o.fixed === true,
+        json: o.json === true,
+        ...(o.dir !== undefined ? { dir: o.dir } : {}),
       }, ctx.io);
     });
 }
