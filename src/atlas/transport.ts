@@ -11,6 +11,12 @@ import { DataError, NetworkError, NotFoundError, PolicyError } from "../errors.t
 import type { Io } from "../io.ts";
 import { concatBytes, readAllCapped } from "../bytes.ts";
 import { escapeTerminal } from "./_text.ts";
+import { redactUrl } from "../redact.ts";
+
+/** A URL as every message shows it: secrets redacted (`?token=REDACTED`), terminal-escaped. */
+function showUrl(text: string): string {
+  return escapeTerminal(redactUrl(text));
+}
 
 /** Most redirects followed for one download; one more is refused. */
 export const MAX_REDIRECTS = 5;
@@ -68,7 +74,7 @@ function parsedProblem(url: URL, shown: string): string | undefined {
  * {@linkcode authorityProblem}).
  */
 export function checkUrl(text: string, base?: URL): URL | { problem: string } {
-  const shown = escapeTerminal(text);
+  const shown = showUrl(text);
   // deno-lint-ignore no-control-regex
   if (/[\\\x00-\x20\x7f]/.test(text)) {
     return {
@@ -200,7 +206,7 @@ export async function download(given: string | URL, io: Io, options: DownloadOpt
   const stallMs = options.stallTimeoutMs ?? STALL_TIMEOUT_MS;
   // One parse: the URL object checked here is the one fetched (the text is never re-read).
   const url = typeof given === "string" ? allowedUrl(given) : given;
-  const shown = escapeTerminal(url.href);
+  const shown = showUrl(url.href);
   const refused = parsedProblem(url, shown);
   if (refused !== undefined) throw new PolicyError(refused, { hint: "use an https:// URL" });
 
@@ -255,7 +261,7 @@ export async function download(given: string | URL, io: Io, options: DownloadOpt
         hops++;
         if (hops > MAX_REDIRECTS) {
           const where = next instanceof URL ? next.href : location;
-          throw fail(`stopped after ${MAX_REDIRECTS} redirects (the next one pointed at "${escapeTerminal(where)}")`);
+          throw fail(`stopped after ${MAX_REDIRECTS} redirects (the next one pointed at "${showUrl(where)}")`);
         }
         if (!(next instanceof URL)) {
           throw new PolicyError(`GET ${shown}: redirected to a URL the atlas policy refuses: ${next.problem}`);
@@ -306,6 +312,129 @@ export async function download(given: string | URL, io: Io, options: DownloadOpt
       }
     }
     return { bytes: concatBytes(chunks, received), finalUrl: current.href, url };
+  } finally {
+    clearTimeout(deadline);
+    io.signal.removeEventListener("abort", onAbort);
+    if (!controller.signal.aborted) controller.abort();
+  }
+}
+
+/** Longest reply read from an upload, in bytes (64 KiB); the rest is not read. */
+export const MAX_REPLY_BYTES = 64 * 1024;
+
+/** Options of {@linkcode post}. */
+export interface PostOptions {
+  /** The body's media type. */
+  contentType: string;
+  /** Whole-request deadline (default {@linkcode TOTAL_TIMEOUT_MS}). */
+  totalTimeoutMs?: number;
+  /** Reply cap (default {@linkcode MAX_REPLY_BYTES}). */
+  maxReplyBytes?: number;
+}
+
+/** What the server answered an upload. */
+export interface PostReply {
+  /** HTTP status (never a redirect: those fail). */
+  status: number;
+  /** Its reason phrase, terminal-escaped. */
+  statusText: string;
+  /** The reply, at most the cap. */
+  reply: Uint8Array;
+  /** Whether the reply was longer than the cap (the rest was not read). */
+  replyCut: boolean;
+}
+
+/**
+ * POSTs `body` to `url` (the `URL` the caller got from {@linkcode allowedUrl}: the one parse that was checked) under
+ * the same policy as downloads, and stricter: no redirect is followed at all — a 3xx answer fails naming where it
+ * pointed (re-sending a body elsewhere is the caller's decision, not the server's) —, one deadline for the whole
+ * exchange, a reply read up to a cap. Any status is returned; typed errors: {@linkcode PolicyError} (refused URL,
+ * redirect), {@linkcode NetworkError} (unreachable, TLS, timeout).
+ */
+export async function post(url: URL, body: Uint8Array, io: Io, options: PostOptions): Promise<PostReply> {
+  const shown = showUrl(url.href);
+  const refused = parsedProblem(url, shown);
+  if (refused !== undefined) throw new PolicyError(refused, { hint: "use an https:// URL" });
+  const totalMs = options.totalTimeoutMs ?? TOTAL_TIMEOUT_MS;
+  const maxBytes = options.maxReplyBytes ?? MAX_REPLY_BYTES;
+  const controller = new AbortController();
+  const onAbort = () => controller.abort(io.signal.reason);
+  io.signal.addEventListener("abort", onAbort, { once: true });
+  let timedOut = false;
+  const deadline = setTimeout(() => {
+    timedOut = true;
+    controller.abort(new Error("timeout"));
+  }, totalMs);
+  const unreachable = (what: string, cause?: unknown) =>
+    new UnreachableError(`POST ${shown}: ${what}`, what, {
+      hint: "check the URL and that the server is reachable, then run this again",
+      ...(cause === undefined ? {} : { cause }),
+    });
+  const failed = (err: unknown) => {
+    if (timedOut) return unreachable(`no complete answer within ${totalMs / 1000} s`);
+    if (io.signal.aborted) return err;
+    return unreachable(networkReason(err), err);
+  };
+  try {
+    let response: Response;
+    try {
+      response = await io.fetch(url, {
+        method: "POST",
+        body: body as Uint8Array<ArrayBuffer>,
+        headers: { "content-type": options.contentType },
+        redirect: "manual",
+        signal: controller.signal,
+      });
+    } catch (err: unknown) {
+      throw failed(err);
+    }
+    const statusText = escapeTerminal(response.statusText);
+    if (response.status >= 300 && response.status < 400) {
+      await response.body?.cancel();
+      const location = response.headers.get("location");
+      let target = "no Location";
+      if (location !== null) {
+        try {
+          target = showUrl(new URL(location, url).origin);
+        } catch {
+          target = `"${showUrl(location)}"`;
+        }
+      }
+      throw new PolicyError(
+        `POST ${shown}: the server answered ${response.status}${statusText ? ` ${statusText}` : ""} (a redirect to ` +
+          `${target}); redirects are never followed`,
+        { hint: "send it to the final address yourself, if you trust it" },
+      );
+    }
+    const chunks: Uint8Array[] = [];
+    let received = 0;
+    let replyCut = false;
+    if (response.body) {
+      const reader = response.body.getReader();
+      try {
+        for (;;) {
+          let chunk: ReadableStreamReadResult<Uint8Array>;
+          try {
+            chunk = await reader.read();
+          } catch (err: unknown) {
+            throw failed(err);
+          }
+          if (chunk.done) break;
+          const room = maxBytes - received;
+          if (chunk.value.byteLength > room) {
+            chunks.push(chunk.value.subarray(0, room));
+            received = maxBytes;
+            replyCut = true;
+            break;
+          }
+          chunks.push(chunk.value);
+          received += chunk.value.byteLength;
+        }
+      } finally {
+        await reader.cancel().catch(() => {});
+      }
+    }
+    return { status: response.status, statusText, reply: concatBytes(chunks, received), replyCut };
   } finally {
     clearTimeout(deadline);
     io.signal.removeEventListener("abort", onAbort);
