@@ -1,11 +1,16 @@
-/** Wiring of the commands that need no browser: `mapper sel-check` (`src/offline/`), `search` (`src/authoring/`). @module */
+/**
+ * Wiring of the commands that need no browser: `mapper sel-check` and `export` (`src/offline/`), `search`
+ * (`src/authoring/`).
+ *
+ * @module
+ */
 import type { Command } from "./command.ts";
 import { type CliContext, intArg } from "./context.ts";
 import { lazy } from "../lazy.ts";
 
 const DIR_HELP = "corpus directory (default: the nearest .mapper/ here or above)";
 
-/** Registers `sel-check` and `search`. */
+/** Registers `sel-check`, `search` and `export`. */
 export function registerOffline(program: Command, ctx: CliContext): void {
   program
     .command("sel-check")
@@ -61,6 +66,31 @@ export function registerOffline(program: Command, ctx: CliContext): void {
         caseSensitive: o.case === true,
         fixed: o.fixed === true,
         json: o.json === true,
+        ...(o.dir !== undefined ? { dir: o.dir } : {}),
+      }, ctx.io);
+    });
+
+  program
+    .command("export")
+    .description(
+      "the compiled corpus (the /mapper JSON) to stdout, a file, or POSTed to a URL; refuses a corpus with errors",
+    )
+    .option("-o, --out <file>", "write it to this file (replaced whole; a new file is readable by you only)")
+    .option("--url <url>", "POST it here (https://, or http:// to 127.0.0.1, [::1] or localhost; no redirect followed)")
+    .option("--dir <path>", DIR_HELP)
+    .addHelpText(
+      "after",
+      "\nThe JSON is exactly what 'mapper serve-mapper' serves: every view, component, request and message, no captures,\n" +
+        "no session file. Secrets in the URL's query (?token=…) are never printed. Exit 1 when the corpus has errors,\n" +
+        "the URL is refused, the server redirects or answers other than 2xx; 2 for -o with --url.",
+    )
+    .action(async (o) => {
+      const { runExport } = await lazy<typeof import("../offline/export.ts")>(
+        new URL("../offline/export.ts", import.meta.url),
+      );
+      ctx.exitCode = await runExport({
+        ...(o.out !== undefined ? { out: o.out } : {}),
+        ...(o.url !== undefined ? { url: o.url } : {}),
         ...(o.dir !== undefined ? { dir: o.dir } : {}),
       }, ctx.io);
     });

@@ -44,7 +44,7 @@ export const GROUPS: readonly Group[] = [
         .registerCorpusCommands,
   },
   {
-    names: ["sel-check", "search"],
+    names: ["sel-check", "search", "export"],
     load: async () =>
       (await lazy<typeof import("./offline.ts")>(new URL("./offline.ts", import.meta.url))).registerOffline,
   },

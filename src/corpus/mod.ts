@@ -53,7 +53,7 @@ export {
 export { composeSelectors, splitSelectors } from "./selector.ts";
 export { loadSelectorCheck, type SelectorProblem } from "./selector_check.ts";
 export { LOCK_FILE, OWNED_FILES, ownedFile, SESSION_FILE } from "./owned.ts";
-export { DEFAULT_CORPUS_DIR, findCorpusDirUp, isDirectory } from "./find.ts";
+export { DEFAULT_CORPUS_DIR, findCorpusDirUp, isDirectory, siteName } from "./find.ts";
 export type { CacheEntry } from "./load.ts";
 export type { WalkedFile } from "./_walk.ts";
 export type { DataError, MapperError } from "../errors.ts";
