@@ -60,6 +60,8 @@ export interface OfflineRoot {
   readonly url?: string;
   /** Its top-level nodes. */
   readonly children: OfflineNode[];
+  /** Every element in it, in document order (what `querySelectorAll` on it tests). */
+  readonly elements: OfflineElement[];
 }
 
 /** A captured tree, indexed. */
@@ -93,7 +95,7 @@ function lowerKeys(attrs: Record<string, string>): Record<string, string> {
 export function indexTree(tree: CapturedTree): OfflineDocument {
   const roots: OfflineRoot[] = [];
   const elements: OfflineElement[] = [];
-  const top: OfflineRoot = { kind: "document", host: null, children: [] };
+  const top: OfflineRoot = { kind: "document", host: null, children: [], elements: [] };
   roots.push(top);
   // Depth first with an explicit stack (a deep page must not exhaust the call stack): each frame adds one list of
   // child entries to `into`, under `parent`, in `root`; an element's own entries are a frame pushed on top, so
@@ -121,19 +123,21 @@ export function indexTree(tree: CapturedTree): OfflineDocument {
     if (isShadow(entry) || isFrame(entry)) {
       if (parent === null || (isFrame(entry) && entry.frame !== "same-origin")) continue;
       const sub: OfflineRoot = isShadow(entry)
-        ? { kind: "shadow", host: parent, children: [] }
-        : { kind: "frame", host: parent, url: entry.url, children: [] };
+        ? { kind: "shadow", host: parent, children: [], elements: [] }
+        : { kind: "frame", host: parent, url: entry.url, children: [], elements: [] };
       roots.push(sub);
       stack.push({ entries: entry.children, next: 0, into: sub.children, parent: null, root: sub });
       continue;
     }
     const node = entry;
+    const html = node.ns === undefined || node.ns === HTML_NAMESPACE;
     const el: OfflineElement = {
       kind: "element",
       node,
       name: node.tag.toLowerCase(),
-      html: node.ns === undefined || node.ns === HTML_NAMESPACE,
-      attrs: lowerKeys(node.attrs),
+      html,
+      // The HTML parser and setAttribute lower-case an HTML element's attribute names already.
+      attrs: html ? node.attrs : lowerKeys(node.attrs),
       cut: node.cut && node.cut.length > 0 ? new Set(node.cut.map((c) => c.toLowerCase())) : undefined,
       states: node.states && node.states.length > 0 ? new Set(node.states) : undefined,
       parent,
@@ -143,6 +147,7 @@ export function indexTree(tree: CapturedTree): OfflineDocument {
     };
     into.push(el);
     elements.push(el);
+    root.elements.push(el);
     if (node.children.length > 0) {
       stack.push({ entries: node.children, next: 0, into: el.children, parent: el, root });
     }

@@ -18,7 +18,7 @@
  *
  * @module
  */
-import { _compileUnsafe, type Options, selectAll } from "css-select";
+import { _compileUnsafe, type Options } from "css-select";
 import { parse, type Selector, stringify } from "css-what";
 import { loadSelectorCheck, type SelectorProblem } from "../corpus/mod.ts";
 import type { ClaimDom } from "./claim_dom.ts";
@@ -332,10 +332,11 @@ export class OfflineEngine {
   queryRoot(doc: OfflineDocument, root: OfflineRoot, compiled: CompiledSelector): OfflineElement[] {
     for (const r of doc.roots) documents.set(r, doc);
     doubt = undefined;
-    const found = selectAll<OfflineNode, OfflineElement>(compiled.query, root.children, {
-      adapter,
-      xmlMode: false,
-    });
+    // What css-select's `selectAll` does on a root's nodes — the compiled query tested on every element in document
+    // order — over the list the index keeps, without its traversal stacks.
+    const found: OfflineElement[] = [];
+    const query = compiled.query;
+    for (const el of root.elements) if (query(el)) found.push(el);
     const why = doubt;
     doubt = undefined;
     if (why !== undefined) throw new CaptureCannotAnswer(why);
