@@ -177,6 +177,42 @@ export interface Downloaded {
 
 class Stalled extends Error {}
 
+/**
+ * One deadline for a whole exchange, tied to the user's interrupt: `controller` aborts when either comes; disposing
+ * clears the timer and aborts whatever is still open (a body nobody reads).
+ */
+class Deadline implements Disposable {
+  readonly controller = new AbortController();
+  timedOut = false;
+  readonly #timer: ReturnType<typeof setTimeout>;
+  readonly #onAbort: () => void;
+  readonly #io: Io;
+
+  constructor(io: Io, ms: number) {
+    this.#io = io;
+    this.#onAbort = () => this.controller.abort(io.signal.reason);
+    io.signal.addEventListener("abort", this.#onAbort, { once: true });
+    this.#timer = setTimeout(() => {
+      this.timedOut = true;
+      this.controller.abort(new Error("timeout"));
+    }, ms);
+  }
+
+  [Symbol.dispose](): void {
+    clearTimeout(this.#timer);
+    this.#io.signal.removeEventListener("abort", this.#onAbort);
+    if (!this.controller.signal.aborted) this.controller.abort();
+  }
+}
+
+/** `<what>: <why>` when the server could not be reached or stopped answering: the fix is on the user's side. */
+function unreachableError(what: string, why: string, cause?: unknown): UnreachableError {
+  return new UnreachableError(`${what}: ${why}`, why, {
+    hint: "check the URL and that the server is reachable, then run this again",
+    ...(cause === undefined ? {} : { cause }),
+  });
+}
+
 /** Reads one chunk, failing if nothing arrives within `ms`. */
 async function readWithin(
   reader: ReadableStreamDefaultReader<Uint8Array>,
@@ -210,113 +246,97 @@ export async function download(given: string | URL, io: Io, options: DownloadOpt
   const refused = parsedProblem(url, shown);
   if (refused !== undefined) throw new PolicyError(refused, { hint: "use an https:// URL" });
 
-  const controller = new AbortController();
-  const onAbort = () => controller.abort(io.signal.reason);
-  io.signal.addEventListener("abort", onAbort, { once: true });
-  let timedOut = false;
-  const deadline = setTimeout(() => {
-    timedOut = true;
-    controller.abort(new Error("timeout"));
-  }, totalMs);
+  using deadline = new Deadline(io, totalMs);
+  const controller = deadline.controller;
   const fail = (what: string, cause?: unknown) =>
     new NetworkError(`GET ${shown}: ${what}`, cause === undefined ? {} : { cause });
   /** The server could not be reached or stopped answering: the fix is on the user's side of the wire. */
-  const unreachable = (what: string, cause?: unknown) =>
-    new UnreachableError(`GET ${shown}: ${what}`, what, {
-      hint: "check the URL and that the server is reachable, then run this again",
-      ...(cause === undefined ? {} : { cause }),
-    });
+  const unreachable = (what: string, cause?: unknown) => unreachableError(`GET ${shown}`, what, cause);
   const stalledError = () => unreachable(`the server sent nothing for ${stallMs / 1000} s`);
   const timeoutError = () => unreachable(`no complete answer within ${totalMs / 1000} s`);
 
-  try {
-    let current: URL = url;
-    let hops = 0;
-    let response: Response;
-    for (;;) {
-      let stallTimer: ReturnType<typeof setTimeout> | undefined;
-      try {
-        response = await Promise.race([
-          io.fetch(current, { redirect: "manual", signal: controller.signal }),
-          new Promise<never>((_, reject) => {
-            stallTimer = setTimeout(() => reject(new Stalled()), stallMs);
-          }),
-        ]);
-      } catch (err: unknown) {
-        if (err instanceof Stalled) {
-          controller.abort(err);
-          throw stalledError();
-        }
-        if (timedOut) throw timeoutError();
-        if (io.signal.aborted) throw err;
-        throw unreachable(networkReason(err), err);
-      } finally {
-        clearTimeout(stallTimer);
+  let current: URL = url;
+  let hops = 0;
+  let response: Response;
+  for (;;) {
+    let stallTimer: ReturnType<typeof setTimeout> | undefined;
+    try {
+      response = await Promise.race([
+        io.fetch(current, { redirect: "manual", signal: controller.signal }),
+        new Promise<never>((_, reject) => {
+          stallTimer = setTimeout(() => reject(new Stalled()), stallMs);
+        }),
+      ]);
+    } catch (err: unknown) {
+      if (err instanceof Stalled) {
+        controller.abort(err);
+        throw stalledError();
       }
-      if (response.status >= 300 && response.status < 400 && response.headers.has("location")) {
-        await response.body?.cancel();
-        const location = response.headers.get("location") ?? "";
-        // Every hop gets the same one-parse check as the first URL: the parsed hop is what is fetched next.
-        const next = checkUrl(location, current);
-        hops++;
-        if (hops > MAX_REDIRECTS) {
-          const where = next instanceof URL ? next.href : location;
-          throw fail(`stopped after ${MAX_REDIRECTS} redirects (the next one pointed at "${showUrl(where)}")`);
-        }
-        if (!(next instanceof URL)) {
-          throw new PolicyError(`GET ${shown}: redirected to a URL the atlas policy refuses: ${next.problem}`);
-        }
-        current = next;
-        continue;
+      if (deadline.timedOut) throw timeoutError();
+      if (io.signal.aborted) throw err;
+      throw unreachable(networkReason(err), err);
+    } finally {
+      clearTimeout(stallTimer);
+    }
+    if (response.status >= 300 && response.status < 400 && response.headers.has("location")) {
+      await response.body?.cancel();
+      const location = response.headers.get("location") ?? "";
+      // Every hop gets the same one-parse check as the first URL: the parsed hop is what is fetched next.
+      const next = checkUrl(location, current);
+      hops++;
+      if (hops > MAX_REDIRECTS) {
+        const where = next instanceof URL ? next.href : location;
+        throw fail(`stopped after ${MAX_REDIRECTS} redirects (the next one pointed at "${showUrl(where)}")`);
       }
-      break;
-    }
-    if (response.status === 404) {
-      await response.body?.cancel();
-      throw options.onNotFound?.() ?? new NotFoundError(`GET ${shown}: HTTP 404 Not Found`, { hint: "check the URL" });
-    }
-    if (response.status !== 200) {
-      await response.body?.cancel();
-      throw fail(`HTTP ${response.status}${response.statusText ? ` ${escapeTerminal(response.statusText)}` : ""}`);
-    }
-    const declared = Number(response.headers.get("content-length") ?? NaN);
-    const tooBig = () =>
-      fail(`the response exceeds the ${maxBytes}-byte limit — refusing to ${options.purpose ?? "install"} it`);
-    if (Number.isFinite(declared) && declared > maxBytes) {
-      await response.body?.cancel();
-      throw tooBig();
-    }
-    const chunks: Uint8Array[] = [];
-    let received = 0;
-    if (response.body) {
-      const reader = response.body.getReader();
-      try {
-        for (;;) {
-          let chunk: ReadableStreamReadResult<Uint8Array>;
-          try {
-            chunk = await readWithin(reader, stallMs);
-          } catch (err: unknown) {
-            if (err instanceof Stalled) throw stalledError();
-            if (timedOut) throw timeoutError();
-            if (io.signal.aborted) throw err;
-            throw unreachable(networkReason(err), err);
-          }
-          if (chunk.done) break;
-          received += chunk.value.byteLength;
-          if (received > maxBytes) throw tooBig();
-          chunks.push(chunk.value);
-          options.onProgress?.(received, Number.isFinite(declared) ? declared : undefined);
-        }
-      } finally {
-        await reader.cancel().catch(() => {});
+      if (!(next instanceof URL)) {
+        throw new PolicyError(`GET ${shown}: redirected to a URL the atlas policy refuses: ${next.problem}`);
       }
+      current = next;
+      continue;
     }
-    return { bytes: concatBytes(chunks, received), finalUrl: current.href, url };
-  } finally {
-    clearTimeout(deadline);
-    io.signal.removeEventListener("abort", onAbort);
-    if (!controller.signal.aborted) controller.abort();
+    break;
   }
+  if (response.status === 404) {
+    await response.body?.cancel();
+    throw options.onNotFound?.() ?? new NotFoundError(`GET ${shown}: HTTP 404 Not Found`, { hint: "check the URL" });
+  }
+  if (response.status !== 200) {
+    await response.body?.cancel();
+    throw fail(`HTTP ${response.status}${response.statusText ? ` ${escapeTerminal(response.statusText)}` : ""}`);
+  }
+  const declared = Number(response.headers.get("content-length") ?? NaN);
+  const tooBig = () =>
+    fail(`the response exceeds the ${maxBytes}-byte limit — refusing to ${options.purpose ?? "install"} it`);
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    await response.body?.cancel();
+    throw tooBig();
+  }
+  const chunks: Uint8Array[] = [];
+  let received = 0;
+  if (response.body) {
+    const reader = response.body.getReader();
+    try {
+      for (;;) {
+        let chunk: ReadableStreamReadResult<Uint8Array>;
+        try {
+          chunk = await readWithin(reader, stallMs);
+        } catch (err: unknown) {
+          if (err instanceof Stalled) throw stalledError();
+          if (deadline.timedOut) throw timeoutError();
+          if (io.signal.aborted) throw err;
+          throw unreachable(networkReason(err), err);
+        }
+        if (chunk.done) break;
+        received += chunk.value.byteLength;
+        if (received > maxBytes) throw tooBig();
+        chunks.push(chunk.value);
+        options.onProgress?.(received, Number.isFinite(declared) ? declared : undefined);
+      }
+    } finally {
+      await reader.cancel().catch(() => {});
+    }
+  }
+  return { bytes: concatBytes(chunks, received), finalUrl: current.href, url };
 }
 
 /** Longest reply read from an upload, in bytes (64 KiB); the rest is not read. */
@@ -357,89 +377,73 @@ export async function post(url: URL, body: Uint8Array, io: Io, options: PostOpti
   if (refused !== undefined) throw new PolicyError(refused, { hint: "use an https:// URL" });
   const totalMs = options.totalTimeoutMs ?? TOTAL_TIMEOUT_MS;
   const maxBytes = options.maxReplyBytes ?? MAX_REPLY_BYTES;
-  const controller = new AbortController();
-  const onAbort = () => controller.abort(io.signal.reason);
-  io.signal.addEventListener("abort", onAbort, { once: true });
-  let timedOut = false;
-  const deadline = setTimeout(() => {
-    timedOut = true;
-    controller.abort(new Error("timeout"));
-  }, totalMs);
-  const unreachable = (what: string, cause?: unknown) =>
-    new UnreachableError(`POST ${shown}: ${what}`, what, {
-      hint: "check the URL and that the server is reachable, then run this again",
-      ...(cause === undefined ? {} : { cause }),
-    });
+  using deadline = new Deadline(io, totalMs);
+  const controller = deadline.controller;
+  const unreachable = (what: string, cause?: unknown) => unreachableError(`POST ${shown}`, what, cause);
   const failed = (err: unknown) => {
-    if (timedOut) return unreachable(`no complete answer within ${totalMs / 1000} s`);
+    if (deadline.timedOut) return unreachable(`no complete answer within ${totalMs / 1000} s`);
     if (io.signal.aborted) return err;
     return unreachable(networkReason(err), err);
   };
+  let response: Response;
   try {
-    let response: Response;
-    try {
-      response = await io.fetch(url, {
-        method: "POST",
-        body: body as Uint8Array<ArrayBuffer>,
-        headers: { "content-type": options.contentType },
-        redirect: "manual",
-        signal: controller.signal,
-      });
-    } catch (err: unknown) {
-      throw failed(err);
-    }
-    const statusText = escapeTerminal(response.statusText);
-    if (response.status >= 300 && response.status < 400) {
-      await response.body?.cancel();
-      const location = response.headers.get("location");
-      let target = "no Location";
-      if (location !== null) {
-        try {
-          target = showUrl(new URL(location, url).origin);
-        } catch {
-          target = `"${showUrl(location)}"`;
-        }
-      }
-      throw new PolicyError(
-        `POST ${shown}: the server answered ${response.status}${statusText ? ` ${statusText}` : ""} (a redirect to ` +
-          `${target}); redirects are never followed`,
-        { hint: "send it to the final address yourself, if you trust it" },
-      );
-    }
-    const chunks: Uint8Array[] = [];
-    let received = 0;
-    let replyCut = false;
-    if (response.body) {
-      const reader = response.body.getReader();
-      try {
-        for (;;) {
-          let chunk: ReadableStreamReadResult<Uint8Array>;
-          try {
-            chunk = await reader.read();
-          } catch (err: unknown) {
-            throw failed(err);
-          }
-          if (chunk.done) break;
-          const room = maxBytes - received;
-          if (chunk.value.byteLength > room) {
-            chunks.push(chunk.value.subarray(0, room));
-            received = maxBytes;
-            replyCut = true;
-            break;
-          }
-          chunks.push(chunk.value);
-          received += chunk.value.byteLength;
-        }
-      } finally {
-        await reader.cancel().catch(() => {});
-      }
-    }
-    return { status: response.status, statusText, reply: concatBytes(chunks, received), replyCut };
-  } finally {
-    clearTimeout(deadline);
-    io.signal.removeEventListener("abort", onAbort);
-    if (!controller.signal.aborted) controller.abort();
+    response = await io.fetch(url, {
+      method: "POST",
+      body: body as Uint8Array<ArrayBuffer>,
+      headers: { "content-type": options.contentType },
+      redirect: "manual",
+      signal: controller.signal,
+    });
+  } catch (err: unknown) {
+    throw failed(err);
   }
+  const statusText = escapeTerminal(response.statusText);
+  if (response.status >= 300 && response.status < 400) {
+    await response.body?.cancel();
+    const location = response.headers.get("location");
+    let target = "no Location";
+    if (location !== null) {
+      try {
+        target = showUrl(new URL(location, url).origin);
+      } catch {
+        target = `"${showUrl(location)}"`;
+      }
+    }
+    throw new PolicyError(
+      `POST ${shown}: the server answered ${response.status}${statusText ? ` ${statusText}` : ""} (a redirect to ` +
+        `${target}); redirects are never followed`,
+      { hint: "send it to the final address yourself, if you trust it" },
+    );
+  }
+  const chunks: Uint8Array[] = [];
+  let received = 0;
+  let replyCut = false;
+  if (response.body) {
+    const reader = response.body.getReader();
+    try {
+      for (;;) {
+        let chunk: ReadableStreamReadResult<Uint8Array>;
+        try {
+          chunk = await reader.read();
+        } catch (err: unknown) {
+          throw failed(err);
+        }
+        if (chunk.done) break;
+        const room = maxBytes - received;
+        if (chunk.value.byteLength > room) {
+          chunks.push(chunk.value.subarray(0, room));
+          received = maxBytes;
+          replyCut = true;
+          break;
+        }
+        chunks.push(chunk.value);
+        received += chunk.value.byteLength;
+      }
+    } finally {
+      await reader.cancel().catch(() => {});
+    }
+  }
+  return { status: response.status, statusText, reply: concatBytes(chunks, received), replyCut };
 }
 
 /** One readable line from a fetch failure (Deno nests the OS reason in `cause`). */
