@@ -9,7 +9,7 @@
  */
 import { DataError, NetworkError, NotFoundError, PolicyError } from "../errors.ts";
 import type { Io } from "../io.ts";
-import { concatBytes, readAllCapped } from "../bytes.ts";
+import { concatBytes, readAllCapped, readPrefix } from "../bytes.ts";
 import { escapeTerminal } from "./_text.ts";
 import { redactUrl } from "../redact.ts";
 
@@ -415,35 +415,15 @@ export async function post(url: URL, body: Uint8Array, io: Io, options: PostOpti
       { hint: "send it to the final address yourself, if you trust it" },
     );
   }
-  const chunks: Uint8Array[] = [];
-  let received = 0;
-  let replyCut = false;
+  let reply: { bytes: Uint8Array; cut: boolean } = { bytes: new Uint8Array(), cut: false };
   if (response.body) {
-    const reader = response.body.getReader();
     try {
-      for (;;) {
-        let chunk: ReadableStreamReadResult<Uint8Array>;
-        try {
-          chunk = await reader.read();
-        } catch (err: unknown) {
-          throw failed(err);
-        }
-        if (chunk.done) break;
-        const room = maxBytes - received;
-        if (chunk.value.byteLength > room) {
-          chunks.push(chunk.value.subarray(0, room));
-          received = maxBytes;
-          replyCut = true;
-          break;
-        }
-        chunks.push(chunk.value);
-        received += chunk.value.byteLength;
-      }
-    } finally {
-      await reader.cancel().catch(() => {});
+      reply = await readPrefix(response.body, maxBytes);
+    } catch (err: unknown) {
+      throw failed(err);
     }
   }
-  return { status: response.status, statusText, reply: concatBytes(chunks, received), replyCut };
+  return { status: response.status, statusText, reply: reply.bytes, replyCut: reply.cut };
 }
 
 /** One readable line from a fetch failure (Deno nests the OS reason in `cause`). */
