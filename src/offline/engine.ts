@@ -36,6 +36,7 @@ export class SelectorNotEvaluable extends Error {
 
 /** This capture cannot answer the selector (a cut attribute value, a state or text it does not record). */
 export class CaptureCannotAnswer extends Error {
+  /** The class name, as errors carry it. */
   override name = "CaptureCannotAnswer";
 }
 
