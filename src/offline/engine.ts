@@ -16,6 +16,15 @@
  * `:target`, …), namespace prefixes, and — found while matching — a test on an attribute value the capture cut, a
  * state flag or text the file does not record.
  *
+ * Why css-select (fb55, BSD-2, ESM, cheerio's engine, v7): it takes an adapter over any tree, so the captured tree is
+ * matched as it is, and its `pseudos` option lets the state pseudo-classes come from recorded flags; it supports the
+ * whole static grammar (`+ ~`, `:nth-*` with `of S`, `:has`, `:is/:where/:not` with complex arguments, attribute
+ * flags). Rejected: a matcher of our own (the other implementation's lacks `+ ~` and `:nth-*` and tests only the
+ * last compound); rebuilding a DOM to query it (linkedom, happy-dom, jsdom: heavier, and another engine with its own
+ * gaps); nwsapi (needs a real DOM). What css-select gets differently from Chromium (its jQuery extensions such as
+ * `:contains`, `:empty` ignoring whitespace, `:any-link` on `<link>`, `:scope`/`:root` in shadow roots, HTML value
+ * case for SVG) is refused before it compiles or overridden here, and checked against Chromium 156.
+ *
  * @module
  */
 import { _compileUnsafe, type Options } from "css-select";
