@@ -8,6 +8,7 @@ import type { WireFieldProperty, WirePayload, WireProperty } from "./wire.ts";
 import type { DecodeChecks, RawComponent, RawDefinition, RawFile, RawMessage, RawRequest, RawView } from "./_raw.ts";
 import { type Entry, firstLine, isNullScalar, kindOf, YamlReader } from "./_yaml_reader.ts";
 import type { ParsedYaml, YamlNode } from "./_yaml_nodes.ts";
+import { KEYS_AT, type Place, whereKeyBelongs } from "./schema.ts";
 
 export type {
   DecodeChecks,
@@ -23,64 +24,8 @@ export type {
 /** Files that configure tooling rather than describe the site: no unknown-field or version warnings. */
 const TOOLING_FILES = new Set(["config.yaml", "config.yml", "survey.yaml", "survey.yml"]);
 
-const ROOT_KEYS = new Set(["version", "memory", "components", "views", "requests", "messages", "url", "snapshots"]);
-const VIEW_FIELDS_AT_ROOT = new Set([
-  "name",
-  "route",
-  "description",
-  "stability",
-  "access",
-  "dependencies",
-  "tags",
-  "source",
-]);
-const COMPONENT_KEYS = new Set([
-  "name",
-  "selector",
-  "description",
-  "source",
-  "memory",
-  "tags",
-  "properties",
-  "children",
-  "stability",
-  "dependencies",
-  "$ref",
-]);
-const ACCESS_KEYS = new Set(["status", "reason"]);
-const VIEW_KEYS = new Set([
-  "name",
-  "route",
-  "url",
-  "description",
-  "memory",
-  "components",
-  "requests",
-  "stability",
-  "access",
-  "source",
-  "dependencies",
-  "tags",
-  "snapshots",
-]);
-const REQUEST_KEYS = new Set([
-  "name",
-  "route",
-  "method",
-  "description",
-  "source",
-  "request",
-  "response",
-  "headers",
-  "memory",
-  "tags",
-  "properties",
-]);
-const MESSAGE_KEYS = new Set(["name", "level", "message", "description", "source", "properties"]);
-const COMPONENT_PROPERTY_KEYS = new Set(["name", "extract", "transform"]);
-const FIELD_PROPERTY_KEYS = new Set(["name", "source", "field", "pattern"]);
-const PAYLOAD_KEYS = new Set(["fields"]);
-const PAYLOAD_FIELD_KEYS = new Set(["name", "type", "description"]);
+/** Keys of a view that, written at the file root instead, get `view-field-at-file-root`. */
+const VIEW_FIELDS_AT_ROOT = new Set([...KEYS_AT.view].filter((k) => !KEYS_AT.file.has(k)));
 
 /** Decoding state of one file. */
 class FileDecoder extends YamlReader {
@@ -132,9 +77,20 @@ class FileDecoder extends YamlReader {
     return value;
   }
 
-  unknown(e: Entry, where: string): void {
-    if (this.tooling) return;
-    this.warn("unknown-field", `unknown field "${e.key}" in ${where}; it is ignored`, this.loc(e.keyNode));
+  /**
+   * A key the switch of its place did not handle: accepted when the schema allows it there (authoring data such as
+   * `snapshots`), else `unknown-field`, saying where it belongs when the schema allows it elsewhere. The switches
+   * name only keys of the schema (`schema_test.ts` checks), so the schema decides what is known.
+   */
+  unknown(e: Entry, where: string, place: Place): void {
+    if (this.tooling || KEYS_AT[place].has(e.key)) return;
+    const belongs = whereKeyBelongs(e.key, place);
+    this.warn(
+      "unknown-field",
+      `unknown field "${e.key}" in ${where}; it is ignored` +
+        (belongs === undefined ? "" : ` — "${e.key}" belongs ${belongs}; move it there`),
+      this.loc(e.keyNode),
+    );
   }
 
   /** Records where the value of `key` starts (search's `file:line:col`); no field path, which costs more. */
@@ -275,8 +231,8 @@ class FileDecoder extends YamlReader {
                 `"views:" entry, e.g. views: [{name: Home, route: /, ${e.key}: …}]`,
               this.loc(e.keyNode),
             );
-          } else if (!ROOT_KEYS.has(e.key)) {
-            this.unknown(e, "the file root");
+          } else {
+            this.unknown(e, "the file root", "file");
           }
       }
     }
@@ -396,7 +352,7 @@ class FileDecoder extends YamlReader {
           setIf(def, "dependencies", this.strings(e.value, `a component's "dependencies"`));
           break;
         default:
-          if (!COMPONENT_KEYS.has(e.key)) this.unknown(e, "a component");
+          this.unknown(e, "a component", "component");
       }
     }
     return def;
@@ -449,7 +405,7 @@ class FileDecoder extends YamlReader {
         const t = this.string(e.value, `a property's "transform"`);
         setIf(p, "transform", t);
         if (t !== undefined) this.reportAt(rules.transform(t), e.value);
-      } else if (!COMPONENT_PROPERTY_KEYS.has(e.key)) this.unknown(e, "a component property");
+      } else this.unknown(e, "a component property", "componentProperty");
     }
     if (!p.name) this.warn("property-missing-name", 'component property without a "name"', this.loc(node));
     if (!p.extract) this.warn("property-missing-extract", 'component property without an "extract"', this.loc(node));
@@ -478,7 +434,7 @@ class FileDecoder extends YamlReader {
             at[e.key] = this.loc(e.value ?? e.keyNode);
             break;
           default:
-            if (!FIELD_PROPERTY_KEYS.has(e.key)) this.unknown(e, `a ${owner} property`);
+            this.unknown(e, `a ${owner} property`, "fieldProperty");
         }
       }
       const here = this.loc(item);
@@ -494,7 +450,7 @@ class FileDecoder extends YamlReader {
     const payload: WirePayload = {};
     for (const e of entries) {
       if (e.key !== "fields") {
-        if (!PAYLOAD_KEYS.has(e.key)) this.unknown(e, what);
+        this.unknown(e, what, "payload");
         continue;
       }
       const fields: NonNullable<WirePayload["fields"]> = [];
@@ -507,7 +463,7 @@ class FileDecoder extends YamlReader {
           else if (f.key === "type") setIf(field, "type", this.string(f.value, `a field's "type"`));
           else if (f.key === "description") {
             setIf(field, "description", this.string(f.value, `a field's "description"`));
-          } else if (!PAYLOAD_FIELD_KEYS.has(f.key)) this.unknown(f, `a field of ${what}`);
+          } else this.unknown(f, `a field of ${what}`, "payloadField");
         }
         fields.push(field);
       }
@@ -563,7 +519,7 @@ class FileDecoder extends YamlReader {
           setIf(r, "properties", this.fieldProperties(e.value, "request"));
           break;
         default:
-          if (!REQUEST_KEYS.has(e.key)) this.unknown(e, "a request");
+          this.unknown(e, "a request", "request");
       }
     }
     return r;
@@ -590,7 +546,7 @@ class FileDecoder extends YamlReader {
           setIf(m, "properties", this.fieldProperties(e.value, "message"));
           break;
         default:
-          if (!MESSAGE_KEYS.has(e.key)) this.unknown(e, "a message");
+          this.unknown(e, "a message", "message");
       }
     }
     return m;
@@ -608,7 +564,7 @@ class FileDecoder extends YamlReader {
         status = this.string(e.value, `"access.status"`);
         statusAt = this.loc(e.value ?? e.keyNode);
       } else if (e.key === "reason") reason = this.string(e.value, `"access.reason"`);
-      else if (!ACCESS_KEYS.has(e.key)) this.unknown(e, `a view's "access"`);
+      else this.unknown(e, `a view's "access"`, "access");
     }
     for (const p of rules.access(status, reason)) this.report(p, statusAt);
   }
@@ -652,7 +608,7 @@ class FileDecoder extends YamlReader {
           this.access(e.value);
           break;
         default:
-          if (!VIEW_KEYS.has(e.key)) this.unknown(e, "a view");
+          this.unknown(e, "a view", "view");
       }
     }
     return v;

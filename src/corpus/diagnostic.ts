@@ -46,6 +46,11 @@ export interface Diagnostic {
   component?: string;
   /** The selector the problem is about, when there is one. */
   selector?: string;
+  /**
+   * For a `parse-error`: the loader's own code for why the file could not be read (`yaml-syntax`, `type-mismatch`,
+   * `file-encoding`, …), so `fmt` can tell a YAML syntax error from YAML of the wrong shape.
+   */
+  cause?: string;
 }
 
 /** Formats a diagnostic as one line: `file:line:col: message` (or `file: message` without a position). */

@@ -88,7 +88,7 @@ const RACY_MS = 2_000;
 export function asParseErrors(problems: readonly Diagnostic[]): Diagnostic[] {
   return problems.map((d) =>
     FILE_FATAL.has(d.code)
-      ? { ...d, code: "parse-error", message: `${d.message} (the file is skipped until this is fixed)` }
+      ? { ...d, code: "parse-error", cause: d.code, message: `${d.message} (the file is skipped until this is fixed)` }
       : d
   );
 }

@@ -52,6 +52,16 @@ export {
 } from "./service.ts";
 export { composeSelectors, splitSelectors } from "./selector.ts";
 export { loadSelectorCheck, type SelectorProblem } from "./selector_check.ts";
+export {
+  CORPUS_SCHEMA,
+  KEY_ORDER,
+  type KeyDecl,
+  KEYS_AT,
+  type KeyType,
+  type Place,
+  type PlaceDecl,
+  whereKeyBelongs,
+} from "./schema.ts";
 export { LOCK_FILE, OWNED_FILES, ownedFile, SESSION_FILE } from "./owned.ts";
 export { DEFAULT_CORPUS_DIR, findCorpusDirUp, isDirectory, siteName } from "./find.ts";
 export type { CacheEntry } from "./load.ts";
