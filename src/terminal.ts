@@ -81,7 +81,15 @@ function jsonEscape(c: string): string {
  * Parsed values are unchanged.
  */
 export function toJson(value: unknown): string {
-  return JSON.stringify(value, null, 2).replace(JSON_UNSAFE, jsonEscape) + "\n";
+  return jsonSafe(JSON.stringify(value, null, 2)) + "\n";
+}
+
+/**
+ * JSON text with the characters {@linkcode toJson} escapes written as `\uXXXX` (the parsed value is unchanged):
+ * for JSON that must stay byte-for-byte compact (`export` to standard output) yet reach a terminal safely.
+ */
+export function jsonSafe(json: string): string {
+  return json.replace(JSON_UNSAFE, jsonEscape);
 }
 
 const INVISIBLE = /[\p{Co}\p{Cn}\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000]/gu;

@@ -443,12 +443,11 @@ sessionTest(
       );
       const gone = await s.run(["console", "get", "0"]);
       assert.equal(gone.code, 1);
-      assert.match(
-        gone.stderr,
-        new RegExp(
-          `console message index 0 is not buffered: it was dropped when the buffer overflowed; buffered: ${c.first}–\\d+`,
-        ),
-      );
+      // The same late entry may have pushed one more out since the first read.
+      const range =
+        /console message index 0 is not buffered: it was dropped when the buffer overflowed; buffered: (\d+)–\d+/
+          .exec(gone.stderr);
+      assert.ok(range && Number(range[1]) >= c.first, gone.stderr);
     }
   },
 );

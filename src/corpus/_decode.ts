@@ -2,7 +2,7 @@
 // problems; unknown fields and similar are warnings. The YAML side (aliases, merge keys, paths) is `_yaml_reader.ts`;
 // the shapes produced are `_raw.ts`.
 import { splitSelectors as splitJoined } from "./selector.ts";
-import type { Diagnostic, SourceLocation } from "./diagnostic.ts";
+import type { Diagnostic, FieldLocations, SourceLocation } from "./diagnostic.ts";
 import * as rules from "./rules.ts";
 import type { WireFieldProperty, WirePayload, WireProperty } from "./wire.ts";
 import type { DecodeChecks, RawComponent, RawDefinition, RawFile, RawMessage, RawRequest, RawView } from "./_raw.ts";
@@ -93,6 +93,27 @@ class FileDecoder extends YamlReader {
     );
   }
 
+  /** Records where the value of `key` starts (search's `file:line:col`); no field path, which costs more. */
+  mark(target: { fieldAt?: FieldLocations }, key: string, node: YamlNode | null): void {
+    if (node !== null) (target.fieldAt ??= {})[key] = this.at(node.start);
+  }
+
+  /** A list of strings whose items' places are recorded as `key[i]` (`memory[0]`, `memory[1]`, …). */
+  markedStrings(
+    target: { fieldAt?: FieldLocations },
+    key: string,
+    node: YamlNode | null,
+    what: string,
+  ): string[] | undefined {
+    const at: SourceLocation[] = [];
+    const list = this.strings(node, what, at);
+    if (at.length > 0) {
+      const fields = target.fieldAt ??= {};
+      at.forEach((loc, i) => fields[`${key}[${i}]`] = loc);
+    }
+    return list;
+  }
+
   // ---- entities -------------------------------------------------------------------------------------------
 
   decode(parsed: ParsedYaml): RawFile | undefined {
@@ -109,6 +130,7 @@ class FileDecoder extends YamlReader {
     const file: RawFile = {
       extracts: this.extracts,
       memory: [],
+      memoryAt: [],
       components: [],
       views: [],
       requests: [],
@@ -137,6 +159,7 @@ class FileDecoder extends YamlReader {
     const entries = this.entries(root, "the file root");
     if (!entries) return file;
     let fileUrl: string | undefined;
+    let fileUrlNode: YamlNode | null = null;
     let hasVersion = false;
     let componentsNode: YamlNode | null = null;
     let viewsCount = 0;
@@ -170,7 +193,8 @@ class FileDecoder extends YamlReader {
           break;
         }
         case "memory":
-          file.memory = this.strings(e.value, `"memory"`) ?? [];
+          file.memoryAt = [];
+          file.memory = this.strings(e.value, `"memory"`, file.memoryAt) ?? [];
           break;
         case "components":
           componentsNode = e.keyNode;
@@ -194,6 +218,7 @@ class FileDecoder extends YamlReader {
           break;
         case "url":
           fileUrl = this.string(e.value, `"url"`);
+          fileUrlNode = e.value;
           break;
         case "snapshots":
           break; // authoring-only: attaches snapshots to the file's views, never on the wire
@@ -227,7 +252,13 @@ class FileDecoder extends YamlReader {
         this.loc(componentsNode),
       );
     }
-    if (fileUrl !== undefined) { for (const v of file.views) v.url ??= fileUrl; }
+    if (fileUrl !== undefined) {
+      for (const v of file.views) {
+        if (v.url !== undefined) continue;
+        v.url = fileUrl;
+        this.mark(v, "url", fileUrlNode);
+      }
+    }
     return file;
   }
 
@@ -284,12 +315,14 @@ class FileDecoder extends YamlReader {
       switch (e.key) {
         case "name":
           setIf(def, "name", this.string(e.value, `a component's "name"`));
+          this.mark(def, "name", e.value);
           break;
         case "selector":
           this.selector(def, e.value);
           break;
         case "description":
           setIf(def, "description", this.string(e.value, `a component's "description"`));
+          this.mark(def, "description", e.value);
           break;
         case "source":
           setIf(def, "source", this.string(e.value, `a component's "source"`));
@@ -301,7 +334,7 @@ class FileDecoder extends YamlReader {
           break;
         }
         case "memory":
-          setIf(def, "memory", this.strings(e.value, `a component's "memory"`));
+          setIf(def, "memory", this.markedStrings(def, "memory", e.value, `a component's "memory"`));
           break;
         case "tags":
           setIf(def, "tags", this.strings(e.value, `a component's "tags"`));
@@ -330,13 +363,14 @@ class FileDecoder extends YamlReader {
     if (n === null || isNullScalar(n)) return;
     def.selectorLocation = this.loc(node);
     if (n.kind === "seq") {
-      const parts = this.strings(node, `a component's "selector"`) ?? [];
+      const parts = this.markedStrings(def, "selector", node, `a component's "selector"`) ?? [];
       def.selectorGiven = parts.length > 0;
       def.selectorText = parts;
       def.selectors = splitJoined(parts.join(","));
     } else {
       const s = this.string(node, `a component's "selector"`);
       if (s === undefined) return;
+      this.mark(def, "selector[0]", node);
       def.selectorGiven = true;
       def.selectorText = [s];
       def.selectors = splitJoined(s);
@@ -455,8 +489,11 @@ class FileDecoder extends YamlReader {
       switch (e.key) {
         case "name":
         case "route":
-        case "method":
         case "description":
+          this.mark(r, e.key, e.value);
+          setIf(r, e.key, this.string(e.value, `a request's "${e.key}"`));
+          break;
+        case "method":
         case "source":
           setIf(r, e.key, this.string(e.value, `a request's "${e.key}"`));
           break;
@@ -473,8 +510,10 @@ class FileDecoder extends YamlReader {
           break;
         }
         case "memory":
+          setIf(r, "memory", this.markedStrings(r, "memory", e.value, `a request's "memory"`));
+          break;
         case "tags":
-          setIf(r, e.key, this.strings(e.value, `a request's "${e.key}"`));
+          setIf(r, "tags", this.strings(e.value, `a request's "tags"`));
           break;
         case "properties":
           setIf(r, "properties", this.fieldProperties(e.value, "request"));
@@ -498,6 +537,7 @@ class FileDecoder extends YamlReader {
         case "description":
         case "source":
           setIf(m, e.key, this.text(e.value, `a message's "${e.key}"`, e.key));
+          if (e.key === "name" || e.key === "description") this.mark(m, e.key, e.value);
           if (e.key === "message" && m.message !== undefined) {
             this.reportAt(rules.messageRegex(m.message), e.value);
           }
@@ -541,9 +581,10 @@ class FileDecoder extends YamlReader {
         case "url":
         case "description":
           setIf(v, e.key, this.string(e.value, `a view's "${e.key}"`));
+          this.mark(v, e.key, e.value);
           break;
         case "memory":
-          v.memory = this.strings(e.value, `a view's "memory"`) ?? [];
+          v.memory = this.markedStrings(v, "memory", e.value, `a view's "memory"`) ?? [];
           break;
         case "components":
           v.components = this.components(e.value, `a view's "components"`);

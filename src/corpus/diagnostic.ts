@@ -25,6 +25,13 @@ export interface SourceLocation {
   path?: string;
 }
 
+/**
+ * Authoring-only: where the value of each searchable field of a declaration starts, keyed `name`, `description`,
+ * `route`, `url`, `selector[i]` and `memory[i]` (the i-th string kept), as written. No field path (`path`): only
+ * the position.
+ */
+export type FieldLocations = Record<string, SourceLocation>;
+
 /** A problem found while loading. `error` diagnostics from `load` are non-fatal (the entry was dropped). */
 export interface Diagnostic {
   /** Stable machine code, e.g. `missing-name`, `ref-unresolved`, `unknown-field`, `yaml-syntax`. */

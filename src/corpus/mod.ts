@@ -30,7 +30,7 @@
  *
  * @module
  */
-export type { Diagnostic, EnvelopeDiagnostic, SourceLocation } from "./diagnostic.ts";
+export type { Diagnostic, EnvelopeDiagnostic, FieldLocations, SourceLocation } from "./diagnostic.ts";
 export { CorpusLoadError, formatDiagnostic, sortByLocation, toEnvelopeDiagnostic } from "./diagnostic.ts";
 export type { Corpus, CorpusComponent, CorpusMessage, CorpusRequest, CorpusView } from "./model.ts";
 export type { LoadOptions, LoadResult } from "./load.ts";
@@ -51,6 +51,7 @@ export {
   startCorpusService,
 } from "./service.ts";
 export { composeSelectors, splitSelectors } from "./selector.ts";
+export { loadSelectorCheck, type SelectorProblem } from "./selector_check.ts";
 export {
   CORPUS_SCHEMA,
   KEY_ORDER,
@@ -67,6 +68,7 @@ export {
   findCorpusDirUp,
   isDirectory,
   SAFE_DIRS_ENV,
+  siteName,
   systemTrust,
   trustedCorpusDir,
   type TrustSystem,

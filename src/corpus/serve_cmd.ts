@@ -12,7 +12,7 @@ import type { Io } from "../io.ts";
 import { DataError, FileError, NetworkError } from "../errors.ts";
 import { CorpusLoadError, type Diagnostic, formatDiagnostic } from "./diagnostic.ts";
 import { componentCount, startCorpusService } from "./service.ts";
-import { trustedCorpusDir } from "./find.ts";
+import { siteName, trustedCorpusDir } from "./find.ts";
 import { type Access, extensionId, guarded, hostsFor } from "../http_guard.ts";
 import { ASSETS } from "../assets.ts";
 
@@ -50,7 +50,7 @@ export async function runServeMapper(opts: ServeMapperOptions, io: Io): Promise<
   // Paths in messages stay as the user wrote them when they resolve the same from the process's cwd.
   const dir = resolve(opts.dir) === absDir ? opts.dir : absDir;
   const label = `${opts.dir.replace(/[\\/]+$/, "")}/`;
-  const site = io.cwd.split(/[\\/]/).filter(Boolean).pop() ?? "";
+  const site = siteName(io.cwd);
 
   try {
     const info = await Deno.stat(absDir);

@@ -569,5 +569,8 @@ export function createSee(R, A) {
     return nextId;
   };
 
-  return { collect, settle, node, idOf, idsFrom, version: 1 };
+  /** Whether an element is one a user operates (the snapshot's rule), for the action engine's inner controls. */
+  const interactive = (/** @type {Element} */ el) => isInteractive(el, roleOf(el));
+
+  return { collect, settle, node, idOf, idsFrom, interactive, version: 1 };
 }
