@@ -412,7 +412,7 @@ Deno.test("network get - a body file that cannot be written fails with one line,
       assert.match(
         res.stderr,
         new RegExp(
-          `^mapper network get: cannot write "${target}": .* — pass a file path in an existing, writable directory\n$`,
+          `^mapper network get: cannot write "${target}": .* — (pass a file path in an existing, writable directory|give the path of a file to create or replace)\n$`,
         ),
       );
     }

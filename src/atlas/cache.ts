@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { replaceFile } from "../staged.ts";
+import { writeUserFile } from "../user_file.ts";
 import { join } from "node:path";
 
 /** How long a cached catalog is fresh: 24 hours. */
@@ -56,7 +56,7 @@ export function isFresh(cached: CachedCatalog, now: number): boolean {
 }
 
 /**
- * Writes the envelope by the one staged write (temp file beside it, then rename; 0600). Failures are ignored: the cache is an
+ * Writes the envelope by the one user-file write (temp file beside it, then rename; 0600). Failures are ignored: the cache is an
  * optimisation, never a reason to fail a search.
  */
 export async function writeCache(home: string, source: string, fetchedAt: number, text: string): Promise<void> {
@@ -66,8 +66,8 @@ export async function writeCache(home: string, source: string, fetchedAt: number
     const body = `{"source":${JSON.stringify(source)},"fetched_at":${
       JSON.stringify(new Date(fetchedAt).toISOString())
     },"index":${text.trim()}}\n`;
-    await replaceFile(cachePath(home), body, { mode: 0o600, forceMode: true });
+    await writeUserFile(cachePath(home), body, cachePath(home), { forceMode: true });
   } catch {
-    // The staged write leaves nothing behind.
+    // The user-file write leaves nothing behind.
   }
 }

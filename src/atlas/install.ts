@@ -300,7 +300,7 @@ export async function runAdd(options: AddOptions, io: Io): Promise<number> {
     await Deno.writeTextFile(join(staging, LOCK_FILE), formatLock(lock), { mode: 0o644 });
     io.signal.throwIfAborted(); // interrupted: install nothing
     await Deno.chmod(staging, 0o755);
-    // Not `replaceDirectory` (src/staged.ts): that one replaces an existing copy (with rollback) from text held in
+    // Not `replaceDirectory` (src/user_file.ts): that one replaces an existing copy (with rollback) from text held in
     // memory, in one call. An install never replaces anything (the target must still be missing or empty at the
     // rename), streams binary archive members into staging, gates the staged corpus before the swap, and names
     // staging `.mapper-add-<pid>-…` so a killed install's leftovers can be swept.

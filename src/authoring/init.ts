@@ -14,6 +14,7 @@
 import { dirname, join } from "node:path";
 import { FileError, UsageError } from "../errors.ts";
 import type { Io } from "../io.ts";
+import { writeUserFile } from "../user_file.ts";
 import { escapeControls } from "../terminal.ts";
 import { DEFAULT_CORPUS_DIR } from "./dir.ts";
 import { trustedCorpusDir } from "../corpus/mod.ts";
@@ -129,13 +130,9 @@ export async function scaffold(dirPath: string, shown: string): Promise<InitResu
   for (const [rel, text] of Object.entries(SCAFFOLD)) {
     const path = join(dirPath, ...rel.split("/"));
     await Deno.mkdir(dirname(path), { recursive: true });
-    try {
-      await Deno.writeTextFile(path, text, { createNew: true });
-      result.created.push(rel);
-    } catch (err: unknown) {
-      if (!(err instanceof Deno.errors.AlreadyExists)) throw err;
-      result.skipped.push(rel);
-    }
+    // Create only: a file (or a link planted) already there is kept as it is, never written through.
+    if (await writeUserFile(path, text, path, { createOnly: true, mode: 0o644 })) result.created.push(rel);
+    else result.skipped.push(rel);
   }
   return result;
 }

@@ -1,7 +1,7 @@
 /**
  * The bundled extension ("Mapper Overlay"): extracted to `~/.mapper/extension/` when missing or when the bundled
  * `manifest.json` `version` differs from the one on disk (the whole directory is replaced by the one staged swap,
- * `src/staged.ts`; directories 0700, files 0600), loaded with `--load-extension`, and told the daemon's port
+ * `src/user_file.ts`; directories 0700, files 0600), loaded with `--load-extension`, and told the daemon's port
  * through `chrome.storage.local.set({serverPort})` evaluated in its service worker.
  *
  * The manifest carries a public `key`, so the extension's id (and origin, `chrome-extension://<id>`) is the same on
@@ -12,7 +12,7 @@
 import { join } from "node:path";
 import { assetsUnder } from "../assets.ts";
 import { FileError } from "../errors.ts";
-import { replaceDirectory, type SwapOps } from "../staged.ts";
+import { replaceDirectory, type SwapOps } from "../user_file.ts";
 import { extensionId } from "../http_guard.ts";
 import type { CdpConnection } from "./cdp.ts";
 import type { Collector } from "./collector.ts";

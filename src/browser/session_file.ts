@@ -16,7 +16,7 @@
  */
 import { join } from "../path.ts";
 import { SESSION_FILE } from "../corpus/owned.ts";
-import { replaceFile } from "../staged.ts";
+import { writeUserFile } from "../user_file.ts";
 
 /** Contents of the session file. The one type for it: every reader and writer uses this. */
 export interface SessionInfo {
@@ -128,11 +128,12 @@ export function readSession(dir: string): SessionInfo | Unreadable | undefined {
 }
 
 /**
- * Writes the session file with mode 0600 by the one staged write (a fresh temp file renamed into place: a planted
+ * Writes the session file with mode 0600 by the one user-file write (a fresh temp file renamed into place: a planted
  * symlink is replaced, never followed).
  */
 export async function writeSession(dir: string, info: SessionInfo): Promise<void> {
-  await replaceFile(sessionPath(dir), JSON.stringify(info) + "\n", { mode: 0o600, forceMode: true });
+  const path = sessionPath(dir);
+  await writeUserFile(path, JSON.stringify(info) + "\n", path, { forceMode: true });
 }
 
 /**

@@ -13,9 +13,9 @@
  */
 import { resolve } from "../path.ts";
 import type { Io } from "../io.ts";
-import { FileError, SessionError, UsageError } from "../errors.ts";
+import { SessionError, UsageError } from "../errors.ts";
 import { escapeControls, toJson } from "../terminal.ts";
-import { replaceFile } from "../staged.ts";
+import { writeUserFile } from "../user_file.ts";
 // The browser area's files themselves, not its `mod.ts` (which also brings the CDP client): these commands are short,
 // and every module loaded is start-up time (boundaries_test.ts allows any non-underscore file).
 import {
@@ -179,18 +179,13 @@ export async function runNetworkList(opts: NetworkListOptions, io: Io): Promise<
 }
 
 /**
- * Writes a body the user asked for by the one staged write: a page's bytes never go through a symbolic link planted
+ * Writes a body the user asked for by the one user-file write: a page's bytes never go through a symbolic link planted
  * at the path (it is replaced), and a new file is private (0600), since a body can hold a logged-in page's data.
  */
 async function save(path: string, bytes: Uint8Array, io: Io): Promise<string> {
-  const abs = resolve(io.cwd, path);
-  try {
-    await replaceFile(abs, bytes);
-  } catch (err: unknown) {
-    throw new FileError(`cannot write "${escapeControls(path)}": ${err instanceof Error ? err.message : String(err)}`, {
-      hint: "pass a file path in an existing, writable directory",
-    });
-  }
+  await writeUserFile(resolve(io.cwd, path), bytes, path, {
+    hint: "pass a file path in an existing, writable directory",
+  });
   return path;
 }
 

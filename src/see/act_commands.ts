@@ -13,7 +13,7 @@ import { resolve } from "node:path";
 import type { Io } from "../io.ts";
 import { FileError, UsageError } from "../errors.ts";
 import { escapeControls } from "../terminal.ts";
-import { replaceFile } from "../staged.ts";
+import { writeUserFile } from "../user_file.ts";
 import { assertOpenable, schemesOption } from "../browser/mod.ts";
 import { pageCall } from "./client.ts";
 import { writeResult } from "./output.ts";
@@ -247,7 +247,7 @@ function defaultShotName(now: number): string {
 }
 
 /**
- * Writes the image by the one staged write (beside its target first, then renamed into place): a failed write leaves
+ * Writes the image by the one user-file write (beside its target first, then renamed into place): a failed write leaves
  * nothing, a planted symbolic link is replaced rather than written through, and a new file is private (0600).
  */
 async function writeImage(path: string, bytes: Uint8Array, shown: string): Promise<void> {
@@ -262,16 +262,7 @@ async function writeImage(path: string, bytes: Uint8Array, shown: string): Promi
       hint: "give a file name, e.g. --out shot.png",
     });
   }
-  try {
-    await replaceFile(path, bytes);
-  } catch (err: unknown) {
-    throw new FileError(
-      `cannot write "${escapeControls(shown)}": ${err instanceof Error ? err.message : String(err)}`,
-      {
-        hint: "pass --out with a file path in an existing, writable directory",
-      },
-    );
-  }
+  await writeUserFile(path, bytes, shown, { hint: "pass --out with a file path in an existing, writable directory" });
 }
 
 /** Runs `mapper browser screenshot`. */
