@@ -233,13 +233,6 @@ Deno.test("docs - every relative link and #anchor in the documentation resolves"
   assert.deepEqual(problems, []);
 });
 
-/**
- * Known offenders, each `path: phrase`, until the text is fixed where it is declared. The test fails when one is
- * gone, so an entry cannot outlive its fix. `fill --clear`'s help (src/cli/browser_act.ts) still says "accepted for
- * scripts written for the reference".
- */
-const KNOWN_CITATIONS = new Set(["docs/commands/browser.md: the reference"]);
-
 Deno.test("docs - no page cites notes outside the repository or another implementation", async () => {
   const banned = [/\/work\/shared/, /\.md §\d/, /\bthe reference\b/i, /\bsightmap\b(?!\.org)/i, /service description/i];
   const found = new Set<string>();
@@ -251,9 +244,7 @@ Deno.test("docs - no page cites notes outside the repository or another implemen
       if (hit !== undefined) found.add(`${path}: ${hit}`);
     }
   }
-  assert.deepEqual([...found].filter((f) => !KNOWN_CITATIONS.has(f)), [], "pages citing what users cannot open");
-  const fixed = [...KNOWN_CITATIONS].filter((k) => !found.has(k));
-  assert.deepEqual(fixed, [], "fixed: remove these from KNOWN_CITATIONS");
+  assert.deepEqual([...found], [], "pages citing what users cannot open");
 });
 
 /** Every runnable command path: `validate`, `atlas find`, … */

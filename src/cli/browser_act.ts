@@ -65,7 +65,7 @@ export function registerBrowserActions(browser: Command, ctx: CliContext): void 
     .description("replace a field's value with TEXT by real typing, then verify it holds exactly TEXT")
     .argument("<target>", TARGET)
     .argument("<text>", 'the text (a <select> takes an option\'s label or value; "" empties the field)')
-    .option("--clear", "replace the current value (the default; accepted for scripts written for the reference)")
+    .option("--clear", "replace the current value (the default; accepted so scripts can say so explicitly)")
     .option("--append", "type after the current value instead of replacing it")
     .option("--timeout-ms <n>", "longest wait for the field to be visible and stable", intArg(1), 5000)
     .option("--tab <id>", TAB)
