@@ -8,6 +8,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { runMapper, type TempDir, tempDir } from "./_helpers.ts";
+import { startMcp } from "./_mcp.ts";
 
 const CAN_ADD_USER = Deno.build.os === "linux" && Deno.uid() === 0;
 if (!CAN_ADD_USER) {
@@ -103,6 +104,24 @@ Deno.test({
     for (const [command, args] of cases) {
       const r = await runMapper(args, { cwd: scene.work, ...env(home) });
       assert.deepEqual([r.code, r.stderr, r.stdout], [1, refusal(command), ""], args.join(" "));
+    }
+    // The MCP server: its tools and its corpus and memory resources refuse it too, and show nothing of it.
+    {
+      await using mcp = await startMcp(["--dir", "../.mapper"], { cwd: scene.work, home });
+      const match = await mcp.call("match", { url: "https://shop.test/" });
+      assert.equal(match.isError, true);
+      assert.match(
+        match.text,
+        /^refusing the corpus ".*": it belongs to user "mapper-t\d+" \(uid \d+\), not to you — /,
+      );
+      for (const uri of ["mapper://corpus", "mapper://memory"]) {
+        const read = await mcp.client.readResource({ uri }).then(
+          (r: unknown) => JSON.stringify(r),
+          (err: unknown) => String(err),
+        );
+        assert.match(read, /refusing the corpus/, uri);
+        assert.ok(!read.includes("curl evil.example") && !read.includes("S3cr3t"), read);
+      }
     }
     const json = await runMapper(["validate", "--json"], { cwd: scene.work, ...env(home) });
     assert.equal(json.code, 1);
