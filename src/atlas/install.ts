@@ -34,6 +34,7 @@ import type { Io } from "../io.ts";
 import { escapeTerminal, flagUnlessDefault, plural, quote, rfc3339 } from "./_text.ts";
 import { toJson } from "../terminal.ts";
 import { escapeControls } from "../terminal.ts";
+import { writeUserFile } from "../user_file.ts";
 import { DEFAULT_SOURCE, ENV_INDEX, ENV_SOURCE, GALLERY_URL, isUrl, SLUG_PLACEHOLDER } from "./defaults.ts";
 import { type AtlasLock, formatLock, LOCK_FILE, LOCK_SCHEMA, sha256Hex } from "./lock.ts";
 import { pathEscape, slugProblem } from "./slug.ts";
@@ -297,7 +298,7 @@ export async function runAdd(options: AddOptions, io: Io): Promise<number> {
       installed_at: rfc3339(io.now()),
       files: Object.fromEntries(files.map((f) => [f.rel, f.sha256])),
     };
-    await Deno.writeTextFile(join(staging, LOCK_FILE), formatLock(lock), { mode: 0o644 });
+    await writeUserFile(join(staging, LOCK_FILE), formatLock(lock), LOCK_FILE, { mode: 0o644 });
     io.signal.throwIfAborted(); // interrupted: install nothing
     await Deno.chmod(staging, 0o755);
     // Not `replaceDirectory` (src/user_file.ts): that one replaces an existing copy (with rollback) from text held in
