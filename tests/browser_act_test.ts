@@ -18,9 +18,9 @@ const BASALT = 'ProductCard[name="Basalt Coffee Mug"] AddToCartButton';
 function idByName(snapshot: unknown, name: string): number {
   const walk = (n: unknown): number | undefined => {
     if (!n || typeof n !== "object") return undefined;
-    const o = n as { id?: number; name?: string; children?: unknown[]; tree?: unknown[] };
+    const o = n as { id?: number; name?: string; children?: unknown[]; tree?: unknown };
     if (o.name === name && typeof o.id === "number") return o.id;
-    for (const c of [...(o.tree ?? []), ...(o.children ?? [])]) {
+    for (const c of [...(o.tree ? [o.tree] : []), ...(o.children ?? [])]) {
       const hit = walk(c);
       if (hit !== undefined) return hit;
     }

@@ -141,7 +141,10 @@ Deno.test({
       type N = { id: number; component?: string; props?: Record<string, string>; states?: string[]; children?: N[] };
       const all: N[] = [];
       const walk = (ns: N[]) => ns.forEach((n) => (all.push(n), walk(n.children ?? [])));
-      walk(j.tree);
+      // One root: the page itself, named by its title; the top-level nodes are its children.
+      assert.deepEqual([j.tree.role, j.tree.name, typeof j.tree.id], ["document", j.title, "number"]);
+      assert.ok(j.tree.children.length > 0);
+      walk([j.tree]);
       const xl = all.find((n) => n.component === "ProductCard" && n.props?.name === "Cedar Cutting Board XL")!;
       assert.deepEqual(xl.props, { id: "4", name: "Cedar Cutting Board XL", price: "18.99" });
       assert.ok(xl.children?.some((c) => c.component === "AddToCartButton"));
@@ -253,7 +256,10 @@ Deno.test({
         "query 'ProductCrad' matched nothing; ProductCrad is not in the corpus; did you mean ProductCard?",
       );
       const elsewhere = await resolve("LoginForm UsernameInput");
-      assert.match(elsewhere.body.error!, /UsernameInput is declared in view Login but not on this page/);
+      assert.match(elsewhere.body.error!, /UsernameInput is declared in view Login, not in this page's view Catalog/);
+      // Declared for this very view: never "not on this page", but what is true.
+      const here = await resolve("OrderSummary");
+      assert.match(here.body.error!, /; OrderSummary \(declared in view Catalog\) matched nothing on this page/);
       const past = await resolve("ProductCard#24");
       assert.equal(past.body.code, "index_out_of_range");
       assert.match(past.body.error!, /#24 is past the end; 24 elements matched/);

@@ -40,73 +40,17 @@ export async function prepareElement(opts) {
     for (let n = inner; n; n = parentOf(n)) if (n === outer) return true;
     return false;
   };
-  const IMPLICIT = /** @type {Record<string, string>} */ ({
-    A: "link",
-    BUTTON: "button",
-    SELECT: "combobox",
-    TEXTAREA: "textbox",
-    DIALOG: "dialog",
-    NAV: "navigation",
-    MAIN: "main",
-    HEADER: "banner",
-    FOOTER: "contentinfo",
-    FORM: "form",
-    IMG: "img",
-    UL: "list",
-    OL: "list",
-    LI: "listitem",
-    ASIDE: "complementary",
-    SECTION: "region",
-    H1: "heading",
-    H2: "heading",
-    H3: "heading",
-    H4: "heading",
-    H5: "heading",
-    H6: "heading",
-  });
-  const roleOf = (/** @type {Element} */ e) => {
-    const explicit = e.getAttribute("role");
-    if (explicit) return explicit.trim().split(/\s+/)[0] ?? explicit;
-    if (e.tagName === "INPUT") {
-      const type = (e.getAttribute("type") || "text").toLowerCase();
-      if (type === "checkbox" || type === "radio") return type;
-      if (type === "button" || type === "submit" || type === "reset") return "button";
-      if (type === "number") return "spinbutton";
-      if (type === "range") return "slider";
-      return "textbox";
-    }
-    if (e.tagName === "A" && !e.hasAttribute("href")) return "generic";
-    return IMPLICIT[e.tagName] ?? e.tagName.toLowerCase();
-  };
-  const clip = (/** @type {string} */ s) => {
-    const t = s.replace(/\s+/g, " ").trim();
+  // The page script's API (`__mapperSee`, same isolated world): node ids, so the daemon names a cover by the
+  // component the snapshot gives it, and the one role and accessible-name implementation every surface uses.
+  const see =
+    /** @type {{ idOf?: (e: Element) => number, roleOf?: (e: Element) => string, nameOf?: (e: Element) => string } | undefined} */ (
+      /** @type {Record<string, unknown>} */ (/** @type {unknown} */ (globalThis))["__mapperSee"]
+    );
+  const roleOf = (/** @type {Element} */ e) => see?.roleOf?.(e) ?? e.tagName.toLowerCase();
+  const nameOf = (/** @type {Element} */ e) => {
+    const t = (see?.nameOf?.(e) ?? "").replace(/\s+/g, " ").trim();
     return t.length > 60 ? t.slice(0, 59) + "…" : t;
   };
-  const nameOf = (/** @type {Element} */ e) => {
-    const label = e.getAttribute("aria-label");
-    if (label) return clip(label);
-    const by = e.getAttribute("aria-labelledby");
-    if (by) {
-      const text = by.split(/\s+/).map((id) => e.ownerDocument.getElementById(id)?.textContent ?? "").join(" ");
-      if (text.trim()) return clip(text);
-    }
-    const labels = /** @type {HTMLInputElement} */ (e).labels;
-    if (labels && labels.length > 0) return clip([...labels].map((l) => l.textContent ?? "").join(" "));
-    for (const attr of ["alt", "title", "placeholder"]) {
-      const v = e.getAttribute(attr);
-      if (v) return clip(v);
-    }
-    if (e.tagName === "DIALOG" || e.getAttribute("role") === "dialog" || e.getAttribute("role") === "alertdialog") {
-      const heading = e.querySelector("h1,h2,h3,h4,h5,h6,[role=heading]");
-      if (heading?.textContent?.trim()) return clip(heading.textContent);
-    }
-    return clip(/** @type {HTMLElement} */ (e).innerText ?? e.textContent ?? "");
-  };
-  // The page script's node ids (`__mapperSee.idOf`, same isolated world): the daemon names a cover by the component
-  // the snapshot gives it.
-  const see = /** @type {{ idOf?: (e: Element) => number } | undefined} */ (
-    /** @type {Record<string, unknown>} */ (/** @type {unknown} */ (globalThis))["__mapperSee"]
-  );
   const describe = (/** @type {Element} */ e) => {
     const name = nameOf(e);
     return name ? `${roleOf(e)} ${JSON.stringify(name)}` : roleOf(e);

@@ -331,7 +331,11 @@ export class PageEngine {
       viewConflicts: resolution.conflicts,
       settled,
       page,
-      unmatched: resolution.components.filter((c) => !page.counts[c.name]).map((c) => ({ name: c.name, view: c.view })),
+      unmatched: resolution.components.filter((c) => !page.counts[c.name]).map((c) => ({
+        name: c.name,
+        view: c.view,
+        ...(page.matched[c.name] ? { hidden: page.matched[c.name] } : {}),
+      })),
     };
   }
 
@@ -351,7 +355,10 @@ export class PageEngine {
       throw err;
     }
     const { page, resolution } = await this.collect(t, { includeHidden: true });
-    const resolved = resolveTarget(page, parsed, resolution.declared);
+    const resolved = resolveTarget(page, parsed, resolution.declared, {
+      view: resolution.view?.name ?? null,
+      components: resolution.components,
+    });
     const handle = await this.handle(t, resolved.node.id);
     return { target: t, ...handle, summary: summarize(resolved), resolved, page };
   }

@@ -116,13 +116,17 @@ function head(p: SnapshotPayload): string[] {
   return lines;
 }
 
+/** A `[Warnings]` line: a component this page shows nothing of (`matched nothing`, or only hidden elements). */
+function warning(u: SnapshotPayload["unmatched"][number]): string {
+  const what = u.hidden ? `matched only hidden elements (${u.hidden})` : "matched nothing";
+  return `${u.name}: ${u.view === null ? "global" : "declared for this view"}, ${what}`;
+}
+
 function tail(p: SnapshotPayload): string[] {
   const lines: string[] = [];
   if (p.unmatched.length) {
     lines.push("", "[Warnings]");
-    for (const u of p.unmatched) {
-      lines.push(`  ${u.name}: ${u.view === null ? "global" : "declared for this view"}, matched nothing`);
-    }
+    for (const u of p.unmatched) lines.push(`  ${warning(u)}`);
   }
   const conflicts = [
     ...p.viewConflicts.map((v) => `view ${v} is as specific as ${p.view?.name} for this URL; ${p.view?.name} wins`),
@@ -159,7 +163,7 @@ export function formatSnapshot(
     const width = Math.max(...g.map(([n]) => n.length));
     lines.push("", "[Guide]", ...g.map(([n, c]) => `${n.padEnd(width)}  ${String(c).padStart(3)}`));
   }
-  lines.push("", "--- component tree ---", ...treeLines(cutTree(p.page.tree, opts)));
+  lines.push("", "--- component tree ---", ...treeLines(cutTree(p.page.tree.children ?? [], opts)));
   lines.push(...tail(p));
   return lines.join("\n") + "\n";
 }
@@ -178,7 +182,11 @@ function nodeJson(n: SeeNode): Record<string, unknown> {
   return out;
 }
 
-/** The `--json` object (documented field names; `tree` is a list of top-level nodes). */
+/**
+ * The `--json` object (documented field names). `tree` is one node: the page itself (`role: "document"`, `name`:
+ * the title, `id`: the document element's), whose `children` are the top-level nodes, cut by `--interactive` and
+ * `--depth` as the text tree is.
+ */
 export function snapshotJson(p: SnapshotPayload, opts: TreeOptions = {}): Record<string, unknown> {
   return {
     schema: 1,
@@ -189,11 +197,9 @@ export function snapshotJson(p: SnapshotPayload, opts: TreeOptions = {}): Record
     settled: p.settled,
     blocked: p.page.blocked,
     guide: Object.fromEntries(guide(p.page.counts)),
-    tree: cutTree(p.page.tree, opts).map(nodeJson),
+    tree: nodeJson({ ...p.page.tree, children: cutTree(p.page.tree.children ?? [], opts) }),
     coverage: p.page.coverage,
-    warnings: p.unmatched.map((u) =>
-      `${u.name}: ${u.view === null ? "global" : "declared for this view"}, matched nothing`
-    ),
+    warnings: p.unmatched.map(warning),
     conflicts: [...p.viewConflicts.map((v) => `view ${v} is as specific as ${p.view?.name}`), ...p.page.conflicts],
   };
 }
