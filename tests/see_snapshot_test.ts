@@ -416,5 +416,39 @@ Deno.test({
         }
       },
     );
+
+    await t.step(
+      "a snapshot while an alert is open names the dialog at once (exit 1), never waits it out",
+      async () => {
+        const opened = await s.run(["browser", "eval", "setTimeout(() => alert('Saved!'), 0); 1"]);
+        assert.equal(opened.code, 0, opened.stderr);
+        await waitFor("the alert to be known", async () => {
+          const r = await s.run(["snapshot"]);
+          return r.code === 1 ? r : undefined;
+        }).then((r) => {
+          assert.equal(r.stdout, "");
+          assert.equal(
+            r.stderr,
+            'mapper snapshot: a alert dialog is open on the page "Saved!" — close it with ' +
+              "'mapper browser dialog accept' or 'mapper browser dialog dismiss'\n",
+          );
+        });
+        const json = await s.run(["snapshot", "--json"]);
+        assert.equal(json.code, 1);
+        assert.match(json.stderr, /a alert dialog is open on the page "Saved!"/);
+        assert.equal((await s.run(["browser", "dialog", "accept"])).code, 0);
+        assert.equal((await s.run(["snapshot"])).code, 0);
+        // One that opens while the snapshot waits for a busy page to settle (up to 3 s) ends the wait with the same
+        // answer (the alert comes 2.5 s after the eval, once the snapshot process has long started).
+        const busy = "window.__busy = setInterval(() => (document.title = String(Math.random())), 20); " +
+          "setTimeout(() => alert('Later'), 2500); 1";
+        assert.equal((await s.run(["browser", "eval", busy])).code, 0);
+        const late = await s.run(["snapshot"]);
+        assert.equal(late.code, 1);
+        assert.match(late.stderr, /^mapper snapshot: a alert dialog is open on the page "Later" — /);
+        assert.equal((await s.run(["browser", "dialog", "accept"])).code, 0);
+        assert.equal((await s.run(["browser", "eval", "clearInterval(window.__busy); 1"])).code, 0);
+      },
+    );
   },
 });

@@ -16,6 +16,7 @@ import { type Resolved, resolveTarget, summarize } from "./resolve.ts";
 import { parseTarget, QueryParseError, type Target } from "./query.ts";
 import type { SeeCollect } from "./page.js";
 import type { PageEvents } from "./page_events.ts";
+import { dialogOpenError } from "./actions.ts";
 import type { ResolvedSummary } from "./api.ts";
 
 /** The CDP `send` the engine needs (the daemon's {@linkcode CdpConnection.send}, bound: typed the same way). */
@@ -232,22 +233,29 @@ export class PageEngine {
     expression: string,
     opts: { awaitPromise?: boolean; byValue?: boolean; timeoutMs?: number } = {},
   ): Promise<{ value: T; object: RemoteObject }> {
+    // A JavaScript dialog blocks the page: nothing evaluated there answers until it is closed. Say so at once.
+    const open = this.#deps.events.dialog(t.session);
+    if (open) throw dialogOpenError(open);
     for (let attempt = 0;; attempt++) {
       const world = await this.#world(t, attempt > 0);
       let res: EvalResult;
       try {
-        res = await this.#deps.send(
-          "Runtime.evaluate",
-          {
-            expression,
-            contextId: world.contextId,
-            returnByValue: opts.byValue !== false,
-            awaitPromise: opts.awaitPromise === true,
-          },
-          t.session,
-          opts.timeoutMs ?? 15_000,
+        res = await this.#unlessDialog(
+          t,
+          this.#deps.send(
+            "Runtime.evaluate",
+            {
+              expression,
+              contextId: world.contextId,
+              returnByValue: opts.byValue !== false,
+              awaitPromise: opts.awaitPromise === true,
+            },
+            t.session,
+            opts.timeoutMs ?? 15_000,
+          ),
         );
       } catch (err: unknown) {
+        if (err instanceof PageError) throw err;
         // The document changed under us (navigation): the world went with it. Make a new one, once.
         if (attempt === 0 && /context|Execution context was destroyed/i.test(String(err))) continue;
         throw err;
@@ -258,6 +266,24 @@ export class PageEngine {
         throw new Error(`page script error: ${text}`);
       }
       return { value: res.result.value as T, object: res.result };
+    }
+  }
+
+  /** The answer of `pending`, unless a dialog opens on the tab first (then the `dialog` error: it would not answer). */
+  async #unlessDialog<T>(t: PageTarget, pending: Promise<T>): Promise<T> {
+    let sub: Disposable | undefined;
+    const opened = new Promise<never>((_, reject) => {
+      sub = this.#deps.events.listen((ev) => {
+        if (ev.sessionId !== t.session || ev.method !== "Page.javascriptDialogOpening") return;
+        const d = this.#deps.events.dialog(t.session);
+        if (d) reject(dialogOpenError(d));
+      });
+    });
+    try {
+      return await Promise.race([pending, opened]);
+    } finally {
+      sub?.[Symbol.dispose]();
+      pending.catch(() => {}); // answered (or failed) once the dialog closed: nobody waits for it any more
     }
   }
 
