@@ -10,6 +10,7 @@ import type { SeeCollect, SeeComponent, SeeNode } from "./page.js";
 import { formatPart, type QueryPart, type Target, testPredicate } from "./query.ts";
 import { PageError, type ResolvedSummary } from "./api.ts";
 import { escapeControls } from "../terminal.ts";
+import { nameCarried } from "./snapshot.ts";
 
 /** A matched node with its matched ancestors (outermost first). */
 export interface MatchedNode {
@@ -130,7 +131,7 @@ export function candidateLines(cands: readonly MatchedNode[], max = 12): string[
       return describeNode(n, keys);
     }).join(" › ");
     const extra = [
-      c.node.name && !(c.node.props ?? []).some(([, v]) => v === c.node.name) ? quote(c.node.name) : "",
+      c.node.name && !nameCarried(c.node.name, (c.node.props ?? []).map(([, v]) => v)) ? quote(c.node.name) : "",
       ...(c.node.states ?? []),
       c.node.hidden ? "hidden" : "",
     ].filter(Boolean).join(" ");

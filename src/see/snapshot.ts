@@ -24,13 +24,38 @@ function q(v: string): string {
   return `"${escapeControls(cut.replace(/\\/g, "\\\\").replace(/"/g, '\\"'), { bidi: true })}"`;
 }
 
+/**
+ * Whether an accessible name says nothing the property values do not: it is one of them, or made only of them
+ * (whole words, each value used once, in any order) and punctuation — a grid row named by its cells' text, every
+ * cell a property. A name with a word of its own is kept whole.
+ */
+export function nameCarried(name: string, values: readonly string[]): boolean {
+  if (values.includes(name)) return true;
+  // Words without the punctuation around them ("Lovelace," is "Lovelace"); punctuation alone becomes "".
+  const wordsOf = (s: string) =>
+    s.split(/\s+/).filter(Boolean).map((w) => w.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, ""));
+  const words = wordsOf(name);
+  const used = words.map((w) => w === "");
+  const sorted = values.map((v) => wordsOf(v).filter(Boolean)).filter((w) => w.length > 0)
+    .sort((a, b) => b.length - a.length);
+  for (const value of sorted) {
+    for (let i = 0; i + value.length <= words.length; i++) {
+      if (value.every((w, j) => !used[i + j] && words[i + j] === w)) {
+        value.forEach((_, j) => (used[i + j] = true));
+        break;
+      }
+    }
+  }
+  return words.some((w) => w !== "") && used.every(Boolean);
+}
+
 /** One tree line's content (no id, no indent): `[Component k="v" "name" state…]` or `role "name" state…`. */
 export function nodeText(n: SeeNode): string {
   const props = [...(n.props ?? [])].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   const values = new Set(props.map(([, v]) => v));
   const bits: string[] = [];
   for (const [k, v] of props) bits.push(`${k}=${q(v)}`);
-  if (n.name && !values.has(n.name)) bits.push(q(n.name));
+  if (n.name && !nameCarried(n.name, [...values])) bits.push(q(n.name));
   bits.push(...(n.states ?? []));
   if (n.value !== undefined && n.value !== "" && !values.has(n.value)) bits.push(`value=${q(n.value)}`);
   if (n.hidden) bits.push("hidden");
