@@ -354,8 +354,11 @@ Deno.test({
         assert.equal(r.code, 1);
         assert.match(
           r.stderr,
-          /^mapper browser wait-for: --component "OrderSummary" did not hold after 300 ms \(the tab is at http:\/\/[^ ]+\/shop\/product\/2, 0 matches\) — /,
+          /^mapper browser wait-for: --component "OrderSummary" did not hold after 300 ms \(the tab is at http:\/\/[^ ]+\/shop\/product\/2, 0 matches\); OrderSummary is declared in view Catalog, not in this page's view Product; on the page: [^—]+ — /,
         );
+        // Near matches, as a click by the same query names them.
+        const typo = await act("wait-for", "--component", "ProductDetial", "--timeout-ms", "300");
+        assert.match(typo.stderr, /0 matches\); ProductDetial is not in the corpus; did you mean ProductDetail\? — /);
         const gone = await act("wait-for", "--selector", ".never-there", "--gone");
         assert.equal(gone.code, 0, gone.stderr);
         assert.equal(gone.stdout, '--selector ".never-there" is gone (at once)\n');
