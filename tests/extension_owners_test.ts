@@ -1,0 +1,125 @@
+/**
+ * One claim for every surface: the Shoelace sign-up page (web components, children inside open shadow roots) read
+ * through the same corpus by `mapper snapshot` (the page engine, in a session) and by the bundled extension's
+ * content script (in another headless Chromium) gives every element the same owner. Every element of the page,
+ * shadow roots included, is stamped with its position in document order (`data-mapper-key`, the same walk on both
+ * pages), and every component gets a `key` property reading it, so each side names exactly which elements each
+ * component owns.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { parse, stringify } from "yaml";
+import { load } from "../src/corpus/load.ts";
+import { compile } from "../src/corpus/compile.ts";
+import { tempDir } from "./_helpers.ts";
+import { launchWithExtension, serve, until } from "./_extension_harness.ts";
+import { APP_PAGES, appCorpus, startApps } from "./apps/server.ts";
+import { skipBrowserTests, startSession } from "./site/harness.ts";
+
+/** Numbers every element, open shadow roots included, in document order (run in the page). */
+const STAMP = `(() => {
+  let n = 0;
+  const walk = (root) => {
+    for (const el of root.querySelectorAll("*")) {
+      el.setAttribute("data-mapper-key", String(n++));
+      if (el.shadowRoot) walk(el.shadowRoot);
+    }
+  };
+  walk(document);
+  return n;
+})()`;
+
+type YamlComponent = { properties?: Array<{ name: string; extract: string }>; children?: YamlComponent[] };
+
+/** The page's corpus with a `key` property (the stamp) on every component. */
+async function keyedCorpus(dir: string): Promise<void> {
+  const source = join(appCorpus("signup"), "signup.yaml");
+  const doc = parse(await Deno.readTextFile(source)) as {
+    components?: YamlComponent[];
+    views?: Array<{ components?: YamlComponent[] }>;
+  };
+  const add = (list: YamlComponent[] = []) => {
+    for (const c of list) {
+      c.properties = [...(c.properties ?? []), { name: "key", extract: "attr=data-mapper-key" }];
+      add(c.children);
+    }
+  };
+  add(doc.components);
+  for (const v of doc.views ?? []) add(v.components);
+  await Deno.mkdir(dir, { recursive: true });
+  await Deno.writeTextFile(join(dir, "signup.yaml"), stringify(doc));
+}
+
+type SnapshotNode = { component?: string; props?: Record<string, string>; children?: SnapshotNode[] };
+
+Deno.test({
+  name: "extension owners - the extension's claim and 'mapper snapshot' give every element the same owner",
+  ignore: skipBrowserTests(),
+  sanitizeResources: false,
+  sanitizeOps: false,
+}, async () => {
+  await using dir = await tempDir("mapper-owners-");
+  await using apps = await startApps();
+  const url = apps.origin + APP_PAGES.signup;
+  const corpusDir = dir.join("corpus");
+  await keyedCorpus(corpusDir);
+
+  // The page engine, as an agent sees it.
+  const engine = await (async () => {
+    await using s = await startSession(["--url", url], corpusDir);
+    const ready = await s.run(["browser", "wait-for", "--selector", "body[data-ready]", "--timeout-ms", "20000"]);
+    assert.equal(ready.code, 0, ready.stderr);
+    assert.equal((await s.run(["browser", "eval", STAMP])).code, 0);
+    const snap = await s.run(["snapshot", "--json", "--include-hidden"]);
+    assert.equal(snap.code, 0, snap.stderr);
+    const owners: string[] = [];
+    const walk = (n: SnapshotNode) => {
+      if (n.component !== undefined) owners.push(`${n.component}@${n.props?.key}`);
+      (n.children ?? []).forEach(walk);
+    };
+    walk(JSON.parse(snap.stdout).tree);
+    return owners.sort();
+  })();
+
+  // The extension's content script on the same page, fed the same corpus by a loopback corpus server.
+  const { corpus } = await load(corpusDir);
+  const wire = compile(corpus, { site: "signup", version: 1000 });
+  const cors = { "Access-Control-Allow-Origin": "*", "Content-Type": "application/json" };
+  await using server = serve((req) => {
+    const path = new URL(req.url).pathname;
+    if (path === "/mapper") return new Response(JSON.stringify(wire), { headers: cors });
+    if (path === "/mapper/version") return new Response(JSON.stringify({ version: wire.version }), { headers: cors });
+    if (path === "/mapper/diagnostics") {
+      return new Response(JSON.stringify({ ok: true, diagnostics: [] }), { headers: cors });
+    }
+    return new Response("not found", { status: 404 });
+  });
+  await using b = await launchWithExtension(dir);
+  await b.announce(server.port);
+  const page = await b.open(url);
+  await until("the page to render", () => b.evaluate(page, "document.body?.dataset.ready === '1'"), 20_000);
+  await b.evaluate(page, STAMP);
+  type Inspect = {
+    loaded: boolean;
+    view: { name: string } | null;
+    components: Array<{ name: string; matches: Array<Array<[string, string]>> }>;
+  };
+  const inspect = `(async () => {
+    const [tab] = await chrome.tabs.query({ url: ${JSON.stringify(`${apps.origin}/*`)} });
+    return await chrome.tabs.sendMessage(tab.id, { type: "inspect" });
+  })()`;
+  const picture = await until("the content script to have the corpus", async () => {
+    const p = await b.evaluate(b.worker, inspect) as Inspect | undefined;
+    return p?.loaded && p.view?.name === "Signup" ? p : undefined;
+  });
+  const extension = picture.components.flatMap((c) =>
+    c.matches.map((props) => `${c.name}@${new Map(props).get("key")}`)
+  ).sort();
+
+  // Not a vacuous equality: the children inside shadow roots are there, on both sides.
+  assert.equal(engine.filter((o) => o.startsWith("TextFieldInput@")).length, 3, engine.join("\n"));
+  assert.equal(engine.filter((o) => o.startsWith("TermsBox@")).length, 1, engine.join("\n"));
+  assert.ok(engine.every((o) => /@\d+$/.test(o)), engine.join("\n"));
+  assert.deepEqual(extension, engine);
+  assert.deepEqual(b.exceptions, []);
+});
