@@ -292,7 +292,9 @@ export function createSee() {
       return [n];
     };
 
-    // One root: the page itself (the document element's id), its children the top-level nodes.
+    const top = document.body ? visit(document.body, false, null, false, "") : [];
+    // One root: the page itself (the document element's id, numbered after the page's own elements), its children
+    // the top-level nodes.
     /** @type {SeeNode} */
     const tree = {
       id: idOf(document.documentElement),
@@ -301,7 +303,6 @@ export function createSee() {
       tag: "html",
       inViewport: true,
     };
-    const top = document.body ? visit(document.body, false, null, false, "") : [];
     if (top.length) tree.children = top;
     const blocked = blocker(owner, components);
     return {
