@@ -139,7 +139,6 @@ export function claimDom(doc: Node): ClaimDom<Node, Node> & Dom<Node> {
   return {
     ...dom,
     roots: () => rootsOf(doc),
-    isShadow: (root) => root.tag === SHADOW,
     queryAll: (root, sel) => descendants(root).filter((d) => matches(d, sel)),
     parent: (el) => (el.parent?.tag === SHADOW ? el.parent.host ?? null : el.parent),
   };

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import {
   activeComponents,
   candidatePorts,
-  claim,
+  claimElements,
   type Component,
   formatEvent,
   formatPath,
@@ -139,7 +139,7 @@ const cardComponents: Component[] = [
 /** The component path of `target` by the claim over the whole fake document `root`. */
 function pathOf(root: Node, target: Node, components: Component[]) {
   const dom = claimDom(root);
-  return ownerPath(target, claim(components, dom).owner, components, dom);
+  return ownerPath(target, claimElements(components, dom).owner, components, dom);
 }
 
 Deno.test("extension resolve - a hovered element resolves to its component path with properties, outermost first", () => {
@@ -172,8 +172,8 @@ Deno.test("extension resolve - a child whose parent component does not enclose i
     component("Plain", "button"),
   ];
   assert.deepEqual(pathOf(root, buy, components).path.map((e) => e.name), ["Plain"]);
-  const { invalid } = claim(components, claimDom(root));
-  assert.deepEqual([...invalid], [1]);
+  const { unknown } = claimElements(components, claimDom(root));
+  assert.deepEqual(unknown.map((u) => u.index), [1]);
 });
 
 Deno.test("extension resolve - works with no globals at all (only view components)", () => {
@@ -213,7 +213,7 @@ Deno.test("extension properties - values are trimmed, whitespace collapsed, cut 
 
 /** Names of the owners of the given elements ("-" for none). */
 function ownersOf(root: Node, components: Component[], els: Node[]): string[] {
-  const { owner } = claim(components, claimDom(root));
+  const { owner } = claimElements(components, claimDom(root));
   return els.map((el) => {
     const i = owner.get(el);
     return i === undefined ? "-" : components[i]!.name;
@@ -226,7 +226,7 @@ Deno.test("claim - the first declaration wins an element; the conflict is said o
   const root = h("body", {}, a, b);
   const components = [component("Promo", ".promo"), component("Card", ".card"), component("Any", "div")];
   assert.deepEqual(ownersOf(root, components, [a, b]), ["Promo", "Card"]);
-  assert.deepEqual(claim(components, claimDom(root)).conflicts, [
+  assert.deepEqual(claimElements(components, claimDom(root)).conflicts, [
     "Promo and Card both match one element; Promo (declared first) wins",
     "Promo and Any both match one element; Promo (declared first) wins",
     "Card and Any both match one element; Card (declared first) wins",

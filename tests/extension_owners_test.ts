@@ -2,8 +2,8 @@
  * One claim for every surface: the Shoelace sign-up page (web components, children inside open shadow roots) read
  * through the same corpus by `mapper snapshot` (the page engine, in a session) and by the bundled extension's
  * content script (in another headless Chromium) gives every element the same owner. Every element of the page,
- * shadow roots included, is stamped with its position in document order (`data-mapper-key`, the same walk on both
- * pages), and every component gets a `key` property reading it, so each side names exactly which elements each
+ * shadow roots included, is stamped with a key naming its place in the tree (`data-mapper-key`, the same walk on
+ * both pages), and every component gets a `key` property reading it, so each side names exactly which elements each
  * component owns.
  */
 import assert from "node:assert/strict";
@@ -16,16 +16,31 @@ import { launchWithExtension, serve, until } from "./_extension_harness.ts";
 import { APP_PAGES, appCorpus, startApps } from "./apps/server.ts";
 import { skipBrowserTests, startSession } from "./site/harness.ts";
 
-/** Numbers every element, open shadow roots included, in document order (run in the page). */
+/**
+ * Names every element, open shadow roots included, by its path from the document (tag and index among same-tag
+ * siblings, `/` into a shadow root), hashed short (property values are cut at 120 characters). A path, not a
+ * position: an icon a package renders late changes no other element's key. Run in the page.
+ */
 const STAMP = `(() => {
   let n = 0;
-  const walk = (root) => {
-    for (const el of root.querySelectorAll("*")) {
-      el.setAttribute("data-mapper-key", String(n++));
-      if (el.shadowRoot) walk(el.shadowRoot);
+  const hash = (s) => {
+    let h = 0x811c9dc5;
+    for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193) >>> 0;
+    return h.toString(16);
+  };
+  const walk = (parent, path) => {
+    const seen = {};
+    for (const el of parent.children) {
+      const tag = el.localName;
+      seen[tag] = (seen[tag] ?? -1) + 1;
+      const here = path + ">" + tag + "[" + seen[tag] + "]";
+      el.setAttribute("data-mapper-key", hash(here));
+      n++;
+      walk(el, here);
+      if (el.shadowRoot) walk(el.shadowRoot, here + "/");
     }
   };
-  walk(document);
+  walk(document, "");
   return n;
 })()`;
 
@@ -119,7 +134,8 @@ Deno.test({
   // Not a vacuous equality: the children inside shadow roots are there, on both sides.
   assert.equal(engine.filter((o) => o.startsWith("TextFieldInput@")).length, 3, engine.join("\n"));
   assert.equal(engine.filter((o) => o.startsWith("TermsBox@")).length, 1, engine.join("\n"));
-  assert.ok(engine.every((o) => /@\d+$/.test(o)), engine.join("\n"));
+  assert.ok(engine.every((o) => /@[0-9a-f]+$/.test(o)), engine.join("\n"));
+  assert.equal(new Set(engine.map((o) => o.split("@")[1])).size, engine.length, "one key per element");
   assert.deepEqual(extension, engine);
   assert.deepEqual(b.exceptions, []);
 });

@@ -59,7 +59,7 @@
   let pageChanges = 0;
   /**
    * @type {{ changes: number, components: import("./core.js").Component[], owner: Map<Element, number>,
-   *   invalid: Set<number> } | null}
+   *   unknown: Set<number> } | null}
    */
   let claimed = null;
   const changes = new MutationObserver((records) => {
@@ -75,9 +75,9 @@
     const { components } = active();
     if (claimed?.changes === pageChanges && claimed.components === components) return claimed;
     const roots = [...dom.roots()];
-    const { owner, invalid } = core.claim(components, { ...dom, roots: () => roots });
+    const { owner, unknown } = core.claimElements(components, { ...dom, roots: () => roots });
     for (const root of roots) if (root !== document) changes.observe(root, WATCH);
-    claimed = { changes: pageChanges, components, owner, invalid };
+    claimed = { changes: pageChanges, components, owner, unknown: new Set(unknown.map((u) => u.index)) };
     return claimed;
   }
 
@@ -445,7 +445,7 @@
     }
     if (message?.type !== "inspect") return false;
     const { view } = active();
-    const { owner, components, invalid } = owners();
+    const { owner, components, unknown } = owners();
     const byName = new Map(components.map((c) => [c.name, c]));
     /** @type {Element[][]} each component's elements, in the order the claim found them */
     const owned = components.map(() => []);
@@ -461,7 +461,7 @@
           name: c.name,
           view: c.view,
           selector: c.selector,
-          count: invalid.has(i) ? -1 : els.length,
+          count: unknown.has(i) ? -1 : els.length,
           properties: c.properties.map((p) => p.name),
           values: els[0] ? core.extractProperties(els[0], c, byName, dom) : [],
           // Every element it owns (the first 100), with its properties: what the page engine's snapshot shows.

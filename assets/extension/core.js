@@ -1,13 +1,13 @@
 // @ts-check
 // Pure logic of the Mapper Overlay extension besides the resolver: server discovery and event formatting. Route
-// matching, view resolution, corpus normalisation, which component owns each element (`claim`, `ownerPath`) and
+// matching, view resolution, corpus normalisation, which component owns each element (`claimElements`, `ownerPath`) and
 // property extraction live in `resolver.js` (the one implementation the CLI shares) and are re-exported here; roles
 // and accessible names of live elements live in `live_dom.js` (shared with the page engine).
 // No `chrome.*` and no DOM globals, so this module runs unchanged in the content script, the panels and Deno tests.
 
 export {
   activeComponents,
-  claim,
+  claimElements,
   cleanValue,
   extractProperties,
   extractValue,

@@ -4,7 +4,7 @@
 // The live page as every surface reads it: the page engine (snapshots and actions; `src/see/_script.ts` links this
 // module into the script it runs in an isolated world of the tab) and the extension's content script (which imports
 // it). One module, so they cannot drift:
-// - the DOM adapter the resolver's `claim` (which component owns an element) and property extraction run over:
+// - the DOM adapter the resolver's `claimElements` (which component owns an element) and property extraction run over:
 //   the document, every open shadow root and same-origin frame document; parents are shadow-including;
 // - the ARIA role and the accessible name of an element, by dom-accessibility-api (the W3C rules, the implementation
 //   Testing Library uses; `vendor/`, shipped with the extension), never a hand-written table.
@@ -82,7 +82,7 @@ function deepQuery(el, selector) {
 }
 
 /**
- * The live document as the resolver reads it: for `claim` (roots, queries, shadow-including parents) and for
+ * The live document as the resolver reads it: for `claimElements` (roots, queries, shadow-including parents) and for
  * property extraction (`text` is the resolver's `nodeText`; queries look into open shadow roots).
  * @param {Document} [doc]
  * @returns {import("./resolver.js").ClaimDom<Element, Document | ShadowRoot> & import("./resolver.js").Dom<Element>}
@@ -90,7 +90,6 @@ function deepQuery(el, selector) {
 export function liveDom(doc = document) {
   return {
     roots: () => rootsFrom(doc),
-    isShadow: (root) => root.nodeType === 11,
     queryAll: (root, selector) => root.querySelectorAll(selector),
     parent: parentOf,
     querySelector: deepQuery,

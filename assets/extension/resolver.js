@@ -1,6 +1,6 @@
 // @ts-check
 // THE resolver: route matching, view resolution (the single most specific view), the active components of a page,
-// which component owns each element (`claim`, over a small DOM adapter: the page engine, the extension and an
+// which component owns each element (`claimElements`, over a small DOM adapter: the page engine, the extension and an
 // offline engine run the same one), property extraction (extract forms and transforms), and the extract-form check
 // `validate` uses. One implementation for every user: the extension (content script, panels, worker), the CLI
 // (`mapper match`, `explain`, `validate`), the browser session's request matching (`src/browser/match.ts`) and the
@@ -35,7 +35,7 @@
 
 /**
  * A flattened component as the extension uses it. `ownSelector`: a child's own selectors, not composed under its
- * ancestors' (matched inside shadow roots, where the composed selector cannot reach).
+ * ancestors' (what the claim looks for inside its parent's element, shadow roots included).
  * @typedef {{ name: string, selector: string, ownSelector?: string, parentChain: string[], properties: Property[],
  *   view: string | null }} Component
  */
@@ -433,42 +433,48 @@ export function normalizeCorpus(wire) {
 // ---- Element resolution --------------------------------------------------------------------------------------
 
 /**
- * What {@linkcode claim} needs of a document: a live page (`live_dom.js`) or a captured tree. `E` is an element, `R`
- * a root that can be searched (a document, a shadow root, a frame's document). `roots`: every root to search, the
- * document first, then each open shadow root and same-origin frame document in document order (nested ones too).
- * `isShadow`: whether a root is a shadow root. `queryAll`: the elements of one root (not of the shadow roots below
- * it) matching a selector, in document order; throws on an invalid selector. `parent`: the shadow-including parent
- * element (a shadow root's host for its top-level elements), `null` at the top of a document.
+ * What {@linkcode claimElements} needs of a document: a live page (`live_dom.js`) or a captured tree (the offline
+ * engine). `E` is an element, `R` a root `querySelectorAll` runs on (a document, a shadow root, a frame's document).
+ * `roots`: every root to query, the top document first, then each open shadow root and same-origin frame document in
+ * document order (nested ones too). `queryAll`: the elements of one root (never inside a shadow root or frame below
+ * it) matching a selector, in document order, as `root.querySelectorAll` finds them; throws when the selector cannot
+ * be answered (invalid CSS; offline, something the capture did not record). `parent`: the parent element, at the
+ * top of a shadow tree its host, `null` at the top of a document (maps never scope across frames).
  * @template E, R
  * @typedef {{
  *   roots: () => Iterable<R>,
- *   isShadow: (root: R) => boolean,
  *   queryAll: (root: R, selector: string) => Iterable<E>,
  *   parent: (element: E) => E | null,
  * }} ClaimDom
  */
 
 /**
- * Which component owns each element (snapshot, actions, extension and offline engine alike):
- * - Components are taken in declaration order and each element belongs to the first that claims it.
- * - A component's selector (composed under its ancestors') is matched in every root. A composed selector cannot
- *   reach into a shadow root, so inside shadow roots a child's own selector (`ownSelector`) is matched as well.
- * - A child is claimed only inside an element its parent claimed (parent-chain scoping, shadow-including): the
- *   nearest ancestor in its `parentChain` that is active here must own one of the element's ancestors.
- * Answers the owner (index into `components`) of each claimed element, the conflicts (two components matching the
- * same elements; the first declared wins) and the components whose selector does not parse.
+ * Which component owns each element — the one rule for the snapshot, the actions, the extension and the offline
+ * engine:
+ * - Components are taken in declaration order and each element belongs to the first that matches it.
+ * - A child (a component whose `parentChain` names a component active here) is claimed only inside an element its
+ *   nearest active parent owns: an ancestor of it, walking {@linkcode ClaimDom.parent}, which crosses from a shadow
+ *   tree to its host. It is looked for by its own selector (`ownSelector`) in every root, so it is found in its
+ *   parent's open shadow roots (nested hosts too), where a selector composed under the parent's cannot reach. A
+ *   component without an active parent is looked for by its composed selector.
+ * - A selector is answered on every root before anything is claimed: one that cannot be answered claims nothing and
+ *   is listed in `unknown` (its elements may then be claimed by a later component: show it as unknown, never as
+ *   "matched nothing").
+ * Answers the owner (index into `components`) of each claimed element and the conflicts (two components matching
+ * the same elements; the first declared wins), one line per pair in the order first seen.
  * @template E, R
- * @param {Component[]} components active components, in declaration order
+ * @param {ReadonlyArray<{ name: string, selector: string, ownSelector?: string, parentChain: string[] }>} components
+ *   active components, in declaration order
  * @param {ClaimDom<E, R>} dom
- * @returns {{ owner: Map<E, number>, conflicts: string[], invalid: Set<number> }}
+ * @returns {{ owner: Map<E, number>, conflicts: string[], unknown: Array<{ index: number, reason: string }> }}
  */
-export function claim(components, dom) {
+export function claimElements(components, dom) {
   /** @type {Map<E, number>} */
   const owner = new Map();
   /** @type {Map<string, number>} how many elements each "Winner\u0000Loser" pair both matched */
   const clashes = new Map();
-  /** @type {Set<number>} */
-  const invalid = new Set();
+  /** @type {Array<{ index: number, reason: string }>} */
+  const unknown = [];
   const active = new Set(components.map((c) => c.name));
   const roots = [...dom.roots()];
   /**
@@ -484,37 +490,29 @@ export function claim(components, dom) {
     return false;
   };
   components.forEach((c, index) => {
-    if (c.selector === "") return;
     const parent = [...c.parentChain].reverse().find((p) => active.has(p));
-    const own = parent !== undefined && c.ownSelector ? c.ownSelector : undefined;
-    for (const root of roots) {
-      const selectors = own !== undefined && own !== c.selector && dom.isShadow(root)
-        ? [c.selector, own]
-        : [c.selector];
-      for (const selector of selectors) {
-        /** @type {E[]} */
-        let found;
-        try {
-          found = [...dom.queryAll(root, selector)];
-        } catch {
-          invalid.add(index);
-          return;
+    const selector = parent !== undefined && c.ownSelector ? c.ownSelector : c.selector;
+    if (selector === "") return;
+    /** @type {E[]} */
+    const found = [];
+    try {
+      for (const root of roots) for (const el of dom.queryAll(root, selector)) found.push(el);
+    } catch (err) {
+      unknown.push({ index, reason: err instanceof Error ? err.message : String(err) });
+      return;
+    }
+    for (const el of found) {
+      const prev = owner.get(el);
+      if (prev !== undefined) {
+        const winner = components[prev]?.name;
+        if (winner !== c.name) {
+          const key = `${winner}\u0000${c.name}`;
+          clashes.set(key, (clashes.get(key) ?? 0) + 1);
         }
-        for (const el of found) {
-          const prev = owner.get(el);
-          if (prev === index) continue;
-          if (prev !== undefined) {
-            const winner = components[prev]?.name;
-            if (winner !== c.name) {
-              const key = `${winner}\u0000${c.name}`;
-              clashes.set(key, (clashes.get(key) ?? 0) + 1);
-            }
-            continue;
-          }
-          if (parent !== undefined && !inside(el, parent)) continue;
-          owner.set(el, index);
-        }
+        continue;
       }
+      if (parent !== undefined && !inside(el, parent)) continue;
+      owner.set(el, index);
     }
   });
   const conflicts = [...clashes].map(([key, n]) => {
@@ -523,16 +521,16 @@ export function claim(components, dom) {
       n === 1 ? "one element" : `${n} elements`
     }; ${winner} (declared first) wins`;
   });
-  return { owner, conflicts, invalid };
+  return { owner, conflicts, unknown };
 }
 
 /**
- * The components an element is inside, outermost first, by the owners {@linkcode claim} gave: the element's own
+ * The components an element is inside, outermost first, by the owners {@linkcode claimElements} gave: the element's own
  * component and every owned shadow-including ancestor's, each with its properties extracted.
  * @template E, R
  * @param {E} target
- * @param {Map<E, number>} owner from {@linkcode claim}
- * @param {Component[]} components the same list {@linkcode claim} was given
+ * @param {Map<E, number>} owner from {@linkcode claimElements}
+ * @param {Component[]} components the same list {@linkcode claimElements} was given
  * @param {ClaimDom<E, R> & Dom<E>} dom
  * @returns {{ path: PathEntry<E>[], tier: 1 | 2 | 3 }} tier 1: the target itself is the innermost component;
  *   2: the target is inside it; 3: no component owns it or an ancestor
@@ -556,26 +554,6 @@ export function ownerPath(target, owner, components, dom) {
   const innermost = path[path.length - 1];
   const tier = innermost === undefined ? 3 : innermost.element === target ? 1 : 2;
   return { path, tier };
-}
-
-/**
- * Counts how many elements each component matches, given a `querySelectorAll`-like counter (invalid selector: -1).
- * @param {Component[]} components
- * @param {(selector: string) => number} count
- * @returns {Array<{ name: string, view: string | null, selector: string, count: number }>}
- */
-export function countMatches(components, count) {
-  return components.map((c) => {
-    let n = 0;
-    if (c.selector !== "") {
-      try {
-        n = count(c.selector);
-      } catch {
-        n = -1;
-      }
-    }
-    return { name: c.name, view: c.view, selector: c.selector, count: n };
-  });
 }
 
 // ---- Properties ----------------------------------------------------------------------------------------------

@@ -7,7 +7,7 @@
 // with the shared role and accessible-name functions (`live_dom.js`), walks the DOM into a compact tree, and gives
 // every element a stable id for as long as it lives (a WeakMap in this world).
 
-import { claim, extractProperties } from "../../assets/extension/resolver.js";
+import { claimElements, extractProperties } from "../../assets/extension/resolver.js";
 import { liveDom, nameOf, parentOf, roleOf } from "../../assets/extension/live_dom.js";
 
 /**
@@ -169,7 +169,7 @@ export function createSee() {
   const collect = (args) => {
     const components = args.components;
     const byName = new Map(components.map((c) => [c.name, c]));
-    const { owner, conflicts } = claim(components, dom);
+    const { owner, conflicts } = claimElements(components, dom);
     /** @type {Record<string, number>} every element each component owns, hidden ones included */
     const matched = {};
     for (const index of owner.values()) {

@@ -35,7 +35,9 @@ Deno.test("buildPageScript - the real modules build into one parseable script", 
   const script = buildPageScript();
   assert.doesNotMatch(script, /^\s*(export|import)\s/m);
   new Function(script); // parses
-  for (const name of ["extractProperties", "resolveView", "claim", "computeAccessibleName", "liveDom", "createSee"]) {
+  for (
+    const name of ["extractProperties", "resolveView", "claimElements", "computeAccessibleName", "liveDom", "createSee"]
+  ) {
     assert.match(script, new RegExp(`\\b${name}\\b`));
   }
   // The extension loads the same files: the accessible-name library and the resolver are not copies.
