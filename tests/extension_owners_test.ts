@@ -4,7 +4,7 @@
  * content script (in another headless Chromium) gives every element the same owner. Every element of the page,
  * shadow roots included, is stamped with a key naming its place in the tree (`data-mapper-key`, the same walk on
  * both pages), and every component gets a `key` property reading it, so each side names exactly which elements each
- * component owns.
+ * component owns. Two controls no component names get the same role and name on both sides.
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
@@ -42,6 +42,14 @@ const STAMP = `(() => {
   };
   walk(document, "");
   return n;
+})()`;
+
+/** Two controls no component names, whose roles the surfaces used to disagree on (searchbox, spinbutton). */
+const ORPHANS = `(() => {
+  document.querySelector("main").insertAdjacentHTML("beforeend",
+    '<p><input type="search" aria-label="Find" style="width:200px;height:30px">' +
+    '<input type="number" aria-label="Qty" style="width:200px;height:30px"></p>');
+  return 1;
 })()`;
 
 type YamlComponent = { properties?: Array<{ name: string; extract: string }>; children?: YamlComponent[] };
@@ -84,9 +92,12 @@ Deno.test({
     await using s = await startSession(["--url", url], corpusDir);
     const ready = await s.run(["browser", "wait-for", "--selector", "body[data-ready]", "--timeout-ms", "20000"]);
     assert.equal(ready.code, 0, ready.stderr);
+    assert.equal((await s.run(["browser", "eval", ORPHANS])).code, 0);
     assert.equal((await s.run(["browser", "eval", STAMP])).code, 0);
     const snap = await s.run(["snapshot", "--json", "--include-hidden"]);
     assert.equal(snap.code, 0, snap.stderr);
+    const text = (await s.run(["snapshot"])).stdout;
+    assert.match(text, /\n {2}\d+ searchbox "Find"\n {2}\d+ spinbutton "Qty"\n/);
     const owners: string[] = [];
     const walk = (n: SnapshotNode) => {
       if (n.component !== undefined) owners.push(`${n.component}@${n.props?.key}`);
@@ -113,6 +124,7 @@ Deno.test({
   await b.announce(server.port);
   const page = await b.open(url);
   await until("the page to render", () => b.evaluate(page, "document.body?.dataset.ready === '1'"), 20_000);
+  await b.evaluate(page, ORPHANS);
   await b.evaluate(page, STAMP);
   type Inspect = {
     loaded: boolean;
@@ -137,5 +149,23 @@ Deno.test({
   assert.ok(engine.every((o) => /@[0-9a-f]+$/.test(o)), engine.join("\n"));
   assert.equal(new Set(engine.map((o) => o.split("@")[1])).size, engine.length, "one key per element");
   assert.deepEqual(extension, engine);
+
+  // The extension names the same controls with the same role and name as the snapshot did.
+  await b.cdp.send("Page.bringToFront", {}, page);
+  const expected: Array<[string, string]> = [
+    ['input[type="search"]', '[mapper] click (orphaned) searchbox "Find"'],
+    ['input[type="number"]', '[mapper] click (orphaned) spinbutton "Qty"'],
+  ];
+  for (const [selector, line] of expected) {
+    const [x, y] = await b.evaluate(
+      page,
+      `(() => { const e = document.querySelector('${selector}'); e.scrollIntoView({ block: "center" });
+        const r = e.getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; })()`,
+    ) as [number, number];
+    for (const type of ["mousePressed", "mouseReleased"] as const) {
+      await b.cdp.send("Input.dispatchMouseEvent", { type, x, y, button: "left", clickCount: 1 }, page);
+    }
+    await until(`the log line ${line}`, () => b.logs(page).includes(line) || undefined);
+  }
   assert.deepEqual(b.exceptions, []);
 });
