@@ -122,7 +122,7 @@ Deno.test({
     });
 
     await t.step(
-      "an overlay covering the page from inside a shadow root is [Blocked] too (hit test through it)",
+      "an overlay (found by a hit test through a shadow root) or a modal <dialog> in a shadow root is [Blocked] too",
       async () => {
         // No dialog semantics: only what covers the viewport centre says the page is blocked.
         await evalJs(
@@ -139,6 +139,16 @@ Deno.test({
         );
         await evalJs(s, 'document.getElementById("busy").remove(); 1');
         assert.doesNotMatch((await s.run(["snapshot"])).stdout, /\[Blocked\]/);
+        // A native <dialog> opened with showModal() inside a shadow root.
+        await evalJs(
+          s,
+          `(() => { const host = document.createElement("x-confirm"); host.id = "confirm"; document.body.append(host);
+            host.attachShadow({ mode: "open" }).innerHTML =
+              '<dialog aria-label="Leave the page?"><button>Stay</button></dialog>';
+            host.shadowRoot.querySelector("dialog").showModal(); return 1; })()`,
+        );
+        assert.match((await s.run(["snapshot"])).stdout, /\n\[Blocked\] dialog "Leave the page\?" covers the page; /);
+        await evalJs(s, 'document.getElementById("confirm").remove(); 1');
       },
     );
 
