@@ -119,7 +119,7 @@ export { type EvalResult, evaluate } from "./evaluate.ts";
 export { screenshot, type ScreenshotOptions, type ScreenshotResult } from "./screenshot.ts";
 export { type DialogResult, handleDialog, type TabInfo } from "./tabs.ts";
 export type { MatchedNode } from "./resolve.ts";
-export type { Declared } from "./resolve.ts";
+export type { Declared, Here, Tree } from "./resolve.ts";
 export type { ResolvedElement as ActionElement, Target as ActionTarget } from "./actions.ts";
 export type { RemoteObject } from "./engine.ts";
 export type { Resolution } from "./_view.ts";
