@@ -3,7 +3,7 @@
  * Chromium headless (goal: the first ≤ 250 ms for the whole process, as fast as the later ones). A fresh session per
  * sample, since only a session's first snapshot is measured there:
  *
- * - `idle`: the page loaded and quiet (1.5 s after `browser start --url` returned) — what the page engine costs;
+ * - `idle`: the page loaded and quiet (3 s after `browser start --url` returned) — what the page engine costs;
  * - `fresh`: right after `browser start --url` returned — the page's own load and data (its grid renders 300 ms
  *   after load) are waited for too (load + 500 ms, then 100 ms without DOM changes);
  * - `later`: the second to fourth snapshot of the `idle` sessions;
@@ -67,7 +67,7 @@ const add = (key: string, ms: number) => (results[key] ??= []).push(ms);
 for (let round = 0; round < ROUNDS; round++) {
   for (const [mode, via] of [["idle", "process"], ["idle", "daemon"], ["fresh", "process"], ["fresh", "daemon"]]) {
     await using s = await startSession(["--url", url], corpus);
-    if (mode === "idle") await new Promise((r) => setTimeout(r, 1500));
+    if (mode === "idle") await new Promise((r) => setTimeout(r, 3000));
     const once = via === "process" ? () => cli(s) : () => daemon(s);
     add(`first ${mode} ${via}`, await timed(once));
     if (mode === "idle") { for (let i = 0; i < 3; i++) add(`later ${via}`, await timed(once)); }
