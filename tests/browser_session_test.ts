@@ -331,6 +331,20 @@ sessionTest(
       assert.match(get.stdout, /^Matches: EchoApi, AnyApi$/m);
       const data = JSON.parse((await s.run(["network", "list", "--json", "--url", "via=fetch"])).stdout);
       assert.deepEqual(data.entries[0].matches, ["AnyApi", "DataApi"]);
+      // A view's own requests name only traffic of tabs on its pages: /api/data is DataApi on the ApiPage view's
+      // page, FramesData on the FramesPage view's (its worker and cross-origin frame included), neither elsewhere.
+      await openTab(s, `${site.origin}/frames.html`);
+      await waitForLog(s, "child fetched");
+      await waitForLog(s, "worker said fetched");
+      await openTab(s, `${site.origin}/nav.html`);
+      await waitForLog(s, "navdone done");
+      const matchesOf = async (via: string) =>
+        JSON.parse((await s.run(["network", "list", "--json", "--url", `via=${via}`])).stdout).entries
+          .map((e: { matches: string[] }) => e.matches.join(","));
+      assert.deepEqual(await matchesOf("xhr"), ["AnyApi,DataApi"]);
+      assert.deepEqual(await matchesOf("worker"), ["AnyApi,FramesData"]);
+      assert.deepEqual(await matchesOf("oopif"), ["AnyApi,FramesData"]);
+      assert.deepEqual(await matchesOf("nav"), ["AnyApi"]);
       const doc = JSON.parse((await s.run(["network", "list", "--json", "--type", "document", "--limit", "1"])).stdout);
       assert.deepEqual(doc.entries[0].matches, []);
       const boom = JSON.parse((await s.run(["console", "list", "--json", "--level", "exception"])).stdout).entries

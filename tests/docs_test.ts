@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { dirname, join, relative } from "node:path";
-import { load } from "../src/corpus/mod.ts";
+import { KEY_ORDER, load, type Place } from "../src/corpus/mod.ts";
 import { lintCorpus } from "../src/authoring/lint_rules.ts";
 import type { Command } from "../src/cli/command.ts";
 import { buildProgram } from "../src/cli/program.ts";
@@ -153,6 +153,13 @@ Deno.test("docs - the corpus format lists exactly the keys the decoder accepts, 
     const extra = [...documented[place]!].filter((k) => !accepted[place]!.has(k));
     assert.deepEqual(missing, [], `docs/corpus-format.md, place "${place}": accepted by the decoder, not documented`);
     assert.deepEqual(extra, [], `docs/corpus-format.md, place "${place}": documented, but an unknown field`);
+  }
+});
+
+Deno.test("docs - the corpus format's key tables are in the corpus schema's (fmt's) order", () => {
+  for (const m of FORMAT.matchAll(/<!-- keys: (\w+) -->\n\n((?:\|.*\n)+)/g)) {
+    const rows = m[2]!.trim().split("\n").slice(2).map((row) => /^\|\s*`([^`]+)`/.exec(row)?.[1]);
+    assert.deepEqual(rows, KEY_ORDER[m[1] as Place], `docs/corpus-format.md, the table of "${m[1]}"`);
   }
 });
 

@@ -48,10 +48,19 @@ const PAGES: readonly Page[] = [
   {
     file: "corpus.md",
     title: "Corpus commands",
-    commands: ["init", "validate", "lint", "fmt", "stats", "match", "explain", "serve-mapper"],
+    commands: ["init", "validate", "lint", "fmt", "stats", "match", "explain", "search", "serve-mapper", "export"],
     intro: "Write, check and serve a `.mapper/` corpus. The file format is described in " +
       "[the corpus format reference](../corpus-format.md). Every command here finds the corpus like git finds a " +
       "repository: `--dir D` when given, else the nearest `.mapper/` at or above the working directory.",
+  },
+  {
+    file: "captures.md",
+    title: "Captured pages (offline)",
+    commands: ["sel-check"],
+    intro: "Check selectors against what pages looked like, without a browser: trees captured by mapper " +
+      "(`.snap.tree.json`) or the other implementation's component trees. A selector is answered per root — the " +
+      "document, each open shadow root, each same-origin frame — as `querySelectorAll` answers it on the page " +
+      "(see [captured trees and the offline engine](../captured-tree.md)).",
   },
   {
     file: "atlas.md",

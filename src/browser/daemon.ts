@@ -9,11 +9,12 @@
  *
  * @module
  */
-import { basename, dirname, join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import type { Io } from "../io.ts";
 import { describe, EXIT_INTERRUPTED, FileError, SessionError } from "../errors.ts";
 import { escapeControls } from "../terminal.ts";
 import { VERSION } from "../version.ts";
+import { siteName } from "../corpus/find.ts";
 import type { CdpConnection } from "./cdp.ts";
 import { chromiumArgs, findBrowser, launchChromium, type LaunchedChromium } from "./chromium.ts";
 import { pidAlive } from "./process.ts";
@@ -158,7 +159,7 @@ export async function runDaemon(opts: StartOptions, io: Io): Promise<number> {
   const shutdown = new AbortController();
   const stopSignal = AbortSignal.any([io.signal, shutdown.signal]);
   const dir = resolve(io.cwd, opts.dir);
-  const site = basename(io.cwd);
+  const site = siteName(io.cwd);
   await prepareCorpusDir(dir, opts.dir);
   const binary = await findBrowser(opts.browser, io.env);
   const key = await projectKey(dir);
