@@ -442,12 +442,11 @@ sessionTest(
       );
       const gone = await s.run(["console", "get", "0"]);
       assert.equal(gone.code, 1);
-      assert.match(
-        gone.stderr,
-        new RegExp(
-          `console message index 0 is not buffered: it was dropped when the buffer overflowed; buffered: ${c.first}–\\d+`,
-        ),
-      );
+      // A late entry (the favicon's 404, the extension's log line) may push one more out between the reads, as above.
+      const buffered =
+        /console message index 0 is not buffered: it was dropped when the buffer overflowed; buffered: (\d+)–\d+/
+          .exec(gone.stderr);
+      assert.ok(buffered && Number(buffered[1]) >= c.first, gone.stderr);
     }
   },
 );
