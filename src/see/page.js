@@ -458,5 +458,8 @@ export function createSee() {
 
   // `roleOf` and `nameOf` for the acting functions (`_actionability.js`), which run in this world: one role and
   // one accessible name for every surface.
-  return { collect, settle, node, idOf, idsFrom, roleOf, nameOf, version: 1 };
+  /** Whether an element is one a user operates (the snapshot's rule), for the action engine's inner controls. */
+  const interactive = (/** @type {Element} */ el) => isInteractive(el, roleOf(el));
+
+  return { collect, settle, node, idOf, idsFrom, roleOf, nameOf, interactive, version: 1 };
 }
