@@ -13,6 +13,8 @@ import extensionContentJs from "../assets/extension/content.js" with { type: "te
 import extensionCoreJs from "../assets/extension/core.js" with { type: "text" };
 import extensionDiagnosticsJs from "../assets/extension/diagnostics.js" with { type: "text" };
 import extensionResolverJs from "../assets/extension/resolver.js" with { type: "text" };
+import extensionLiveDomJs from "../assets/extension/live_dom.js" with { type: "text" };
+import extensionAccnameJs from "../assets/extension/vendor/dom_accessibility_api.js" with { type: "text" };
 import extensionDevtoolsHtml from "../assets/extension/devtools.html" with { type: "text" };
 import extensionDevtoolsJs from "../assets/extension/devtools.js" with { type: "text" };
 import extensionPanelCss from "../assets/extension/panel.css" with { type: "text" };
@@ -51,6 +53,8 @@ export const ASSETS: Readonly<Record<string, string>> = Object.freeze({
   "extension/core.js": extensionCoreJs,
   "extension/diagnostics.js": extensionDiagnosticsJs,
   "extension/resolver.js": extensionResolverJs,
+  "extension/live_dom.js": extensionLiveDomJs,
+  "extension/vendor/dom_accessibility_api.js": extensionAccnameJs,
   "extension/devtools.html": extensionDevtoolsHtml,
   "extension/devtools.js": extensionDevtoolsJs,
   "extension/panel.css": extensionPanelCss,

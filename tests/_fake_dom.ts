@@ -1,18 +1,33 @@
 /**
- * A tiny fake DOM for the resolver's unit tests: tags, ids, classes, attributes, text; selectors are compounds
- * (`tag.class#id[attr="v"]`) joined by spaces, in comma lists. An invalid selector throws like `querySelector`.
+ * A tiny fake DOM for the resolver's unit tests: tags, ids, classes, attributes, text, open shadow roots; selectors
+ * are compounds (`tag.class#id[attr="v"]`) joined by spaces, in comma lists, matched within one tree (document or
+ * shadow root) as browsers do. An invalid selector throws like `querySelector`.
  *
  * @module
  */
-import { type Dom, nodeText, type TextNode } from "../assets/extension/resolver.js";
+import { type ClaimDom, type Dom, nodeText, type TextNode } from "../assets/extension/resolver.js";
 
-/** A fake element. */
+/** A fake element, or a shadow root (`tag` `#shadow-root`, `host` set). */
 export interface Node {
   tag: string;
   attrs: Record<string, string>;
   text: string;
   children: Node[];
   parent: Node | null;
+  /** Its open shadow root. */
+  shadow?: Node;
+  /** A shadow root's host. */
+  host?: Node;
+}
+
+const SHADOW = "#shadow-root";
+
+/** Gives `host` an open shadow root holding `children`; returns the shadow root. */
+export function attachShadow(host: Node, ...children: Node[]): Node {
+  const root = h(SHADOW, {}, ...children);
+  root.host = host;
+  host.shadow = root;
+  return root;
 }
 
 /** Builds a fake element; strings become its own text. */
@@ -91,21 +106,40 @@ function htmlOf(n: Node): string {
   return n.text + n.children.map(child).join("");
 }
 
+/** Every root under (and including) `root`: itself, then each shadow root in tree order, nested ones too. */
+function rootsOf(root: Node): Node[] {
+  const out = [root];
+  for (const d of descendants(root)) if (d.shadow) out.push(...rootsOf(d.shadow));
+  return out;
+}
+
+/** The first match strictly inside `el`: its light tree, then its own and its descendants' shadow roots. */
+function deepQuery(el: Node, sel: string): Node | null {
+  const light = descendants(el).find((d) => matches(d, sel));
+  if (light) return light;
+  for (const host of [el, ...descendants(el)]) {
+    const inner = host.shadow ? deepQuery(host.shadow, sel) : null;
+    if (inner) return inner;
+  }
+  return null;
+}
+
 /** The fake DOM callbacks: `innerText` joins element texts with newlines, `textOnly` skips images, SVG, `[alt]`. */
 export const dom: Dom<Node> = {
-  closest: (el, sel) => {
-    for (let p: Node | null = el; p; p = p.parent) if (matches(p, sel)) return p;
-    return null;
-  },
-  contains: (a, el) => {
-    for (let p: Node | null = el; p; p = p.parent) if (p === a) return true;
-    return false;
-  },
-  depth: (el) => (el.parent ? 1 + dom.depth(el.parent) : 0),
-  querySelector: (el, sel) => descendants(el).find((d) => matches(d, sel)) ?? null,
+  querySelector: deepQuery,
   text: textOf,
   attr: (el, name) => el.attrs[name] ?? null,
   innerText: innerTextOf,
   textOnly: textOnlyOf,
   innerHtml: htmlOf,
 };
+
+/** The fake document under `doc` as the resolver's claim reads it (plus the extraction callbacks). */
+export function claimDom(doc: Node): ClaimDom<Node, Node> & Dom<Node> {
+  return {
+    ...dom,
+    roots: () => rootsOf(doc),
+    queryAll: (root, sel) => descendants(root).filter((d) => matches(d, sel)),
+    parent: (el) => (el.parent?.tag === SHADOW ? el.parent.host ?? null : el.parent),
+  };
+}

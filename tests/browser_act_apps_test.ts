@@ -31,7 +31,7 @@ Deno.test({
   sanitizeOps: false,
   async fn(t) {
     await using apps = await startApps();
-    await using s = await startSession(["--url", `${apps.origin}/signup.html`], join(CORPORA, "signup"));
+    await using s = await startSession(["--url", `${apps.origin}/signup.html`], join(CORPORA, "signup-hosts"));
     const { act, evalJs } = actor(s);
     assert.equal((await act("wait-for", "--selector", "body[data-ready]")).code, 0);
     const host = (sel: string, prop: string) => evalJs(`document.querySelector(${JSON.stringify(sel)}).${prop}`);
@@ -139,7 +139,7 @@ Deno.test({
   sanitizeOps: false,
   async fn(t) {
     await using apps = await startApps();
-    await using s = await startSession(["--url", `${apps.origin}/typeahead.html`], join(CORPORA, "typeahead"));
+    await using s = await startSession(["--url", `${apps.origin}/typeahead.html`], join(CORPORA, "typeahead-hosts"));
     const { act, evalJs } = actor(s);
     assert.equal((await act("wait-for", "--selector", "body[data-ready]")).code, 0);
 

@@ -18,9 +18,9 @@ const BASALT = 'ProductCard[name="Basalt Coffee Mug"] AddToCartButton';
 function idByName(snapshot: unknown, name: string): number {
   const walk = (n: unknown): number | undefined => {
     if (!n || typeof n !== "object") return undefined;
-    const o = n as { id?: number; name?: string; children?: unknown[]; tree?: unknown[] };
+    const o = n as { id?: number; name?: string; children?: unknown[]; tree?: unknown };
     if (o.name === name && typeof o.id === "number") return o.id;
-    for (const c of [...(o.tree ?? []), ...(o.children ?? [])]) {
+    for (const c of [...(o.tree ? [o.tree] : []), ...(o.children ?? [])]) {
       const hit = walk(c);
       if (hit !== undefined) return hit;
     }
@@ -354,8 +354,11 @@ Deno.test({
         assert.equal(r.code, 1);
         assert.match(
           r.stderr,
-          /^mapper browser wait-for: --component "OrderSummary" did not hold after 300 ms \(the tab is at http:\/\/[^ ]+\/shop\/product\/2, 0 matches\) — /,
+          /^mapper browser wait-for: --component "OrderSummary" did not hold after 300 ms \(the tab is at http:\/\/[^ ]+\/shop\/product\/2, 0 matches\); OrderSummary is declared in view Catalog, not in this page's view Product; on the page: [^—]+ — /,
         );
+        // Near matches, as a click by the same query names them.
+        const typo = await act("wait-for", "--component", "ProductDetial", "--timeout-ms", "300");
+        assert.match(typo.stderr, /0 matches\); ProductDetial is not in the corpus; did you mean ProductDetail\? — /);
         const gone = await act("wait-for", "--selector", ".never-there", "--gone");
         assert.equal(gone.code, 0, gone.stderr);
         assert.equal(gone.stdout, '--selector ".never-there" is gone (at once)\n');

@@ -201,7 +201,10 @@ Deno.test({
 
     await t.step("what no click can reach is refused, each with its own reason", async () => {
       const cases: Array<[string[], RegExp]> = [
-        [["ClippedButton"], /ClippedButton "Clipped away" \(id \d+\) could not be scrolled into view: div .* clips it/],
+        [
+          ["ClippedButton"],
+          /ClippedButton "Clipped away" \(id \d+\) could not be scrolled into view: div\.clip clips it/,
+        ],
         [["GoneButton", "--timeout-ms", "300"], /GoneButton \(id \d+\) stayed hidden for 300 ms — /],
         [["MovingButton", "--timeout-ms", "500"], /MovingButton "Catch me" \(id \d+\) kept moving for 500 ms — /],
         [["ZeroButton"], /ZeroButton "Zero" \(id \d+\) has no size \(0×0 box\) and cannot be pressed — /],
@@ -214,7 +217,7 @@ Deno.test({
         const r = await act("click", ...args);
         assert.equal(r.code, 1, `${args[0]}: ${r.stdout}`);
         assert.equal(r.stdout, "");
-        assert.match(r.stderr, message, args[0]);
+        assert.match(r.stderr, message, `${args[0]}: ${r.stderr}`);
       }
     });
 

@@ -1,14 +1,17 @@
 import assert from "node:assert/strict";
 import {
+  activeComponents,
   candidatePorts,
+  claimElements,
+  type Component,
   formatEvent,
   formatPath,
   isSecretField,
-  roleOf,
+  normalizeCorpus,
+  ownerPath,
   statusLine,
 } from "../assets/extension/core.js";
-import { activeComponents, type Component, normalizeCorpus, resolvePath } from "../assets/extension/resolver.js";
-import { dom, h } from "./_fake_dom.ts";
+import { attachShadow, claimDom, h, type Node } from "./_fake_dom.ts";
 
 function component(name: string, selector: string, extra: Partial<Component> = {}): Component {
   return { name, selector, parentChain: [], properties: [], view: null, ...extra };
@@ -133,9 +136,15 @@ const cardComponents: Component[] = [
   component("BuyButton", ".card .buy", { parentChain: ["Card"], properties: [{ name: "text", extract: "text" }] }),
 ];
 
+/** The component path of `target` by the claim over the whole fake document `root`. */
+function pathOf(root: Node, target: Node, components: Component[]) {
+  const dom = claimDom(root);
+  return ownerPath(target, claimElements(components, dom).owner, components, dom);
+}
+
 Deno.test("extension resolve - a hovered element resolves to its component path with properties, outermost first", () => {
-  const { buy } = page();
-  const { path, tier } = resolvePath(buy, cardComponents, dom);
+  const { root, buy } = page();
+  const { path, tier } = pathOf(root, buy, cardComponents);
   assert.equal(tier, 1);
   assert.equal(
     formatPath(path),
@@ -144,17 +153,17 @@ Deno.test("extension resolve - a hovered element resolves to its component path 
 });
 
 Deno.test("extension resolve - a target inside a component is tier 2, outside every component tier 3", () => {
-  const { icon, other } = page();
-  const inside = resolvePath(icon, cardComponents, dom);
+  const { root, icon, other } = page();
+  const inside = pathOf(root, icon, cardComponents);
   assert.equal(inside.tier, 2);
   assert.deepEqual(inside.path.map((e) => e.name), ["Card", "BuyButton"]);
-  const outside = resolvePath(other, cardComponents, dom);
+  const outside = pathOf(root, other, cardComponents);
   assert.equal(outside.tier, 3);
   assert.deepEqual(outside.path, []);
 });
 
 Deno.test("extension resolve - a child whose parent component does not enclose it is dropped; bad selectors are skipped", () => {
-  const { buy } = page();
+  const { root, buy } = page();
   const components = [
     component("Panel", ".panel"),
     component("Broken", "!!nope"),
@@ -162,7 +171,9 @@ Deno.test("extension resolve - a child whose parent component does not enclose i
     component("Orphan", ".buy", { parentChain: ["Panel"] }),
     component("Plain", "button"),
   ];
-  assert.deepEqual(resolvePath(buy, components, dom).path.map((e) => e.name), ["Plain"]);
+  assert.deepEqual(pathOf(root, buy, components).path.map((e) => e.name), ["Plain"]);
+  const { unknown } = claimElements(components, claimDom(root));
+  assert.deepEqual(unknown.map((u) => u.index), [1]);
 });
 
 Deno.test("extension resolve - works with no globals at all (only view components)", () => {
@@ -176,26 +187,94 @@ Deno.test("extension resolve - works with no globals at all (only view component
       components: [{ name: "Card", selector: ".card", parentChain: [], properties: [] }],
     }],
   })!;
-  const { buy } = page();
+  const { root, buy } = page();
   const { components } = activeComponents(corpus, "/items/1");
-  assert.deepEqual(resolvePath(buy, components, dom).path.map((e) => e.name), ["Card"]);
+  assert.deepEqual(pathOf(root, buy, components).path.map((e) => e.name), ["Card"]);
 });
 
 Deno.test("extension properties - values are trimmed, whitespace collapsed, cut at 120 characters, empty omitted", () => {
   const long = h("div", { class: "long", title: "  " }, `${"x ".repeat(100)}  end`);
-  h("body", {}, long);
+  const root = h("body", {}, long);
   const c = component("Long", ".long", {
     properties: [{ name: "text", extract: "text" }, { name: "title", extract: "attr=title" }, {
       name: "none",
       extract: "attr=nope",
     }],
   });
-  const { path } = resolvePath(long, [c], dom);
+  const { path } = pathOf(root, long, [c]);
   assert.deepEqual(path[0]!.properties.map(([k]) => k), ["text"]);
   assert.equal(path[0]!.properties[0]![1].length, 120);
   assert.ok(formatPath(path).includes('text="x x x'));
   assert.ok(formatPath(path).endsWith('…"]'));
   assert.equal(formatPath(path).length, '[Long text=""]'.length + 48);
+});
+
+// ---- Claim: which component owns each element
+
+/** Names of the owners of the given elements ("-" for none). */
+function ownersOf(root: Node, components: Component[], els: Node[]): string[] {
+  const { owner } = claimElements(components, claimDom(root));
+  return els.map((el) => {
+    const i = owner.get(el);
+    return i === undefined ? "-" : components[i]!.name;
+  });
+}
+
+Deno.test("claim - the first declaration wins an element; the conflict is said once per pair", () => {
+  const a = h("div", { class: "card promo" });
+  const b = h("div", { class: "card" });
+  const root = h("body", {}, a, b);
+  const components = [component("Promo", ".promo"), component("Card", ".card"), component("Any", "div")];
+  assert.deepEqual(ownersOf(root, components, [a, b]), ["Promo", "Card"]);
+  assert.deepEqual(claimElements(components, claimDom(root)).conflicts, [
+    "Promo and Card both match one element; Promo (declared first) wins",
+    "Promo and Any both match one element; Promo (declared first) wins",
+    "Card and Any both match one element; Card (declared first) wins",
+  ]);
+});
+
+Deno.test("claim - a child is claimed only inside an element its own parent claimed (parent-chain scoping)", () => {
+  // The promo card is a .card, so its button matches the composed `.card .buy`; but Promo owns that card, not Card.
+  const promoBuy = h("button", { class: "buy" });
+  const cardBuy = h("button", { class: "buy" });
+  const root = h("body", {}, h("div", { class: "card promo" }, promoBuy), h("div", { class: "card" }, cardBuy));
+  const components = [
+    component("Promo", ".promo"),
+    component("Card", ".card"),
+    component("Buy", ".card .buy", { parentChain: ["Card"], ownSelector: ".buy" }),
+  ];
+  assert.deepEqual(ownersOf(root, components, [promoBuy, cardBuy]), ["-", "Buy"]);
+  // A parent that is not active on this page (another view's) does not scope: the nearest active one does.
+  const inView = [component("Card", ".card"), component("Buy", ".card .buy", { parentChain: ["Gone", "Card"] })];
+  assert.deepEqual(ownersOf(root, inView, [promoBuy, cardBuy]), ["Buy", "Buy"]);
+});
+
+Deno.test("claim - a child's own selector is matched in its parent's open shadow roots, nested hosts too", () => {
+  const input = h("input", { class: "control" });
+  const deep = h("input", { class: "control" });
+  const stray = h("input", { class: "control" });
+  const field = h("sl-input", { name: "email" });
+  attachShadow(field, h("div", { class: "base" }, input));
+  const inner = h("x-inner", {});
+  attachShadow(inner, deep);
+  const card = h("div", { class: "card" }, inner);
+  const other = h("x-other", {});
+  attachShadow(other, stray);
+  const root = h("body", {}, h("form", {}, field), card, other);
+  const components = [
+    component("Field", "sl-input"),
+    component("FieldInput", "sl-input input.control", { parentChain: ["Field"], ownSelector: "input.control" }),
+    component("Card", ".card"),
+    component("CardInput", ".card input.control", { parentChain: ["Card"], ownSelector: "input.control" }),
+  ];
+  // Outside any parent's element the shadow root's input belongs to nobody.
+  assert.deepEqual(ownersOf(root, components, [input, deep, stray]), ["FieldInput", "CardInput", "-"]);
+  // Without its own selector a child cannot be found in a shadow root (the composed one cannot cross into it).
+  const composedOnly = components.map(({ ownSelector: _, ...c }) => c);
+  assert.deepEqual(ownersOf(root, composedOnly, [input, deep]), ["-", "-"]);
+  // The path of the inner input crosses the shadow boundary up to its host's component.
+  const { path, tier } = pathOf(root, input, components);
+  assert.deepEqual([path.map((e) => e.name), tier], [["Field", "FieldInput"], 1]);
 });
 
 // ---- Formatting
@@ -227,9 +306,6 @@ Deno.test("extension events - typing shows the value typed; secret fields are ma
   assert.equal(isSecretField({ type: "text", autocomplete: "billing cc-number" }), true);
   assert.equal(isSecretField({ type: "text", autocomplete: "email" }), false);
   assert.equal(isSecretField({}), false);
-  assert.equal(roleOf("A", { href: true }), "link");
-  assert.equal(roleOf("input", { type: "checkbox" }), "checkbox");
-  assert.equal(roleOf("div", { role: "tab" }), "tab");
 });
 
 Deno.test("extension format - status lines for searching, loaded and offline", () => {

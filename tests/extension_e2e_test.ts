@@ -151,9 +151,8 @@ Deno.test({
   assert.ok(logs(page).includes("[mapper] loaded 4 components from shop v1000"), logs(page).join("\n"));
   await until("the active view line", () => logs(page).some((l) => l.startsWith("[mapper] active view")));
   assert.ok(logs(page).includes("[mapper] active view on /items/42: Item"), logs(page).join("\n"));
-  // The page cannot find the extension at its fixed address: its files are web-accessible only at the per-session
-  // dynamic URL the content script gets from chrome.runtime.getURL (a page could otherwise tell a mapper browser).
-  for (const file of ["core.js", "resolver.js", "content.js", "manifest.json"]) {
+  // A page fetches none of the extension's files but the modules the content script imports (web-accessible).
+  for (const file of ["content.js", "manifest.json", "background.js", "side-panel.html"]) {
     const seen = await evaluate(
       page,
       `fetch("chrome-extension://${extensionId}/${file}").then((r) => "status " + r.status, () => "blocked")`,
@@ -287,7 +286,6 @@ Deno.test({
   // The shared route-case table, run by the resolver.js the extension ships (same table as tests/resolver_test.ts).
   const failures = await evaluate(
     panel,
-    // The panel's own origin (getURL gives the per-session dynamic URL of a web-accessible file, for content scripts).
     `import(new URL("resolver.js", location.href).href).then(({ matchRoute, resolveView }) => {
       const table = ${JSON.stringify(routeCases)};
       const out = [];

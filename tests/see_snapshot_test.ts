@@ -141,7 +141,10 @@ Deno.test({
       type N = { id: number; component?: string; props?: Record<string, string>; states?: string[]; children?: N[] };
       const all: N[] = [];
       const walk = (ns: N[]) => ns.forEach((n) => (all.push(n), walk(n.children ?? [])));
-      walk(j.tree);
+      // One root: the page itself, named by its title; the top-level nodes are its children.
+      assert.deepEqual([j.tree.role, j.tree.name, typeof j.tree.id], ["document", j.title, "number"]);
+      assert.ok(j.tree.children.length > 0);
+      walk([j.tree]);
       const xl = all.find((n) => n.component === "ProductCard" && n.props?.name === "Cedar Cutting Board XL")!;
       assert.deepEqual(xl.props, { id: "4", name: "Cedar Cutting Board XL", price: "18.99" });
       assert.ok(xl.children?.some((c) => c.component === "AddToCartButton"));
@@ -260,7 +263,10 @@ Deno.test({
         "query 'ProductCrad' matched nothing; ProductCrad is not in the corpus; did you mean ProductCard?",
       );
       const elsewhere = await resolve("LoginForm UsernameInput");
-      assert.match(elsewhere.body.error!, /UsernameInput is declared in view Login but not on this page/);
+      assert.match(elsewhere.body.error!, /UsernameInput is declared in view Login, not in this page's view Catalog/);
+      // Declared for this very view: never "not on this page", but what is true.
+      const here = await resolve("OrderSummary");
+      assert.match(here.body.error!, /; OrderSummary \(declared in view Catalog\) matched nothing on this page/);
       const past = await resolve("ProductCard#24");
       assert.equal(past.body.code, "index_out_of_range");
       assert.match(past.body.error!, /#24 is past the end; 24 elements matched/);
@@ -415,6 +421,40 @@ Deno.test({
         } finally {
           await Deno.remove(extra);
         }
+      },
+    );
+
+    await t.step(
+      "a snapshot while an alert is open names the dialog at once (exit 1), never waits it out",
+      async () => {
+        const opened = await s.run(["browser", "eval", "setTimeout(() => alert('Saved!'), 0); 1"]);
+        assert.equal(opened.code, 0, opened.stderr);
+        await waitFor("the alert to be known", async () => {
+          const r = await s.run(["snapshot"]);
+          return r.code === 1 ? r : undefined;
+        }).then((r) => {
+          assert.equal(r.stdout, "");
+          assert.equal(
+            r.stderr,
+            'mapper snapshot: a alert dialog is open on the page "Saved!" — close it with ' +
+              "'mapper browser dialog accept' or 'mapper browser dialog dismiss'\n",
+          );
+        });
+        const json = await s.run(["snapshot", "--json"]);
+        assert.equal(json.code, 1);
+        assert.match(json.stderr, /a alert dialog is open on the page "Saved!"/);
+        assert.equal((await s.run(["browser", "dialog", "accept"])).code, 0);
+        assert.equal((await s.run(["snapshot"])).code, 0);
+        // One that opens while the snapshot waits for a busy page to settle (up to 3 s) ends the wait with the same
+        // answer (the alert comes 2.5 s after the eval, once the snapshot process has long started).
+        const busy = "window.__busy = setInterval(() => (document.title = String(Math.random())), 20); " +
+          "setTimeout(() => alert('Later'), 2500); 1";
+        assert.equal((await s.run(["browser", "eval", busy])).code, 0);
+        const late = await s.run(["snapshot"]);
+        assert.equal(late.code, 1);
+        assert.match(late.stderr, /^mapper snapshot: a alert dialog is open on the page "Later" — /);
+        assert.equal((await s.run(["browser", "dialog", "accept"])).code, 0);
+        assert.equal((await s.run(["browser", "eval", "clearInterval(window.__busy); 1"])).code, 0);
       },
     );
   },

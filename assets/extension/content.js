@@ -1,19 +1,18 @@
 // @ts-check
 /// <reference lib="dom" />
-// Content script (classic script: MV3 content scripts cannot be modules, so resolver.js and core.js come in by
-// dynamic import, from the extension's per-session dynamic URL: they are web-accessible only with use_dynamic_url).
-// Gets the corpus from the service worker (which alone talks to the mapper server), resolves the one active view
-// of location.pathname with the shared resolver (resolver.js, re-exported by core.js), resolves hovered/clicked/typed-into elements to component paths, draws the hover
-// overlay while a Mapper panel is open, and reports events to the worker.
+// Content script (classic script: MV3 content scripts cannot be modules, so core.js and live_dom.js come in by
+// dynamic import). Gets the corpus from the service worker (which alone talks to the mapper server), resolves the one
+// active view of location.pathname with the shared resolver (resolver.js, re-exported by core.js), finds which
+// component owns each element with the same claim the page engine runs (open shadow roots included), resolves
+// hovered/clicked/typed-into elements to component paths, draws the hover overlay while a Mapper panel is open, and
+// reports events to the worker.
 // deno-lint-ignore-file no-console
 
 (async () => {
-  /** @type {[typeof import("./resolver.js"), typeof import("./core.js")]} */
-  const [resolver, helpers] = await Promise.all([
-    import(chrome.runtime.getURL("resolver.js")),
-    import(chrome.runtime.getURL("core.js")),
-  ]);
-  const core = { ...resolver, ...helpers };
+  /** @type {typeof import("./core.js")} */
+  const core = await import(chrome.runtime.getURL("core.js"));
+  /** @type {typeof import("./live_dom.js")} */
+  const live = await import(chrome.runtime.getURL("live_dom.js"));
 
   /** @type {import("./core.js").Corpus | null} */
   let corpus = null;
@@ -23,41 +22,8 @@
   /** @type {{ pathname: string, version: number, active: ReturnType<typeof core.activeComponents> } | null} */
   let activeCache = null;
 
-  /** @type {import("./core.js").Dom<Element>} */
-  const dom = {
-    closest: (el, selector) => el.closest(selector),
-    contains: (ancestor, el) => ancestor.contains(el),
-    depth: (el) => {
-      let n = 0;
-      for (let p = el.parentElement; p; p = p.parentElement) n++;
-      return n;
-    },
-    querySelector: deepQuery,
-    text: (el) => core.nodeText(el),
-    attr: (el, name) => el.getAttribute(name),
-    innerText: (el) => (el instanceof HTMLElement ? el.innerText : el.textContent ?? ""),
-    textOnly: (el) =>
-      core.nodeText(el, (n) => n instanceof Element && (n.matches("img, svg, [alt]") || n.closest("svg") !== null)),
-    innerHtml: (el) => el.innerHTML,
-  };
-
-  /**
-   * The first element inside `el` matching `selector`, looking into open shadow roots when the light DOM has none
-   * (authoring spec §6: `exists:` sees shadow DOM). Throws on an invalid selector, like `querySelector`.
-   * @param {Element | ShadowRoot} el
-   * @param {string} selector
-   * @returns {Element | null}
-   */
-  function deepQuery(el, selector) {
-    const found = el.querySelector(selector);
-    if (found !== null) return found;
-    for (const host of el.querySelectorAll("*")) {
-      if (!host.shadowRoot) continue;
-      const inner = deepQuery(host.shadowRoot, selector);
-      if (inner !== null) return inner;
-    }
-    return null;
-  }
+  // The page as the resolver reads it (claim and property extraction): the same adapter the page engine uses.
+  const dom = live.liveDom(document);
 
   function active() {
     if (corpus === null) return { view: null, components: [] };
@@ -88,27 +54,42 @@
     }
   }
 
+  // Which component owns each element, by the shared claim; computed again only after the page changed (a mutation
+  // in the document or in a shadow root or frame the last claim searched) or the active components did.
+  let pageChanges = 0;
+  /**
+   * @type {{ changes: number, components: import("./core.js").Component[], owner: Map<Element, number>,
+   *   unknown: Set<number> } | null}
+   */
+  let claimed = null;
+  const changes = new MutationObserver((records) => {
+    if (records.some((r) => r.target !== overlay?.host)) {
+      pageChanges++;
+      scheduleRender();
+    }
+  });
+  const WATCH = { childList: true, subtree: true, attributes: true, characterData: true };
+  changes.observe(document.documentElement, WATCH);
+
+  function owners() {
+    const { components } = active();
+    if (claimed?.changes === pageChanges && claimed.components === components) return claimed;
+    const roots = [...dom.roots()];
+    const { owner, unknown } = core.claimElements(components, { ...dom, roots: () => roots });
+    for (const root of roots) if (root !== document) changes.observe(root, WATCH);
+    claimed = { changes: pageChanges, components, owner, unknown: new Set(unknown.map((u) => u.index)) };
+    return claimed;
+  }
+
   /** @param {Element} target */
   function resolve(target) {
-    return core.resolvePath(target, active().components, dom);
+    const { owner, components } = owners();
+    return core.ownerPath(target, owner, components, dom);
   }
 
   /** @param {Element} el */
   function describeElement(el) {
-    const labelledBy = el.getAttribute("aria-labelledby");
-    const labelled = labelledBy
-      ? labelledBy.split(/\s+/).map((id) => document.getElementById(id)?.textContent ?? "").join(" ")
-      : "";
-    const name = el.getAttribute("aria-label") || labelled || el.textContent || el.getAttribute("placeholder") ||
-      "";
-    return {
-      role: core.roleOf(el.tagName, {
-        role: el.getAttribute("role"),
-        type: el.getAttribute("type"),
-        href: el.hasAttribute("href"),
-      }),
-      name: core.cleanValue(name).slice(0, 80),
-    };
+    return { role: live.roleOf(el), name: live.nameOf(el).slice(0, 80) };
   }
 
   /** @param {{ path: import("./core.js").PathEntry<Element>[] }} resolved */
@@ -280,14 +261,19 @@
       return;
     }
     const o = ensureOverlay();
+    const label = outlined.name;
+    const { owner, components } = owners();
     /** @type {Element[]} */
     let matches = [];
-    try {
-      matches = [...document.querySelectorAll(outlined.selector)];
-    } catch {
-      matches = [];
+    if (components.some((c) => c.name === label)) {
+      for (const [el, index] of owner) if (components[index]?.name === label) matches.push(el);
+    } else {
+      try {
+        matches = [...document.querySelectorAll(outlined.selector)];
+      } catch {
+        matches = [];
+      }
     }
-    const label = outlined.name;
     o.outlines.replaceChildren(
       ...matches.map((el, i) =>
         labelledBox(el.getBoundingClientRect(), "box match", `${label} ${i + 1}`, OUTLINE_COLOUR)
@@ -295,8 +281,18 @@
     );
   }
 
+  /**
+   * The innermost element an event happened on, inside open shadow roots too (`event.target` is retargeted to the
+   * outermost shadow host).
+   * @param {Event} e
+   */
+  const eventTarget = (e) => {
+    const inner = e.composedPath()[0];
+    return inner instanceof Element ? inner : e.target instanceof Element ? e.target : null;
+  };
+
   document.addEventListener("mousemove", (e) => {
-    const target = e.target instanceof Element ? e.target : null;
+    const target = eventTarget(e);
     if (target === hovered) return;
     hovered = target;
     scheduleRender();
@@ -304,9 +300,6 @@
   document.documentElement.addEventListener("mouseleave", () => clearHover());
   addEventListener("scroll", scheduleRender, { capture: true, passive: true });
   addEventListener("resize", scheduleRender, { passive: true });
-  new MutationObserver((records) => {
-    if (records.some((r) => r.target !== overlay?.host)) scheduleRender();
-  }).observe(document.documentElement, { childList: true, subtree: true, attributes: true, characterData: true });
 
   // ---- Events ---------------------------------------------------------------------------------------------------
 
@@ -347,15 +340,16 @@
   }
 
   document.addEventListener("click", (e) => {
-    if (e.target instanceof Element) emit("click", e.target);
+    const target = eventTarget(e);
+    if (target) emit("click", target);
   }, { capture: true, passive: true });
 
   // One "input" event per field once typing pauses, not one per keystroke.
   /** @type {Map<Element, ReturnType<typeof setTimeout>>} */
   const pendingInput = new Map();
   document.addEventListener("input", (e) => {
-    const target = e.target;
-    if (!(target instanceof Element)) return;
+    const target = eventTarget(e);
+    if (target === null) return;
     clearTimeout(pendingInput.get(target));
     pendingInput.set(
       target,
@@ -450,27 +444,28 @@
       return false;
     }
     if (message?.type !== "inspect") return false;
-    const { view, components } = active();
+    const { view } = active();
+    const { owner, components, unknown } = owners();
     const byName = new Map(components.map((c) => [c.name, c]));
-    /** @type {Map<string, Element>} */
-    const first = new Map();
-    const counted = core.countMatches(components, (s) => {
-      const all = document.querySelectorAll(s);
-      if (all[0]) first.set(s, all[0]);
-      return all.length;
-    });
+    /** @type {Element[][]} each component's elements, in the order the claim found them */
+    const owned = components.map(() => []);
+    for (const [el, index] of owner) owned[index]?.push(el);
     reply({
       url: location.href,
       loaded: corpus !== null,
       version: corpus?.version ?? null,
       view,
-      components: counted.map((row, i) => {
-        const c = /** @type {import("./core.js").Component} */ (components[i]);
-        const el = first.get(c.selector);
+      components: components.map((c, i) => {
+        const els = owned[i] ?? [];
         return {
-          ...row,
+          name: c.name,
+          view: c.view,
+          selector: c.selector,
+          count: unknown.has(i) ? -1 : els.length,
           properties: c.properties.map((p) => p.name),
-          values: el ? core.extractProperties(el, c, byName, dom) : [],
+          values: els[0] ? core.extractProperties(els[0], c, byName, dom) : [],
+          // Every element it owns (the first 100), with its properties: what the page engine's snapshot shows.
+          matches: els.slice(0, 100).map((el) => core.extractProperties(el, c, byName, dom)),
         };
       }),
       outlined: outlined?.name ?? null,

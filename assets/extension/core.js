@@ -1,12 +1,23 @@
 // @ts-check
 // Pure logic of the Mapper Overlay extension besides the resolver: server discovery and event formatting. Route
-// matching, view resolution, corpus normalisation, element resolution and property extraction live in
-// `resolver.js` (the one implementation the CLI shares); import them from there.
-// No `chrome.*`, no DOM globals and no imports, so this module runs unchanged in the content script, the panels and
-// Deno tests. No imports on purpose: the content script loads it from the extension's per-session dynamic URL
-// (web-accessible with `use_dynamic_url`, so pages cannot find the extension at a fixed address), and a module
-// loaded that way cannot import its neighbours.
+// matching, view resolution, corpus normalisation, which component owns each element (`claimElements`, `ownerPath`) and
+// property extraction live in `resolver.js` (the one implementation the CLI shares) and are re-exported here; roles
+// and accessible names of live elements live in `live_dom.js` (shared with the page engine).
+// No `chrome.*` and no DOM globals, so this module runs unchanged in the content script, the panels and Deno tests.
 
+export {
+  activeComponents,
+  claimElements,
+  cleanValue,
+  extractProperties,
+  extractValue,
+  matchRoute,
+  MAX_VALUE,
+  nodeText,
+  normalizeCorpus,
+  ownerPath,
+  resolveView,
+} from "./resolver.js";
 /** @typedef {import("./resolver.js").Property} Property */
 /** @typedef {import("./resolver.js").Component} Component */
 /** @typedef {import("./resolver.js").View} View */
@@ -19,6 +30,10 @@
 /**
  * @template E
  * @typedef {import("./resolver.js").Dom<E>} Dom
+ */
+/**
+ * @template E, R
+ * @typedef {import("./resolver.js").ClaimDom<E, R>} ClaimDom
  */
 
 /** Longest value shown in a formatted path, in characters. */
@@ -141,28 +156,4 @@ export function statusLine(status) {
   const count = n === 0 ? "empty corpus (0 components)" : `${n} component${n === 1 ? "" : "s"}`;
   const line = `${status.site || "(unnamed)"} · ${count} · v${status.version}`;
   return status.state === "offline" ? `${line} · ${gone}` : line;
-}
-
-/**
- * Role of an element for orphaned events: explicit `role`, else implied by the tag (`a[href]` → link, inputs by
- * type), else the lower-case tag name.
- * @param {string} tag
- * @param {{ role?: string | null, type?: string | null, href?: boolean }} attrs
- * @returns {string}
- */
-export function roleOf(tag, attrs) {
-  if (attrs.role) return attrs.role;
-  const t = tag.toLowerCase();
-  if (t === "a") return attrs.href ? "link" : "a";
-  if (t === "button") return "button";
-  if (t === "select") return "combobox";
-  if (t === "textarea") return "textbox";
-  if (t === "input") {
-    const type = (attrs.type ?? "text").toLowerCase();
-    if (type === "checkbox" || type === "radio") return type;
-    if (type === "submit" || type === "button" || type === "reset") return "button";
-    return type === "search" ? "searchbox" : "textbox";
-  }
-  if (/^h[1-6]$/.test(t)) return "heading";
-  return t;
 }

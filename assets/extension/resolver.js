@@ -1,8 +1,10 @@
 // @ts-check
 // THE resolver: route matching, view resolution (the single most specific view), the active components of a page,
-// element resolution and property extraction (extract forms and transforms), and the extract-form check `validate`
-// uses. One implementation for every user: the extension (content script, panels, worker), the CLI (`mapper match`,
-// `explain`, `validate`), the browser session's request matching (`src/browser/match.ts`) and page snapshots.
+// which component owns each element (`claimElements`, over a small DOM adapter: the page engine, the extension and an
+// offline engine run the same one), property extraction (extract forms and transforms), and the extract-form check
+// `validate` uses. One implementation for every user: the extension (content script, panels, worker), the CLI
+// (`mapper match`, `explain`, `validate`), the browser session's request matching (`src/browser/match.ts`) and the
+// page engine (snapshots and actions).
 //
 // Rules for this file, so all of those can load it:
 // - A plain ES module with `// @ts-check`: Deno type-checks it (it is imported by `src/`), the extension imports it.
@@ -34,8 +36,10 @@
  */
 
 /**
- * A flattened component as the extension uses it.
- * @typedef {{ name: string, selector: string, parentChain: string[], properties: Property[], view: string | null }} Component
+ * A flattened component as the extension uses it. `ownSelector`: a child's own selectors, not composed under its
+ * ancestors' (what the claim looks for inside its parent's element, shadow roots included).
+ * @typedef {{ name: string, selector: string, ownSelector?: string, parentChain: string[], properties: Property[],
+ *   view: string | null }} Component
  */
 
 /**
@@ -60,14 +64,12 @@
  */
 
 /**
- * DOM access, injected. `closest` must include the element itself and may throw on an invalid selector;
- * `querySelector` searches strictly inside the element (shadow roots included when the host can). `text` is
- * the element's text with block elements set apart by spaces ({@linkcode nodeText} on a real DOM); the optional members fall back to `text` (`innerText`, `textOnly`) or nothing (`innerHtml`).
+ * DOM access for property extraction, injected. `querySelector` searches strictly inside the element (shadow roots
+ * included when the host can). `text` is the element's text with block elements set apart by spaces
+ * ({@linkcode nodeText} on a real DOM); the optional members fall back to `text` (`innerText`, `textOnly`) or
+ * nothing (`innerHtml`).
  * @template E
  * @typedef {{
- *   closest: (element: E, selector: string) => E | null,
- *   contains: (ancestor: E, element: E) => boolean,
- *   depth: (element: E) => number,
  *   querySelector: (element: E, selector: string) => E | null,
  *   text: (element: E) => string,
  *   attr: (element: E, name: string) => string | null,
@@ -544,7 +546,10 @@ function normalizeComponent(raw, view) {
   const properties = Array.isArray(raw.properties)
     ? raw.properties.map(normalizeProperty).filter((p) => p !== null)
     : [];
-  return { name: raw.name, selector: selector.trim(), parentChain, properties, view };
+  /** @type {Component} */
+  const c = { name: raw.name, selector: selector.trim(), parentChain, properties, view };
+  if (typeof raw.ownSelector === "string" && raw.ownSelector.trim() !== "") c.ownSelector = raw.ownSelector.trim();
+  return c;
 }
 
 /**
@@ -578,99 +583,127 @@ export function normalizeCorpus(wire) {
 // ---- Element resolution --------------------------------------------------------------------------------------
 
 /**
- * `dom.closest` that treats an invalid or empty selector as "no match".
- * @template E
- * @param {Dom<E>} dom
- * @param {E} element
- * @param {string} selector
- * @returns {E | null}
+ * What {@linkcode claimElements} needs of a document: a live page (`live_dom.js`) or a captured tree (the offline
+ * engine). `E` is an element, `R` a root `querySelectorAll` runs on (a document, a shadow root, a frame's document).
+ * `roots`: every root to query, the top document first, then each open shadow root and same-origin frame document in
+ * document order (nested ones too). `queryAll`: the elements of one root (never inside a shadow root or frame below
+ * it) matching a selector, in document order, as `root.querySelectorAll` finds them; throws when the selector cannot
+ * be answered (invalid CSS; offline, something the capture did not record). `parent`: the parent element, at the
+ * top of a shadow tree its host, `null` at the top of a document (maps never scope across frames).
+ * @template E, R
+ * @typedef {{
+ *   roots: () => Iterable<R>,
+ *   queryAll: (root: R, selector: string) => Iterable<E>,
+ *   parent: (element: E) => E | null,
+ * }} ClaimDom
  */
-function safeClosest(dom, element, selector) {
-  if (selector === "") return null;
-  try {
-    return dom.closest(element, selector);
-  } catch {
-    return null;
-  }
+
+/**
+ * Which component owns each element — the one rule for the snapshot, the actions, the extension and the offline
+ * engine:
+ * - Components are taken in declaration order and each element belongs to the first that matches it.
+ * - A child (a component whose `parentChain` names a component active here) is claimed only inside an element its
+ *   nearest active parent owns: an ancestor of it, walking {@linkcode ClaimDom.parent}, which crosses from a shadow
+ *   tree to its host. It is looked for by its own selector (`ownSelector`) in every root, so it is found in its
+ *   parent's open shadow roots (nested hosts too), where a selector composed under the parent's cannot reach. A
+ *   component without an active parent is looked for by its composed selector.
+ * - A selector is answered on every root before anything is claimed: one that cannot be answered claims nothing and
+ *   is listed in `unknown` (its elements may then be claimed by a later component: show it as unknown, never as
+ *   "matched nothing").
+ * Answers the owner (index into `components`) of each claimed element and the conflicts (two components matching
+ * the same elements; the first declared wins), one line per pair in the order first seen.
+ * @template E, R
+ * @param {ReadonlyArray<{ name: string, selector: string, ownSelector?: string, parentChain: ReadonlyArray<string> }>} components
+ *   active components, in declaration order
+ * @param {ClaimDom<E, R>} dom
+ * @returns {{ owner: Map<E, number>, conflicts: string[], unknown: Array<{ index: number, reason: string }> }}
+ */
+export function claimElements(components, dom) {
+  /** @type {Map<E, number>} */
+  const owner = new Map();
+  /** @type {Map<string, number>} how many elements each "Winner\u0000Loser" pair both matched */
+  const clashes = new Map();
+  /** @type {Array<{ index: number, reason: string }>} */
+  const unknown = [];
+  const active = new Set(components.map((c) => c.name));
+  const roots = [...dom.roots()];
+  /**
+   * Whether a shadow-including ancestor of `el` is owned by the component named `name`.
+   * @param {E} el
+   * @param {string} name
+   */
+  const inside = (el, name) => {
+    for (let p = dom.parent(el); p !== null; p = dom.parent(p)) {
+      const o = owner.get(p);
+      if (o !== undefined && components[o]?.name === name) return true;
+    }
+    return false;
+  };
+  components.forEach((c, index) => {
+    const parent = [...c.parentChain].reverse().find((p) => active.has(p));
+    const selector = parent !== undefined && c.ownSelector ? c.ownSelector : c.selector;
+    if (selector === "") return;
+    /** @type {E[]} */
+    const found = [];
+    try {
+      for (const root of roots) for (const el of dom.queryAll(root, selector)) found.push(el);
+    } catch (err) {
+      unknown.push({ index, reason: err instanceof Error ? err.message : String(err) });
+      return;
+    }
+    for (const el of found) {
+      const prev = owner.get(el);
+      if (prev !== undefined) {
+        const winner = components[prev]?.name;
+        if (winner !== c.name) {
+          const key = `${winner}\u0000${c.name}`;
+          clashes.set(key, (clashes.get(key) ?? 0) + 1);
+        }
+        continue;
+      }
+      if (parent !== undefined && !inside(el, parent)) continue;
+      owner.set(el, index);
+    }
+  });
+  const conflicts = [...clashes].map(([key, n]) => {
+    const [winner, loser] = key.split("\u0000");
+    return `${winner} and ${loser} both match ${
+      n === 1 ? "one element" : `${n} elements`
+    }; ${winner} (declared first) wins`;
+  });
+  return { owner, conflicts, unknown };
 }
 
 /**
- * Resolves a target element (hovered, clicked, typed into) to the path of components it is inside, outermost first.
- * Each active component matches at the nearest ancestor-or-self that matches its selector; a component with a
- * `parentChain` only counts when every ancestor named in the chain encloses it (found by `closest` from the
- * child when the ancestor did not already match around it).
- * @template E
+ * The components an element is inside, outermost first, by the owners {@linkcode claimElements} gave: the element's own
+ * component and every owned shadow-including ancestor's, each with its properties extracted.
+ * @template E, R
  * @param {E} target
- * @param {Component[]} components active components, in order
- * @param {Dom<E>} dom
+ * @param {Map<E, number>} owner from {@linkcode claimElements}
+ * @param {Component[]} components the same list {@linkcode claimElements} was given
+ * @param {ClaimDom<E, R> & Dom<E>} dom
  * @returns {{ path: PathEntry<E>[], tier: 1 | 2 | 3 }} tier 1: the target itself is the innermost component;
- *   2: the target is inside it; 3: no component matched
+ *   2: the target is inside it; 3: no component owns it or an ancestor
  */
-export function resolvePath(target, components, dom) {
+export function ownerPath(target, owner, components, dom) {
   /** @type {Map<string, Component>} */
   const byName = new Map(components.map((c) => [c.name, c]));
-  /** @type {Map<string, E>} */
-  const matched = new Map();
-  /** @type {Array<{ component: Component, element: E, order: number }>} */
-  const hits = [];
-  components.forEach((component, order) => {
-    const element = safeClosest(dom, target, component.selector);
-    if (element === null) return;
-    /** @type {Array<[string, E]>} */
-    const ancestors = [];
-    let inner = element;
-    for (const parentName of [...component.parentChain].reverse()) {
-      const parent = byName.get(parentName);
-      if (parent === undefined) continue; // not active here: nothing to check against
-      const known = matched.get(parentName);
-      const found = known !== undefined && dom.contains(known, inner)
-        ? known
-        : safeClosest(dom, inner, parent.selector);
-      if (found === null) return;
-      ancestors.push([parentName, found]);
-      inner = found;
-    }
-    for (const [name, el] of ancestors) {
-      if (matched.get(name) !== el) {
-        matched.set(name, el);
-        const hit = hits.find((h) => h.component.name === name);
-        if (hit) hit.element = el;
-      }
-    }
-    matched.set(component.name, element);
-    hits.push({ component, element, order });
-  });
-  const sorted = hits.map((h) => ({ ...h, depth: dom.depth(h.element) }))
-    .sort((a, b) => a.depth - b.depth || a.order - b.order);
-  const path = sorted.map((h) => ({
-    name: h.component.name,
-    element: h.element,
-    component: h.component,
-    properties: extractProperties(h.element, h.component, byName, dom),
-  }));
+  /** @type {PathEntry<E>[]} */
+  const path = [];
+  for (let el = /** @type {E | null} */ (target); el !== null; el = dom.parent(el)) {
+    const o = owner.get(el);
+    const component = o === undefined ? undefined : components[o];
+    if (component === undefined) continue;
+    path.unshift({
+      name: component.name,
+      element: el,
+      component,
+      properties: extractProperties(el, component, byName, dom),
+    });
+  }
   const innermost = path[path.length - 1];
   const tier = innermost === undefined ? 3 : innermost.element === target ? 1 : 2;
   return { path, tier };
-}
-
-/**
- * Counts how many elements each component matches, given a `querySelectorAll`-like counter (invalid selector: -1).
- * @param {Component[]} components
- * @param {(selector: string) => number} count
- * @returns {Array<{ name: string, view: string | null, selector: string, count: number }>}
- */
-export function countMatches(components, count) {
-  return components.map((c) => {
-    let n = 0;
-    if (c.selector !== "") {
-      try {
-        n = count(c.selector);
-      } catch {
-        n = -1;
-      }
-    }
-    return { name: c.name, view: c.view, selector: c.selector, count: n };
-  });
 }
 
 // ---- Properties ----------------------------------------------------------------------------------------------
@@ -779,13 +812,9 @@ function descend(element, names, byName, dom) {
   for (const name of names) {
     const component = byName.get(name);
     if (component === undefined || component.selector === "") return null;
-    /** @type {E | null} */
-    let next = null;
-    try {
-      next = dom.querySelector(current, component.selector);
-    } catch {
-      return null;
-    }
+    // The composed selector, else (inside a shadow root, where it cannot reach) the child's own.
+    const next = safeQuery(dom, current, component.selector) ??
+      (component.ownSelector ? safeQuery(dom, current, component.ownSelector) : null);
     if (next === null) return null;
     at = { element: next, component };
     current = next;

@@ -2,7 +2,8 @@
  * `compile(corpus, { site, version })`: the wire format served on `/mapper` (service description §2.6).
  *
  * Shape: top-level `site, version, memory, globals, views, requests, messages` (always present); each component
- * `name, selector` (selectors joined with `", "`), `parentChain` (always an array), `properties` (always an array),
+ * `name, selector` (selectors joined with `", "`), `ownSelector` (a child's own selectors, not composed),
+ * `parentChain` (always an array), `properties` (always an array),
  * then `memory, tags, source, stability` when declared. Authoring-only fields (descriptions of components and views,
  * view `url`, source locations) never appear.
  *
@@ -34,6 +35,7 @@ function wireComponent(c: CorpusComponent): WireComponent {
   const w: WireComponent = {
     name: c.name,
     selector: c.selectors.join(", "),
+    ...(c.ownSelectors !== undefined ? { ownSelector: c.ownSelectors.join(", ") } : {}),
     parentChain: [...c.parentChain],
     properties: c.properties.map((p) => ({
       name: p.name,

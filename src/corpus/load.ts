@@ -523,6 +523,7 @@ class Flattener {
         properties: def.properties.map((p) => ({ ...p })),
         location: def.location,
       };
+      if (parent) c.ownSelectors = [...def.selectors];
       if (def.memory !== undefined) c.memory = [...def.memory];
       if (def.tags !== undefined) c.tags = [...def.tags];
       if (def.source !== undefined) c.source = def.source;

@@ -239,7 +239,7 @@ Deno.test("load - a self-referencing $ref emits one level of self-expansion, the
   });
   assert.deepEqual(wire.globals, [
     { name: "Loop", selector: "#loop", parentChain: [], properties: [] },
-    { name: "Loop", selector: "#loop #loop", parentChain: ["Loop"], properties: [] },
+    { name: "Loop", selector: "#loop #loop", ownSelector: "#loop", parentChain: ["Loop"], properties: [] },
   ]);
   assert.deepEqual(codes(diagnostics).filter((c) => c.startsWith("ref")), ["ref-circular a.yaml:5:9"]);
 });

@@ -13,6 +13,11 @@ export interface CorpusComponent {
   name: string;
   /** Split selectors; a child's are already composed under its ancestors' (cross product). */
   selectors: string[];
+  /**
+   * A child's own selectors, not composed (absent at top level): a composed selector cannot reach into a shadow
+   * root, so the page matches these inside the shadow roots of its parent's element.
+   */
+  ownSelectors?: string[];
   /** Names of ancestor components, root first; `[]` at top level. */
   parentChain: string[];
   /** Properties extracted from the component. */

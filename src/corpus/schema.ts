@@ -114,7 +114,7 @@ export const CORPUS_SCHEMA: Readonly<Record<Place, PlaceDecl>> = {
   component: {
     where: "in a component",
     wireDef: "component",
-    wireOnly: ["parentChain"],
+    wireOnly: ["parentChain", "ownSelector"],
     keys: [
       { key: "$ref", type: "ref" },
       { key: "name", type: S, wire: "name" },

@@ -32,6 +32,11 @@ export interface WireComponent {
   name: string;
   /** Its selectors joined with `", "`: one string for `querySelectorAll`. */
   selector: string;
+  /**
+   * A child's own selectors (not composed under its ancestors'), joined with `", "`; absent at top level. The page
+   * matches them inside the shadow roots of its parent's element, where the composed selector cannot reach.
+   */
+  ownSelector?: string;
   /** Names of ancestor components, root first; `[]` for top-level components. */
   parentChain: string[];
   /** Always present, `[]` when none. */

@@ -42,6 +42,11 @@ export interface ClaimComponent {
   readonly name: string;
   /** The selector as compiled (alternatives joined with `", "`; a child's already composed with its parents'). */
   readonly selector: string;
+  /**
+   * A child's own selectors, uncomposed (the wire's `ownSelector`): what it is looked for by inside its parent's
+   * element, open shadow roots included, where a composed selector cannot reach.
+   */
+  readonly ownSelector?: string;
   /** Names of its ancestor components, root first. */
   readonly parentChain: readonly string[];
 }

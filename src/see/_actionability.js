@@ -67,76 +67,30 @@ export async function prepareElement(opts) {
     for (let n = inner; n; n = parentOf(n)) if (n === outer) return true;
     return false;
   };
-  const IMPLICIT = /** @type {Record<string, string>} */ ({
-    A: "link",
-    BUTTON: "button",
-    SELECT: "combobox",
-    TEXTAREA: "textbox",
-    DIALOG: "dialog",
-    NAV: "navigation",
-    MAIN: "main",
-    HEADER: "banner",
-    FOOTER: "contentinfo",
-    FORM: "form",
-    IMG: "img",
-    UL: "list",
-    OL: "list",
-    LI: "listitem",
-    ASIDE: "complementary",
-    SECTION: "region",
-    H1: "heading",
-    H2: "heading",
-    H3: "heading",
-    H4: "heading",
-    H5: "heading",
-    H6: "heading",
-  });
+  // The page script's API (`__mapperSee`, same isolated world): node ids, so the daemon names a cover by the
+  // component the snapshot gives it, and the one role and accessible-name implementation every surface uses.
+  const see =
+    /** @type {{ idOf?: (e: Element) => number, roleOf?: (e: Element) => string, nameOf?: (e: Element) => string, interactive?: (e: Element) => boolean } | undefined} */ (
+      /** @type {Record<string, unknown>} */ (/** @type {unknown} */ (globalThis))["__mapperSee"]
+    );
+  // A role that says nothing ("generic", "none") names the element by its tag instead: "div clips it" tells an
+  // agent where to look, "generic clips it" does not.
   const roleOf = (/** @type {Element} */ e) => {
-    const explicit = e.getAttribute("role");
-    if (explicit) return explicit.trim().split(/\s+/)[0] ?? explicit;
-    if (e.tagName === "INPUT") {
-      const type = (e.getAttribute("type") || "text").toLowerCase();
-      if (type === "checkbox" || type === "radio") return type;
-      if (type === "button" || type === "submit" || type === "reset") return "button";
-      if (type === "number") return "spinbutton";
-      if (type === "range") return "slider";
-      return "textbox";
-    }
-    if (e.tagName === "A" && !e.hasAttribute("href")) return "generic";
-    return IMPLICIT[e.tagName] ?? e.tagName.toLowerCase();
-  };
-  const clip = (/** @type {string} */ s) => {
-    const t = s.replace(/\s+/g, " ").trim();
-    return t.length > 60 ? t.slice(0, 59) + "…" : t;
+    const role = see?.roleOf?.(e);
+    return !role || role === "generic" || role === "none" || role === "presentation" ? e.tagName.toLowerCase() : role;
   };
   const nameOf = (/** @type {Element} */ e) => {
-    const label = e.getAttribute("aria-label");
-    if (label) return clip(label);
-    const by = e.getAttribute("aria-labelledby");
-    if (by) {
-      const text = by.split(/\s+/).map((id) => e.ownerDocument.getElementById(id)?.textContent ?? "").join(" ");
-      if (text.trim()) return clip(text);
-    }
-    const labels = /** @type {HTMLInputElement} */ (e).labels;
-    if (labels && labels.length > 0) return clip([...labels].map((l) => l.textContent ?? "").join(" "));
-    for (const attr of ["alt", "title", "placeholder"]) {
-      const v = e.getAttribute(attr);
-      if (v) return clip(v);
-    }
-    if (e.tagName === "DIALOG" || e.getAttribute("role") === "dialog" || e.getAttribute("role") === "alertdialog") {
-      const heading = e.querySelector("h1,h2,h3,h4,h5,h6,[role=heading]");
-      if (heading?.textContent?.trim()) return clip(heading.textContent);
-    }
-    return clip(/** @type {HTMLElement} */ (e).innerText ?? e.textContent ?? "");
+    const t = (see?.nameOf?.(e) ?? "").replace(/\s+/g, " ").trim();
+    return t.length > 60 ? t.slice(0, 59) + "…" : t;
   };
-  // The page script's node ids (`__mapperSee.idOf`, same isolated world): the daemon names a cover by the component
-  // the snapshot gives it.
-  const see = /** @type {{ idOf?: (e: Element) => number, interactive?: (e: Element) => boolean } | undefined} */ (
-    /** @type {Record<string, unknown>} */ (/** @type {unknown} */ (globalThis))["__mapperSee"]
-  );
   const describe = (/** @type {Element} */ e) => {
     const name = nameOf(e);
-    return name ? `${roleOf(e)} ${JSON.stringify(name)}` : roleOf(e);
+    if (name) return `${roleOf(e)} ${JSON.stringify(name)}`;
+    const role = roleOf(e);
+    // A nameless element with no role of its own: its tag and first classes, what an author finds it by.
+    if (role !== e.tagName.toLowerCase()) return role;
+    const classes = [...e.classList].slice(0, 2).map((c) => `.${CSS.escape(c)}`).join("");
+    return role + classes;
   };
   /** Ids of the hit element and its ancestors that do not contain the target, innermost first. */
   const chainIds = (/** @type {Element} */ hit, /** @type {Element} */ target) => {
@@ -224,6 +178,8 @@ export async function prepareElement(opts) {
   let scrolled = false;
   /** @type {DOMRect | undefined} */
   let last;
+  /** @type {CSSNumberish | null | undefined} */
+  let lastTime;
   let stableFrames = 0;
   for (;;) {
     if (!el.isConnected) return fail("detached");
@@ -235,10 +191,19 @@ export async function prepareElement(opts) {
         scrolled = true;
         last = undefined;
       } else {
+        // Two reads prove stillness only across a rendered frame: a loaded machine can fire the fallback timer
+        // before the next frame, and two reads in one frame see one animation time (a moving box looks still). A
+        // hidden tab renders no frames and animates nothing, so there the timer's reads count.
+        const now = document.timeline.currentTime;
+        const advanced = document.visibilityState === "hidden" || lastTime === undefined || now !== lastTime;
         const same = last !== undefined && last.x === r.x && last.y === r.y && last.width === r.width &&
           last.height === r.height;
-        stableFrames = same ? stableFrames + 1 : 0;
-        last = r;
+        if (!same) stableFrames = 0;
+        else if (advanced) stableFrames += 1;
+        if (!same || advanced) {
+          last = r;
+          lastTime = now;
+        }
         if (stableFrames >= 1) break;
       }
     } else if (visible && (r.width === 0 || r.height === 0) && el.getClientRects().length > 0) {

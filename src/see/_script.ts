@@ -1,17 +1,38 @@
 /**
- * Builds the one script evaluated in a tab's isolated world: the resolver module's source and `page.js`, both
- * plain ES modules embedded as text, with their `export` keywords stripped and wrapped so the resolver's exports
- * reach `createSee` as one object. The same resolver file the extension loads, so route matching and property
- * extraction exist once.
+ * Builds the one script evaluated in a tab's isolated world from plain ES modules embedded as text: the
+ * accessible-name library, the resolver, the live-DOM module (all three exactly the files the extension loads) and
+ * `page.js`. A small linker: each module becomes an expression evaluating to the object of its exports, its
+ * `import { … } from "./x.js"` lines turned into destructuring of the module objects linked before it. So the
+ * claim, route matching, property extraction, roles and names exist once, for the extension and the page engine.
  *
  * @module
  */
+import accnameSource from "../../assets/extension/vendor/dom_accessibility_api.js" with { type: "text" };
 import resolverSource from "../../assets/extension/resolver.js" with { type: "text" };
+import liveDomSource from "../../assets/extension/live_dom.js" with { type: "text" };
 import pageSource from "./page.js" with { type: "text" };
-import accnameSource from "./vendor/dom_accessibility_api.js" with { type: "text" };
 
 /** The global the script installs in the isolated world (never visible to the page's own scripts). */
 export const SEE_GLOBAL = "__mapperSee";
+
+/** One module to link: where it lives (an absolute URL, for resolving its imports) and its source. */
+export interface ModuleText {
+  /** The module's URL; relative imports resolve against it. */
+  url: string;
+  /** Its source. */
+  source: string;
+}
+
+/** The page script's modules, in dependency order (a module imports only modules listed before it). */
+export const PAGE_MODULES: readonly ModuleText[] = [
+  {
+    url: new URL("../../assets/extension/vendor/dom_accessibility_api.js", import.meta.url).href,
+    source: accnameSource,
+  },
+  { url: new URL("../../assets/extension/resolver.js", import.meta.url).href, source: resolverSource },
+  { url: new URL("../../assets/extension/live_dom.js", import.meta.url).href, source: liveDomSource },
+  { url: new URL("./page.js", import.meta.url).href, source: pageSource },
+];
 
 /** Names a module exports (`export function|const|let|class NAME`, `export { a, b }`). */
 export function exportedNames(source: string): string[] {
@@ -30,7 +51,7 @@ export function exportedNames(source: string): string[] {
   return [...names];
 }
 
-/** A module's body without its `export` keywords, `export {…}` lists and (type-only) imports. */
+/** A module's body without its `export` keywords, `export {…}` lists and imports. */
 export function stripModule(source: string): string {
   return source
     .replace(/^import\s[^;]*;\s*$/gm, "")
@@ -38,29 +59,60 @@ export function stripModule(source: string): string {
     .replace(/^export\s+(default\s+)?/gm, "");
 }
 
-/** A module as an expression evaluating to the object of its exports. */
-function moduleObject(source: string): string {
-  return ["(() => {", stripModule(source), `return { ${exportedNames(source).join(", ")} };`, "})()"].join("\n");
+/** A module's imports: `import { a, b as c } from "./x.js";` → `{ from: "./x.js", bindings: "a, b: c" }`. */
+export function importsOf(source: string): Array<{ from: string; bindings: string }> {
+  const out: Array<{ from: string; bindings: string }> = [];
+  for (const m of source.matchAll(/^import\s[^;]*;/gm)) {
+    const named = /^import\s*\{([^}]*)\}\s*from\s*["']([^"']+)["']\s*;$/.exec(m[0]);
+    if (!named) throw new Error(`the page script links only named imports, not: ${m[0]}`);
+    const bindings = named[1]!.split(",").map((p) => p.trim()).filter(Boolean)
+      .map((p) => p.replace(/^([\w$]+)\s+as\s+([\w$]+)$/, "$1: $2")).join(", ");
+    out.push({ from: named[2]!, bindings });
+  }
+  return out;
 }
 
 /**
- * The install script: defines `globalThis.__mapperSee` in the world it runs in unless it is already there, and
- * evaluates to `true`. `page` exports `createSee(R, A)`: `R` is the resolver module, `A` the accessible name and
- * role computation (dom-accessibility-api). Built from the given sources (tests pass their own); one build per
- * daemon.
+ * Links modules (dependency order) into statements defining `__m0`, `__m1`, … — each the object of one module's
+ * exports — and answers them with the variable of the last module.
  */
-export function buildPageScript(
-  resolver: string = resolverSource,
-  page: string = pageSource,
-  accname: string = accnameSource,
-): string {
+export function linkModules(modules: readonly ModuleText[]): { code: string; last: string } {
+  const vars = new Map<string, string>();
+  const parts: string[] = [];
+  modules.forEach((m, i) => {
+    const name = `__m${i}`;
+    const imports = importsOf(m.source).map((imp) => {
+      const target = vars.get(new URL(imp.from, m.url).href);
+      if (target === undefined) throw new Error(`${m.url} imports ${imp.from}, which is not linked before it`);
+      return `const { ${imp.bindings} } = ${target};`;
+    });
+    parts.push(
+      [
+        `const ${name} = (() => {`,
+        ...imports,
+        stripModule(m.source),
+        `return { ${exportedNames(m.source).join(", ")} };`,
+        "})();",
+      ]
+        .join("\n"),
+    );
+    vars.set(m.url, name);
+  });
+  return { code: parts.join("\n"), last: `__m${modules.length - 1}` };
+}
+
+/**
+ * The install script: defines `globalThis.__mapperSee` (what the last module's `createSee()` answers) in the world
+ * it runs in unless it is already there, and evaluates to `true`. Built from the given modules (tests pass their
+ * own); one build per daemon.
+ */
+export function buildPageScript(modules: readonly ModuleText[] = PAGE_MODULES): string {
+  const { code, last } = linkModules(modules);
   return [
     "(() => {",
     `if (globalThis.${SEE_GLOBAL}) return true;`,
-    `const R = ${moduleObject(resolver)};`,
-    `const A = ${moduleObject(accname)};`,
-    stripModule(page),
-    `Object.defineProperty(globalThis, ${JSON.stringify(SEE_GLOBAL)}, { value: createSee(R, A) });`,
+    code,
+    `Object.defineProperty(globalThis, ${JSON.stringify(SEE_GLOBAL)}, { value: ${last}.createSee() });`,
     "return true;",
     "})()",
   ].join("\n");

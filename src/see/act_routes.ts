@@ -24,7 +24,7 @@
 import { NetworkError, UsageError } from "../errors.ts";
 import { PageError, type ResolvedSummary } from "./api.ts";
 import type { PageEngine, PageTarget } from "./engine.ts";
-import { findNode, matchedNodes, queryMatches } from "./resolve.ts";
+import { findNode, matchedNodes, queryMatches, whyNoMatch } from "./resolve.ts";
 import { parseTarget, QueryParseError } from "./query.ts";
 import { num, openableUrl, type PageRoute, str } from "./_body.ts";
 import type { SeeCollect, SeeNode } from "./page.js";
@@ -289,6 +289,11 @@ export const ACT_ROUTES: Record<string, PageRoute> = {
           if (parts?.kind !== "query") return 0;
           const q = parts;
           return matchedNodes(p.tree).filter((m) => queryMatches(q.parts, m)).length;
+        },
+        async whyNoMatch() {
+          if (parts?.kind !== "query") return "";
+          const { page: p, resolution: r } = await engine.collect(t);
+          return whyNoMatch(p, parts.parts, r.declared, { view: r.view?.name ?? null, components: r.components });
         },
         async view() {
           const url = (await engine.evaluate<string>(t, "location.href")).value;

@@ -83,8 +83,11 @@ export interface SnapshotPayload {
   settled: boolean;
   /** What was collected from the page. */
   page: SeeCollect;
-  /** Active components (globals + the view's) that matched nothing, with their view (`null` = global). */
-  unmatched: Array<{ name: string; view: string | null }>;
+  /**
+   * Active components (globals + the view's) with no visible element, with their view (`null` = global) and how
+   * many hidden elements they own (absent: none at all).
+   */
+  unmatched: Array<{ name: string; view: string | null; hidden?: number }>;
 }
 
 /** A resolved target as the API reports it. */

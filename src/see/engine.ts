@@ -16,6 +16,7 @@ import { type Resolved, resolveTarget, summarize } from "./resolve.ts";
 import { parseTarget, QueryParseError, type Target } from "./query.ts";
 import type { SeeCollect } from "./page.js";
 import type { PageEvents } from "./page_events.ts";
+import { dialogOpenError } from "./actions.ts";
 import type { ResolvedSummary } from "./api.ts";
 
 /** The CDP `send` the engine needs (the daemon's {@linkcode CdpConnection.send}, bound: typed the same way). */
@@ -67,7 +68,6 @@ const WORLD = "mapper-see";
 
 interface World {
   frameId: string;
-  loaderId: string;
   contextId: number;
 }
 
@@ -118,6 +118,15 @@ export class PageEngine {
   constructor(deps: EngineDeps, script: string = buildPageScript()) {
     this.#deps = deps;
     this.#script = script;
+    // Every new document of a tab gets the page script as it commits, off any command's path: the first snapshot
+    // then neither waits for the install nor for a quiet window measured from it (the script has watched the DOM
+    // since the document began, so a page that went quiet long ago settles at once).
+    deps.events.listen((ev) => {
+      if (ev.method !== "Page.frameNavigated" || ev.sessionId === undefined) return;
+      const frame = (ev.params as { frame?: { id?: string; parentId?: string; url?: string } }).frame;
+      if (!frame?.id || frame.parentId !== undefined || !/^(https?|file):/.test(frame.url ?? "")) return;
+      void this.#world(ev.sessionId, true, frame.id).catch(() => {});
+    });
   }
 
   /** Page events (dialogs, navigation lifecycle) of the daemon's connection. */
@@ -206,35 +215,37 @@ export class PageEngine {
     return { tab: pick!.id, session, url: pick!.url, title: pick!.title };
   }
 
-  /** The isolated world of a tab's current document, created (and the page script installed) on first use. */
-  #world(t: PageTarget, fresh = false): Promise<World> {
-    const previous = fresh ? undefined : this.#worlds.get(t.session);
+  /**
+   * The isolated world of a tab's current document, created (and the page script installed) on first use — or as
+   * soon as the document commits (see the constructor), so the first command on a page finds it ready.
+   */
+  #world(session: string, fresh = false, frameId?: string): Promise<World> {
+    const previous = fresh ? undefined : this.#worlds.get(session);
     // A cached world is used as is: after a navigation its context is gone, the evaluation fails with "Cannot find
-    // context", and the caller asks again with `fresh` (one round trip saved on every call).
+    // context", and the caller forgets it and asks again (one round trip saved on every call).
     if (previous) return previous;
     const make = async (): Promise<World> => {
-      const tree = await this.#deps.send("Page.getFrameTree", {}, t.session);
-      const frame = tree.frameTree.frame;
+      const frame = frameId ?? (await this.#deps.send("Page.getFrameTree", {}, session)).frameTree.frame.id;
       const { executionContextId } = await this.#deps.send("Page.createIsolatedWorld", {
-        frameId: frame.id,
+        frameId: frame,
         worldName: WORLD,
         grantUniveralAccess: false,
-      }, t.session);
+      }, session);
       // Installed and told where this tab's ids go on, in one round trip.
       const installed = await this.#deps.send("Runtime.evaluate", {
-        expression: `${this.#script};\n${SEE_GLOBAL}.idsFrom(${this.#nextIds.get(t.session) ?? 1})`,
+        expression: `${this.#script};\n${SEE_GLOBAL}.idsFrom(${this.#nextIds.get(session) ?? 1})`,
         contextId: executionContextId,
         returnByValue: true,
-      }, t.session);
+      }, session);
       if (installed.exceptionDetails) {
         throw new Error(`the page script failed to install: ${exceptionText(installed)}`);
       }
-      return { frameId: frame.id, loaderId: frame.loaderId, contextId: executionContextId };
+      return { frameId: frame, contextId: executionContextId };
     };
     const p = make();
-    this.#worlds.set(t.session, p);
+    this.#worlds.set(session, p);
     p.catch(() => {
-      if (this.#worlds.get(t.session) === p) this.#worlds.delete(t.session);
+      if (this.#worlds.get(session) === p) this.#worlds.delete(session);
     });
     return p;
   }
@@ -248,32 +259,68 @@ export class PageEngine {
     expression: string,
     opts: { awaitPromise?: boolean; byValue?: boolean; timeoutMs?: number } = {},
   ): Promise<{ value: T; object: RemoteObject }> {
+    // A JavaScript dialog blocks the page: nothing evaluated there answers until it is closed. Say so at once.
+    const open = this.#deps.events.dialog(t.session);
+    if (open) throw dialogOpenError(open);
     for (let attempt = 0;; attempt++) {
-      const world = await this.#world(t, attempt > 0);
+      const pending = this.#world(t.session);
+      const world = await pending;
+      // The document went (navigation): forget its world unless a newer one took its place already.
+      const forget = () => {
+        if (this.#worlds.get(t.session) === pending) this.#worlds.delete(t.session);
+      };
       let res: EvalResult;
       try {
-        res = await this.#deps.send(
-          "Runtime.evaluate",
-          {
-            expression,
-            contextId: world.contextId,
-            returnByValue: opts.byValue !== false,
-            awaitPromise: opts.awaitPromise === true,
-          },
-          t.session,
-          opts.timeoutMs ?? 15_000,
+        res = await this.#unlessDialog(
+          t,
+          this.#deps.send(
+            "Runtime.evaluate",
+            {
+              expression,
+              contextId: world.contextId,
+              returnByValue: opts.byValue !== false,
+              awaitPromise: opts.awaitPromise === true,
+            },
+            t.session,
+            opts.timeoutMs ?? 15_000,
+          ),
         );
       } catch (err: unknown) {
+        if (err instanceof PageError) throw err;
         // The document changed under us (navigation): the world went with it. Make a new one, once.
-        if (attempt === 0 && /context|Execution context was destroyed/i.test(String(err))) continue;
+        if (attempt === 0 && /context|Execution context was destroyed/i.test(String(err))) {
+          forget();
+          continue;
+        }
         throw err;
       }
       if (res.exceptionDetails) {
         const text = exceptionText(res);
-        if (attempt === 0 && /context was destroyed|Cannot find context/i.test(text)) continue;
+        if (attempt === 0 && /context was destroyed|Cannot find context/i.test(text)) {
+          forget();
+          continue;
+        }
         throw new Error(`page script error: ${text}`);
       }
       return { value: res.result.value as T, object: res.result };
+    }
+  }
+
+  /** The answer of `pending`, unless a dialog opens on the tab first (then the `dialog` error: it would not answer). */
+  async #unlessDialog<T>(t: PageTarget, pending: Promise<T>): Promise<T> {
+    let sub: Disposable | undefined;
+    const opened = new Promise<never>((_, reject) => {
+      sub = this.#deps.events.listen((ev) => {
+        if (ev.sessionId !== t.session || ev.method !== "Page.javascriptDialogOpening") return;
+        const d = this.#deps.events.dialog(t.session);
+        if (d) reject(dialogOpenError(d));
+      });
+    });
+    try {
+      return await Promise.race([pending, opened]);
+    } finally {
+      sub?.[Symbol.dispose]();
+      pending.catch(() => {}); // answered (or failed) once the dialog closed: nobody waits for it any more
     }
   }
 
@@ -347,7 +394,11 @@ export class PageEngine {
       viewConflicts: resolution.conflicts,
       settled,
       page,
-      unmatched: resolution.components.filter((c) => !page.counts[c.name]).map((c) => ({ name: c.name, view: c.view })),
+      unmatched: resolution.components.filter((c) => !page.counts[c.name]).map((c) => ({
+        name: c.name,
+        view: c.view,
+        ...(page.matched[c.name] ? { hidden: page.matched[c.name] } : {}),
+      })),
     };
   }
 
@@ -367,7 +418,10 @@ export class PageEngine {
       throw err;
     }
     const { page, resolution } = await this.collect(t, { includeHidden: true });
-    const resolved = resolveTarget(page, parsed, resolution.declared);
+    const resolved = resolveTarget(page, parsed, resolution.declared, {
+      view: resolution.view?.name ?? null,
+      components: resolution.components,
+    });
     const handle = await this.handle(t, resolved.node.id);
     return { target: t, ...handle, summary: summarize(resolved), resolved, page };
   }

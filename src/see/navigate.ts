@@ -187,6 +187,8 @@ export interface WaitProbe {
   evaluate<T>(expression: string): Promise<T>;
   /** How many elements a component query matches now. */
   count(query: string): Promise<number>;
+  /** Why a component query matches nothing now, naming what is there (asked once, when the time ran out). */
+  whyNoMatch?(query: string): Promise<string>;
   /** The view the tab's URL resolves to now, or `null`. */
   view(): Promise<string | null>;
 }
@@ -299,11 +301,15 @@ export async function waitFor(
     }
     if (now() - started >= timeoutMs) {
       const seen = [lastUrl ? `the tab is at ${lastUrl}` : "", lastSeen].filter(Boolean).join(", ");
+      // A component that never showed up: the near matches, as a click by the same query would name them.
+      const why = condition.kind === "component" && !gone && holds === false
+        ? await probe.whyNoMatch?.(condition.query).catch(() => undefined)
+        : undefined;
       throw new PageError(
         "timeout",
         `${conditionLabel(condition)} ${gone ? "still held" : "did not hold"} after ${timeoutMs} ms${
           seen ? ` (${seen})` : ""
-        }`,
+        }${why ? `; ${why}` : ""}`,
         { hint: "check the page with 'mapper snapshot', or wait longer with --timeout-ms N" },
       );
     }

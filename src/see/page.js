@@ -2,15 +2,17 @@
 /// <reference lib="dom" />
 /// <reference lib="dom.iterable" />
 // The page side of `mapper snapshot` and the page commands: evaluated in an isolated world of the tab (so page
-// scripts cannot see or break it), built together with the resolver module by `_script.ts`. It claims elements
-// for components, extracts properties with the resolver's one extraction function, walks the DOM into a compact
-// tree, and gives every element a stable id for as long as it lives (a WeakMap in this world).
-//
-// No imports: `_script.ts` inlines the resolver module and passes its exports as `R`.
+// scripts cannot see or break it), linked with the modules it imports by `_script.ts`. It claims elements for
+// components and extracts their properties with the resolver (the extension runs the same claim), names elements
+// with the shared role and accessible-name functions (`live_dom.js`), walks the DOM into a compact tree, and gives
+// every element a stable id for as long as it lives (a WeakMap in this world).
+
+import { claimElements, extractProperties } from "../../assets/extension/resolver.js";
+import { liveDom, nameOf, parentOf, roleOf } from "../../assets/extension/live_dom.js";
 
 /**
  * A component as the daemon sends it: the globals plus the current view's, in declaration order.
- * @typedef {{ name: string, selector: string, parentChain: string[], properties: Array<{ name: string, extract: string }>, view: string | null }} SeeComponent
+ * @typedef {import("../../assets/extension/resolver.js").Component} SeeComponent
  */
 
 /**
@@ -27,8 +29,9 @@
  * What `collect` answers.
  * @typedef {{
  *   url: string, title: string, readyState: string,
- *   tree: SeeNode[],
+ *   tree: SeeNode,
  *   counts: Record<string, number>,
+ *   matched: Record<string, number>,
  *   blocked: { id: number, component?: string, role: string, name: string } | null,
  *   coverage: {
  *     interactive: number, t1: number, t2: number, t3: number,
@@ -81,12 +84,8 @@ const INTERACTIVE_ROLES = new Set([
   "treeitem",
 ]);
 
-/**
- * Builds the page-side API on the resolver module's exports and the accessible name/role computation.
- * @param {typeof import("../../assets/extension/resolver.js")} R
- * @param {{ computeAccessibleName: (el: Element) => string, getRole: (el: Element) => string | null }} A
- */
-export function createSee(R, A) {
+/** Builds the page-side API (one per isolated world). */
+export function createSee() {
   /** @type {WeakMap<Element, number>} */
   const ids = new WeakMap();
   /** @type {Map<number, WeakRef<Element>>} */
@@ -114,152 +113,7 @@ export function createSee(R, A) {
     return el;
   };
 
-  /** @param {Element} el */
-  const parentOf = (el) => {
-    if (el.parentElement) return el.parentElement;
-    const root = el.parentNode;
-    // A shadow root's host; iframe documents stop here (their elements are numbered, not nested, across frames).
-    return root && root.nodeType === Node.DOCUMENT_FRAGMENT_NODE ? /** @type {ShadowRoot} */ (root).host : null;
-  };
-
-  /** @type {import("../../assets/extension/resolver.js").Dom<Element>} */
-  const dom = {
-    closest: (el, sel) => el.closest(sel),
-    contains: (a, b) => a.contains(b),
-    depth: (el) => {
-      let d = 0;
-      for (let p = parentOf(el); p; p = parentOf(p)) d++;
-      return d;
-    },
-    querySelector: (el, sel) => el.querySelector(sel),
-    text: (el) => el.textContent ?? "",
-    attr: (el, name) => el.getAttribute(name),
-    innerText: (el) => /** @type {HTMLElement} */ (el).innerText ?? el.textContent ?? "",
-    textOnly: (el) => {
-      const clone = /** @type {Element} */ (el.cloneNode(true));
-      clone.querySelectorAll("img, svg, [alt]").forEach((x) => x.remove());
-      return clone.textContent ?? "";
-    },
-    innerHtml: (el) => el.innerHTML,
-  };
-
-  /** Every root to search: the document and each open shadow root. */
-  /** Every root to search: the document, each open shadow root, and same-origin iframe documents (recursively). */
-  const roots = () => {
-    /** @type {Array<Document | ShadowRoot>} */
-    const out = [];
-    /** @param {Document | ShadowRoot} root */
-    const add = (root) => {
-      out.push(root);
-      const walk = document.createTreeWalker(root, NodeFilter.SHOW_ELEMENT);
-      for (let n = walk.nextNode(); n; n = walk.nextNode()) {
-        const el = /** @type {Element} */ (n);
-        if (el.shadowRoot) add(el.shadowRoot);
-        if (el.tagName === "IFRAME") {
-          try {
-            const doc = /** @type {HTMLIFrameElement} */ (el).contentDocument;
-            if (doc) add(doc);
-          } catch {
-            // cross-origin: not ours to read
-          }
-        }
-      }
-    };
-    add(document);
-    return out;
-  };
-
-  /**
-   * Claims elements for components: first declaration wins; a child is claimed only inside an element claimed
-   * by its parent (parent-chain scoping).
-   * @param {SeeComponent[]} components
-   */
-  const claim = (components) => {
-    /** @type {Map<Element, number>} */
-    const owner = new Map();
-    /** @type {Map<string, number>} how many elements each "Winner\u0000Loser" pair both matched */
-    const clashes = new Map();
-    const active = new Set(components.map((c) => c.name));
-    const all = roots();
-    components.forEach((c, index) => {
-      if (c.selector === "") return;
-      const parent = [...c.parentChain].reverse().find((p) => active.has(p));
-      for (const root of all) {
-        /** @type {NodeListOf<Element>} */
-        let found;
-        try {
-          found = root.querySelectorAll(c.selector);
-        } catch {
-          return;
-        }
-        for (const el of found) {
-          const prev = owner.get(el);
-          if (prev !== undefined) {
-            const winner = components[prev]?.name;
-            if (winner !== c.name) {
-              const key = `${winner}\u0000${c.name}`;
-              clashes.set(key, (clashes.get(key) ?? 0) + 1);
-            }
-            continue;
-          }
-          if (parent !== undefined) {
-            let ok = false;
-            for (let p = parentOf(el); p; p = parentOf(p)) {
-              const o = owner.get(p);
-              if (o !== undefined && components[o]?.name === parent) {
-                ok = true;
-                break;
-              }
-            }
-            if (!ok) continue;
-          }
-          owner.set(el, index);
-        }
-      }
-    });
-    const conflicts = [...clashes].map(([key, n]) => {
-      const [winner, loser] = key.split("\u0000");
-      return `${winner} and ${loser} both match ${
-        n === 1 ? "one element" : `${n} elements`
-      }; ${winner} (declared first) wins`;
-    });
-    return { owner, conflicts };
-  };
-
-  /**
-   * The ARIA role (explicit, else implicit) by dom-accessibility-api; `generic` when it names none.
-   * @param {Element} el
-   */
-  const roleOf = (el) => {
-    try {
-      return A.getRole(el) ?? "generic";
-    } catch {
-      return "generic";
-    }
-  };
-
-  /** @param {string} s */
-  const squash = (s) => s.replace(/\s+/g, " ").trim();
-
-  /**
-   * The accessible name, after the accname rules' main steps: aria-labelledby, aria-label, label elements,
-   * alt/title/placeholder, then the text content for roles named from content.
-   * @param {Element} el
-   * @param {string} role
-   */
-  /**
-   * The accessible name by the W3C accname rules (dom-accessibility-api, the implementation Testing Library uses;
-   * measured against Chromium's own accessibility tree on the 2,000-element shop page: about as fast as a
-   * hand-written approximation, while `Accessibility.getFullAXTree` alone took 360–575 ms).
-   * @param {Element} el
-   */
-  const nameOf = (el) => {
-    try {
-      return squash(A.computeAccessibleName(el));
-    } catch {
-      return "";
-    }
-  };
+  const dom = liveDom(document);
 
   /** @param {Element} el @param {string} role */
   const isInteractive = (el, role) => {
@@ -278,7 +132,9 @@ export function createSee(R, A) {
     /** @type {string[]} */
     const s = [];
     const any = /** @type {HTMLInputElement} */ (el);
-    if (any.disabled === true || el.getAttribute("aria-disabled") === "true") s.push("disabled");
+    // The rule the actions refuse by (`_actionability.js`): `:disabled` (a disabled fieldset included) or inside
+    // an `aria-disabled="true"` element.
+    if (el.matches(":disabled") || el.closest("[aria-disabled=true]")) s.push("disabled");
     if (any.checked === true || el.getAttribute("aria-checked") === "true") s.push("checked");
     const exp = el.getAttribute("aria-expanded");
     if (exp === "true") s.push("expanded");
@@ -316,8 +172,14 @@ export function createSee(R, A) {
    */
   const collect = (args) => {
     const components = args.components;
-    const byName = new Map(components.map((c) => [c.name, /** @type {any} */ (c)]));
-    const { owner, conflicts } = claim(components);
+    const byName = new Map(components.map((c) => [c.name, c]));
+    const { owner, conflicts } = claimElements(components, dom);
+    /** @type {Record<string, number>} every element each component owns, hidden ones included */
+    const matched = {};
+    for (const index of owner.values()) {
+      const name = components[index]?.name;
+      if (name !== undefined) matched[name] = (matched[name] ?? 0) + 1;
+    }
     const vw = innerWidth;
     const vh = innerHeight;
     /** @type {Record<string, number>} */
@@ -368,7 +230,7 @@ export function createSee(R, A) {
       /** @type {Array<[string, string]> | undefined} */
       let props;
       if (component) {
-        props = R.extractProperties(el, /** @type {any} */ (component), byName, dom);
+        props = extractProperties(el, component, byName, dom);
         if (!hidden) {
           counts[component.name] = (counts[component.name] ?? 0) + 1;
           for (const p of component.properties) {
@@ -449,7 +311,18 @@ export function createSee(R, A) {
       return [n];
     };
 
-    const tree = document.body ? visit(document.body, false, null, false, "") : [];
+    const top = document.body ? visit(document.body, false, null, false, "") : [];
+    // One root: the page itself (the document element's id, numbered after the page's own elements), its children
+    // the top-level nodes.
+    /** @type {SeeNode} */
+    const tree = {
+      id: idOf(document.documentElement),
+      role: "document",
+      name: document.title.replace(/\s+/g, " ").trim().slice(0, 200),
+      tag: "html",
+      inViewport: true,
+    };
+    if (top.length) tree.children = top;
     const blocked = blocker(owner, components);
     if (empties.size > 0) {
       coverage.empty = [...empties.values()].map((e) => ({ ...e, of: counts[e.component] ?? e.count }));
@@ -460,6 +333,7 @@ export function createSee(R, A) {
       readyState: document.readyState,
       tree,
       counts,
+      matched,
       blocked,
       coverage,
       conflicts,
@@ -507,11 +381,24 @@ export function createSee(R, A) {
       }
       return b;
     };
-    const modal = document.querySelector("dialog[open]:modal, [aria-modal='true']");
-    if (modal && modal.checkVisibility()) return describe(modal);
+    // A modal dialog anywhere, open shadow roots included (a design system's dialog keeps its panel there).
+    for (const root of dom.roots()) {
+      for (const modal of root.querySelectorAll("dialog[open]:modal, [aria-modal='true']")) {
+        if (modal.getAttribute("aria-hidden") === "true" || !modal.checkVisibility()) continue;
+        const r = modal.getBoundingClientRect();
+        if (r.width > 0 && r.height > 0) return describe(modal);
+      }
+    }
+    // Else what covers the viewport centre: the innermost element there (hit-tested through open shadow roots),
+    // then its first fixed or sticky ancestor covering at least half the viewport.
     const cx = innerWidth / 2;
     const cy = innerHeight / 2;
-    const top = document.elementFromPoint(cx, cy);
+    let top = document.elementFromPoint(cx, cy);
+    for (let depth = 0; top?.shadowRoot && depth < 32; depth++) {
+      const inner = top.shadowRoot.elementFromPoint(cx, cy);
+      if (!inner || inner === top) break;
+      top = inner;
+    }
     for (let p = top; p && p !== document.body && p !== document.documentElement; p = parentOf(p)) {
       const style = getComputedStyle(p);
       if (style.position !== "fixed" && style.position !== "sticky") continue;
@@ -569,8 +456,10 @@ export function createSee(R, A) {
     return nextId;
   };
 
+  // `roleOf` and `nameOf` for the acting functions (`_actionability.js`), which run in this world: one role and
+  // one accessible name for every surface.
   /** Whether an element is one a user operates (the snapshot's rule), for the action engine's inner controls. */
   const interactive = (/** @type {Element} */ el) => isInteractive(el, roleOf(el));
 
-  return { collect, settle, node, idOf, idsFrom, interactive, version: 1 };
+  return { collect, settle, node, idOf, idsFrom, roleOf, nameOf, interactive, version: 1 };
 }

@@ -6,10 +6,11 @@
  *
  * @module
  */
-import type { SeeCollect, SeeNode } from "./page.js";
+import type { SeeCollect, SeeComponent, SeeNode } from "./page.js";
 import { formatPart, type QueryPart, type Target, testPredicate } from "./query.ts";
 import { PageError, type ResolvedSummary } from "./api.ts";
 import { escapeControls } from "../terminal.ts";
+import { nameCarried } from "./snapshot.ts";
 
 /** A matched node with its matched ancestors (outermost first). */
 export interface MatchedNode {
@@ -19,8 +20,15 @@ export interface MatchedNode {
   ancestors: SeeNode[];
 }
 
+/** A tree as collected (one root node) or a list of top-level nodes. */
+export type Tree = SeeNode | readonly SeeNode[];
+
+function topNodes(tree: Tree): readonly SeeNode[] {
+  return Array.isArray(tree) ? tree : [tree as SeeNode];
+}
+
 /** Every matched (component) node of a tree in document order, with its matched ancestors. */
-export function matchedNodes(tree: readonly SeeNode[]): MatchedNode[] {
+export function matchedNodes(tree: Tree): MatchedNode[] {
   const out: MatchedNode[] = [];
   const walk = (nodes: readonly SeeNode[], above: SeeNode[]) => {
     for (const n of nodes) {
@@ -28,12 +36,12 @@ export function matchedNodes(tree: readonly SeeNode[]): MatchedNode[] {
       if (n.children) walk(n.children, n.component !== undefined ? [...above, n] : above);
     }
   };
-  walk(tree, []);
+  walk(topNodes(tree), []);
   return out;
 }
 
 /** Finds a node by id anywhere in a tree. */
-export function findNode(tree: readonly SeeNode[], id: number): { node: SeeNode; ancestors: SeeNode[] } | undefined {
+export function findNode(tree: Tree, id: number): { node: SeeNode; ancestors: SeeNode[] } | undefined {
   const walk = (nodes: readonly SeeNode[], above: SeeNode[]): { node: SeeNode; ancestors: SeeNode[] } | undefined => {
     for (const n of nodes) {
       if (n.id === id) return { node: n, ancestors: above };
@@ -44,7 +52,7 @@ export function findNode(tree: readonly SeeNode[], id: number): { node: SeeNode;
     }
     return undefined;
   };
-  return walk(tree, []);
+  return walk(topNodes(tree), []);
 }
 
 function partMatches(part: QueryPart, n: SeeNode): boolean {
@@ -123,7 +131,7 @@ export function candidateLines(cands: readonly MatchedNode[], max = 12): string[
       return describeNode(n, keys);
     }).join(" › ");
     const extra = [
-      c.node.name && !(c.node.props ?? []).some(([, v]) => v === c.node.name) ? quote(c.node.name) : "",
+      c.node.name && !nameCarried(c.node.name, (c.node.props ?? []).map(([, v]) => v)) ? quote(c.node.name) : "",
       ...(c.node.states ?? []),
       c.node.hidden ? "hidden" : "",
     ].filter(Boolean).join(" ");
@@ -144,11 +152,24 @@ export interface Resolved {
 /** Where the corpus declares each component name (`null` = global), for "exists only in another view". */
 export type Declared = ReadonlyMap<string, ReadonlyArray<string | null>>;
 
+/** The page's view and active components, so a no-match error says what is true of this page. */
+export interface Here {
+  /** The view the page resolves to (`null`: none). */
+  view: string | null;
+  /** The components looked for on it (globals, then the view's). */
+  components: readonly SeeComponent[];
+}
+
 /**
  * Resolves a target on a collected page, or throws a {@linkcode PageError}: `no_match` (naming what is there),
  * `ambiguous` (listing candidates), `index_out_of_range`, `stale_id`.
  */
-export function resolveTarget(page: SeeCollect, target: Target, declared: Declared = new Map()): Resolved {
+export function resolveTarget(
+  page: SeeCollect,
+  target: Target,
+  declared: Declared = new Map(),
+  here?: Here,
+): Resolved {
   if (target.kind === "id") {
     const hit = findNode(page.tree, target.id);
     if (!hit) {
@@ -184,20 +205,24 @@ export function resolveTarget(page: SeeCollect, target: Target, declared: Declar
       { hint: "add [prop=value] from the list, a parent ('Parent Child'), or #N" },
     );
   }
-  throw new PageError("no_match", noMatchMessage(target.parts, target.text, all, declared), {
-    hint: "run 'mapper snapshot' to see the page through the map",
-  });
+  throw new PageError(
+    "no_match",
+    `query '${target.text}' matched nothing; ${whyNoMatch(page, target.parts, declared, here)}`,
+    {
+      hint: "run 'mapper snapshot' to see the page through the map",
+    },
+  );
 }
 
-function noMatchMessage(
-  parts: readonly QueryPart[],
-  text: string,
-  all: readonly MatchedNode[],
-  declared: Declared,
-): string {
+/**
+ * Why a query matches nothing on a collected page, naming what is there: the same component's values, the parent
+ * it was looked for in, the closest component names, where the corpus declares the name. Also what `wait-for
+ * --component` says when it times out.
+ */
+export function whyNoMatch(page: SeeCollect, parts: readonly QueryPart[], declared: Declared, here?: Here): string {
+  const all = matchedNodes(page.tree);
   const last = parts[parts.length - 1]!;
   const same = all.filter((m) => m.node.component === last.name);
-  const head = `query '${text}' matched nothing`;
   if (same.length > 0) {
     const count = `${last.name} is on the page ${same.length} time${same.length === 1 ? "" : "s"}`;
     const failing = last.predicates.find((p) =>
@@ -211,18 +236,18 @@ function noMatchMessage(
       const shown = values.slice(0, 8).map((v) => quote(v!)).join(", ");
       const more = values.length > 8 ? `, … (${values.length} in all)` : "";
       return values.length
-        ? `${head}; ${count}; ${failing.prop} values: ${shown}${more}`
-        : `${head}; ${count}, none with a ${failing.prop} property (${
+        ? `${count}; ${failing.prop} values: ${shown}${more}`
+        : `${count}, none with a ${failing.prop} property (${
           [...new Set(same.flatMap((m) => (m.node.props ?? []).map(([k]) => k)))].join(", ") || "no properties"
         })`;
     }
     if (parts.length > 1) {
       const within = same.map((m) => m.ancestors.map((a) => a.component).join(" ") || "(top level)");
-      return `${head}; ${count}, but not inside ${parts.slice(0, -1).map(formatPart).join(" ")} (inside: ${
+      return `${count}, but not inside ${parts.slice(0, -1).map(formatPart).join(" ")} (inside: ${
         [...new Set(within)].slice(0, 5).join("; ")
       })`;
     }
-    return `${head}; ${count}, but no single one satisfies all of ${formatPart(last)}`;
+    return `${count}, but no single one satisfies all of ${formatPart(last)}`;
   }
   const present = [...new Set(all.map((m) => m.node.component!))];
   const close = present.map((n) => ({ n, d: editDistance(n, last.name) }))
@@ -230,17 +255,33 @@ function noMatchMessage(
       x.d <= Math.max(3, Math.ceil(last.name.length / 2.5)) || x.n.toLowerCase().includes(last.name.toLowerCase())
     )
     .sort((a, b) => a.d - b.d || a.n.localeCompare(b.n)).slice(0, 5).map((x) => x.n);
-  const where = declared.get(last.name);
-  const corpusNote = where === undefined
-    ? `${last.name} is not in the corpus`
-    : `${last.name} is declared ${
-      where.map((v) => (v === null ? "globally" : `in view ${v}`)).join(", ")
-    } but not on this page`;
   const suggestion = close.length ? `; did you mean ${close.join(", ")}?` : "";
   const listing = present.length
     ? `; on the page: ${present.sort().slice(0, 12).join(", ")}${present.length > 12 ? ", …" : ""}`
     : "; no component is on the page";
-  return `${head}; ${corpusNote}${suggestion}${close.length ? "" : listing}`;
+  return `${corpusNote(page, last.name, declared, here)}${suggestion}${close.length ? "" : listing}`;
+}
+
+/** What the corpus says of a component the page does not show: not declared, declared elsewhere, or looked for here. */
+function corpusNote(page: SeeCollect, name: string, declared: Declared, here?: Here): string {
+  const where = declared.get(name);
+  if (where === undefined) return `${name} is not in the corpus`;
+  const declaredIn = where.map((v) => (v === null ? "globally" : `in view ${v}`)).join(", ");
+  const active = here?.components.find((c) => c.name === name);
+  if (here === undefined) return `${name} is declared ${declaredIn} but not on this page`;
+  if (active === undefined) {
+    return `${name} is declared ${declaredIn}, not ${
+      here.view === null ? "for this page (it matches no view)" : `in this page's view ${here.view}`
+    }`;
+  }
+  const scope = active.view === null ? "declared globally" : `declared in view ${active.view}`;
+  const parent = [...active.parentChain].reverse().find((p) => here.components.some((c) => c.name === p));
+  if (parent === undefined) return `${name} (${scope}) matched nothing on this page`;
+  const n = page.matched[parent] ?? 0;
+  if (n === 0) return `${name} (${scope}) matched nothing on this page, nor did its parent ${parent}`;
+  return `${name} (${scope}) matched nothing on this page: its parent ${parent} is on it ${n} time${
+    n === 1 ? "" : "s"
+  }, but none holds an element matching ${quote(active.ownSelector ?? active.selector, 80)}`;
 }
 
 /** The API summary of a resolved node. */

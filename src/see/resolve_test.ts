@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import type { SeeCollect, SeeNode } from "./page.js";
 import { PageError } from "./api.ts";
 import { parseTarget } from "./query.ts";
-import { candidateLines, editDistance, matchedNodes, resolveTarget } from "./resolve.ts";
+import { candidateLines, editDistance, type Here, matchedNodes, resolveTarget } from "./resolve.ts";
 
 let next = 1;
 function n(
@@ -18,13 +18,14 @@ function n(
   return node;
 }
 
-function page(tree: SeeNode[]): SeeCollect {
+function page(top: SeeNode[]): SeeCollect {
   return {
     url: "http://x/",
     title: "",
     readyState: "complete",
-    tree,
+    tree: { id: 0, role: "document", name: "", tag: "html", inViewport: true, children: top },
     counts: {},
+    matched: {},
     blocked: null,
     coverage: { interactive: 0, t1: 0, t2: 0, t3: 0, orphans: [] },
     conflicts: [],
@@ -81,7 +82,7 @@ Deno.test("resolveTarget - names, predicates, chains over matched ancestors, #N,
   assert.equal(pick("ProductCard[name*=xl i]").node.props![0]![1], "4");
   assert.equal(pick("LoginForm UsernameInput").node.component, "UsernameInput");
   assert.equal(pick("AddToCartButton#0").node.states?.[0], "disabled");
-  const id = shop.tree[0]!.id;
+  const id = shop.tree.children![0]!.id;
   assert.equal(pick(String(id)).node.component, "SiteHeader");
   assert.equal(pick(`#${id}`).node.component, "SiteHeader");
 });
@@ -120,6 +121,60 @@ Deno.test("resolveTarget - zero matches say what is there", () => {
   );
   assert.match(fails("ProductCard#3", "index_out_of_range").message, /#3 is past the end; 3 elements matched$/);
   assert.equal(fails("999", "stale_id").message, "id 999 is no longer on the page");
+});
+
+Deno.test("resolveTarget - a component of this page's own view that matched nothing is said to be so, never 'not on this page'", () => {
+  const c = (name: string, parentChain: string[] = [], view: string | null = "Signup", ownSelector?: string) => ({
+    name,
+    selector: parentChain.length ? `sl-input ${ownSelector}` : name.toLowerCase(),
+    ...(ownSelector ? { ownSelector } : {}),
+    parentChain,
+    properties: [],
+    view,
+  });
+  const declared = new Map<string, Array<string | null>>([
+    ["TextField", ["Signup"]],
+    ["TextFieldInput", ["Signup"]],
+    ["Banner", [null]],
+    ["Lost", ["Signup"]],
+    ["LostChild", ["Signup"]],
+    ["CheckoutForm", ["Checkout"]],
+  ]);
+  const here: Here = {
+    view: "Signup",
+    components: [
+      c("Banner", [], null),
+      c("TextField"),
+      c("TextFieldInput", ["TextField"], "Signup", "input.input__control"),
+      c("Lost"),
+      c("LostChild", ["Lost"], "Signup", ".child"),
+    ],
+  };
+  const signup = { ...page([n("TextField"), n("TextField")]), matched: { TextField: 2 } };
+  const why = (text: string, where: Here = here) => {
+    try {
+      resolveTarget(signup, parseTarget(text), declared, where);
+    } catch (err: unknown) {
+      assert.ok(err instanceof PageError && err.code === "no_match", String(err));
+      return err.message.replace(/^query '[^']*' matched nothing; /, "");
+    }
+    throw new Error(`${text} resolved`);
+  };
+  assert.equal(
+    why("TextFieldInput"),
+    "TextFieldInput (declared in view Signup) matched nothing on this page: its parent TextField is on it 2 times, " +
+      'but none holds an element matching "input.input__control"; did you mean TextField?',
+  );
+  assert.match(
+    why("LostChild"),
+    /^LostChild \(declared in view Signup\) matched nothing on this page, nor did its parent Lost;/,
+  );
+  assert.match(why("Banner"), /^Banner \(declared globally\) matched nothing on this page;/);
+  assert.match(why("CheckoutForm"), /^CheckoutForm is declared in view Checkout, not in this page's view Signup;/);
+  assert.match(
+    why("CheckoutForm", { view: null, components: [] }),
+    /^CheckoutForm is declared in view Checkout, not for this page \(it matches no view\);/,
+  );
 });
 
 Deno.test("candidateLines - long lists are cut with a count of the rest", () => {

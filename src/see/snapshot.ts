@@ -24,13 +24,38 @@ function q(v: string): string {
   return `"${escapeControls(cut.replace(/\\/g, "\\\\").replace(/"/g, '\\"'))}"`;
 }
 
+/**
+ * Whether an accessible name says nothing the property values do not: it is one of them, or made only of them
+ * (whole words, each value used once, in any order) and punctuation — a grid row named by its cells' text, every
+ * cell a property. A name with a word of its own is kept whole.
+ */
+export function nameCarried(name: string, values: readonly string[]): boolean {
+  if (values.includes(name)) return true;
+  // Words without the punctuation around them ("Lovelace," is "Lovelace"); punctuation alone becomes "".
+  const wordsOf = (s: string) =>
+    s.split(/\s+/).filter(Boolean).map((w) => w.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, ""));
+  const words = wordsOf(name);
+  const used = words.map((w) => w === "");
+  const sorted = values.map((v) => wordsOf(v).filter(Boolean)).filter((w) => w.length > 0)
+    .sort((a, b) => b.length - a.length);
+  for (const value of sorted) {
+    for (let i = 0; i + value.length <= words.length; i++) {
+      if (value.every((w, j) => !used[i + j] && words[i + j] === w)) {
+        value.forEach((_, j) => (used[i + j] = true));
+        break;
+      }
+    }
+  }
+  return words.some((w) => w !== "") && used.every(Boolean);
+}
+
 /** One tree line's content (no id, no indent): `[Component k="v" "name" state…]` or `role "name" state…`. */
 export function nodeText(n: SeeNode): string {
   const props = [...(n.props ?? [])].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   const values = new Set(props.map(([, v]) => v));
   const bits: string[] = [];
   for (const [k, v] of props) bits.push(`${k}=${q(v)}`);
-  if (n.name && !values.has(n.name)) bits.push(q(n.name));
+  if (n.name && !nameCarried(n.name, [...values])) bits.push(q(n.name));
   bits.push(...(n.states ?? []));
   if (n.value !== undefined && n.value !== "" && !values.has(n.value)) bits.push(`value=${q(n.value)}`);
   if (n.hidden) bits.push("hidden");
@@ -117,13 +142,17 @@ function head(p: SnapshotPayload): string[] {
   return lines;
 }
 
+/** A `[Warnings]` line: a component this page shows nothing of (`matched nothing`, or only hidden elements). */
+function warning(u: SnapshotPayload["unmatched"][number]): string {
+  const what = u.hidden ? `matched only hidden elements (${u.hidden})` : "matched nothing";
+  return `${u.name}: ${u.view === null ? "global" : "declared for this view"}, ${what}`;
+}
+
 function tail(p: SnapshotPayload): string[] {
   const lines: string[] = [];
   if (p.unmatched.length) {
     lines.push("", "[Warnings]");
-    for (const u of p.unmatched) {
-      lines.push(`  ${u.name}: ${u.view === null ? "global" : "declared for this view"}, matched nothing`);
-    }
+    for (const u of p.unmatched) lines.push(`  ${warning(u)}`);
   }
   const conflicts = [
     ...p.viewConflicts.map((v) => `view ${v} is as specific as ${p.view?.name} for this URL; ${p.view?.name} wins`),
@@ -171,7 +200,7 @@ export function formatSnapshot(
     const width = Math.max(...g.map(([n]) => n.length));
     lines.push("", "[Guide]", ...g.map(([n, c]) => `${n.padEnd(width)}  ${String(c).padStart(3)}`));
   }
-  lines.push("", "--- component tree ---", ...treeLines(cutTree(p.page.tree, opts)));
+  lines.push("", "--- component tree ---", ...treeLines(cutTree(p.page.tree.children ?? [], opts)));
   lines.push(...tail(p));
   return lines.join("\n") + "\n";
 }
@@ -190,7 +219,11 @@ function nodeJson(n: SeeNode): Record<string, unknown> {
   return out;
 }
 
-/** The `--json` object (documented field names; `tree` is a list of top-level nodes). */
+/**
+ * The `--json` object (documented field names). `tree` is one node: the page itself (`role: "document"`, `name`:
+ * the title, `id`: the document element's), whose `children` are the top-level nodes, cut by `--interactive` and
+ * `--depth` as the text tree is.
+ */
 export function snapshotJson(p: SnapshotPayload, opts: TreeOptions = {}): Record<string, unknown> {
   return {
     schema: 1,
@@ -201,11 +234,9 @@ export function snapshotJson(p: SnapshotPayload, opts: TreeOptions = {}): Record
     settled: p.settled,
     blocked: p.page.blocked,
     guide: Object.fromEntries(guide(p.page.counts)),
-    tree: cutTree(p.page.tree, opts).map(nodeJson),
+    tree: nodeJson({ ...p.page.tree, children: cutTree(p.page.tree.children ?? [], opts) }),
     coverage: p.page.coverage,
-    warnings: p.unmatched.map((u) =>
-      `${u.name}: ${u.view === null ? "global" : "declared for this view"}, matched nothing`
-    ),
+    warnings: p.unmatched.map(warning),
     conflicts: [...p.viewConflicts.map((v) => `view ${v} is as specific as ${p.view?.name}`), ...p.page.conflicts],
   };
 }

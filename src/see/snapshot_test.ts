@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import type { SeeNode, SnapshotPayload } from "./api.ts";
-import { coverageLine, cutTree, formatSnapshot, guide, nodeText } from "./snapshot.ts";
+import { coverageLine, cutTree, formatSnapshot, guide, nameCarried, nodeText } from "./snapshot.ts";
 
 const node = (id: number, extra: Partial<SeeNode>): SeeNode => ({
   id,
@@ -70,8 +70,9 @@ Deno.test("formatSnapshot - no view and no corpus are said, unsettled pages are 
       url: "http://x/a",
       title: "",
       readyState: "complete",
-      tree: [node(1, { role: "button", name: "Go", interactive: true })],
+      tree: node(9, { role: "document", children: [node(1, { role: "button", name: "Go", interactive: true })] }),
       counts: {},
+      matched: {},
       blocked: null,
       coverage: { interactive: 1, t1: 0, t2: 0, t3: 1, orphans: [] },
       conflicts: [],
@@ -92,6 +93,33 @@ Deno.test("nodeText - text from the page never reaches the terminal raw (role at
   // deno-lint-ignore no-control-regex
   assert.doesNotMatch(text, /[\u0000-\u001f\u007f\u202e]/);
   assert.equal(text, 'button\\x1b]0;pwned\\x07 "\\u202eevil" value="\\x1b[2J"');
+});
+
+Deno.test("nodeText - a name made only of the property values (a grid row) is not printed again", () => {
+  const row = (name: string) =>
+    nodeText(
+      node(8, {
+        component: "PersonRow",
+        role: "row",
+        name,
+        props: [["name", "Ada Lovelace"], ["city", "London"], ["age", "20"]],
+      }),
+    );
+  assert.equal(row("Ada Lovelace London 20"), '[PersonRow age="20" city="London" name="Ada Lovelace"]');
+  assert.equal(row("20 · Ada Lovelace, London"), '[PersonRow age="20" city="London" name="Ada Lovelace"]');
+  // A word of its own keeps the whole name; a value counts only as whole words, once.
+  assert.equal(
+    row("Ada Lovelace London 20 Engineer"),
+    '[PersonRow age="20" city="London" name="Ada Lovelace" "Ada Lovelace London 20 Engineer"]',
+  );
+  assert.equal(
+    row("Ada Lovelace Londoner"),
+    '[PersonRow age="20" city="London" name="Ada Lovelace" "Ada Lovelace Londoner"]',
+  );
+  assert.equal(row("London London"), '[PersonRow age="20" city="London" name="Ada Lovelace" "London London"]');
+  assert.equal(nameCarried("", ["x"]), false);
+  // Punctuation alone is no property value: a "»" link keeps its name.
+  assert.equal(nodeText(node(9, { role: "link", name: "»" })), 'link "»"');
 });
 
 Deno.test("formatSnapshot --coverage - properties whose extract found nothing are listed as (empty)", () => {

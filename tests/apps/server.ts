@@ -2,8 +2,8 @@
  * Pages built from real front-end packages nobody here wrote, for the browser tests and benches: a Shoelace web-component
  * sign-up form (`/signup.html`), a Tom Select form (`/typeahead.html`), a 25-row Tabulator grid (`/grid.html`) and
  * Swagger UI on a small API description (`/api-console.html`). The packages' own files are served from Deno's npm
- * cache under `/npm/<name>@<version>/…` (`tests/_npm.ts`, pinned exactly); the pages and their corpora live beside
- * this file. One loopback server; dispose to stop it.
+ * cache under `/npm/<name>@<version>/…` (`tests/_npm.ts`, pinned exactly); the pages live beside this file, their
+ * corpora under `corpora/<page>/` ({@linkcode appCorpus}). One loopback server; dispose to stop it.
  *
  * @module
  */
@@ -23,6 +23,14 @@ const TYPES: Record<string, string> = {
   ".png": "image/png",
   ".woff2": "font/woff2",
 };
+
+/**
+ * The corpus of one page (`signup`, `typeahead`, `grid`, `api-console`), written the natural way: a component is
+ * the element the page author wrote, children for its inner parts. Shared by every test on these pages.
+ */
+export function appCorpus(page: "signup" | "typeahead" | "grid" | "api-console"): string {
+  return join(DIR, "corpora", page);
+}
 
 /** The pages this server offers, by path. */
 export const APP_PAGES = {

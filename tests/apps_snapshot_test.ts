@@ -1,0 +1,227 @@
+/**
+ * `mapper snapshot` on pages of real front-end packages nobody here wrote (`tests/apps/`: Shoelace web components,
+ * a Tabulator grid, Tom Select, Swagger UI), in real Chromium, with corpora written the natural way
+ * (`tests/apps/corpora/<page>/`: a component is the element the page author wrote, children for its inner parts):
+ * children found inside their parent's open shadow root and only there, `[Blocked]` for an open `sl-dialog` (its
+ * modal panel lives in the shadow root), `aria-disabled` shown, grid rows not named twice, and `wait-for
+ * --component` naming near matches when it times out.
+ */
+import assert from "node:assert/strict";
+import { APP_PAGES, appCorpus, startApps } from "./apps/server.ts";
+import { skipBrowserTests, startSession, type TestSession, waitFor } from "./site/harness.ts";
+
+/** Waits until the page set `body[data-ready]` (its package rendered). */
+async function ready(s: TestSession): Promise<void> {
+  const r = await s.run(["browser", "wait-for", "--selector", "body[data-ready]", "--timeout-ms", "20000"]);
+  assert.equal(r.code, 0, r.stderr);
+}
+
+/** Evaluates JS in the page (main world) through `mapper browser eval`. */
+async function evalJs(s: TestSession, js: string): Promise<string> {
+  const r = await s.run(["browser", "eval", js]);
+  assert.equal(r.code, 0, r.stderr);
+  return r.stdout.trim();
+}
+
+type Json = {
+  blocked: { component?: string; role: string; name: string } | null;
+  guide: Record<string, number>;
+  tree: Node;
+};
+type Node = { id: number; role: string; name: string; component?: string; states?: string[]; children?: Node[] };
+
+function nodes(root: Node): Node[] {
+  return [root, ...(root.children ?? []).flatMap(nodes)];
+}
+
+Deno.test({
+  name:
+    "apps snapshot - Shoelace sign-up: children inside shadow roots, [Blocked] for an open sl-dialog, aria-disabled",
+  ignore: skipBrowserTests(),
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn(t) {
+    await using apps = await startApps();
+    await using s = await startSession(["--url", apps.origin + APP_PAGES.signup], appCorpus("signup"));
+    await ready(s);
+
+    await t.step(
+      "a child component is matched in its parent's open shadow root, and only in its parent's",
+      async () => {
+        const r = await s.run(["snapshot"]);
+        assert.equal(r.code, 0, r.stderr);
+        const out = r.stdout;
+        // Each sl-input's own <input> (in its shadow root) is a TextFieldInput inside that TextField.
+        for (const [label, name] of [["Full name", "fullName"], ["Email", "email"], ["Phone", "phone"]]) {
+          assert.match(
+            out,
+            new RegExp(
+              `\\n {4}\\d+ \\[TextField label="${label}" name="${name}"\\]\\n {6}\\d+ \\[TextFieldInput "${label}"( required)?\\]\\n`,
+            ),
+          );
+        }
+        assert.match(out, /\n {4}\d+ \[TermsCheckbox\]\n {6}\d+ \[TermsBox "I agree to the terms"\]\n/);
+        // sl-switch keeps an input[type=checkbox] in its shadow root too: outside TermsCheckbox, it is no TermsBox.
+        assert.match(out, /\n {4}\d+ \[NewsSwitch\]\n {6}\d+ switch "Send me news"\n/);
+        assert.match(out, /\nTextFieldInput +3\n/);
+        assert.match(out, /\nTermsBox +1\n/);
+        assert.doesNotMatch(out, /TextFieldInput: |TermsBox: /);
+        // The closed dialog blocks nothing; its hidden parts are said to be hidden, not missing.
+        assert.doesNotMatch(out, /\[Blocked\]/);
+        assert.match(out, /\n {2}CloseHelpButton: declared for this view, matched only hidden elements \(1\)\n/);
+        // A query reaches the inner field through its host's component.
+        const res = await fetch(`http://127.0.0.1:${s.port}/devtools/page/resolve`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${s.secret}` },
+          body: JSON.stringify({ target: "TextField[name=email] TextFieldInput" }),
+        });
+        const body = await res.json();
+        assert.equal(res.status, 200, JSON.stringify(body));
+        assert.equal(body.target.component, "TextFieldInput");
+        assert.deepEqual(body.target.ancestors.map((a: { component: string }) => a.component), [
+          "SignupForm",
+          "TextField",
+        ]);
+      },
+    );
+
+    await t.step("wait-for --component names the near matches when the time runs out", async () => {
+      const typo = await s.run(["browser", "wait-for", "--component", "TextFieldInpt", "--timeout-ms", "300"]);
+      assert.equal(typo.code, 1);
+      assert.match(
+        typo.stderr,
+        /^mapper browser wait-for: --component "TextFieldInpt" did not hold after 300 ms \(the tab is at [^ ]+\/signup\.html, 0 matches\); TextFieldInpt is not in the corpus; did you mean TextFieldInput/,
+      );
+      const value = await s.run(["browser", "wait-for", "--component", "TextField[name=zip]", "--timeout-ms", "300"]);
+      assert.match(
+        value.stderr,
+        /0 matches\); TextField is on the page 3 times; name values: "email", "fullName", "phone" — /,
+      );
+    });
+
+    await t.step("an open sl-dialog is [Blocked], named by its component; closed again, it is not", async () => {
+      await evalJs(s, 'document.getElementById("help").show().then(() => 1)');
+      const blocked = await waitFor("the [Blocked] line", async () => {
+        const r = await s.run(["snapshot"]);
+        return r.stdout.includes("[Blocked]") ? r.stdout : undefined;
+      });
+      assert.match(
+        blocked,
+        /\n\[Blocked\] HelpDialog \(dialog "How to sign up"\) covers the page; accept or dismiss it first \(id \d+\)\n/,
+      );
+      const json: Json = JSON.parse((await s.run(["snapshot", "--json"])).stdout);
+      assert.deepEqual(
+        { component: json.blocked?.component, role: json.blocked?.role, name: json.blocked?.name },
+        { component: "HelpDialog", role: "dialog", name: "How to sign up" },
+      );
+      await evalJs(s, 'document.getElementById("help").hide().then(() => 1)');
+      await waitFor("the dialog to close", async () => {
+        const r = await s.run(["snapshot"]);
+        return r.code === 0 && !r.stdout.includes("[Blocked]");
+      });
+    });
+
+    await t.step(
+      "an overlay (found by a hit test through a shadow root) or a modal <dialog> in a shadow root is [Blocked] too",
+      async () => {
+        // No dialog semantics: only what covers the viewport centre says the page is blocked.
+        await evalJs(
+          s,
+          `(() => { const host = document.createElement("x-busy"); host.id = "busy"; document.body.append(host);
+          host.attachShadow({ mode: "open" }).innerHTML =
+            '<div role="progressbar" aria-label="Saving" style="position:fixed;inset:0;background:#0004"></div>';
+          return 1; })()`,
+        );
+        const out = (await s.run(["snapshot"])).stdout;
+        assert.match(
+          out,
+          /\n\[Blocked\] progressbar "Saving" covers the page; accept or dismiss it first \(id \d+\)\n/,
+        );
+        await evalJs(s, 'document.getElementById("busy").remove(); 1');
+        assert.doesNotMatch((await s.run(["snapshot"])).stdout, /\[Blocked\]/);
+        // A native <dialog> opened with showModal() inside a shadow root.
+        await evalJs(
+          s,
+          `(() => { const host = document.createElement("x-confirm"); host.id = "confirm"; document.body.append(host);
+            host.attachShadow({ mode: "open" }).innerHTML =
+              '<dialog aria-label="Leave the page?"><button>Stay</button></dialog>';
+            host.shadowRoot.querySelector("dialog").showModal(); return 1; })()`,
+        );
+        assert.match((await s.run(["snapshot"])).stdout, /\n\[Blocked\] dialog "Leave the page\?" covers the page; /);
+        await evalJs(s, 'document.getElementById("confirm").remove(); 1');
+      },
+    );
+
+    await t.step("aria-disabled is shown as disabled, on the element and inside an aria-disabled one", async () => {
+      await evalJs(
+        s,
+        'document.querySelector("nav a[href=\\"/grid.html\\"]").setAttribute("aria-disabled", "true"); 1',
+      );
+      let out = (await s.run(["snapshot"])).stdout;
+      assert.match(out, /\n {4}\d+ link "Sign up"\n {4}\d+ link "People" disabled\n/);
+      await evalJs(s, 'document.querySelector("nav").setAttribute("aria-disabled", "true"); 1');
+      out = (await s.run(["snapshot"])).stdout;
+      assert.match(out, /\n {4}\d+ link "Sign up" disabled\n {4}\d+ link "People" disabled\n/);
+      await evalJs(
+        s,
+        'document.querySelectorAll("[aria-disabled]").forEach((e) => e.removeAttribute("aria-disabled")); 1',
+      );
+      out = (await s.run(["snapshot"])).stdout;
+      assert.match(out, /\n {4}\d+ link "Sign up"\n {4}\d+ link "People"\n/);
+    });
+  },
+});
+
+Deno.test({
+  name: "apps snapshot - Tabulator grid: rows carry their cells as properties and are not named again",
+  ignore: skipBrowserTests(),
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    await using apps = await startApps();
+    await using s = await startSession(["--url", apps.origin + APP_PAGES.grid], appCorpus("grid"));
+    await ready(s);
+    const out = (await s.run(["snapshot"])).stdout;
+    const rows = out.split("\n").filter((l) => l.includes("[PersonRow"));
+    assert.ok(rows.length >= 10, out);
+    for (const row of rows) assert.match(row, /^ {6}\d+ \[PersonRow age="\d+" city="[A-Za-z]+" name="[A-Za-z ]+"\]$/);
+    assert.match(out, /\n {6}\d+ \[PersonRow age="20" city="London" name="Ada Lovelace"\]\n/);
+    assert.match(out, /\n {4}\d+ \[ColumnHeader title="Name"\]\n/);
+  },
+});
+
+Deno.test({
+  name: "apps snapshot - Tom Select and Swagger UI: the controls the packages render are named by the map",
+  ignore: skipBrowserTests(),
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn(t) {
+    await using apps = await startApps();
+    await t.step("Tom Select: each picker with its input; the options once the dropdown is open", async () => {
+      await using s = await startSession(["--url", apps.origin + APP_PAGES.typeahead], appCorpus("typeahead"));
+      await ready(s);
+      let out = (await s.run(["snapshot"])).stdout;
+      assert.match(out, /\n {4}\d+ \[CountryPicker\]\n {6}\d+ \[CountryInput "Country" collapsed\]\n/);
+      assert.match(out, /\n {4}\d+ \[LanguagesPicker\]\n {6}\d+ \[LanguagesInput "Languages" collapsed\]\n/);
+      assert.match(out, /\n {4}\d+ \[SaveButton "Save"\]\n/);
+      await evalJs(s, 'document.getElementById("country").tomselect.open(); 1');
+      out = await waitFor("the open dropdown", async () => {
+        const r = (await s.run(["snapshot"])).stdout;
+        return r.includes("[CountryOption") ? r : undefined;
+      });
+      assert.match(out, /\[CountryInput "Country" expanded\]/);
+      assert.equal(out.match(/\[CountryOption value="[a-z]{2}" "[A-Za-z]+"/g)?.length, 6, out);
+    });
+    await t.step("Swagger UI: operations by method and path, each with its controls", async () => {
+      await using s = await startSession(["--url", apps.origin + APP_PAGES.apiConsole], appCorpus("api-console"));
+      await ready(s);
+      const out = (await s.run(["snapshot"])).stdout;
+      assert.match(
+        out,
+        /\n {2}\d+ \[OperationGroup tag="pets"\]\n {4}\d+ \[GroupToggle "Collapse operation" expanded\]\n {4}\d+ \[Operation method="GET" path="\/api\/pets" summary="List all pets"\]\n {6}\d+ \[OperationToggle "GET \/api\/pets List all pets" collapsed\]\n {6}\d+ \[CopyPathButton "Copy path to clipboard"\]\n/,
+      );
+      assert.match(out, /\nOperation +4\n/);
+      assert.match(out, /\n {2}TryItOutButton: declared for this view, matched nothing\n/);
+    });
+  },
+});
