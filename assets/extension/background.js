@@ -3,8 +3,7 @@
 // Service worker: the only part of the extension that talks to the mapper server. It finds the server, fetches
 // `/mapper`, polls `/mapper/version` (one cheap request per tick for the whole browser, not per tab), pushes the
 // corpus to every content script, and relays status, page, hover and event messages to the open panels.
-import { announcedPort, candidatePorts } from "./core.js";
-import { normalizeCorpus } from "./resolver.js";
+import { announcedPort, candidatePorts, normalizeCorpus } from "./core.js";
 import { isDiagnosticsReport, summarizeDiagnostics } from "./diagnostics.js";
 
 const POLL_MS = 2000;
