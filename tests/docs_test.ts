@@ -233,6 +233,12 @@ Deno.test("docs - every relative link and #anchor in the documentation resolves"
   assert.deepEqual(problems, []);
 });
 
+/**
+ * Known offenders, each `path: phrase`, until the text is fixed where it is declared (none today). The test fails
+ * when one is gone, so an entry cannot outlive its fix.
+ */
+const KNOWN_CITATIONS = new Set<string>([]);
+
 Deno.test("docs - no page cites notes outside the repository or another implementation", async () => {
   const banned = [/\/work\/shared/, /\.md §\d/, /\bthe reference\b/i, /\bsightmap\b(?!\.org)/i, /service description/i];
   const found = new Set<string>();
@@ -244,7 +250,9 @@ Deno.test("docs - no page cites notes outside the repository or another implemen
       if (hit !== undefined) found.add(`${path}: ${hit}`);
     }
   }
-  assert.deepEqual([...found], [], "pages citing what users cannot open");
+  assert.deepEqual([...found].filter((f) => !KNOWN_CITATIONS.has(f)), [], "pages citing what users cannot open");
+  const fixed = [...KNOWN_CITATIONS].filter((k) => !found.has(k));
+  assert.deepEqual(fixed, [], "fixed: remove these from KNOWN_CITATIONS");
 });
 
 /** Every runnable command path: `validate`, `atlas find`, … */

@@ -29,6 +29,11 @@ Deno.test("mcp - lists every tool with described arguments and truthful annotati
   await using dir = await tempDir();
   await using mcp = await startMcp([], { cwd: dir.path, home: dir.path });
   const { tools } = (await mcp.client.listTools()) as { tools: Tool[] };
+  // Which URL schemes open is the user's choice (mapper mcp --allow-scheme): no tool lets an agent widen it.
+  for (const t of tools) {
+    const params = Object.keys((t.inputSchema as { properties?: object }).properties ?? {});
+    assert.ok(!params.some((p) => p.includes("scheme")), `${t.name} takes ${params.join(", ")}`);
+  }
   assert.deepEqual(tools.map((t) => t.name).sort(), [
     "atlas_add",
     "atlas_find",
