@@ -16,7 +16,7 @@ import { escapeControls } from "../terminal.ts";
 import { VERSION } from "../version.ts";
 import type { CdpConnection } from "./cdp.ts";
 import { chromiumArgs, findBrowser, launchChromium, type LaunchedChromium } from "./chromium.ts";
-import { pidAlive } from "./process.ts";
+import { pidAlive, processStartTime } from "./process.ts";
 import { Collector } from "./collector.ts";
 import { ensureExtension, injectPort } from "./extension.ts";
 import { compileMatcher, type CorpusMatcher } from "./match.ts";
@@ -302,11 +302,14 @@ export async function runDaemon(opts: StartOptions, io: Io): Promise<number> {
     });
 
     const firstPage = await collector.waitForSession((s) => s.type === "page", 5000).catch(() => undefined);
+    // Clients trust the file by this (the port is bound by now, and stays bound until the file is removed).
+    const daemonStart = processStartTime(Deno.pid);
     const info: SessionInfo = {
       schema: 2,
       sessionId,
       secret,
       daemonPid: Deno.pid,
+      ...(daemonStart === undefined ? {} : { daemonStart }),
       chromiumPid: chromium.pid,
       port,
       profile,

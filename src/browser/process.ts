@@ -49,6 +49,95 @@ export function windowsSessionLiveness(
   return { daemon, chromium };
 }
 
+/** Linux: the fields of `/proc/<pid>/stat` after the command name (state first), or `undefined` when it is gone. */
+function procStat(pid: number): string[] | undefined {
+  try {
+    const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
+    // The command name (field 2) is in parentheses and may hold spaces or parentheses itself: count from the last.
+    return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether a `/proc/<pid>/stat` state letter is a running (not zombie, not dead) process. */
+function running(fields: string[] | undefined): fields is string[] {
+  return fields !== undefined && fields[0] !== "Z" && fields[0] !== "X";
+}
+
+/**
+ * Linux: when a live (not zombie) process started, in clock ticks after boot (`/proc/<pid>/stat` field 22). With the
+ * pid it names one process for as long as the machine runs: a pid reused by a later process has a later start.
+ * `undefined` when the process is gone, or on another OS.
+ */
+export function processStartTime(pid: number): number | undefined {
+  if (Deno.build.os !== "linux" || !Number.isInteger(pid) || pid <= 0) return undefined;
+  const fields = procStat(pid);
+  if (!running(fields)) return undefined;
+  const start = Number(fields[19]);
+  return Number.isSafeInteger(start) && start >= 0 ? start : undefined;
+}
+
+/** `/proc/net/tcp{,6}` addresses (host byte order, hex) a connection to 127.0.0.1 can land on. */
+function loopbackAddresses(): Set<string> {
+  const le = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+  const [lo, any] = le ? ["0100007F", "00000000"] : ["7F000001", "00000000"];
+  // IPv6: four 32-bit words, each in host order; `::` and `::ffff:127.0.0.1` take IPv4 too unless v6-only.
+  const mapped = le ? "0000FFFF" : "FFFF0000";
+  return new Set([lo, any, "0".repeat(32), `${"0".repeat(16)}${mapped}${lo}`, `${"0".repeat(16)}${mapped}${any}`]);
+}
+
+/**
+ * Linux: the inodes of the listening sockets that a connection to 127.0.0.1:`port` could reach (IPv4 and
+ * dual-stack IPv6 listeners); `undefined` when `/proc/net` cannot be read or on another OS.
+ */
+export function loopbackListeners(port: number): Set<string> | undefined {
+  if (Deno.build.os !== "linux") return undefined;
+  const suffix = `:${port.toString(16).toUpperCase().padStart(4, "0")}`;
+  const addresses = loopbackAddresses();
+  const inodes = new Set<string>();
+  for (const table of ["/proc/net/tcp", "/proc/net/tcp6"]) {
+    let text: string;
+    try {
+      text = Deno.readTextFileSync(table);
+    } catch (e) {
+      // No IPv6 in this kernel: nothing listens there.
+      if (table.endsWith("6") && e instanceof Deno.errors.NotFound) continue;
+      return undefined;
+    }
+    for (const line of text.split("\n").slice(1)) {
+      // sl, local address, remote address, state (0A: listening), …, inode (10th column)
+      const cols = line.trim().split(/\s+/);
+      const local = cols[1];
+      if (cols[3] !== "0A" || local === undefined || !local.endsWith(suffix)) continue;
+      if (addresses.has(local.slice(0, -suffix.length)) && cols[9] !== undefined) inodes.add(cols[9]);
+    }
+  }
+  return inodes;
+}
+
+/**
+ * Linux: whether process `pid` holds every socket of `inodes` open (`/proc/<pid>/fd`). `false` when it does not or
+ * its open files cannot be read (another user's process).
+ */
+export function holdsSockets(pid: number, inodes: Set<string>): boolean {
+  if (Deno.build.os !== "linux" || !Number.isInteger(pid) || pid <= 0) return false;
+  const missing = new Set([...inodes].map((inode) => `socket:[${inode}]`));
+  try {
+    for (const entry of Deno.readDirSync(`/proc/${pid}/fd`)) {
+      try {
+        missing.delete(Deno.readLinkSync(`/proc/${pid}/fd/${entry.name}`));
+      } catch {
+        // closed meanwhile
+      }
+      if (missing.size === 0) return true;
+    }
+  } catch {
+    return false;
+  }
+  return missing.size === 0;
+}
+
 /**
  * Whether a process is alive and not a zombie: Linux reads `/proc`; Windows asks `tasklist` (`Deno.kill` there only
  * terminates, it cannot probe); elsewhere a harmless signal probe.
@@ -56,15 +145,7 @@ export function windowsSessionLiveness(
 export function pidAlive(pid: number): boolean {
   if (!Number.isInteger(pid) || pid <= 0) return false;
   if (Deno.build.os === "windows") return pidImageName(pid) !== undefined;
-  if (Deno.build.os === "linux") {
-    try {
-      const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
-      const state = stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3);
-      return state !== "Z" && state !== "X";
-    } catch {
-      return false;
-    }
-  }
+  if (Deno.build.os === "linux") return running(procStat(pid));
   try {
     Deno.kill(pid, "SIGCONT");
     return true;
