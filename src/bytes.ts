@@ -47,3 +47,35 @@ export async function readAllCapped(
   }
   return concatBytes(chunks, size);
 }
+
+/**
+ * Reads `stream` until its end or until `maxBytes` arrived, whichever comes first, then stops it: the first
+ * `maxBytes` bytes and whether there was more. For a reply that is shown, not trusted whole (an upload's answer).
+ */
+export async function readPrefix(
+  stream: ReadableStream<Uint8Array>,
+  maxBytes: number,
+): Promise<{ bytes: Uint8Array<ArrayBuffer>; cut: boolean }> {
+  const reader = stream.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  let cut = false;
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      const room = maxBytes - size;
+      if (value.byteLength > room) {
+        chunks.push(value.subarray(0, room));
+        size = maxBytes;
+        cut = true;
+        break;
+      }
+      chunks.push(value);
+      size += value.byteLength;
+    }
+  } finally {
+    await reader.cancel().catch(() => {});
+  }
+  return { bytes: concatBytes(chunks, size), cut };
+}

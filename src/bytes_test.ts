@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { concatBytes, readAllCapped } from "./bytes.ts";
+import { concatBytes, readAllCapped, readPrefix } from "./bytes.ts";
 
 /** A stream of `chunks`, recording whether it was cancelled. */
 function source(chunks: number[][]): { stream: ReadableStream<Uint8Array>; cancelled: () => boolean } {
@@ -52,4 +52,27 @@ Deno.test("bytes - readAllCapped reads any async iterable, and ends it early whe
   closed = false;
   await assert.rejects(readAllCapped(chunks(), 4, () => new RangeError("over 4")), RangeError, "over 4");
   assert.ok(closed);
+});
+
+Deno.test("readPrefix - the first bytes up to the cap, whether there was more, and the source stopped", async () => {
+  let cancelled = false;
+  let pulls = 0;
+  const endless = new ReadableStream<Uint8Array>({
+    pull(c) {
+      pulls++;
+      c.enqueue(new Uint8Array(1000).fill(7));
+    },
+    cancel() {
+      cancelled = true;
+    },
+  });
+  const { bytes, cut } = await readPrefix(endless, 2500);
+  assert.equal(bytes.length, 2500);
+  assert.equal(cut, true);
+  assert.equal(cancelled, true);
+  assert.ok(pulls <= 4, `${pulls} pulls`);
+  const short = await readPrefix(new Blob(["abc"]).stream(), 10);
+  assert.deepEqual([new TextDecoder().decode(short.bytes), short.cut], ["abc", false]);
+  const exact = await readPrefix(new Blob(["abc"]).stream(), 3);
+  assert.deepEqual([exact.bytes.length, exact.cut], [3, false]);
 });

@@ -44,10 +44,15 @@ const JSON_UNSAFE = /[<>&\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
  * so no value can reach a terminal as a control sequence or reorder the text around it. Parsed values are unchanged.
  */
 export function toJson(value: unknown): string {
-  return JSON.stringify(value, null, 2).replace(
-    JSON_UNSAFE,
-    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
-  ) + "\n";
+  return jsonSafe(JSON.stringify(value, null, 2)) + "\n";
+}
+
+/**
+ * JSON text with the characters {@linkcode toJson} escapes written as `\uXXXX` (the parsed value is unchanged):
+ * for JSON that must stay byte-for-byte compact (`export` to standard output) yet reach a terminal safely.
+ */
+export function jsonSafe(json: string): string {
+  return json.replace(JSON_UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
 let invisible: RegExp | undefined;

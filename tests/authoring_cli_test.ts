@@ -15,7 +15,7 @@ async function writeCorpus(root: string, files: Record<string, string>): Promise
   return dir;
 }
 
-const CLEAN = "version: 1\n\nviews:\n  - name: Home\n    route: /\n";
+const CLEAN = "version: 1\nviews:\n  - name: Home\n    route: /\n";
 
 Deno.test("validate - a clean corpus prints the summary and exits 0", async () => {
   await using tmp = await tempDir();
@@ -159,7 +159,6 @@ const CANONICAL = [
   "# Keep views sorted.",
   "",
   "version: 1",
-  "",
   "views:",
   "  # the landing page",
   "  - name: Home",
@@ -171,7 +170,6 @@ const CANONICAL = [
   "  - name: Product",
   "    route: /p/:id",
   "    # detail page",
-  "",
   "components:",
   "  - name: Brand",
   "    selector: \"[data-testid='logo']\"",
@@ -222,6 +220,25 @@ Deno.test("fmt - a file with an error is never touched (fmt.schema-invalid); the
   ]);
   assert.equal(await Deno.readTextFile(join(dir, "broken.yaml")), broken);
   assert.equal(await Deno.readTextFile(join(dir, "shop.yaml")), CANONICAL);
+});
+
+Deno.test("fmt - YAML of the wrong shape is fmt.schema-invalid; only a YAML syntax error is fmt.parse-error", async () => {
+  await using tmp = await tempDir();
+  const shape = "version: 1\ncomponents:\n  Foo:\n    selector: a\n";
+  const syntax = "version: 1\nviews: [\n";
+  const dir = await writeCorpus(tmp.path, { "shape.yaml": shape, "syntax.yaml": syntax });
+  const r = await runMapper(["fmt", "--dir", dir, "--json"]);
+  assert.equal(r.code, 1);
+  const found = JSON.parse(r.stdout).diagnostics.map((d: Record<string, unknown>) =>
+    `${d.code} ${d.file}:${d.line} ${d.message}`
+  );
+  assert.deepEqual(found, [
+    'fmt.schema-invalid shape.yaml:3 the file has 1 error (first: line 3 "components" must be a list, found a ' +
+    "mapping); fix it (mapper validate) — the file is left untouched",
+    found[1],
+  ]);
+  assert.match(found[1], /^fmt\.parse-error syntax\.yaml:3 /);
+  assert.equal(await Deno.readTextFile(join(dir, "shape.yaml")), shape);
 });
 
 Deno.test("fmt - matchesExpected compares with .expected/<path>, which is not itself corpus", async () => {

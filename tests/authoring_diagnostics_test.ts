@@ -95,6 +95,7 @@ const cases: Case[] = [
     ["id-hash-selector", "a.yaml:7:19 views[0].components[0].selector"],
     ["generated-class-selector", "a.yaml:7:19 views[0].components[0].selector"],
     ["deep-nesting", "a.yaml:7:19 views[0].components[0].selector"],
+    ["positional-selector", "a.yaml:7:19 views[0].components[0].selector"],
     ["comma-in-selector", "a.yaml:7:19 views[0].components[0].selector"],
     ["child-repeats-parent", "a.yaml:10:23 views[0].components[0].children[0].selector"],
     ["child-never-matches", "a.yaml:10:23 views[0].components[0].children[0].selector"],

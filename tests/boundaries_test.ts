@@ -57,6 +57,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   devtools: ["browser"],
   see: ["corpus", "assets", "browser", "devtools"],
   mcp: ["*"],
+  offline: ["corpus", "atlas", "assets"],
   skills: ["assets"],
   assets: [],
 };

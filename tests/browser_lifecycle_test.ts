@@ -80,7 +80,7 @@ Deno.test({
         join(ROOT, "tests", "fixtures", "browser", "corpus", "site.yaml"),
         join(cwd, ".mapper", "site.yaml"),
       );
-      await waitFor("the fixed corpus to be served", async () => (await corpus()).views.length === 1);
+      await waitFor("the fixed corpus to be served", async () => (await corpus()).views.length === 2);
       child.kill("SIGTERM");
       const status = await child.status;
       assert.equal(status.code, 0);

@@ -657,7 +657,7 @@ Deno.test("atlas serve - --watch logs what changed and keeps the last good snaps
   if (s.server.current().slugs.includes("gamma")) await s.server.nextRebuild(); // the two writes came apart
   assert.ok(s.logs.includes("[atlas] rebuilt (3 entries, 2 left out): left out gamma (schema)"), s.logs.join("\n"));
   assert.ok(
-    s.logs.includes('[atlas] warning: entry "gamma" left out (schema): /name must NOT have fewer than 1 characters'),
+    s.logs.includes('[atlas] warning: entry "gamma" left out (schema): name: must be 1 to 50 characters, found 0'),
   );
 });
 

@@ -1,9 +1,9 @@
 /**
- * The catalog's HTML pages as a person sees them, in real Chromium: nothing wider than a 390 px phone, and the
- * listing's search and category filter working in the page (no server round trip).
+ * The catalog's HTML pages as a person sees them, in real Chromium: no page wider than a 390 or 320 px phone, and
+ * the listing's search and category filter working in the page (no server round trip).
  *
- * The pages are rendered by the same snapshot `atlas serve` answers from; a small loopback server replays them
- * with a probe script appended that writes what the page measured into the DOM, which `--dump-dom` prints.
+ * The pages are rendered by the same snapshot `atlas serve` answers from; a small loopback server replays them to
+ * a headless Chromium with phone emulation, measured over the DevTools pipe once each page's `load` event fired.
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
@@ -14,7 +14,11 @@ import { requireBrowser, skipBrowserTests } from "./site/harness.ts";
 import { PipeCdp } from "./_pipe_cdp.ts";
 
 const FIXTURE = join(ROOT, "tests/fixtures/catalog/gallery");
+/** One entry whose every string (name, slug, URLs, domains, view names, routes, README) is as long as allowed. */
+const WIDE = join(ROOT, "tests/fixtures/catalog/wide");
+const WIDE_SLUG = "long-routes-and-names-that-test-how-catalog-pages-fit-on-a-phone";
 const PHONE = 390;
+const SMALL_PHONE = 320;
 
 /** Serves the snapshot as `atlas serve` does, stripping the base URL's path as a CDN in front of it would. */
 function serve(snapshot: Snapshot, prefix = "") {
@@ -25,14 +29,14 @@ function serve(snapshot: Snapshot, prefix = "") {
   });
 }
 
-/** A page in headless Chromium emulating a 390 px phone, driven over the DevTools pipe. */
-async function phone() {
+/** A page in headless Chromium emulating a phone `width` px wide, driven over the DevTools pipe. */
+async function phone(width = PHONE) {
   const profile = await tempDir("mapper-pages-profile-");
   const cdp = await PipeCdp.launch(requireBrowser(), profile.path);
   const { targetId } = await cdp.send<{ targetId: string }>("Target.createTarget", { url: "about:blank" });
   const { sessionId } = await cdp.send<{ sessionId: string }>("Target.attachToTarget", { targetId, flatten: true });
   const on = (method: string, params: Record<string, unknown> = {}) => cdp.send(method, params, sessionId);
-  await on("Emulation.setDeviceMetricsOverride", { width: PHONE, height: 844, deviceScaleFactor: 1, mobile: true });
+  await on("Emulation.setDeviceMetricsOverride", { width, height: 844, deviceScaleFactor: 1, mobile: true });
   await on("Page.enable");
   return {
     async open(url: string): Promise<void> {
@@ -53,7 +57,6 @@ async function phone() {
   };
 }
 
-const WIDTH = "({ width: document.documentElement.scrollWidth, viewport: innerWidth })";
 const SHOWN =
   `[...document.querySelectorAll(".entry")].filter((li) => !li.hidden).map((li) => li.querySelector("a").textContent)`;
 
@@ -62,20 +65,41 @@ async function snapshotOf(baseUrl: string, gallery = FIXTURE): Promise<Snapshot>
 }
 
 Deno.test({
-  name: "catalog pages - the listing, an entry page and the 404 page fit a 390 px phone without sideways scrolling",
+  name: "catalog pages - every page fits a 390 and a 320 px phone, however long the entry's routes and names",
   ignore: skipBrowserTests(),
   async fn() {
+    await using tmp = await tempDir();
+    await copyTree(FIXTURE, tmp.path);
+    await copyTree(WIDE, tmp.path);
     // A long base URL makes the install commands as long as they get.
     const prefix = "/some/deep/catalog/path";
-    const snapshot = await snapshotOf(`https://a-rather-long-catalog-host-name.example.org${prefix}`);
+    const snapshot = await snapshotOf(`https://a-rather-long-catalog-host-name.example.org${prefix}`, tmp.path);
+    assert.ok(snapshot.slugs.includes(WIDE_SLUG), `the long entry is published: ${JSON.stringify(snapshot.warnings)}`);
+    const paths = [
+      ...[...snapshot.resources].filter(([, r]) => r.type.startsWith("text/html")).map(([path]) => path),
+      "/atlas/no-such-entry",
+    ];
+    assert.ok(paths.includes(`/atlas/${WIDE_SLUG}`) && paths.includes("/atlas"), paths.join(" "));
     await using server = serve(snapshot, prefix);
-    await using page = await phone();
-    for (const path of ["/atlas", "/atlas/beta", "/atlas/no-such-entry"]) {
-      await page.open(`http://127.0.0.1:${server.addr.port}${prefix}${path}`);
-      const { width, viewport } = await page.eval<{ width: number; viewport: number }>(WIDTH);
-      assert.equal(viewport, PHONE, path);
-      assert.ok(width <= PHONE, `${path} is ${width} px wide at a ${PHONE} px viewport`);
+    const tooWide: string[] = [];
+    const scrolled = new Map<number, number>();
+    for (const viewport of [PHONE, SMALL_PHONE]) {
+      await using page = await phone(viewport);
+      for (const path of paths) {
+        await page.open(`http://127.0.0.1:${server.addr.port}${prefix}${path}`);
+        assert.equal(await page.eval<number>("screen.width"), viewport, "the phone is emulated");
+        // A phone lays an overflowing page out wider than the screen (and zooms out): scrollWidth shows it.
+        const width = await page.eval<number>("document.documentElement.scrollWidth");
+        if (width > viewport) tooWide.push(`${path} is ${width} px wide at a ${viewport} px viewport`);
+        if (path === `/atlas/${WIDE_SLUG}`) {
+          const boxes = `[...document.querySelectorAll(".scroll")].filter((d) => d.scrollWidth > ${viewport}).length`;
+          scrolled.set(viewport, await page.eval<number>(boxes));
+        }
+      }
     }
+    assert.deepEqual(tooWide, [], tooWide.join("\n"));
+    // The long entry's tables (views, and the README's) really are wider than the phone: they scroll in their boxes.
+    assert.deepEqual(Object.fromEntries(scrolled), { [PHONE]: 2, [SMALL_PHONE]: 2 }, "tables scrolling in a box");
   },
 });
 

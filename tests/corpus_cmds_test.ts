@@ -282,10 +282,15 @@ Deno.test("init - scaffolds a corpus validate passes without a finding, that mat
   const r = await runMapper(["init"], { cwd: tmp.path });
   assert.equal(r.stderr, "");
   assert.equal(r.code, 0);
-  assert.match(r.stdout, /^created \.mapper\/components\.yaml\ncreated \.mapper\/views\/example\.yaml\n\nNext steps:/);
-  const validate = await json(["validate"], tmp.path);
-  assert.equal(validate.code, 0);
-  assert.deepEqual(validate.body.diagnostics, []);
+  assert.match(
+    r.stdout,
+    /^created \.mapper\/config\.yaml\ncreated \.mapper\/components\.yaml\ncreated \.mapper\/views\/example\.yaml\n\nNext/,
+  );
+  for (const command of [["validate"], ["lint"], ["fmt", "--check"]]) {
+    const clean = await json(command, tmp.path);
+    assert.equal(clean.code, 0, command.join(" "));
+    assert.deepEqual(clean.body.diagnostics, [], command.join(" "));
+  }
   const stats = await json(["stats"], tmp.path);
   assert.equal(stats.code, 0);
   assert.deepEqual(stats.body.diagnostics, []);
@@ -299,7 +304,10 @@ Deno.test("init - a second run creates nothing and changes nothing", async () =>
   await using tmp = await tempDir();
   await Deno.mkdir(join(tmp.path, "site"));
   const first = await json(["init", "--dir", "site/.mapper"], tmp.path);
-  assert.deepEqual(first.body.result, { created: ["components.yaml", "views/example.yaml"], skipped: [] });
+  assert.deepEqual(first.body.result, {
+    created: ["config.yaml", "components.yaml", "views/example.yaml"],
+    skipped: [],
+  });
   const file = join(tmp.path, "site", ".mapper", "views", "example.yaml");
   await Deno.writeTextFile(file, "version: 1\n# mine\n");
   const again = await runMapper(["init", "--dir", "site/.mapper"], { cwd: tmp.path });

@@ -34,6 +34,8 @@ Deno.test("mcp - lists every tool with described arguments and truthful annotati
     "press_key",
     "screenshot",
     "scroll",
+    "search",
+    "sel_check",
     "snapshot",
     "tabs",
     "wait_for",
@@ -50,7 +52,19 @@ Deno.test("mcp - lists every tool with described arguments and truthful annotati
     }
   }
   const by = (n: string) => tools.find((t) => t.name === n)!;
-  for (const n of ["snapshot", "wait_for", "match", "console_list", "console_get", "network_list", "network_get"]) {
+  for (
+    const n of [
+      "snapshot",
+      "wait_for",
+      "match",
+      "search",
+      "sel_check",
+      "console_list",
+      "console_get",
+      "network_list",
+      "network_get",
+    ]
+  ) {
     assert.deepEqual(by(n).annotations, {
       title: by(n).title,
       readOnlyHint: true,
@@ -192,6 +206,60 @@ Deno.test("mcp - match answers with the text of 'mapper match'", async () => {
   const cli = await runMapper(["match", "https://shop.test/product/42"], { cwd: dir.path, env: { HOME: dir.path } });
   assert.equal(cli.code, 0, cli.stderr);
   assert.equal(matched.text, cli.stdout);
+});
+
+Deno.test("mcp - search and sel_check answer with the text of 'mapper search' and 'mapper sel-check'", async () => {
+  await using dir = await tempDir();
+  await Deno.mkdir(dir.join(".mapper"));
+  await Deno.writeTextFile(
+    dir.join(".mapper", "site.yaml"),
+    "version: 1\nviews:\n  - name: Product\n    route: /product/:id\n    components:\n      - name: Buy\n        selector: button.buy\n",
+  );
+  const tree = {
+    schema: 1,
+    kind: "mapper-tree",
+    mapper: "t",
+    url: "https://shop.test/product/1",
+    title: "P",
+    view: { name: "Product", route: "/product/:id" },
+    capturedAt: "2026-06-07T19:30:00.000Z",
+    viewport: { width: 800, height: 600, dpr: 1 },
+    settled: true,
+    coverage: null,
+    root: {
+      id: 1,
+      tag: "html",
+      attrs: {},
+      role: "document",
+      name: "",
+      visible: true,
+      children: [{
+        id: 2,
+        tag: "button",
+        attrs: { class: "buy" },
+        role: "button",
+        name: "Buy",
+        visible: true,
+        children: [],
+      }],
+    },
+  };
+  await Deno.writeTextFile(dir.join("p.snap.tree.json"), JSON.stringify(tree));
+  await using mcp = await startMcp([], { cwd: dir.path, home: dir.path });
+  const env = { HOME: dir.path };
+  const found = await mcp.call("search", { pattern: "buy", field: "selector" });
+  assert.equal(found.isError, false, found.text);
+  const cli = await runMapper(["search", "buy", "--field", "selector"], { cwd: dir.path, env });
+  assert.equal(found.text, cli.stdout);
+  assert.match(found.text, /^site\.yaml:7:19 {2}Product › Buy {2}selector: button\.buy$/m);
+  const checked = await mcp.call("sel_check", { selector: "button.buy", files: ["p.snap.tree.json"] });
+  assert.equal(checked.isError, false, checked.text);
+  const cliCheck = await runMapper(["sel-check", "button.buy", "p.snap.tree.json"], { cwd: dir.path, env });
+  assert.equal(checked.text, cliCheck.stdout);
+  assert.match(checked.text, /^1 match$/m);
+  const bad = await mcp.call("sel_check", { selector: "button[", files: ["p.snap.tree.json"] });
+  assert.equal(bad.isError, true);
+  assert.match(bad.text, /^invalid selector "button\[" at character 7: /);
 });
 
 Deno.test("mcp - answers what it read before standard input ended; a garbage line is logged, stdout stays protocol", async () => {

@@ -163,6 +163,13 @@ Deno.test({
       assert.equal(cov.code, 0);
       assert.doesNotMatch(cov.stdout, /component tree|\[Guide\]/);
       assert.match(cov.stdout, /\[Blocked\] CookieConsent/);
+      // A property that extracts nothing (no card has a rating) is said, not silently left off the line; an
+      // exists: property's absence is its answer and is not listed.
+      assert.match(
+        cov.stdout,
+        /\n\[Empty properties\] \(visible matches whose extract found nothing\)\n {2}ProductCard\.rating \(empty\) on 24 of 24 — extract "\.rating"\n\n\[Warnings\]/,
+      );
+      assert.doesNotMatch(cov.stdout, /sold_out \(empty\)/);
       assert.match(
         cov.stdout,
         /\n {2}2× button "Clear cart", "Checkout" → #main button\[type="button"\]\n {2}1× button "Add recommended" → div\.recommended-card button\[type="button"\]\n$/,

@@ -25,6 +25,8 @@
 //   matches only `/p/v-:id` (URLs such as `/wiki/Special:Search` need that).
 // - Specificity is a sum per segment: literal 3, `:param` 2, `*` 1, `**` 0, glued segments 3; the route `/` scores
 //   1. The highest score wins; ties go to the first declared.
+// - Two routes overlap when some path matches both (`routeOverlap`, exact for every segment form); hosts are not
+//   compared, since a bare path (`mapper match /p`) carries none and matches a route of any host.
 
 /**
  * One component property declaration as served on `/mapper`.
@@ -85,7 +87,7 @@ const ORIGIN = /^[a-z][a-z0-9+.-]*:\/\/([^/?#]*)/i;
 /**
  * One compiled route segment.
  * @typedef {{ kind: "literal", text: string } | { kind: "param", name: string } | { kind: "star" } |
- *   { kind: "globstar" } | { kind: "glob", re: RegExp }} RouteSegment
+ *   { kind: "globstar" } | { kind: "glob", re: RegExp, parts: string[] }} RouteSegment
  */
 
 /**
@@ -150,8 +152,9 @@ export function parseRoute(route) {
     const param = /^:([A-Za-z_][A-Za-z0-9_]*)$/.exec(s);
     if (param) return { kind: "param", name: /** @type {string} */ (param[1]) };
     if (s.includes("*")) {
-      const source = s.split(/\*+/).map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join(".*");
-      return { kind: "glob", re: new RegExp(`^${source}$`, "s") };
+      const parts = s.split(/\*+/);
+      const source = parts.map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join(".*");
+      return { kind: "glob", re: new RegExp(`^${source}$`, "s"), parts };
     }
     return { kind: "literal", text: s };
   });
@@ -279,6 +282,153 @@ function matchSegments(pattern, path) {
     return false;
   };
   return walk(0, 0) ? params : null;
+}
+
+/**
+ * A path both routes match, or `null` when none exists: exact for literals, `:param`, `*`, `**` and wildcards glued
+ * inside a segment, with no sample paths. Hosts are not compared (see the rules above). The path's segments are
+ * percent-encoded, so `matchRoute` reads them back as they were found.
+ * @param {string} a
+ * @param {string} b
+ * @returns {string | null}
+ */
+export function routeOverlap(a, b) {
+  if (a.trim() === "" || b.trim() === "") return null;
+  const x = compileRoute(a).segments;
+  const y = compileRoute(b).segments;
+  // Breadth-first over (i, j): some path's prefix is matched by x[0, i) and y[0, j). A `**` either ends (moves on
+  // without a segment) or eats one segment the other side's next single segment matches; a segment both `**` eat
+  // could be left out of the path, so those steps are never needed.
+  const width = y.length + 1;
+  /** @type {Map<number, { from: number, segment: string | null }>} */
+  const reached = new Map([[0, { from: -1, segment: null }]]);
+  const queue = [0];
+  /** A move to (i, j) adding `segment` to the path (`null`: a `**` ending, no segment). */
+  /** @type {(from: number, i: number, j: number, segment: string | null) => void} */
+  const step = (from, i, j, segment) => {
+    const key = i * width + j;
+    if (reached.has(key)) return;
+    reached.set(key, { from, segment });
+    queue.push(key);
+  };
+  for (let head = 0; head < queue.length; head++) {
+    const key = /** @type {number} */ (queue[head]);
+    const i = Math.floor(key / width);
+    const j = key % width;
+    if (i === x.length && j === y.length) {
+      /** @type {string[]} */
+      const path = [];
+      for (let k = key; k > 0;) {
+        const r = /** @type {{ from: number, segment: string | null }} */ (reached.get(k));
+        if (r.segment !== null) path.unshift(encodeURIComponent(r.segment));
+        k = r.from;
+      }
+      return `/${path.join("/")}`;
+    }
+    const s = x[i];
+    const t = y[j];
+    if (s?.kind === "globstar") {
+      step(key, i + 1, j, null);
+      const eaten = t !== undefined && t.kind !== "globstar" ? segmentSample(t, undefined) : null;
+      if (eaten !== null) step(key, i, j + 1, eaten);
+    }
+    if (t?.kind === "globstar") {
+      step(key, i, j + 1, null);
+      const eaten = s !== undefined && s.kind !== "globstar" ? segmentSample(s, undefined) : null;
+      if (eaten !== null) step(key, i + 1, j, eaten);
+    }
+    if (s !== undefined && t !== undefined && s.kind !== "globstar" && t.kind !== "globstar") {
+      const both = segmentSample(s, t);
+      if (both !== null) step(key, i + 1, j + 1, both);
+    }
+  }
+  return null;
+}
+
+/**
+ * A URL segment (non-empty, no `/`) that single segments `s` and, when given, `t` both match; `null` when none does.
+ * @param {Exclude<RouteSegment, { kind: "globstar" }>} s
+ * @param {Exclude<RouteSegment, { kind: "globstar" }> | undefined} t
+ * @returns {string | null}
+ */
+function segmentSample(s, t) {
+  if (t === undefined || t.kind === "param" || t.kind === "star") {
+    if (s.kind === "literal") return s.text.includes("/") ? null : s.text;
+    if (s.kind === "glob") return globOverlap(s.parts, ["", ""]);
+    return "x";
+  }
+  if (s.kind === "param" || s.kind === "star") return segmentSample(t, undefined);
+  if (s.kind === "literal") {
+    if (t.kind === "literal") return s.text === t.text && !s.text.includes("/") ? s.text : null;
+    return t.re.test(s.text) && !s.text.includes("/") ? s.text : null;
+  }
+  if (t.kind === "literal") return segmentSample(t, s);
+  return globOverlap(s.parts, t.parts);
+}
+
+/**
+ * The shortest non-empty string without `/` that both glued-wildcard patterns match (each given as the literal
+ * parts around its `*` runs: `a*b` → `["a", "b"]`), or `null`. Breadth-first over the pair of positions in the two
+ * patterns; the letters tried are those of either pattern plus one in neither (what a `*` run stands for).
+ * @param {string[]} p
+ * @param {string[]} q
+ * @returns {string | null}
+ */
+function globOverlap(p, q) {
+  /** @param {string[]} parts */
+  const tokens = (parts) => parts.flatMap((part, k) => [...(k === 0 ? [] : [null]), ...part.split("")]);
+  const a = tokens(p);
+  const b = tokens(q);
+  const used = new Set([...a, ...b]);
+  let fresh = "x";
+  for (let c = 97; used.has(fresh); c++) fresh = String.fromCharCode(c);
+  const letters = [...new Set([...a, ...b, fresh])].filter((c) => c !== null && c !== "/");
+  /** @type {(tokens: (string | null)[], i: number) => number[]} */
+  const closure = (tokens, i) => {
+    const out = [i];
+    while (tokens[i] === null) out.push(++i);
+    return out;
+  };
+  /** @type {Map<string, { from: string, letter: string }>} */
+  const reached = new Map();
+  /** @type {Array<[number, number, boolean]>} */
+  const queue = [];
+  for (const i of closure(a, 0)) {
+    for (const j of closure(b, 0)) {
+      const key = `${i},${j},0`;
+      if (!reached.has(key)) {
+        reached.set(key, { from: "", letter: "" });
+        queue.push([i, j, false]);
+      }
+    }
+  }
+  for (let head = 0; head < queue.length; head++) {
+    const [i, j, some] = /** @type {[number, number, boolean]} */ (queue[head]);
+    const key = `${i},${j},${some ? 1 : 0}`;
+    if (some && i === a.length && j === b.length) {
+      let out = "";
+      for (let k = key; k !== "";) {
+        const r = /** @type {{ from: string, letter: string }} */ (reached.get(k));
+        out = r.letter + out;
+        k = r.from;
+      }
+      return out;
+    }
+    for (const letter of /** @type {string[]} */ (letters)) {
+      /** @type {(tokens: (string | null)[], i: number) => number[]} */
+      const next = (tokens, i) =>
+        tokens[i] === null ? closure(tokens, i) : tokens[i] === letter ? closure(tokens, i + 1) : [];
+      for (const i2 of next(a, i)) {
+        for (const j2 of next(b, j)) {
+          const k2 = `${i2},${j2},1`;
+          if (reached.has(k2)) continue;
+          reached.set(k2, { from: key, letter });
+          queue.push([i2, j2, true]);
+        }
+      }
+    }
+  }
+  return null;
 }
 
 /**

@@ -25,6 +25,14 @@ export {
 } from "./transport.ts";
 export { type Hit, MATCH_KINDS, type MatchKind, normaliseDomain, normaliseQuery, search } from "./search.ts";
 export { slugProblem } from "./slug.ts";
+export {
+  CATEGORIES,
+  checkEntry,
+  type EntryCheckOptions,
+  type EntryProblem,
+  FRONT_MATTER_KEYS,
+  SLUG_PATTERN,
+} from "./entry_rules.ts";
 export { type CatalogProblem, validateCatalog } from "./validate.ts";
 export { type AtlasLock, LOCK_FILE } from "./lock.ts";
 export { type FindOptions, runFind } from "./find.ts";

@@ -9,8 +9,14 @@
  */
 import { DataError, NetworkError, NotFoundError, PolicyError } from "../errors.ts";
 import type { Io } from "../io.ts";
-import { concatBytes, readAllCapped } from "../bytes.ts";
+import { concatBytes, readAllCapped, readPrefix } from "../bytes.ts";
 import { escapeTerminal } from "./_text.ts";
+import { redactUrl } from "../redact.ts";
+
+/** A URL as every message shows it: secrets redacted (`?token=REDACTED`), terminal-escaped. */
+function showUrl(text: string): string {
+  return escapeTerminal(redactUrl(text));
+}
 
 /** Most redirects followed for one download; one more is refused. */
 export const MAX_REDIRECTS = 5;
@@ -68,7 +74,7 @@ function parsedProblem(url: URL, shown: string): string | undefined {
  * {@linkcode authorityProblem}).
  */
 export function checkUrl(text: string, base?: URL): URL | { problem: string } {
-  const shown = escapeTerminal(text);
+  const shown = showUrl(text);
   // deno-lint-ignore no-control-regex
   if (/[\\\x00-\x20\x7f]/.test(text)) {
     return {
@@ -171,6 +177,42 @@ export interface Downloaded {
 
 class Stalled extends Error {}
 
+/**
+ * One deadline for a whole exchange, tied to the user's interrupt: `controller` aborts when either comes; disposing
+ * clears the timer and aborts whatever is still open (a body nobody reads).
+ */
+class Deadline implements Disposable {
+  readonly controller = new AbortController();
+  timedOut = false;
+  readonly #timer: ReturnType<typeof setTimeout>;
+  readonly #onAbort: () => void;
+  readonly #io: Io;
+
+  constructor(io: Io, ms: number) {
+    this.#io = io;
+    this.#onAbort = () => this.controller.abort(io.signal.reason);
+    io.signal.addEventListener("abort", this.#onAbort, { once: true });
+    this.#timer = setTimeout(() => {
+      this.timedOut = true;
+      this.controller.abort(new Error("timeout"));
+    }, ms);
+  }
+
+  [Symbol.dispose](): void {
+    clearTimeout(this.#timer);
+    this.#io.signal.removeEventListener("abort", this.#onAbort);
+    if (!this.controller.signal.aborted) this.controller.abort();
+  }
+}
+
+/** `<what>: <why>` when the server could not be reached or stopped answering: the fix is on the user's side. */
+function unreachableError(what: string, why: string, cause?: unknown): UnreachableError {
+  return new UnreachableError(`${what}: ${why}`, why, {
+    hint: "check the URL and that the server is reachable, then run this again",
+    ...(cause === undefined ? {} : { cause }),
+  });
+}
+
 /** Reads one chunk, failing if nothing arrives within `ms`. */
 async function readWithin(
   reader: ReadableStreamDefaultReader<Uint8Array>,
@@ -200,117 +242,188 @@ export async function download(given: string | URL, io: Io, options: DownloadOpt
   const stallMs = options.stallTimeoutMs ?? STALL_TIMEOUT_MS;
   // One parse: the URL object checked here is the one fetched (the text is never re-read).
   const url = typeof given === "string" ? allowedUrl(given) : given;
-  const shown = escapeTerminal(url.href);
+  const shown = showUrl(url.href);
   const refused = parsedProblem(url, shown);
   if (refused !== undefined) throw new PolicyError(refused, { hint: "use an https:// URL" });
 
-  const controller = new AbortController();
-  const onAbort = () => controller.abort(io.signal.reason);
-  io.signal.addEventListener("abort", onAbort, { once: true });
-  let timedOut = false;
-  const deadline = setTimeout(() => {
-    timedOut = true;
-    controller.abort(new Error("timeout"));
-  }, totalMs);
+  using deadline = new Deadline(io, totalMs);
+  const controller = deadline.controller;
   const fail = (what: string, cause?: unknown) =>
     new NetworkError(`GET ${shown}: ${what}`, cause === undefined ? {} : { cause });
   /** The server could not be reached or stopped answering: the fix is on the user's side of the wire. */
-  const unreachable = (what: string, cause?: unknown) =>
-    new UnreachableError(`GET ${shown}: ${what}`, what, {
-      hint: "check the URL and that the server is reachable, then run this again",
-      ...(cause === undefined ? {} : { cause }),
-    });
+  const unreachable = (what: string, cause?: unknown) => unreachableError(`GET ${shown}`, what, cause);
   const stalledError = () => unreachable(`the server sent nothing for ${stallMs / 1000} s`);
   const timeoutError = () => unreachable(`no complete answer within ${totalMs / 1000} s`);
 
-  try {
-    let current: URL = url;
-    let hops = 0;
-    let response: Response;
-    for (;;) {
-      let stallTimer: ReturnType<typeof setTimeout> | undefined;
-      try {
-        response = await Promise.race([
-          io.fetch(current, { redirect: "manual", signal: controller.signal }),
-          new Promise<never>((_, reject) => {
-            stallTimer = setTimeout(() => reject(new Stalled()), stallMs);
-          }),
-        ]);
-      } catch (err: unknown) {
-        if (err instanceof Stalled) {
-          controller.abort(err);
-          throw stalledError();
-        }
-        if (timedOut) throw timeoutError();
-        if (io.signal.aborted) throw err;
-        throw unreachable(networkReason(err), err);
-      } finally {
-        clearTimeout(stallTimer);
+  let current: URL = url;
+  let hops = 0;
+  let response: Response;
+  for (;;) {
+    let stallTimer: ReturnType<typeof setTimeout> | undefined;
+    try {
+      response = await Promise.race([
+        io.fetch(current, { redirect: "manual", signal: controller.signal }),
+        new Promise<never>((_, reject) => {
+          stallTimer = setTimeout(() => reject(new Stalled()), stallMs);
+        }),
+      ]);
+    } catch (err: unknown) {
+      if (err instanceof Stalled) {
+        controller.abort(err);
+        throw stalledError();
       }
-      if (response.status >= 300 && response.status < 400 && response.headers.has("location")) {
-        await response.body?.cancel();
-        const location = response.headers.get("location") ?? "";
-        // Every hop gets the same one-parse check as the first URL: the parsed hop is what is fetched next.
-        const next = checkUrl(location, current);
-        hops++;
-        if (hops > MAX_REDIRECTS) {
-          const where = next instanceof URL ? next.href : location;
-          throw fail(`stopped after ${MAX_REDIRECTS} redirects (the next one pointed at "${escapeTerminal(where)}")`);
-        }
-        if (!(next instanceof URL)) {
-          throw new PolicyError(`GET ${shown}: redirected to a URL the atlas policy refuses: ${next.problem}`);
-        }
-        current = next;
-        continue;
+      if (deadline.timedOut) throw timeoutError();
+      if (io.signal.aborted) throw err;
+      throw unreachable(networkReason(err), err);
+    } finally {
+      clearTimeout(stallTimer);
+    }
+    if (response.status >= 300 && response.status < 400 && response.headers.has("location")) {
+      await response.body?.cancel();
+      const location = response.headers.get("location") ?? "";
+      // Every hop gets the same one-parse check as the first URL: the parsed hop is what is fetched next.
+      const next = checkUrl(location, current);
+      hops++;
+      if (hops > MAX_REDIRECTS) {
+        const where = next instanceof URL ? next.href : location;
+        throw fail(`stopped after ${MAX_REDIRECTS} redirects (the next one pointed at "${showUrl(where)}")`);
       }
-      break;
-    }
-    if (response.status === 404) {
-      await response.body?.cancel();
-      throw options.onNotFound?.() ?? new NotFoundError(`GET ${shown}: HTTP 404 Not Found`, { hint: "check the URL" });
-    }
-    if (response.status !== 200) {
-      await response.body?.cancel();
-      throw fail(`HTTP ${response.status}${response.statusText ? ` ${escapeTerminal(response.statusText)}` : ""}`);
-    }
-    const declared = Number(response.headers.get("content-length") ?? NaN);
-    const tooBig = () =>
-      fail(`the response exceeds the ${maxBytes}-byte limit — refusing to ${options.purpose ?? "install"} it`);
-    if (Number.isFinite(declared) && declared > maxBytes) {
-      await response.body?.cancel();
-      throw tooBig();
-    }
-    const chunks: Uint8Array[] = [];
-    let received = 0;
-    if (response.body) {
-      const reader = response.body.getReader();
-      try {
-        for (;;) {
-          let chunk: ReadableStreamReadResult<Uint8Array>;
-          try {
-            chunk = await readWithin(reader, stallMs);
-          } catch (err: unknown) {
-            if (err instanceof Stalled) throw stalledError();
-            if (timedOut) throw timeoutError();
-            if (io.signal.aborted) throw err;
-            throw unreachable(networkReason(err), err);
-          }
-          if (chunk.done) break;
-          received += chunk.value.byteLength;
-          if (received > maxBytes) throw tooBig();
-          chunks.push(chunk.value);
-          options.onProgress?.(received, Number.isFinite(declared) ? declared : undefined);
-        }
-      } finally {
-        await reader.cancel().catch(() => {});
+      if (!(next instanceof URL)) {
+        throw new PolicyError(`GET ${shown}: redirected to a URL the atlas policy refuses: ${next.problem}`);
       }
+      current = next;
+      continue;
     }
-    return { bytes: concatBytes(chunks, received), finalUrl: current.href, url };
-  } finally {
-    clearTimeout(deadline);
-    io.signal.removeEventListener("abort", onAbort);
-    if (!controller.signal.aborted) controller.abort();
+    break;
   }
+  if (response.status === 404) {
+    await response.body?.cancel();
+    throw options.onNotFound?.() ?? new NotFoundError(`GET ${shown}: HTTP 404 Not Found`, { hint: "check the URL" });
+  }
+  if (response.status !== 200) {
+    await response.body?.cancel();
+    throw fail(`HTTP ${response.status}${response.statusText ? ` ${escapeTerminal(response.statusText)}` : ""}`);
+  }
+  const declared = Number(response.headers.get("content-length") ?? NaN);
+  const tooBig = () =>
+    fail(`the response exceeds the ${maxBytes}-byte limit — refusing to ${options.purpose ?? "install"} it`);
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    await response.body?.cancel();
+    throw tooBig();
+  }
+  const chunks: Uint8Array[] = [];
+  let received = 0;
+  if (response.body) {
+    const reader = response.body.getReader();
+    try {
+      for (;;) {
+        let chunk: ReadableStreamReadResult<Uint8Array>;
+        try {
+          chunk = await readWithin(reader, stallMs);
+        } catch (err: unknown) {
+          if (err instanceof Stalled) throw stalledError();
+          if (deadline.timedOut) throw timeoutError();
+          if (io.signal.aborted) throw err;
+          throw unreachable(networkReason(err), err);
+        }
+        if (chunk.done) break;
+        received += chunk.value.byteLength;
+        if (received > maxBytes) throw tooBig();
+        chunks.push(chunk.value);
+        options.onProgress?.(received, Number.isFinite(declared) ? declared : undefined);
+      }
+    } finally {
+      await reader.cancel().catch(() => {});
+    }
+  }
+  return { bytes: concatBytes(chunks, received), finalUrl: current.href, url };
+}
+
+/** Longest reply read from an upload, in bytes (64 KiB); the rest is not read. */
+export const MAX_REPLY_BYTES = 64 * 1024;
+
+/** Options of {@linkcode post}. */
+export interface PostOptions {
+  /** The body's media type. */
+  contentType: string;
+  /** Whole-request deadline (default {@linkcode TOTAL_TIMEOUT_MS}). */
+  totalTimeoutMs?: number;
+  /** Reply cap (default {@linkcode MAX_REPLY_BYTES}). */
+  maxReplyBytes?: number;
+}
+
+/** What the server answered an upload. */
+export interface PostReply {
+  /** HTTP status (never a redirect: those fail). */
+  status: number;
+  /** Its reason phrase, terminal-escaped. */
+  statusText: string;
+  /** The reply, at most the cap. */
+  reply: Uint8Array;
+  /** Whether the reply was longer than the cap (the rest was not read). */
+  replyCut: boolean;
+}
+
+/**
+ * POSTs `body` to `url` (the `URL` the caller got from {@linkcode allowedUrl}: the one parse that was checked) under
+ * the same policy as downloads, and stricter: no redirect is followed at all — a 3xx answer fails naming where it
+ * pointed (re-sending a body elsewhere is the caller's decision, not the server's) —, one deadline for the whole
+ * exchange, a reply read up to a cap. Any status is returned; typed errors: {@linkcode PolicyError} (refused URL,
+ * redirect), {@linkcode NetworkError} (unreachable, TLS, timeout).
+ */
+export async function post(url: URL, body: Uint8Array, io: Io, options: PostOptions): Promise<PostReply> {
+  const shown = showUrl(url.href);
+  const refused = parsedProblem(url, shown);
+  if (refused !== undefined) throw new PolicyError(refused, { hint: "use an https:// URL" });
+  const totalMs = options.totalTimeoutMs ?? TOTAL_TIMEOUT_MS;
+  const maxBytes = options.maxReplyBytes ?? MAX_REPLY_BYTES;
+  using deadline = new Deadline(io, totalMs);
+  const controller = deadline.controller;
+  const unreachable = (what: string, cause?: unknown) => unreachableError(`POST ${shown}`, what, cause);
+  const failed = (err: unknown) => {
+    if (deadline.timedOut) return unreachable(`no complete answer within ${totalMs / 1000} s`);
+    if (io.signal.aborted) return err;
+    return unreachable(networkReason(err), err);
+  };
+  let response: Response;
+  try {
+    response = await io.fetch(url, {
+      method: "POST",
+      body: body as Uint8Array<ArrayBuffer>,
+      headers: { "content-type": options.contentType },
+      redirect: "manual",
+      signal: controller.signal,
+    });
+  } catch (err: unknown) {
+    throw failed(err);
+  }
+  const statusText = escapeTerminal(response.statusText);
+  if (response.status >= 300 && response.status < 400) {
+    await response.body?.cancel();
+    const location = response.headers.get("location");
+    let target = "no Location";
+    if (location !== null) {
+      try {
+        target = showUrl(new URL(location, url).origin);
+      } catch {
+        target = `"${showUrl(location)}"`;
+      }
+    }
+    throw new PolicyError(
+      `POST ${shown}: the server answered ${response.status}${statusText ? ` ${statusText}` : ""} (a redirect to ` +
+        `${target}); redirects are never followed`,
+      { hint: "send it to the final address yourself, if you trust it" },
+    );
+  }
+  let reply: { bytes: Uint8Array; cut: boolean } = { bytes: new Uint8Array(), cut: false };
+  if (response.body) {
+    try {
+      reply = await readPrefix(response.body, maxBytes);
+    } catch (err: unknown) {
+      throw failed(err);
+    }
+  }
+  return { status: response.status, statusText, reply: reply.bytes, replyCut: reply.cut };
 }
 
 /** One readable line from a fetch failure (Deno nests the OS reason in `cause`). */

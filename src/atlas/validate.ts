@@ -6,6 +6,9 @@
  *   index.json:12: entries[1].slug: duplicate slug "dupe" (the second entry would shadow the first at install)
  * ```
  *
+ * Each entry is checked with the catalog's one set of entry rules (`entry_rules.ts`), the rules `mapper atlas build`
+ * applies to a gallery entry's front matter, so what the build accepts validate accepts and the other way round.
+ *
  * Exit 0 when clean, 1 when any problem was found (also for an unreadable file).
  *
  * @module
@@ -23,10 +26,10 @@ import {
 } from "../errors.ts";
 import type { Io } from "../io.ts";
 import { childPath, decodeUtf8Marked, JsonSyntaxError, type LocatedJson, parseLocated } from "./_json.ts";
-import { escapeTerminal, needsEscape, plural, quote } from "./_text.ts";
+import { escapeTerminal, plural, quote } from "./_text.ts";
 import { toJson } from "../terminal.ts";
 import { SCHEMA_VERSION } from "./catalog.ts";
-import { slugProblem } from "./slug.ts";
+import { checkEntry, kindOf } from "./entry_rules.ts";
 import { readCapped } from "./transport.ts";
 import { githubAnnotation } from "../github.ts";
 
@@ -62,17 +65,6 @@ function shown(value: string): string {
   return `"${escapeTerminal(value)}"`;
 }
 
-const TEXT_FIELDS = ["name", "description", "last_verified", "updated"] as const;
-
-function kind(value: unknown): string {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "an array";
-  if (typeof value === "object") return "an object";
-  if (typeof value === "string") return "a string";
-  if (typeof value === "number") return "a number";
-  return `a ${typeof value}`;
-}
-
 /** Every problem of a catalog document, in document order. Pure: no I/O. */
 export function validateCatalog(bytes: Uint8Array): { problems: CatalogProblem[]; entries: number } {
   const { text, valid } = decodeUtf8Marked(bytes);
@@ -98,7 +90,7 @@ export function validateCatalog(bytes: Uint8Array): { problems: CatalogProblem[]
     add(
       "not-an-object",
       "",
-      `the catalog must be a JSON object with "schema_version" and "entries", found ${kind(top)}`,
+      `the catalog must be a JSON object with "schema_version" and "entries", found ${kindOf(top)}`,
     );
     return { problems, entries: 0 };
   }
@@ -110,7 +102,7 @@ export function validateCatalog(bytes: Uint8Array): { problems: CatalogProblem[]
     add(
       "schema-version",
       "schema_version",
-      `expected an integer, found ${kind(sv)} ${escapeTerminal(JSON.stringify(sv))}`,
+      `expected an integer, found ${kindOf(sv)} ${escapeTerminal(JSON.stringify(sv))}`,
     );
   } else if (sv > SCHEMA_VERSION) {
     add(
@@ -126,106 +118,42 @@ export function validateCatalog(bytes: Uint8Array): { problems: CatalogProblem[]
     return { problems, entries: 0 };
   }
   if (!Array.isArray(entries)) {
-    add("entries", "entries", `expected an array of entries, found ${kind(entries)}`);
+    add("entries", "entries", `expected an array of entries, found ${kindOf(entries)}`);
     return { problems, entries: 0 };
   }
   const seen = new Map<string, number>();
+  const unprintable = (value: string) =>
+    !/[\ud800-\udfff]/.test(value)
+      ? "a control character"
+      : !valid && /[\udc80-\udcff]/.test(value)
+      ? "invalid UTF-8"
+      : "an unpaired surrogate escape";
   entries.forEach((item: unknown, i) => {
     const path = childPath("entries", i);
     if (item === null || typeof item !== "object" || Array.isArray(item)) {
-      add("wrong-type", path, `expected an entry object, found ${kind(item)}`, i);
+      add("wrong-type", path, `expected an entry object, found ${kindOf(item)}`, i);
       return;
     }
-    const e = item as Record<string, unknown>;
-    const slugPath = childPath(path, "slug");
-    if (e.slug === undefined || e.slug === null) {
-      add("missing-slug", path, `the entry has no "slug", so it can never be installed`, i);
-      return;
+    const at = (inner: ReadonlyArray<string | number>) => inner.reduce<string>((p, k) => childPath(p, k), path);
+    const found = checkEntry(item as Record<string, unknown>, {
+      source: "index",
+      unprintable,
+      isInteger: (v, inner) => Number.isInteger(v) && !doc.nonIntegers.has(at(inner)),
+    });
+    // The cross-entry rule: a slug used twice (the second would shadow the first at install).
+    const slug = (item as { slug?: unknown }).slug;
+    if (typeof slug === "string" && !found.some((p) => p.code === "unsafe-slug")) {
+      const first = seen.get(slug);
+      if (first !== undefined) {
+        found.unshift({
+          code: "duplicate-slug",
+          path: ["slug"],
+          message: `duplicate slug ${shown(slug)}, first used by entries[${first}] (the second entry would shadow ` +
+            `the first at install)`,
+        });
+      } else seen.set(slug, i);
     }
-    if (typeof e.slug !== "string") {
-      add("wrong-type", slugPath, `expected a string, found ${kind(e.slug)}`, i);
-      return;
-    }
-    const slug = e.slug;
-    const reason = slugProblem(slug);
-    if (reason !== undefined) {
-      add("unsafe-slug", slugPath, `slug ${shown(slug)} ${reason}; the entry can never be installed`, i);
-      return;
-    }
-    const first = seen.get(slug);
-    if (first !== undefined) {
-      add(
-        "duplicate-slug",
-        slugPath,
-        `duplicate slug ${
-          shown(slug)
-        }, first used by entries[${first}] (the second entry would shadow the first at install)`,
-        i,
-      );
-    } else {
-      seen.set(slug, i);
-    }
-    const checkText = (value: string, p: string) => {
-      if (needsEscape(value)) {
-        const invalid = !/[\ud800-\udfff]/.test(value)
-          ? "a control character"
-          : !valid && /[\udc80-\udcff]/.test(value)
-          ? "invalid UTF-8"
-          : "an unpaired surrogate escape";
-        const why = invalid === "a control character" ? "terminals would interpret it" : "it cannot be displayed";
-        add("control-character", p, `${invalid} in ${shown(value)} (${why})`, i);
-      }
-    };
-    for (const field of TEXT_FIELDS) {
-      const v = e[field];
-      const p = childPath(path, field);
-      if (v === undefined || v === null) continue;
-      if (typeof v !== "string") add("wrong-type", p, `expected a string, found ${kind(v)}`, i);
-      else checkText(v, p);
-    }
-    for (const field of ["domains", "categories"] as const) {
-      const v = e[field];
-      const p = childPath(path, field);
-      if (v === undefined || v === null) continue;
-      if (!Array.isArray(v)) {
-        add("wrong-type", p, `expected an array of strings, found ${kind(v)}`, i);
-        continue;
-      }
-      v.forEach((x: unknown, k) => {
-        const pk = childPath(p, k);
-        if (typeof x !== "string") add("wrong-type", pk, `expected a string, found ${kind(x)}`, i);
-        else checkText(x, pk);
-      });
-    }
-    const stats = e.stats;
-    if (stats !== undefined && stats !== null) {
-      const p = childPath(path, "stats");
-      if (typeof stats !== "object" || Array.isArray(stats)) {
-        add("wrong-type", p, `expected an object of counts, found ${kind(stats)}`, i);
-      } else {
-        for (const [k, v] of Object.entries(stats)) {
-          const pk = childPath(p, k);
-          if (v === null) continue;
-          if (typeof v !== "number" || !Number.isInteger(v) || doc.nonIntegers.has(pk) || v < 0) {
-            add("wrong-type", pk, `expected a whole number ≥ 0, found ${escapeTerminal(JSON.stringify(v))}`, i);
-          }
-        }
-      }
-    }
-    const site = e.site_url;
-    if (site !== undefined && site !== null) {
-      const p = childPath(path, "site_url");
-      if (typeof site !== "string") add("wrong-type", p, `expected a string, found ${kind(site)}`, i);
-      else {
-        let ok = false;
-        try {
-          ok = new URL(site).protocol === "https:";
-        } catch {
-          ok = false;
-        }
-        if (!ok) add("site-url", p, `site_url ${shown(site)} is not an https:// URL`, i);
-      }
-    }
+    for (const p of found) add(p.code, at(p.path), p.message, i);
   });
   return { problems, entries: entries.length };
 }

@@ -1,42 +1,40 @@
 /**
- * The canonical format of a corpus file (authoring.md §7), built on the `yaml` package's Document API so comments
+ * The canonical format of a corpus file, built on the `yaml` package's Document API so comments
  * travel with the nodes they belong to:
  *
- * - two-space indent, sequences indented under their key, block collections only, no line wrapping, one final
- *   newline;
+ * - two-space indent, sequences indented under their key, block collections (an empty one `[]`/`{}`), no line
+ *   wrapping, one final newline;
  * - strings plain when they read back as the same string, else single-quoted, else double-quoted (multi-line
  *   strings written as block scalars stay block scalars);
- * - key order — file: `version, memory, views, components, requests`; view: `name, route, description, source,
- *   dependencies, components, memory, requests`; component: `name, selector, description, source, dependencies,
- *   children, memory`; request: `name, route, method, description, source, request, response, headers, memory`;
- *   other keys follow in their original order;
+ * - keys in the order the corpus schema declares (`src/corpus/schema.ts`) at every level; a key it does not know
+ *   follows, in its original order;
  * - top-level `views` and `components` sorted by name, top-level `requests` by (route, method), byte-wise and
- *   stable; nested lists keep their order; `dependencies` sorted and de-duplicated;
- * - one blank line between top-level keys and between entries of top-level lists, none elsewhere; the leading
- *   comment block kept verbatim, followed by one blank line.
+ *   stable; nested lists keep their order; `dependencies` sorted and de-duplicated; views are not sorted when that
+ *   would change which view wins a URL (`order-sensitive`);
+ * - one blank line between entries of top-level lists and one after the leading comment block (kept verbatim), none
+ *   elsewhere (not between top-level keys);
+ * - a comment stays with what it is written above: an entry of a sorted list, a top-level key, the end of the file.
  *
  * Canonicalising canonical text returns it unchanged (idempotent).
  *
  * @module
  */
-import { isMap, isPair, isScalar, isSeq, type Node, parseAllDocuments, type Scalar, visit, type YAMLMap } from "yaml";
-import type { YAMLSeq } from "yaml";
-import { matchRoute, routeScore } from "../../assets/extension/resolver.js";
-
-const FILE_KEYS = ["version", "memory", "views", "components", "requests"];
-const VIEW_KEYS = ["name", "route", "description", "source", "dependencies", "components", "memory", "requests"];
-const COMPONENT_KEYS = ["name", "selector", "description", "source", "dependencies", "children", "memory"];
-const REQUEST_KEYS = [
-  "name",
-  "route",
-  "method",
-  "description",
-  "source",
-  "request",
-  "response",
-  "headers",
-  "memory",
-];
+import {
+  type Document,
+  isMap,
+  isNode,
+  isPair,
+  isScalar,
+  isSeq,
+  type Node,
+  parseAllDocuments,
+  type Scalar,
+  visit,
+  type YAMLMap,
+  type YAMLSeq,
+} from "yaml";
+import { routeOverlap, routeScore } from "../../assets/extension/resolver.js";
+import { CORPUS_SCHEMA, KEY_ORDER, type Place } from "../corpus/mod.ts";
 
 /** What {@linkcode canonicalize} found. */
 export type CanonicalResult =
@@ -79,17 +77,22 @@ function seqOf(map: unknown, key: string): YAMLSeq | undefined {
   return isSeq(v) ? v as YAMLSeq : undefined;
 }
 
-/** Applies the component key order to a list of components and, recursively, their children. */
-function components(seq: YAMLSeq | undefined): void {
-  for (const c of seq?.items ?? []) {
-    orderKeys(c, COMPONENT_KEYS);
-    dependencies(c);
-    components(seqOf(c, "children"));
+/**
+ * Orders the keys of a mapping at `place` as the corpus schema declares, then those of every mapping nested in it
+ * (list entries and single mappings alike); `dependencies` lists are sorted and de-duplicated on the way.
+ */
+function orderTree(node: unknown, place: Place): void {
+  if (!isMap(node)) return;
+  const map = node as YAMLMap;
+  orderKeys(map, KEY_ORDER[place]);
+  for (const decl of CORPUS_SCHEMA[place].keys) {
+    if (decl.key === "dependencies") dependencies(map);
+    const type = decl.type;
+    if (typeof type !== "object") continue;
+    const value = map.get(decl.key, true);
+    if ("map" in type) orderTree(value, type.map);
+    else if (isSeq(value)) { for (const item of (value as YAMLSeq).items) orderTree(item, type.list); }
   }
-}
-
-function requests(seq: YAMLSeq | undefined): void {
-  for (const r of seq?.items ?? []) orderKeys(r, REQUEST_KEYS);
 }
 
 /** Sorts and de-duplicates a `dependencies` list of plain strings (others are left alone). */
@@ -109,19 +112,7 @@ function dependencies(map: unknown): void {
     .map(({ s }) => s);
 }
 
-/** A URL path the route matches, for checking whether two routes overlap. */
-function sampleOf(route: string): string {
-  const segs = route.split("/").filter((s) => s !== "" && s !== "**").map((s) =>
-    s.startsWith(":") || s === "*" ? "x0" : s
-  );
-  return `/${segs.join("/")}`;
-}
-
-function overlap(a: string, b: string): boolean {
-  return matchRoute(a, sampleOf(b)) !== null || matchRoute(b, sampleOf(a)) !== null;
-}
-
-/** Stable sort of a sequence's items by key; returns the order-sensitive conflict, if sorting would flip a tie. */
+/** Stable sort of a sequence's items by key. */
 function sortSeq(seq: YAMLSeq, key: (item: unknown) => string): void {
   seq.items = seq.items
     .map((item, i) => ({ item, i, k: key(item) }))
@@ -129,21 +120,132 @@ function sortSeq(seq: YAMLSeq, key: (item: unknown) => string): void {
     .map((x) => x.item);
 }
 
-/** Whether sorting the views (by name) would reorder two views that tie on a URL. */
-function tiedViewFlip(seq: YAMLSeq): string | undefined {
+/**
+ * Whether sorting the views by name would change which view wins some URL: two views of equal specificity whose
+ * routes match a common path (found exactly by the resolver's `routeOverlap`) and that sorting would swap. On a tie
+ * the first declared wins, so only such a pair can change the winner; a third view that always wins their common
+ * paths is not looked for (the refusal then errs on the safe side).
+ */
+function viewOrderConflict(seq: YAMLSeq): string | undefined {
   const views = seq.items.map((v, i) => ({ i, name: field(v, "name"), route: field(v, "route") }));
   for (const a of views) {
     for (const b of views) {
       if (a.i >= b.i || !a.route || !b.route) continue;
       if (byteCompare(a.name, b.name) <= 0) continue; // sorting keeps a before b
-      if (routeScore(a.route) === routeScore(b.route) && overlap(a.route, b.route)) {
-        return `views "${a.name}" (${a.route}) and "${b.name}" (${b.route}) tie on some URLs and sorting by name ` +
-          `would make "${b.name}" win instead of "${a.name}"; make one route more specific, or rename them so ` +
-          `the intended winner sorts first`;
+      if (routeScore(a.route) !== routeScore(b.route)) continue;
+      const path = routeOverlap(a.route, b.route);
+      if (path !== null) {
+        return `views "${a.name}" (${a.route}) and "${b.name}" (${b.route}) are equally specific and both match ` +
+          `${path}, where "${a.name}" wins because it is declared first; sorting by name would make "${b.name}" ` +
+          `win instead — make one route more specific, or rename them so the intended winner sorts first`;
       }
     }
   }
   return undefined;
+}
+
+type Commented = Node & { comment?: string | null; commentBefore?: string | null };
+
+/** The non-blank lines of a comment. */
+function commentLines(comment: string | null | undefined): string[] {
+  return (comment ?? "").split("\n").filter((line) => line.trim() !== "");
+}
+
+/** Whether `lines` ends with `tail`. */
+function endsWith(lines: readonly string[], tail: readonly string[]): boolean {
+  return tail.length > 0 && lines.length >= tail.length &&
+    tail.every((line, i) => lines[lines.length - tail.length + i] === line);
+}
+
+/** The indentation of the line `offset` is on. */
+function indentAt(text: string, offset: number): number {
+  const start = text.lastIndexOf("\n", offset - 1) + 1;
+  return /^ */.exec(text.slice(start))![0].length;
+}
+
+/**
+ * The comment lines right above `offset`'s line that belong to what starts there: those indented no deeper than that
+ * line (blank lines between them allowed), as the `yaml` package stores them (without the `#`). A deeper comment
+ * belongs to the entry before.
+ */
+function commentsAbove(text: string, offset: number): string[] {
+  const indent = indentAt(text, offset);
+  const lines = text.slice(0, text.lastIndexOf("\n", offset - 1) + 1).split("\n");
+  const out: string[] = [];
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const line = lines[i]!.replace(/\r$/, "");
+    const trimmed = line.trimStart();
+    if (trimmed === "") continue;
+    if (!trimmed.startsWith("#") || line.length - trimmed.length > indent) break;
+    out.unshift(trimmed.slice(1));
+  }
+  return out;
+}
+
+/**
+ * Takes `tail` off the end of the comment that holds it somewhere under `root` (the `yaml` package hangs a comment
+ * that follows a collection on that collection's last node); returns whether one did.
+ */
+function takeTrailingComment(root: unknown, tail: readonly string[]): boolean {
+  let taken = false;
+  const take = (node: Commented) => {
+    const lines = commentLines(node.comment);
+    if (taken || !endsWith(lines, tail)) return;
+    const rest = lines.slice(0, lines.length - tail.length);
+    node.comment = rest.length > 0 ? rest.join("\n") : null;
+    taken = true;
+  };
+  if (isNode(root)) {
+    visit(root, {
+      Node(_key, node) {
+        take(node as Commented);
+      },
+    });
+  }
+  return taken;
+}
+
+/**
+ * Gives a comment written right above `node` (starting at `offset`) back to it when the `yaml` package hung it on the
+ * end of `previous` (the entry before), so it moves with `node` when a list is sorted.
+ */
+function reclaimComment(node: Commented, offset: number, previous: unknown, text: string): void {
+  const above = commentsAbove(text, offset);
+  if (above.length === 0 || endsWith(commentLines(node.commentBefore), above)) return;
+  if (takeTrailingComment(previous, above)) {
+    node.commentBefore = [...commentLines(node.commentBefore), ...above].join("\n");
+  }
+}
+
+/**
+ * Gives comments back to what follows them: a comment block right above a top-level key or an entry of a top-level
+ * list belongs to it, and one at column 0 at the end of the file to the file — never to the entry before, which
+ * sorting moves.
+ */
+function reclaimComments(doc: Document.Parsed | Document, map: YAMLMap, text: string): void {
+  map.items.forEach((pair, k) => {
+    const key = pair.key as Commented | null;
+    if (k > 0 && isScalar(key) && key.range) reclaimComment(key, key.range[0], map.items[k - 1]?.value, text);
+    if (!isSeq(pair.value)) return;
+    const items = (pair.value as YAMLSeq).items as Commented[];
+    items.forEach((item, j) => {
+      if (j > 0 && isNode(item) && item.range) reclaimComment(item, item.range[0], items[j - 1], text);
+    });
+  });
+  const last = map.items.at(-1);
+  const body = text.replace(/\s+$/, "");
+  const end = commentsAbove(`${body}\n`, body.length + 1);
+  if (!last || end.length === 0 || endsWith(commentLines(doc.comment), end)) return;
+  if (takeTrailingComment(last.value, end)) doc.comment = [...end, ...commentLines(doc.comment)].join("\n");
+}
+
+/** A comment above a list's first entry is that entry's: it moves with the entry when the list is sorted. */
+function giveListCommentToFirst(seq: YAMLSeq): void {
+  const first = seq.items[0] as Commented | undefined;
+  const own = seq as unknown as Commented;
+  if (!first || !own.commentBefore) return;
+  first.commentBefore = [...commentLines(own.commentBefore), ...commentLines(first.commentBefore)].join("\n");
+  own.commentBefore = null;
 }
 
 /** Blank lines at the edges of a comment would add up on every run: comments keep only their own lines. */
@@ -155,6 +257,11 @@ function trimComments(node: Node): void {
 
 function isBlock(s: Scalar): boolean {
   return s.type === "BLOCK_LITERAL" || s.type === "BLOCK_FOLDED";
+}
+
+/** A comment as the `yaml` package stores it (lines without `#`) written back as lines, with a final newline. */
+function commentBlock(comment: string): string {
+  return `${comment.split("\n").map((line) => line === "" ? "" : `#${line}`).join("\n")}\n`;
 }
 
 /** Canonicalises one corpus file's text. Pure. */
@@ -169,7 +276,7 @@ export function canonicalize(text: string): CanonicalResult {
   const streamComment = (docs as unknown as { comment?: string }).comment;
   if (list.length === 0 && streamComment) {
     // A file of nothing but comments: kept as written.
-    out.push(`${streamComment.split("\n").map((line) => line === "" ? "" : `#${line}`).join("\n")}\n`);
+    out.push(commentBlock(streamComment));
   }
   for (const doc of list) {
     const root = doc.contents;
@@ -191,11 +298,13 @@ export function canonicalize(text: string): CanonicalResult {
         firstKey.commentBefore = null;
       }
     }
+    if (isMap(root)) reclaimComments(doc, root as YAMLMap, text);
     visit(doc, {
       Node(_key, node) {
         trimComments(node);
         (node as Node & { spaceBefore?: boolean }).spaceBefore = false;
-        if (isMap(node) || isSeq(node)) (node as YAMLMap).flow = false;
+        // Block style, except for an empty list or mapping, which has no block form (`[]`, `{}`).
+        if (isMap(node) || isSeq(node)) (node as YAMLMap).flow = (node as YAMLMap).items.length === 0;
         if (isScalar(node) && typeof (node as Scalar).value === "string" && !isBlock(node as Scalar)) {
           const s = node as Scalar;
           if (String(s.value).includes("\n")) s.type = "QUOTE_DOUBLE";
@@ -211,40 +320,38 @@ export function canonicalize(text: string): CanonicalResult {
     });
     if (isMap(root)) {
       const map = root as YAMLMap;
-      orderKeys(map, FILE_KEYS);
       const views = seqOf(map, "views");
       if (views) {
-        const flip = tiedViewFlip(views);
-        if (flip) return { kind: "order-sensitive", message: flip };
+        const conflict = viewOrderConflict(views);
+        if (conflict) return { kind: "order-sensitive", message: conflict };
+        giveListCommentToFirst(views);
         sortSeq(views, (v) => field(v, "name"));
-        for (const v of views.items) {
-          orderKeys(v, VIEW_KEYS);
-          dependencies(v);
-          components(seqOf(v, "components"));
-          requests(seqOf(v, "requests"));
-        }
       }
       const globals = seqOf(map, "components");
       if (globals) {
+        giveListCommentToFirst(globals);
         sortSeq(globals, (c) => field(c, "name"));
-        components(globals);
       }
       const reqs = seqOf(map, "requests");
       if (reqs) {
+        giveListCommentToFirst(reqs);
         sortSeq(reqs, (r) => `${field(r, "route")}\0${field(r, "method")}`);
-        requests(reqs);
       }
-      map.items.forEach((pair, i) => {
-        if (i > 0 && isScalar(pair.key)) (pair.key as Scalar & { spaceBefore?: boolean }).spaceBefore = true;
+      orderTree(map, "file");
+      for (const pair of map.items) {
         const value = pair.value;
         if (isSeq(value)) {
           (value as YAMLSeq).items.forEach((item, j) => {
             if (j > 0 && item) (item as Node & { spaceBefore?: boolean }).spaceBefore = true;
           });
         }
-      });
+      }
     }
+    // The comment closing the file follows the last line directly (the package would put a blank line first).
+    const closing = doc.comment;
+    doc.comment = null;
     out.push(doc.toString({ indent: 2, indentSeq: true, lineWidth: 0, minContentWidth: 0, singleQuote: true }));
+    if (closing) out.push(commentBlock(closing));
   }
   const joined = out.join("").replace(/\n+$/, "");
   return { kind: "ok", text: joined === "" ? "" : `${joined}\n` };

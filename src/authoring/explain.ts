@@ -117,9 +117,9 @@ function componentEntry(c: CorpusComponent): Record<string, unknown> {
   return entry;
 }
 
-/** A request or message without its source location (that is reported beside it). */
-function declared(def: { location: SourceLocation }): Record<string, unknown> {
-  const { location: _location, ...rest } = def;
+/** A request or message without its source locations (the declaration's is reported beside it). */
+function declared(def: { location: SourceLocation; fieldAt?: unknown }): Record<string, unknown> {
+  const { location: _location, fieldAt: _fieldAt, ...rest } = def;
   return structuredClone(rest);
 }
 

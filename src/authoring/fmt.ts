@@ -1,7 +1,7 @@
 /**
  * `mapper fmt [--check] [--write] [--dir D] [--json] [--format …]`: rewrite every corpus file in the canonical format
  * ({@linkcode canonicalize}, authoring.md §7). A file that does not parse (`fmt.parse-error`), that has any error
- * diagnostic (`fmt.schema-invalid`), or whose sorting would change which tied view wins (`fmt.order-sensitive`) is
+ * diagnostic (`fmt.schema-invalid`), or whose sorting would change which view wins a URL (`fmt.order-sensitive`) is
  * never touched. `--check` writes nothing and reports each file that is not canonical (`fmt.not-canonical`, exit 1).
  * Files are replaced atomically (temp file beside it, then rename).
  *
@@ -83,7 +83,8 @@ export async function runFmt(opts: FmtOptions, io: Io): Promise<number> {
     results.push(entry);
     const text = await readOptional(file);
     const errors = errorsByFile.get(file) ?? [];
-    const parseError = errors.find((d) => d.code === "parse-error");
+    // YAML that parses but has the wrong shape (`components:` given as a mapping) is a schema error, not a parse error.
+    const parseError = errors.find((d) => d.code === "parse-error" && d.cause !== "type-mismatch");
     if (text === undefined || parseError) {
       const at = parseError?.location ?? { file, line: 0, column: 0 };
       out.push({
@@ -96,12 +97,15 @@ export async function runFmt(opts: FmtOptions, io: Io): Promise<number> {
     }
     if (errors.length > 0) {
       const first = errors[0]!;
+      const what = first.cause === "type-mismatch"
+        ? first.message.replace(/ \(the file is skipped until this is fixed\)$/, "")
+        : first.code;
       out.push({
         code: "fmt.schema-invalid",
         severity: "error",
         message: `the file has ${errors.length} error${
           errors.length === 1 ? "" : "s"
-        } (first: line ${first.location.line} ${first.code}); fix ${
+        } (first: line ${first.location.line} ${what}); fix ${
           errors.length === 1 ? "it" : "them"
         } (mapper validate) — the file is left untouched`,
         location: { file, line: first.location.line, column: first.location.column },

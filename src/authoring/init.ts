@@ -1,7 +1,8 @@
 /**
- * `mapper init [--dir D]`: a small, schema-correct corpus to start from (authoring.md §9) — `components.yaml` (a
- * commented example global) and `views/example.yaml` (the view `Home` on `/` with one component), both already in
- * the canonical format and clean under `validate`.
+ * `mapper init [--dir D]`: a small, schema-correct corpus to start from — `config.yaml` (`version: 1`, the spec version
+ * the corpus follows, which a gallery entry's `spec_version` must equal), `components.yaml` (a commented example
+ * global) and `views/example.yaml` (the view `Home` on `/` with one component), all already in the canonical format
+ * and clean under `validate`, `lint` and `fmt --check`, so the directory can become a gallery entry as it is.
  *
  * Never overwrites: a scaffold file that exists is skipped; a directory that already holds any other corpus file
  * (`*.yaml`/`*.yml`) is refused before anything is written; a missing parent directory, or a corpus directory or
@@ -19,6 +20,12 @@ import { makeEnvelope, outputFormat, writeEnvelope } from "./envelope.ts";
 
 /** The scaffold, keyed by path relative to the corpus directory, in creation order. */
 export const SCAFFOLD: Readonly<Record<string, string>> = Object.freeze({
+  "config.yaml": [
+    "# The version of the corpus format this map follows (a gallery entry's spec_version must equal it).",
+    "",
+    "version: 1",
+    "",
+  ].join("\n"),
   "components.yaml": [
     "# Global components: parts of the site present on every page (header, navigation, footer).",
     "# Declare them here once; every view gets them. Example:",
@@ -36,16 +43,15 @@ export const SCAFFOLD: Readonly<Record<string, string>> = Object.freeze({
     "# Check a URL with 'mapper match URL'; replace the example with your site's pages.",
     "",
     "version: 1",
-    "",
     "views:",
     "  - name: Home",
     "    route: /",
+    "    url: http://localhost:3000/",
     "    description: The home page.",
     "    components:",
     "      - name: ExampleButton",
     "        selector: '[data-testid=\"example\"]'",
     "        description: An example component; point the selector at a real element of the page.",
-    "    url: http://localhost:3000/",
     "",
   ].join("\n"),
 });

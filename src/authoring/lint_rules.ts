@@ -14,6 +14,7 @@ export const LINT_RULES: readonly string[] = [
   "id-hash-selector",
   "generated-class-selector",
   "deep-nesting",
+  "positional-selector",
   "comma-in-selector",
   "child-repeats-parent",
   "child-never-matches",
@@ -105,6 +106,22 @@ function broadSelector(selector: string): boolean {
   const m = /^([a-z]+)((?:\.[\w-]+)*)$/.exec(selector.trim());
   if (!m || !BROAD_TAGS.has(m[1]!)) return false;
   return m[2] === "" || /\.(?:[\w-]*?)(btn|button|card|link|item)/i.test(m[2]!);
+}
+
+/** Pseudo-classes that pick an element by its place among its siblings (a browser's "Copy selector" writes them). */
+const POSITIONAL = /:(?:nth-child|nth-last-child|nth-of-type|nth-last-of-type)\(/i;
+/** Attributes that are there to be selected by (test ids, ARIA, roles, form names). */
+const HOOK_ATTRIBUTE = /\[\s*(?:data-testid|data-test|data-qa|data-cy|aria-[\w-]+|role|name)\s*(?:[~|^$*]?=|\])/i;
+
+/**
+ * A compound part written as a stable hook (a test id, ARIA attribute, role or form name, an id or class that does
+ * not look generated), without its positional pseudo-classes; `undefined` when it has none.
+ */
+function hookOf(part: string): string | undefined {
+  const bare = part.replace(/:(?:nth-child|nth-last-child|nth-of-type|nth-last-of-type)\([^)]*\)/gi, "");
+  if (HOOK_ATTRIBUTE.test(bare)) return bare;
+  if (ids(bare).some((id) => !hashLikeId(id)) || classes(bare).some((c) => !generatedClass(c))) return bare;
+  return undefined;
 }
 
 /** Tags that are never inside any component (the document's root and head). */
@@ -226,6 +243,24 @@ function lintComponent(
         code: "deep-nesting",
         message: `selector "${sel}" of "${name}" has ${parts.length} compound parts; anchor it on a closer ` +
           `stable ancestor, or make the ancestor a parent component with children`,
+        location: at,
+        component: name,
+        selector: sel,
+      });
+    }
+    const fromRoot = ROOT_TAGS.test(parts[0] ?? "") && sel.includes(">");
+    if (POSITIONAL.test(sel) || fromRoot) {
+      const hook = [...parts].reverse().map(hookOf).find((h) => h !== undefined);
+      add({
+        code: "positional-selector",
+        message:
+          `selector "${sel}" of "${name}" picks elements by ${
+            POSITIONAL.test(sel) ? "their position among siblings" : "a chain of child steps from the document root"
+          }, as a browser's "Copy selector" writes it: one element added to the page breaks it; select by a hook ` +
+          `instead — a data-testid, an aria-* attribute or role, an id or a stable class (mapper snapshot ` +
+          `--coverage suggests one for each element the map misses)${
+            hook === undefined ? "" : `, e.g. start from "${hook}", the hook it already has`
+          }`,
         location: at,
         component: name,
         selector: sel,

@@ -17,7 +17,7 @@
  *   `unknown-source`; the loader's own `ref-ambiguous`, `ignored-document`, `yaml-warning`, `symlink-dir-skipped`,
  *   `property-missing-name`, `property-missing-extract`.
  * - lint (warnings): `name-case`, `broad-tag-selector`, `id-hash-selector`, `generated-class-selector`,
- *   `deep-nesting`, `comma-in-selector`, `child-repeats-parent`, `child-never-matches`, `multi-instance-no-property`,
+ *   `deep-nesting`, `positional-selector`, `comma-in-selector`, `child-repeats-parent`, `child-never-matches`, `multi-instance-no-property`,
  *   `message-level-unknown`.
  * - fmt: `fmt.not-canonical` (warning), `fmt.parse-error`, `fmt.schema-invalid`, `fmt.order-sensitive`.
  * - usage (exit 2): `usage`, `corpus-not-found`.

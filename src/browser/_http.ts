@@ -237,7 +237,7 @@ async function handle(ctx: ApiContext, req: Request, url: URL): Promise<Response
         (!type || r.resourceType.toLowerCase() === type) && (!needle || r.url.toLowerCase().includes(needle)) &&
         tab(r.tab)
       );
-      const toPublic = (r: (typeof entries)[number]) => publicNetwork(r, false, m.request(r.method, r.url));
+      const toPublic = (r: (typeof entries)[number]) => publicNetwork(r, false, m.request(r.method, r.url, r.page));
       const payload = listPayload(c.network, entries, limitOf(q.get("limit")), toPublic);
       if (defs) {
         await Promise.all(payload.entries.map((e) => withFields(c, defs, e)));
@@ -250,7 +250,7 @@ async function handle(ctx: ApiContext, req: Request, url: URL): Promise<Response
     if (!r) return notBuffered(c.network, "network request", index);
     if (sub === undefined) {
       const headers = q.get("secrets") === "1" ? "secrets" : "redacted";
-      const entry = publicNetwork(r, headers, m.request(r.method, r.url));
+      const entry = publicNetwork(r, headers, m.request(r.method, r.url, r.page));
       if (defs) await withFields(c, defs, entry);
       return json({ schema: API_SCHEMA, entry });
     }

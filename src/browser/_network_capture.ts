@@ -17,6 +17,9 @@ import type { Bodies } from "./_bodies.ts";
 // daemon only, which already loads Node compatibility, so this costs no command its start-up.
 import { STATUS_CODES } from "node:http";
 
+/** Tabs whose page URL is remembered (a long session opening many tabs forgets the oldest). */
+const MAX_TABS = 1000;
+
 /** POST data up to this size is copied when the request is sent; larger bodies are fetched on demand. */
 export const POST_DATA_KEEP = 32 * 1024;
 
@@ -29,6 +32,8 @@ export class NetworkCapture {
   #byId = new Map<string, NetworkRecord>();
   #extraRequest = new Map<string, Header[]>();
   #extraResponse = new Map<string, { headers: Header[]; status?: number }>();
+  /** The URL of each tab's top-level document, from the main frame's requests (a tab's id is its main frame's). */
+  #pages = new Map<string, string>();
 
   /** Creates the capture writing into `ring`; `now` dates requests that arrive without a wall time. */
   constructor(ring: Ring<NetworkRecord>, bodies: Bodies, now: () => number) {
@@ -85,6 +90,7 @@ export class NetworkCapture {
     // new-tab page) are not the site's traffic.
     if (internalUrl(str(req.url)) || internalUrl(str(p.documentURL))) return;
     const t = num(p.timestamp) ?? 0;
+    const page = this.#pageOf(session, p);
     const previous = this.#byRequest.get(key);
     const redirect = p.redirectResponse;
     if (previous && redirect) {
@@ -112,6 +118,7 @@ export class NetworkCapture {
       requestId,
       t0: t,
     };
+    if (page !== undefined) rec.page = page;
     // Small POST data is copied now; larger bodies (or ones the pipe cut) are fetched from Chromium on demand.
     if (typeof req.postData === "string" && req.postData.length <= POST_DATA_KEEP) rec.postData = req.postData;
     const extra = this.#extraRequest.get(key);
@@ -122,6 +129,24 @@ export class NetworkCapture {
     this.#byRequest.set(key, rec);
     this.#byId.set(requestId, rec);
     this.#ring.push(rec);
+  }
+
+  /**
+   * The page a request is sent from: a request of the tab's main frame carries its document's URL (the new one for
+   * a navigation, the pushed one after `history.pushState`) and updates the tab's; one of a frame, worker or popup
+   * inside the tab gets the tab's latest. Before the tab's first request: the page target's own URL.
+   */
+  #pageOf(session: AttachedTarget, p: Protocol.Network.RequestWillBeSentEvent): string | undefined {
+    const doc = str(p.documentURL);
+    // A dedicated worker's script is requested by the main frame too, with the worker's URL as its "document".
+    const fromDocument = str(p.type) === "Document" || doc !== str(p.request?.url);
+    if (session.type === "page" && str(p.frameId) === session.targetId && doc && fromDocument) {
+      if (!this.#pages.has(session.tab) && this.#pages.size >= MAX_TABS) {
+        this.#pages.delete(this.#pages.keys().next().value!); // the oldest tab's; tabs rarely number this many
+      }
+      this.#pages.set(session.tab, capText(doc, URL_CAP));
+    }
+    return this.#pages.get(session.tab) ?? (session.type === "page" && session.url ? session.url : undefined);
   }
 
   #requestExtra(session: AttachedTarget, p: Protocol.Network.RequestWillBeSentExtraInfoEvent): void {

@@ -14,6 +14,11 @@ export const HEADERS_CAP = 32 * 1024;
 
 /** A network record plus what only the daemon needs. */
 export interface NetworkRecord extends NetworkEntry {
+  /**
+   * The URL of the page the tab showed when the request was sent (its top-level document), which decides the view
+   * whose requests may name it; absent when unknown (a tab seen only after it loaded, before any request).
+   */
+  page?: string;
   requestHeaders: Header[];
   responseHeaders: Header[];
   sessionId: string;
@@ -63,7 +68,7 @@ export function headerList(h: unknown): Header[] {
 
 /** Estimated bytes of a network record, without its retained body (bodies have their own budget). */
 export function networkSize(r: NetworkRecord): number {
-  let n = r.url.length + r.method.length + r.statusText.length + (r.postData?.length ?? 0) +
+  let n = r.url.length + (r.page?.length ?? 0) + r.method.length + r.statusText.length + (r.postData?.length ?? 0) +
     (r.failure?.length ?? 0) + (r.mimeType?.length ?? 0);
   for (const h of r.requestHeaders) n += h.name.length + h.value.length + 16;
   for (const h of r.responseHeaders) n += h.name.length + h.value.length + 16;

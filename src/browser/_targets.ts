@@ -29,6 +29,16 @@ export function internalUrl(url: string): boolean {
   return /^(chrome|chrome-extension|chrome-untrusted|devtools|chrome-search):/.test(url);
 }
 
+/**
+ * Whether a `page` target is a tab someone looks at: every page but the extension's own pages, DevTools and
+ * Chromium's top-chrome UI (`chrome://….top-chrome/`). A tab navigated to `chrome://version` stays a tab: it was
+ * dropped from `tabs list` (and from every page command) as if it had closed.
+ */
+export function isTabUrl(url: string): boolean {
+  if (/^(chrome-extension|chrome-untrusted|devtools):/.test(url)) return false;
+  return !/^chrome:\/\/[^/]*\.top-chrome(\/|$)/.test(url);
+}
+
 /** Where a session sits: its target, type, and the tab (top-level page) it belongs to. */
 export interface AttachedTarget {
   id: string;

@@ -28,7 +28,7 @@ import type { CdpConnection, CdpEvent } from "./cdp.ts";
 import { asKnownEvent } from "./cdp.ts";
 import type { ConsoleEntry } from "./api.ts";
 import { Ring, RingBudget } from "./_ring.ts";
-import { Targets } from "./_targets.ts";
+import { type AttachedTarget, Targets } from "./_targets.ts";
 import { ConsoleCapture, consoleSize } from "./_console_capture.ts";
 import { NetworkCapture } from "./_network_capture.ts";
 import { type NetworkRecord, networkSize } from "./_network_record.ts";
@@ -61,11 +61,13 @@ export class Collector {
   #targets: Targets;
   #bodies: Bodies;
   #consoleCapture: ConsoleCapture;
+  #cdp: CdpConnection;
   #networkCapture: NetworkCapture;
 
   /** Creates a collector on a connection; nothing is sent until {@linkcode start}. */
   constructor(cdp: CdpConnection, options: CollectorOptions = {}) {
     const now = options.now ?? Date.now;
+    this.#cdp = cdp;
     this.#targets = new Targets(cdp, options.log ?? (() => {}));
     this.#bodies = new Bodies(cdp, this.#targets, options.bodyLimit, options.bodyBudget);
     const budget = new RingBudget(options.ringBudget);
@@ -83,6 +85,24 @@ export class Collector {
   /** Starts auto-attaching at browser level; resolves once Chromium accepted it (existing tabs are attached too). */
   start(): Promise<void> {
     return this.#targets.start();
+  }
+
+  /**
+   * Opens `url` in a tab (a new blank one unless `sessionId` names an attached tab) once the collector's domains
+   * are enabled on it, so nothing of the page is missed: navigating before `Network.enable` has answered races the
+   * renderer that takes the page over (a fetch the page made at once was lost in about 1 start of 8). Creating the
+   * tab on the URL itself is no better: its document request starts before the session exists. Resolves with the
+   * tab's target id once the navigation has started.
+   */
+  async openTab(url: string, sessionId?: string, timeoutMs = 15_000): Promise<string> {
+    let s = sessionId === undefined ? undefined : this.#targets.get(sessionId);
+    if (s === undefined) {
+      const { targetId } = await this.#cdp.send("Target.createTarget", { url: "about:blank" }, undefined, timeoutMs);
+      s = await this.#targets.waitForSession((x) => x.targetId === targetId, timeoutMs) as AttachedTarget;
+    }
+    await this.#targets.ready(s.id);
+    if (url !== "about:blank") await this.#cdp.send("Page.navigate", { url }, s.id, timeoutMs);
+    return s.targetId;
   }
 
   /** Retained-body statistics. */

@@ -41,6 +41,33 @@ Deno.test("collector - enables Runtime, Log and Network on a new target before i
   }
 });
 
+Deno.test("collector - opens a tab's URL only once Network.enable has answered on it, the first tab and a new one", async () => {
+  const { cdp, sent, emit } = fakeCdp();
+  // Network.enable answers when the test says so; Target.createTarget attaches the new tab, as Chromium does.
+  const answers: Array<() => void> = [];
+  const send = cdp.send.bind(cdp);
+  (cdp as { send: unknown }).send = (method: string, params?: Record<string, unknown>, sessionId?: string) => {
+    const sending = send(method as "Network.enable", params as never, sessionId);
+    if (method === "Network.enable") return new Promise((r) => answers.push(() => r(sending)));
+    if (method === "Target.createTarget") {
+      queueMicrotask(() => page(emit, "S2", "T2"));
+      return Promise.resolve({ targetId: "T2" });
+    }
+    return sending;
+  };
+  const collector = new Collector(cdp);
+  page(emit);
+  const navigations = () => sent.filter((c) => c.method === "Page.navigate").map((c) => c.sessionId);
+  const first = collector.openTab("http://127.0.0.1:1/first", "S1");
+  const second = collector.openTab("http://127.0.0.1:1/second");
+  await settle();
+  // A navigation sent before the answer raced the renderer that takes the page over: its first fetch went unseen.
+  assert.deepEqual(navigations(), []);
+  for (const answer of answers.splice(0)) answer();
+  assert.deepEqual(await Promise.all([first, second]), ["T1", "T2"]);
+  assert.deepEqual(navigations(), ["S1", "S2"]);
+});
+
 Deno.test("collector - body budget: per-body limit and total budget, drops counted, the reason kept", async () => {
   const { cdp, bodies, emit } = fakeCdp();
   const c = new Collector(cdp, { bodyLimit: 100, bodyBudget: 250 });

@@ -9,15 +9,17 @@
  *
  * @module
  */
-import { basename, dirname, join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import type { Io } from "../io.ts";
 import { describe, EXIT_INTERRUPTED, FileError, SessionError } from "../errors.ts";
 import { escapeControls } from "../terminal.ts";
 import { VERSION } from "../version.ts";
+import { siteName } from "../corpus/find.ts";
 import type { CdpConnection } from "./cdp.ts";
 import { chromiumArgs, findBrowser, launchChromium, type LaunchedChromium } from "./chromium.ts";
 import { pidAlive, processStartTime } from "./process.ts";
 import { Collector } from "./collector.ts";
+import { isTabUrl } from "./_targets.ts";
 import { ensureExtension, injectPort } from "./extension.ts";
 import { compileMatcher, type CorpusMatcher } from "./match.ts";
 import { type FieldDefs, fieldDefs } from "./fields.ts";
@@ -158,7 +160,7 @@ export async function runDaemon(opts: StartOptions, io: Io): Promise<number> {
   const shutdown = new AbortController();
   const stopSignal = AbortSignal.any([io.signal, shutdown.signal]);
   const dir = resolve(io.cwd, opts.dir);
-  const site = basename(io.cwd);
+  const site = siteName(io.cwd);
   await prepareCorpusDir(dir, opts.dir);
   const binary = await findBrowser(opts.browser, io.env);
   const key = await projectKey(dir);
@@ -264,7 +266,7 @@ export async function runDaemon(opts: StartOptions, io: Io): Promise<number> {
     const tabs = async () => {
       const res = await conn.send("Target.getTargets");
       return res.targetInfos
-        .filter((t) => t.type === "page" && !/^(chrome|chrome-extension|devtools|chrome-untrusted):/.test(t.url))
+        .filter((t) => t.type === "page" && isTabUrl(t.url))
         .map((t) => ({ id: t.targetId, url: t.url, title: t.title }));
     };
     api = devtoolsHandler({
@@ -277,14 +279,7 @@ export async function runDaemon(opts: StartOptions, io: Io): Promise<number> {
         currentMatcher();
         return fields;
       },
-      openTab: async (url) => {
-        // Open blank, wait until the collector has the tab's domains enabled, then navigate: nothing is missed.
-        const { targetId } = await conn.send("Target.createTarget", { url: "about:blank" });
-        const s = await collector.waitForSession((x) => x.targetId === targetId, 10_000);
-        await collector.ready(s.id);
-        if (url !== "about:blank") await conn.send("Page.navigate", { url }, s.id, 15_000);
-        return targetId;
-      },
+      openTab: (url) => collector.openTab(url),
       tabs,
       page: pageHandler(
         new PageEngine({
@@ -333,7 +328,7 @@ export async function runDaemon(opts: StartOptions, io: Io): Promise<number> {
       );
     }
     if (opts.url && firstPage) {
-      await conn.send("Page.navigate", { url: opts.url }, firstPage.id, 15_000).catch((err: unknown) =>
+      await collector.openTab(opts.url, firstPage.id).catch((err: unknown) =>
         io.stderr.write(
           `[browser] warning: could not open "${opts.url}": ${err instanceof Error ? err.message : String(err)}\n`,
         )

@@ -4,15 +4,16 @@
  *
  * Routes and methods are matched by the one resolver (`assets/extension/resolver.js`, the module the extension and
  * `mapper match` use): path only, percent-decoded, `:name`/`*` one segment, `**` any number; a route written with
- * an origin only matches that host. Method comparison ignores case; no method matches any. The session does not
- * know which page sent a request, so every request definition (global and of every view) is a candidate. A message's
+ * an origin only matches that host. Method comparison ignores case; no method matches any. The global requests name
+ * traffic from every page; a view's own requests only traffic sent while the tab showed one of that view's pages
+ * (the view the resolver resolves the page URL to, as `mapper match` would). Messages are global. A message's
  * `message` is a regular expression searched in the text (an invalid one is used as a plain substring); its
  * `level` compares case-insensitively (`warning` = `warn`); absent fields match anything.
  *
  * @module
  */
-import type { WireCorpus } from "../corpus/mod.ts";
-import { matchRoute, methodMatches } from "../../assets/extension/resolver.js";
+import type { WireCorpus, WireRequest } from "../corpus/mod.ts";
+import { matchRoute, methodMatches, resolveView } from "../../assets/extension/resolver.js";
 
 interface RequestMatcher {
   name: string;
@@ -28,8 +29,11 @@ interface MessageMatcher {
 
 /** A corpus compiled into matchers; build once per corpus version. */
 export interface CorpusMatcher {
-  /** Names of the request definitions matching a method and URL, in corpus order, without duplicates. */
-  request(method: string, url: string): string[];
+  /**
+   * Names of the request definitions matching a method and URL sent from `page` (the tab's page URL; unknown: only
+   * the global requests), the global ones first, in corpus order, without duplicates.
+   */
+  request(method: string, url: string, page?: string): string[];
   /** Names of the message definitions matching a level and text, in corpus order. */
   message(level: string, text: string): string[];
 }
@@ -41,16 +45,20 @@ function normLevel(level: string): string {
 
 /** Builds the matchers of a compiled corpus. */
 export function compileMatcher(wire: WireCorpus | undefined): CorpusMatcher {
-  const requests: RequestMatcher[] = [];
-  const seen = new Set<string>();
-  const defs = [...(wire?.requests ?? []), ...(wire?.views ?? []).flatMap((v) => v.requests ?? [])];
-  for (const def of defs) {
-    if (!def || typeof def.route !== "string" || !def.route) continue;
-    const key = `${def.name}\u0000${def.route}\u0000${def.method ?? ""}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    requests.push({ name: def.name, method: def.method, route: def.route });
-  }
+  const matchers = (defs: readonly (WireRequest | undefined)[] | undefined): RequestMatcher[] => {
+    const out: RequestMatcher[] = [];
+    const seen = new Set<string>();
+    for (const def of defs ?? []) {
+      if (!def || typeof def.route !== "string" || !def.route) continue;
+      const key = `${def.name}\u0000${def.route}\u0000${def.method ?? ""}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      out.push({ name: def.name, method: def.method, route: def.route });
+    }
+    return out;
+  };
+  const globals = matchers(wire?.requests);
+  const views = (wire?.views ?? []).map((view) => ({ route: view.route, requests: matchers(view.requests) }));
   const messages: MessageMatcher[] = (wire?.messages ?? []).map((def) => {
     let test: (text: string) => boolean = () => true;
     if (typeof def.message === "string" && def.message !== "") {
@@ -65,11 +73,11 @@ export function compileMatcher(wire: WireCorpus | undefined): CorpusMatcher {
     return { name: def.name, level: def.level ? normLevel(def.level) : undefined, test };
   });
   return {
-    request(method, url) {
-      if (requests.length === 0) return [];
+    request(method, url, page) {
       if (!URL.canParse(url)) return [];
+      const own = page === undefined ? undefined : resolveView({ views }, page)?.view.requests;
       const names: string[] = [];
-      for (const r of requests) {
+      for (const r of own ? [...globals, ...own] : globals) {
         if (!methodMatches(r.method, method)) continue;
         if (matchRoute(r.route, url) === null) continue;
         if (!names.includes(r.name)) names.push(r.name);

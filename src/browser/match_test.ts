@@ -8,7 +8,16 @@ Deno.test("match - requests by route and method, messages by level and text, in 
     version: 1,
     memory: [],
     globals: [],
-    views: [{ name: "V", memory: [], components: [], requests: [{ name: "Data", route: "/api/data", method: "get" }] }],
+    views: [
+      {
+        name: "V",
+        route: "/v/**",
+        memory: [],
+        components: [],
+        requests: [{ name: "Data", route: "/api/data", method: "get" }],
+      },
+      { name: "W", route: "/w", memory: [], components: [], requests: [{ name: "WData", route: "/api/**" }] },
+    ],
     requests: [
       { name: "Echo", route: "/api/echo", method: "POST" },
       { name: "Any", route: "/api/**" },
@@ -23,7 +32,13 @@ Deno.test("match - requests by route and method, messages by level and text, in 
   const m = compileMatcher(wire);
   assert.deepEqual(m.request("POST", "http://127.0.0.1:1/api/echo?x=1"), ["Echo", "Any"]);
   assert.deepEqual(m.request("GET", "http://127.0.0.1:1/api/echo"), ["Any"]);
-  assert.deepEqual(m.request("GET", "http://h/api/data"), ["Any", "Data"]);
+  // A view's own requests name traffic only from its pages; the globals name it everywhere (and when the page is
+  // not known).
+  assert.deepEqual(m.request("GET", "http://h/api/data"), ["Any"]);
+  assert.deepEqual(m.request("GET", "http://h/api/data", "http://h/v/1?x"), ["Any", "Data"]);
+  assert.deepEqual(m.request("GET", "http://h/api/data", "http://h/w/"), ["Any", "WData"]);
+  assert.deepEqual(m.request("GET", "http://h/api/data", "http://h/elsewhere"), ["Any"]);
+  assert.deepEqual(m.request("POST", "http://h/api/data", "http://h/v"), ["Any"]);
   assert.deepEqual(m.request("GET", "https://cdn.example/x/7"), ["Abs"]);
   assert.deepEqual(m.request("GET", "not a url"), []);
   assert.deepEqual(m.message("exception", "Uncaught TypeError: uncaught boom"), ["Boom"]);

@@ -54,6 +54,10 @@ async function getJson<T>(session: Session, path: string): Promise<T | undefined
 async function waitForFirstPage(session: Session, url: string | undefined, wait: WaitFor, io: Io): Promise<string> {
   if (wait === "none") return "  waited for: the daemon only (--wait none); the first page may still be loading";
   if (url === undefined) return "  waited for: the daemon (no --url: the first tab stays about:blank)";
+  // about:blank and the like load nothing: there is no document request to wait for (it waited out the bound).
+  if (URL.canParse(url) && new URL(url).protocol === "about:") {
+    return `  waited for: the daemon (${escapeControls(url)} has nothing to load)`;
+  }
   const deadline = Date.now() + LOAD_TIMEOUT_MS;
   let seen = "about:blank";
   while (Date.now() < deadline) {

@@ -11,7 +11,7 @@ import { describe, FileError } from "../errors.ts";
 import type { CorpusStats } from "../corpus/mod.ts";
 import { checkFrontMatter, type FrontMatter, SLUG_PATTERN } from "./_schema.ts";
 import type { ArchiveFile } from "./_tar.ts";
-import { firstLine, splitFrontMatter } from "./_front_matter.ts";
+import { firstLine, FrontMatterError, splitFrontMatter } from "./_front_matter.ts";
 import { byCodeUnit, configVersion, walkCorpus } from "./_members.ts";
 import { readTombstones, type Tombstone } from "./_tombstones.ts";
 
@@ -19,7 +19,7 @@ export { splitFrontMatter } from "./_front_matter.ts";
 export { byCodeUnit } from "./_members.ts";
 export { readTombstones, type Tombstone } from "./_tombstones.ts";
 
-/** Why an entry was left out: the entry folder name, the rule it broke and a one-line detail. */
+/** Why an entry was left out: the entry folder name, the rule it broke, a one-line detail and where it is. */
 export interface EntryWarning {
   /** Entry the warning is about. */
   entry: string;
@@ -27,7 +27,14 @@ export interface EntryWarning {
   rule: string;
   /** What exactly is wrong. */
   detail: string;
+  /** The file the problem is in, relative to the gallery, `/`-separated (`entries/x/README.md`), when known. */
+  file?: string;
+  /** Its 1-based line in `file`, when known. */
+  line?: number;
 }
+
+/** Where an entry problem is, for {@linkcode EntryWarning}. */
+export type WarningPlace = { file: string; line?: number };
 
 /** One screenshot file of an entry. */
 export interface Screenshot {
@@ -75,6 +82,19 @@ export interface GalleryRead {
  * the same bytes and throw {@linkcode CorpusChangedError} if not, so stats and archive never describe two versions.
  */
 export type StatsFn = (corpusDir: string, archived: readonly ArchiveFile[]) => Promise<CorpusStats>;
+
+/**
+ * The corpus of an entry is refused (a validation error): the message and where the first problem is, relative to
+ * the entry folder (`.mapper/home.yaml`, line 12).
+ */
+export class CorpusProblem extends Error {
+  /** Error name. */
+  override name = "CorpusProblem";
+  /** Creates the error. */
+  constructor(message: string, readonly file: string, readonly line: number) {
+    super(message);
+  }
+}
 
 /** A corpus file changed between the archive's read and the statistics' read; the entry is read again. */
 export class CorpusChangedError extends Error {
@@ -176,9 +196,10 @@ async function readEntry(
   gallery: string,
   folder: string,
   options: ReadGalleryOptions,
-  warn: (rule: string, detail: string) => void,
+  warn: (rule: string, detail: string, place?: WarningPlace) => void,
 ): Promise<GalleryEntry | undefined> {
   const dir = join(gallery, "entries", folder);
+  const readmeFile = `entries/${folder}/README.md`;
   const names: string[] = [];
   for await (const e of Deno.readDir(dir)) names.push(e.name);
   const stray = names.filter((n) => !ALLOWED_IN_ENTRY.has(n)).sort(byCodeUnit);
@@ -187,6 +208,7 @@ async function readEntry(
     warn(
       "layout",
       `unexpected ${stray.map((n) => `"${n}"`).join(", ")} (an entry holds only README.md, .mapper/, screenshots/)`,
+      { file: `entries/${folder}` },
     );
     ok = false;
   }
@@ -194,30 +216,41 @@ async function readEntry(
   let readme: Uint8Array<ArrayBuffer> | undefined;
   let front: FrontMatter | undefined;
   let body = "";
+  let lineOf: (path: ReadonlyArray<string | number>) => number = () => 1;
   try {
     const info = await Deno.lstat(join(dir, "README.md"));
     if (!info.isFile) throw new Error("README.md is not a regular file");
     readme = await Deno.readFile(join(dir, "README.md"));
     const split = splitFrontMatter(decoder.decode(readme));
     body = split.body;
-    const problems = checkFrontMatter(split.data);
+    lineOf = split.lineOf;
+    const problems = checkFrontMatter(split.data as Record<string, unknown>);
     if (problems.length > 0) {
-      for (const p of problems) warn("schema", p);
+      for (const p of problems) {
+        const key = p.path.reduce<string>((at, k) => typeof k === "number" ? `${at}[${k}]` : at ? `${at}.${k}` : k, "");
+        warn("schema", key ? `${key}: ${p.message}` : p.message, { file: readmeFile, line: split.lineOf(p.path) });
+      }
       ok = false;
     } else {
       front = split.data as FrontMatter;
+      if (front.slug !== folder) {
+        warn("slug-matches-folder", `front-matter slug "${front.slug}" differs from the folder name "${folder}"`, {
+          file: readmeFile,
+          line: split.lineOf(["slug"]),
+        });
+        ok = false;
+      }
     }
   } catch (err: unknown) {
     const message = err instanceof Deno.errors.NotFound ? "README.md is missing" : describe(err);
-    warn("front-matter", message.startsWith("The encoded data") ? "README.md is not valid UTF-8" : message);
-    ok = false;
-  }
-  if (front && front.slug !== folder) {
-    warn("slug-matches-folder", `front-matter slug "${front.slug}" differs from the folder name "${folder}"`);
+    warn("front-matter", message.startsWith("The encoded data") ? "README.md is not valid UTF-8" : message, {
+      file: readmeFile,
+      ...(err instanceof FrontMatterError ? { line: err.line } : {}),
+    });
     ok = false;
   }
   if (!SLUG_PATTERN.test(folder)) {
-    warn("slug-format", `"${folder}" must be lowercase words joined by single hyphens`);
+    warn("slug-format", `"${folder}" must be lowercase words joined by single hyphens`, { file: `entries/${folder}` });
     ok = false;
   }
 
@@ -226,7 +259,7 @@ async function readEntry(
   let files: string[] = [];
   const corpusInfo = await Deno.lstat(corpusDir).catch(() => undefined);
   if (!corpusInfo?.isDirectory) {
-    warn("corpus", corpusInfo ? ".mapper is not a directory" : "no .mapper/ directory");
+    warn("corpus", corpusInfo ? ".mapper is not a directory" : "no .mapper/ directory", { file: `entries/${folder}` });
     return undefined;
   }
   let stats: CorpusStats | undefined;
@@ -236,7 +269,7 @@ async function readEntry(
     const limitProblems: string[] = [];
     ({ members, files } = await walkCorpus(corpusDir, limitProblems));
     if (limitProblems.length > 0) {
-      for (const p of limitProblems) warn("archive-limits", p);
+      for (const p of limitProblems) warn("archive-limits", p, { file: `entries/${folder}/.mapper` });
       return undefined;
     }
     try {
@@ -244,19 +277,37 @@ async function readEntry(
       break;
     } catch (err: unknown) {
       if (err instanceof CorpusChangedError && attempt < CORPUS_READ_ATTEMPTS) continue;
-      warn("corpus", `the corpus does not load: ${firstLine(err)}`);
+      warn(
+        "corpus",
+        `the corpus does not load: ${firstLine(err)}`,
+        err instanceof CorpusProblem
+          ? { file: `entries/${folder}/${err.file}`, ...(err.line > 0 ? { line: err.line } : {}) }
+          : { file: `entries/${folder}/.mapper` },
+      );
       ok = false;
       break;
     }
   }
-  if (front && configVersion(members) !== front.spec_version) {
-    warn("spec-version", `.mapper/config.yaml version must equal spec_version ${front.spec_version}`);
+  const config = configVersion(members);
+  if (front && config.version !== front.spec_version) {
+    warn(
+      "spec-version",
+      config.present
+        ? `.mapper/config.yaml has version ${JSON.stringify(config.version ?? null)}; it must equal spec_version ` +
+          `${front.spec_version}`
+        : `.mapper/config.yaml is missing; add it with "version: ${front.spec_version}" (the spec_version; ` +
+          `'mapper init' writes one)`,
+      config.present ? { file: `entries/${folder}/${config.present}`, line: 1 } : {
+        file: readmeFile,
+        line: lineOf(["spec_version"]),
+      },
+    );
     ok = false;
   }
 
   const shotProblems: string[] = [];
   const screenshots = await readScreenshots(join(dir, "screenshots"), shotProblems);
-  for (const p of shotProblems) warn("screenshots", p);
+  for (const p of shotProblems) warn("screenshots", p, { file: `entries/${folder}/screenshots` });
   if (shotProblems.length > 0) ok = false;
 
   if (!ok || !front || !readme || !stats) return undefined;
@@ -306,17 +357,20 @@ export async function readGallery(gallery: string, options: ReadGalleryOptions):
       const i = next++;
       const folder = pending[i]!;
       const own: EntryWarning[] = [];
-      const warn = (rule: string, detail: string) => own.push({ entry: folder, rule, detail });
+      const warn = (rule: string, detail: string, place?: WarningPlace) =>
+        own.push({ entry: folder, rule, detail, ...place });
       let entry: GalleryEntry | undefined;
       try {
         const entryInfo = await Deno.lstat(join(entriesDir, folder));
         if (!entryInfo.isDirectory) {
-          warn("layout", entryInfo.isSymlink ? "the entry is a symbolic link" : "the entry is not a directory");
+          warn("layout", entryInfo.isSymlink ? "the entry is a symbolic link" : "the entry is not a directory", {
+            file: `entries/${folder}`,
+          });
         } else {
           entry = await readEntry(gallery, folder, options, warn);
         }
       } catch (err: unknown) {
-        warn("read", `could not read the entry: ${describe(err)}`);
+        warn("read", `could not read the entry: ${describe(err)}`, { file: `entries/${folder}` });
       }
       results[i] = entry ? { entry, warnings: own } : { warnings: own };
     }

@@ -18,10 +18,18 @@ Deno.test("catalog gallery - front matter after a UTF-8 byte order mark (Windows
   assert.equal(body, "# X\r\n");
 });
 
-Deno.test("catalog gallery - the schema names the failing key", () => {
-  const problems = checkFrontMatter({ name: "" });
-  assert.ok(problems.includes("/name must NOT have fewer than 1 characters"), problems.join("\n"));
-  assert.ok(problems.some((p) => p.includes("'slug'")));
+Deno.test("catalog gallery - the schema names the failing key, and the README line it is on", () => {
+  const readme = "---\nslug: ok-slug\nname: ''\ndomains:\n  - a.example\n  - Bad\n---\n# X\n";
+  const split = splitFrontMatter(readme);
+  const problems = checkFrontMatter(split.data as Record<string, unknown>);
+  const name = problems.find((p) => p.path.join(".") === "name");
+  assert.equal(name?.message, "must be 1 to 50 characters, found 0");
+  assert.equal(split.lineOf(["name"]), 3);
+  const domain = problems.find((p) => p.path.join(".") === "domains.1");
+  assert.equal(domain?.code, "bad-format");
+  assert.equal(split.lineOf(["domains", 1]), 6);
+  assert.ok(problems.some((p) => p.code === "missing-field" && p.message.includes('"site_url"')));
+  assert.throws(() => splitFrontMatter("---\nname: [\n---\n"), (e: unknown) => (e as { line: number }).line === 2);
 });
 
 Deno.test("catalog llms - entry lines: singular counts, full stop added, whitespace collapsed, host fallback", () => {

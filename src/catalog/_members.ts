@@ -73,13 +73,17 @@ export async function walkCorpus(
   return { members, files: members.map((m) => m.name).sort(byCodeUnit) };
 }
 
-/** Reads `config.yaml`'s `version`, or `undefined` when the file is missing or unreadable. */
-export function configVersion(members: readonly ArchiveFile[]): unknown {
+/**
+ * `config.yaml`'s `version`: `present` is the member's name inside the entry (`.mapper/config.yaml`), `undefined`
+ * when there is none; `version` is `undefined` when it is missing or the file does not parse.
+ */
+export function configVersion(members: readonly ArchiveFile[]): { present?: string; version?: unknown } {
   const config = members.find((m) => m.name === ".mapper/config.yaml" || m.name === ".mapper/config.yml");
-  if (!config) return undefined;
+  if (!config) return {};
   try {
-    return (parseYaml(decoder.decode(config.data)) as { version?: unknown } | null)?.version;
+    const version = (parseYaml(decoder.decode(config.data)) as { version?: unknown } | null)?.version;
+    return { present: config.name, version };
   } catch {
-    return undefined;
+    return { present: config.name };
   }
 }

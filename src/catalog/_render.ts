@@ -50,6 +50,9 @@ function markdown() {
   };
   md.renderer.rules.heading_open = demote;
   md.renderer.rules.heading_close = demote;
+  // A README table (a view/route list is common) scrolls inside its own box like the views table, never the page.
+  md.renderer.rules.table_open = () => `<div class="scroll"><table>\n`;
+  md.renderer.rules.table_close = () => `</table></div>\n`;
   md.renderer.rules.link_open = (tokens: Tokens, idx: number, options: unknown, _env: unknown, self: Tokens[0]) => {
     tokens[idx].attrSet("rel", "nofollow noopener");
     return self.renderToken(tokens, idx, options);
@@ -64,14 +67,15 @@ export function renderMarkdown(body: string): string {
   return renderer.render(body);
 }
 
-// Phone first: nothing may be wider than the viewport (390 px is the narrowest phone we check). Long words (URLs,
-// commands) wrap or scroll inside their own box; tables scroll inside a wrapper instead of widening the page.
+// Phone first: nothing may be wider than the viewport (320 px is the narrowest phone we check). Long words (names,
+// URLs, commands) wrap anywhere; tables keep their words whole (a route broken mid-segment reads badly) and scroll
+// inside a `.scroll` wrapper instead of widening the page.
 const STYLE = `*{box-sizing:border-box}
-body{font:16px/1.5 system-ui,sans-serif;max-width:60rem;margin:1.5rem auto;padding:0 1rem;color:#1b1b1b}
-h1,h2,p,dd,li{overflow-wrap:anywhere}
-code,pre{font:14px ui-monospace,monospace;background:#f3f3f3}pre{padding:.75rem;overflow:auto;white-space:pre-wrap;
-overflow-wrap:anywhere}.scroll{overflow-x:auto;max-width:100%}
-table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.25rem .5rem;text-align:left;vertical-align:top}
+body{font:16px/1.5 system-ui,sans-serif;max-width:60rem;margin:1.5rem auto;padding:0 1rem;color:#1b1b1b;
+overflow-wrap:anywhere}
+code,pre{font:14px ui-monospace,monospace;background:#f3f3f3}pre{padding:.75rem;overflow:auto;white-space:pre-wrap}
+.scroll{overflow-x:auto;max-width:100%}table{border-collapse:collapse;overflow-wrap:normal}
+td,th{border:1px solid #ccc;padding:.25rem .5rem;text-align:left;vertical-align:top}
 .install{font-size:1rem;padding:.5rem .75rem}
 dl{display:grid;grid-template-columns:minmax(5rem,max-content) minmax(0,1fr);gap:.25rem 1rem}dd{margin:0}
 dt{font-weight:600}img{max-width:100%;height:auto}

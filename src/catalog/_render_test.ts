@@ -26,3 +26,9 @@ Deno.test("catalog render - headings are demoted one level and images become lin
   assert.ok(html.startsWith("<h2>Title</h2>\n<h6>Deep</h6>\n"), html);
   assert.ok(html.includes('<a href="https://img.example/x.png" rel="nofollow noopener">[image: alt]</a>'), html);
 });
+
+Deno.test("catalog render - a README table is wrapped in its own scroll box", () => {
+  const html = renderMarkdown("| View | Route |\n|---|---|\n| Home | `/` |\n");
+  assert.ok(html.startsWith('<div class="scroll"><table>\n'), html);
+  assert.ok(html.endsWith("</table></div>\n"), html);
+});

@@ -7,6 +7,8 @@
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import type { Io } from "../io.ts";
 import { DataError, describe, EXIT_OK, FileError, MapperError, UsageError } from "../errors.ts";
+import { githubAnnotation } from "../github.ts";
+import { escapeControls } from "../terminal.ts";
 import { materializeBundledGallery } from "./_bundled.ts";
 import { writeSnapshot } from "./export.ts";
 import { startCatalogServer } from "./server.ts";
@@ -51,6 +53,8 @@ export interface BuildOptions {
   baseUrl: string;
   /** `--strict`: fail when an entry is invalid instead of leaving it out. */
   strict?: boolean | undefined;
+  /** `text` (default: warning lines on stderr) or `github` (workflow annotations on stdout, at file:line). */
+  format?: string | undefined;
   /** Computes corpus statistics (injectable for tests). */
   stats?: StatsFn;
 }
@@ -96,8 +100,22 @@ function reportWarnings(
   command: string,
   snapshot: Pick<Snapshot, "warnings" | "withheld">,
   strict: boolean | undefined,
+  github?: { gallery: string },
 ): void {
-  for (const w of snapshot.warnings) io.stderr.write(`mapper ${command}: warning: ${warningLine(w)}\n`);
+  for (const w of snapshot.warnings) {
+    if (!github) {
+      io.stderr.write(`mapper ${command}: warning: ${warningLine(w)}\n`);
+      continue;
+    }
+    // On the pull request's diff, at the file and line the problem is in (an error when --strict fails the build).
+    io.stdout.write(githubAnnotation({
+      severity: strict ? "error" : "warning",
+      file: w.file === undefined ? undefined : relative(io.cwd, join(github.gallery, w.file)).split(sep).join("/"),
+      line: w.line,
+      title: w.rule,
+      message: `entry "${w.entry}" left out: ${w.detail}`,
+    }));
+  }
   if (snapshot.withheld.length > 0) {
     io.stderr.write(
       `mapper ${command}: withheld ${snapshot.withheld.map((s) => `"${s}"`).join(", ")}: listed in removed.yaml\n`,
@@ -214,6 +232,9 @@ async function firstMissingAncestor(dir: string): Promise<string | undefined> {
 /** `mapper atlas build`: writes the snapshot as static files (atomically) into `--out`. Returns the exit code. */
 export async function runBuild(opts: BuildOptions, io: Io): Promise<number> {
   checkBaseUrl(opts.baseUrl);
+  if (opts.format !== undefined && opts.format !== "text" && opts.format !== "github") {
+    throw new UsageError(`unknown --format "${escapeControls(opts.format)}"`, { hint: "use text or github" });
+  }
   const out = resolve(io.cwd, opts.out);
   const fromOut = relative(out, resolve(io.cwd));
   if (fromOut !== ".." && !fromOut.startsWith(`..${sep}`) && !isAbsolute(fromOut)) {
@@ -247,7 +268,7 @@ export async function runBuild(opts: BuildOptions, io: Io): Promise<number> {
     now: buildClock(io),
     note: listingNote(bundled !== undefined, gallery),
   });
-  reportWarnings(io, "atlas build", snapshot, opts.strict);
+  reportWarnings(io, "atlas build", snapshot, opts.strict, opts.format === "github" ? { gallery } : undefined);
   const created = await firstMissingAncestor(dirname(out));
   let staging: string;
   try {

@@ -13,6 +13,7 @@ import type { CorpusStats } from "../corpus/mod.ts";
 import { type CatalogStats, STAT_KEYS } from "../atlas/mod.ts";
 import {
   CorpusChangedError,
+  CorpusProblem,
   type EntryWarning,
   type GalleryEntry,
   type GalleryRead,
@@ -125,8 +126,10 @@ export const loaderStats: StatsFn = async (dir: string, archived: readonly Archi
   if (errors.length > 0) {
     const first = errors[0]!;
     const file = relative(dirname(dir), first.location.file).split(sep).join("/");
-    throw new Error(
+    throw new CorpusProblem(
       `${errors.length} validation error(s), first: ${file}:${first.location.line} ${first.code}: ${first.message}`,
+      file,
+      first.location.line,
     );
   }
   const bytes = new Map(archived.map((m) => [join(dir, ...m.name.slice(".mapper/".length).split("/")), m.data]));

@@ -31,6 +31,7 @@ export function registerCatalog(atlas: Command, ctx: CliContext): void {
     .requiredOption("--out <dir>", "output directory (created; must be empty or missing)")
     .option("--base-url <url>", "public base URL used in links", "http://127.0.0.1:8080")
     .option("--strict", "fail when any entry is invalid")
+    .option("--format <format>", "text (default) or github: each entry left out as a workflow annotation at file:line")
     .action(async (opts) => {
       const { runBuild } = await catalogRun();
       ctx.exitCode = await runBuild(opts, ctx.io);

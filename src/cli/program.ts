@@ -44,6 +44,11 @@ export const GROUPS: readonly Group[] = [
         .registerCorpusCommands,
   },
   {
+    names: ["sel-check", "search", "export"],
+    load: async () =>
+      (await lazy<typeof import("./offline.ts")>(new URL("./offline.ts", import.meta.url))).registerOffline,
+  },
+  {
     names: ["atlas"],
     load: async () => (await lazy<typeof import("./atlas.ts")>(new URL("./atlas.ts", import.meta.url))).registerAtlas,
   },

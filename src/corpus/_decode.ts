@@ -2,12 +2,13 @@
 // problems; unknown fields and similar are warnings. The YAML side (aliases, merge keys, paths) is `_yaml_reader.ts`;
 // the shapes produced are `_raw.ts`.
 import { splitSelectors as splitJoined } from "./selector.ts";
-import type { Diagnostic, SourceLocation } from "./diagnostic.ts";
+import type { Diagnostic, FieldLocations, SourceLocation } from "./diagnostic.ts";
 import * as rules from "./rules.ts";
 import type { WireFieldProperty, WirePayload, WireProperty } from "./wire.ts";
 import type { DecodeChecks, RawComponent, RawDefinition, RawFile, RawMessage, RawRequest, RawView } from "./_raw.ts";
 import { type Entry, firstLine, isNullScalar, kindOf, YamlReader } from "./_yaml_reader.ts";
 import type { ParsedYaml, YamlNode } from "./_yaml_nodes.ts";
+import { KEYS_AT, type Place, whereKeyBelongs } from "./schema.ts";
 
 export type {
   DecodeChecks,
@@ -23,64 +24,8 @@ export type {
 /** Files that configure tooling rather than describe the site: no unknown-field or version warnings. */
 const TOOLING_FILES = new Set(["config.yaml", "config.yml", "survey.yaml", "survey.yml"]);
 
-const ROOT_KEYS = new Set(["version", "memory", "components", "views", "requests", "messages", "url", "snapshots"]);
-const VIEW_FIELDS_AT_ROOT = new Set([
-  "name",
-  "route",
-  "description",
-  "stability",
-  "access",
-  "dependencies",
-  "tags",
-  "source",
-]);
-const COMPONENT_KEYS = new Set([
-  "name",
-  "selector",
-  "description",
-  "source",
-  "memory",
-  "tags",
-  "properties",
-  "children",
-  "stability",
-  "dependencies",
-  "$ref",
-]);
-const ACCESS_KEYS = new Set(["status", "reason"]);
-const VIEW_KEYS = new Set([
-  "name",
-  "route",
-  "url",
-  "description",
-  "memory",
-  "components",
-  "requests",
-  "stability",
-  "access",
-  "source",
-  "dependencies",
-  "tags",
-  "snapshots",
-]);
-const REQUEST_KEYS = new Set([
-  "name",
-  "route",
-  "method",
-  "description",
-  "source",
-  "request",
-  "response",
-  "headers",
-  "memory",
-  "tags",
-  "properties",
-]);
-const MESSAGE_KEYS = new Set(["name", "level", "message", "description", "source", "properties"]);
-const COMPONENT_PROPERTY_KEYS = new Set(["name", "extract", "transform"]);
-const FIELD_PROPERTY_KEYS = new Set(["name", "source", "field", "pattern"]);
-const PAYLOAD_KEYS = new Set(["fields"]);
-const PAYLOAD_FIELD_KEYS = new Set(["name", "type", "description"]);
+/** Keys of a view that, written at the file root instead, get `view-field-at-file-root`. */
+const VIEW_FIELDS_AT_ROOT = new Set([...KEYS_AT.view].filter((k) => !KEYS_AT.file.has(k)));
 
 /** Decoding state of one file. */
 class FileDecoder extends YamlReader {
@@ -132,9 +77,41 @@ class FileDecoder extends YamlReader {
     return value;
   }
 
-  unknown(e: Entry, where: string): void {
-    if (this.tooling) return;
-    this.warn("unknown-field", `unknown field "${e.key}" in ${where}; it is ignored`, this.loc(e.keyNode));
+  /**
+   * A key the switch of its place did not handle: accepted when the schema allows it there (authoring data such as
+   * `snapshots`), else `unknown-field`, saying where it belongs when the schema allows it elsewhere. The switches
+   * name only keys of the schema (`schema_test.ts` checks), so the schema decides what is known.
+   */
+  unknown(e: Entry, where: string, place: Place): void {
+    if (this.tooling || KEYS_AT[place].has(e.key)) return;
+    const belongs = whereKeyBelongs(e.key, place);
+    this.warn(
+      "unknown-field",
+      `unknown field "${e.key}" in ${where}; it is ignored` +
+        (belongs === undefined ? "" : ` — "${e.key}" belongs ${belongs}; move it there`),
+      this.loc(e.keyNode),
+    );
+  }
+
+  /** Records where the value of `key` starts (search's `file:line:col`); no field path, which costs more. */
+  mark(target: { fieldAt?: FieldLocations }, key: string, node: YamlNode | null): void {
+    if (node !== null) (target.fieldAt ??= {})[key] = this.at(node.start);
+  }
+
+  /** A list of strings whose items' places are recorded as `key[i]` (`memory[0]`, `memory[1]`, …). */
+  markedStrings(
+    target: { fieldAt?: FieldLocations },
+    key: string,
+    node: YamlNode | null,
+    what: string,
+  ): string[] | undefined {
+    const at: SourceLocation[] = [];
+    const list = this.strings(node, what, at);
+    if (at.length > 0) {
+      const fields = target.fieldAt ??= {};
+      at.forEach((loc, i) => fields[`${key}[${i}]`] = loc);
+    }
+    return list;
   }
 
   // ---- entities -------------------------------------------------------------------------------------------
@@ -153,6 +130,7 @@ class FileDecoder extends YamlReader {
     const file: RawFile = {
       extracts: this.extracts,
       memory: [],
+      memoryAt: [],
       components: [],
       views: [],
       requests: [],
@@ -181,6 +159,7 @@ class FileDecoder extends YamlReader {
     const entries = this.entries(root, "the file root");
     if (!entries) return file;
     let fileUrl: string | undefined;
+    let fileUrlNode: YamlNode | null = null;
     let hasVersion = false;
     let componentsNode: YamlNode | null = null;
     let viewsCount = 0;
@@ -214,7 +193,8 @@ class FileDecoder extends YamlReader {
           break;
         }
         case "memory":
-          file.memory = this.strings(e.value, `"memory"`) ?? [];
+          file.memoryAt = [];
+          file.memory = this.strings(e.value, `"memory"`, file.memoryAt) ?? [];
           break;
         case "components":
           componentsNode = e.keyNode;
@@ -238,6 +218,7 @@ class FileDecoder extends YamlReader {
           break;
         case "url":
           fileUrl = this.string(e.value, `"url"`);
+          fileUrlNode = e.value;
           break;
         case "snapshots":
           break; // authoring-only: attaches snapshots to the file's views, never on the wire
@@ -250,8 +231,8 @@ class FileDecoder extends YamlReader {
                 `"views:" entry, e.g. views: [{name: Home, route: /, ${e.key}: …}]`,
               this.loc(e.keyNode),
             );
-          } else if (!ROOT_KEYS.has(e.key)) {
-            this.unknown(e, "the file root");
+          } else {
+            this.unknown(e, "the file root", "file");
           }
       }
     }
@@ -271,7 +252,13 @@ class FileDecoder extends YamlReader {
         this.loc(componentsNode),
       );
     }
-    if (fileUrl !== undefined) { for (const v of file.views) v.url ??= fileUrl; }
+    if (fileUrl !== undefined) {
+      for (const v of file.views) {
+        if (v.url !== undefined) continue;
+        v.url = fileUrl;
+        this.mark(v, "url", fileUrlNode);
+      }
+    }
     return file;
   }
 
@@ -328,12 +315,14 @@ class FileDecoder extends YamlReader {
       switch (e.key) {
         case "name":
           setIf(def, "name", this.string(e.value, `a component's "name"`));
+          this.mark(def, "name", e.value);
           break;
         case "selector":
           this.selector(def, e.value);
           break;
         case "description":
           setIf(def, "description", this.string(e.value, `a component's "description"`));
+          this.mark(def, "description", e.value);
           break;
         case "source":
           setIf(def, "source", this.string(e.value, `a component's "source"`));
@@ -345,7 +334,7 @@ class FileDecoder extends YamlReader {
           break;
         }
         case "memory":
-          setIf(def, "memory", this.strings(e.value, `a component's "memory"`));
+          setIf(def, "memory", this.markedStrings(def, "memory", e.value, `a component's "memory"`));
           break;
         case "tags":
           setIf(def, "tags", this.strings(e.value, `a component's "tags"`));
@@ -363,7 +352,7 @@ class FileDecoder extends YamlReader {
           setIf(def, "dependencies", this.strings(e.value, `a component's "dependencies"`));
           break;
         default:
-          if (!COMPONENT_KEYS.has(e.key)) this.unknown(e, "a component");
+          this.unknown(e, "a component", "component");
       }
     }
     return def;
@@ -374,13 +363,14 @@ class FileDecoder extends YamlReader {
     if (n === null || isNullScalar(n)) return;
     def.selectorLocation = this.loc(node);
     if (n.kind === "seq") {
-      const parts = this.strings(node, `a component's "selector"`) ?? [];
+      const parts = this.markedStrings(def, "selector", node, `a component's "selector"`) ?? [];
       def.selectorGiven = parts.length > 0;
       def.selectorText = parts;
       def.selectors = splitJoined(parts.join(","));
     } else {
       const s = this.string(node, `a component's "selector"`);
       if (s === undefined) return;
+      this.mark(def, "selector[0]", node);
       def.selectorGiven = true;
       def.selectorText = [s];
       def.selectors = splitJoined(s);
@@ -415,7 +405,7 @@ class FileDecoder extends YamlReader {
         const t = this.string(e.value, `a property's "transform"`);
         setIf(p, "transform", t);
         if (t !== undefined) this.reportAt(rules.transform(t), e.value);
-      } else if (!COMPONENT_PROPERTY_KEYS.has(e.key)) this.unknown(e, "a component property");
+      } else this.unknown(e, "a component property", "componentProperty");
     }
     if (!p.name) this.warn("property-missing-name", 'component property without a "name"', this.loc(node));
     if (!p.extract) this.warn("property-missing-extract", 'component property without an "extract"', this.loc(node));
@@ -444,7 +434,7 @@ class FileDecoder extends YamlReader {
             at[e.key] = this.loc(e.value ?? e.keyNode);
             break;
           default:
-            if (!FIELD_PROPERTY_KEYS.has(e.key)) this.unknown(e, `a ${owner} property`);
+            this.unknown(e, `a ${owner} property`, "fieldProperty");
         }
       }
       const here = this.loc(item);
@@ -460,7 +450,7 @@ class FileDecoder extends YamlReader {
     const payload: WirePayload = {};
     for (const e of entries) {
       if (e.key !== "fields") {
-        if (!PAYLOAD_KEYS.has(e.key)) this.unknown(e, what);
+        this.unknown(e, what, "payload");
         continue;
       }
       const fields: NonNullable<WirePayload["fields"]> = [];
@@ -473,7 +463,7 @@ class FileDecoder extends YamlReader {
           else if (f.key === "type") setIf(field, "type", this.string(f.value, `a field's "type"`));
           else if (f.key === "description") {
             setIf(field, "description", this.string(f.value, `a field's "description"`));
-          } else if (!PAYLOAD_FIELD_KEYS.has(f.key)) this.unknown(f, `a field of ${what}`);
+          } else this.unknown(f, `a field of ${what}`, "payloadField");
         }
         fields.push(field);
       }
@@ -499,8 +489,11 @@ class FileDecoder extends YamlReader {
       switch (e.key) {
         case "name":
         case "route":
-        case "method":
         case "description":
+          this.mark(r, e.key, e.value);
+          setIf(r, e.key, this.string(e.value, `a request's "${e.key}"`));
+          break;
+        case "method":
         case "source":
           setIf(r, e.key, this.string(e.value, `a request's "${e.key}"`));
           break;
@@ -517,14 +510,16 @@ class FileDecoder extends YamlReader {
           break;
         }
         case "memory":
+          setIf(r, "memory", this.markedStrings(r, "memory", e.value, `a request's "memory"`));
+          break;
         case "tags":
-          setIf(r, e.key, this.strings(e.value, `a request's "${e.key}"`));
+          setIf(r, "tags", this.strings(e.value, `a request's "tags"`));
           break;
         case "properties":
           setIf(r, "properties", this.fieldProperties(e.value, "request"));
           break;
         default:
-          if (!REQUEST_KEYS.has(e.key)) this.unknown(e, "a request");
+          this.unknown(e, "a request", "request");
       }
     }
     return r;
@@ -542,6 +537,7 @@ class FileDecoder extends YamlReader {
         case "description":
         case "source":
           setIf(m, e.key, this.text(e.value, `a message's "${e.key}"`, e.key));
+          if (e.key === "name" || e.key === "description") this.mark(m, e.key, e.value);
           if (e.key === "message" && m.message !== undefined) {
             this.reportAt(rules.messageRegex(m.message), e.value);
           }
@@ -550,7 +546,7 @@ class FileDecoder extends YamlReader {
           setIf(m, "properties", this.fieldProperties(e.value, "message"));
           break;
         default:
-          if (!MESSAGE_KEYS.has(e.key)) this.unknown(e, "a message");
+          this.unknown(e, "a message", "message");
       }
     }
     return m;
@@ -568,7 +564,7 @@ class FileDecoder extends YamlReader {
         status = this.string(e.value, `"access.status"`);
         statusAt = this.loc(e.value ?? e.keyNode);
       } else if (e.key === "reason") reason = this.string(e.value, `"access.reason"`);
-      else if (!ACCESS_KEYS.has(e.key)) this.unknown(e, `a view's "access"`);
+      else this.unknown(e, `a view's "access"`, "access");
     }
     for (const p of rules.access(status, reason)) this.report(p, statusAt);
   }
@@ -585,9 +581,10 @@ class FileDecoder extends YamlReader {
         case "url":
         case "description":
           setIf(v, e.key, this.string(e.value, `a view's "${e.key}"`));
+          this.mark(v, e.key, e.value);
           break;
         case "memory":
-          v.memory = this.strings(e.value, `a view's "memory"`) ?? [];
+          v.memory = this.markedStrings(v, "memory", e.value, `a view's "memory"`) ?? [];
           break;
         case "components":
           v.components = this.components(e.value, `a view's "components"`);
@@ -611,7 +608,7 @@ class FileDecoder extends YamlReader {
           this.access(e.value);
           break;
         default:
-          if (!VIEW_KEYS.has(e.key)) this.unknown(e, "a view");
+          this.unknown(e, "a view", "view");
       }
     }
     return v;

@@ -1,5 +1,5 @@
 // The raw shapes a corpus file decodes to (`_decode.ts`), before cross-file checks (`_crosscheck.ts`) and loading.
-import type { SourceLocation } from "./diagnostic.ts";
+import type { FieldLocations, SourceLocation } from "./diagnostic.ts";
 import type * as rules from "./rules.ts";
 import type { WireMessage, WireProperty, WireRequest } from "./wire.ts";
 
@@ -46,6 +46,8 @@ export interface RawDefinition {
   properties: WireProperty[];
   /** Nested child components. */
   children: RawComponent[];
+  /** Where each field's value starts. */
+  fieldAt?: FieldLocations;
   /** Where it is written. */
   location: SourceLocation;
 }
@@ -54,12 +56,16 @@ export interface RawDefinition {
 export interface RawRequest extends Partial<WireRequest> {
   /** Where it is written. */
   location: SourceLocation;
+  /** Where each field's value starts. */
+  fieldAt?: FieldLocations;
 }
 
 /** A message as written. */
 export interface RawMessage extends Partial<WireMessage> {
   /** Where it is written. */
   location: SourceLocation;
+  /** Where each field's value starts. */
+  fieldAt?: FieldLocations;
 }
 
 /** A view as written. */
@@ -84,6 +90,8 @@ export interface RawView {
   components: RawComponent[];
   /** Requests of the view. */
   requests: RawRequest[];
+  /** Where each field's value starts. */
+  fieldAt?: FieldLocations;
   /** Where it is written. */
   location: SourceLocation;
 }
@@ -100,6 +108,8 @@ export interface RawFile {
   extracts: Array<{ extract: string; location: SourceLocation }>;
   /** Memory notes. */
   memory: string[];
+  /** Where each memory note starts. */
+  memoryAt: SourceLocation[];
   /** Components declared in the file. */
   components: RawComponent[];
   /** Views declared in the file. */

@@ -3,6 +3,7 @@ import { fileURLToPath } from "node:url";
 import { fastParse } from "./_yaml_fast.ts";
 import { libraryParse } from "./_yaml_library.ts";
 import type { ParsedYaml } from "./_yaml_nodes.ts";
+import { mulberry32 } from "../../tests/_random.ts";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
@@ -129,17 +130,6 @@ Deno.test("fast yaml - the repository's YAML files: identical when accepted; the
   assert.ok(accepted > files.length / 2, `only ${accepted} of ${files.length} accepted`);
 });
 
-/** A small deterministic PRNG (mulberry32). */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6D2B79F5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const PIECES = [
   "a",
   "name",
@@ -190,7 +180,7 @@ const PIECES = [
 ];
 
 Deno.test("fast yaml - random documents: declined, or read exactly as the library reads them", () => {
-  const rnd = random(15 + Number(Deno.env.get("MAPPER_FUZZ_SEED") ?? 0));
+  const rnd = mulberry32(15 + Number(Deno.env.get("MAPPER_FUZZ_SEED") ?? 0));
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)]!;
   const word = () => Array.from({ length: 1 + Math.floor(rnd() * 3) }, () => pick(PIECES)).join("");
   let accepted = 0;
@@ -228,7 +218,7 @@ Deno.test("fast yaml - random documents: declined, or read exactly as the librar
 Deno.test("fast yaml - mutated repository files: declined, or read exactly as the library reads them", async () => {
   const files = (await repoYaml()).filter((f) => f.path.includes("/assets/gallery/"));
   assert.ok(files.length > 0);
-  const rnd = random(16 + Number(Deno.env.get("MAPPER_FUZZ_SEED") ?? 0));
+  const rnd = mulberry32(16 + Number(Deno.env.get("MAPPER_FUZZ_SEED") ?? 0));
   const edits = ["", " ", "  ", ":", ": ", "-", "- ", "#", " #", "'", '"', "\n", "\n  ", "x", "~"];
   let accepted = 0;
   let runs = 0;

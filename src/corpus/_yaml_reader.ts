@@ -206,15 +206,20 @@ export class YamlReader {
     return scalarText(n);
   }
 
-  /** A list of strings (`memory`, `tags`); null items are skipped. */
-  strings(node: YamlNode | null, what: string): string[] | undefined {
+  /**
+   * A list of strings (`memory`, `tags`); null items are skipped. With `at`, where each string kept starts is
+   * appended to it (same order).
+   */
+  strings(node: YamlNode | null, what: string, at?: SourceLocation[]): string[] | undefined {
     const items = this.items(node, what);
     if (!items) return undefined;
     const out: string[] = [];
     for (const item of items) {
       const s = this.string(item, `an item of ${what}`);
-      if (s !== undefined) out.push(s);
-      else if (item === null || isNullScalar(this.deref(item))) {
+      if (s !== undefined) {
+        out.push(s);
+        at?.push(this.at(item?.start));
+      } else if (item === null || isNullScalar(this.deref(item))) {
         this.warn("empty-entry", `empty item in ${what}; it is skipped`, this.loc(item));
       }
     }

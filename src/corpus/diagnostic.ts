@@ -25,6 +25,13 @@ export interface SourceLocation {
   path?: string;
 }
 
+/**
+ * Authoring-only: where the value of each searchable field of a declaration starts, keyed `name`, `description`,
+ * `route`, `url`, `selector[i]` and `memory[i]` (the i-th string kept), as written. No field path (`path`): only
+ * the position.
+ */
+export type FieldLocations = Record<string, SourceLocation>;
+
 /** A problem found while loading. `error` diagnostics from `load` are non-fatal (the entry was dropped). */
 export interface Diagnostic {
   /** Stable machine code, e.g. `missing-name`, `ref-unresolved`, `unknown-field`, `yaml-syntax`. */
@@ -39,6 +46,11 @@ export interface Diagnostic {
   component?: string;
   /** The selector the problem is about, when there is one. */
   selector?: string;
+  /**
+   * For a `parse-error`: the loader's own code for why the file could not be read (`yaml-syntax`, `type-mismatch`,
+   * `file-encoding`, …), so `fmt` can tell a YAML syntax error from YAML of the wrong shape.
+   */
+  cause?: string;
 }
 
 /** Formats a diagnostic as one line: `file:line:col: message` (or `file: message` without a position). */

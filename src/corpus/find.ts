@@ -39,3 +39,11 @@ export function findCorpusDirUp(
     if (dirname(dir) === dir) return undefined;
   }
 }
+
+/**
+ * The `site` label of a compiled corpus: the name of the working directory (the project), as `serve-mapper`, the
+ * browser session, `mapper://corpus` and `export` all label it.
+ */
+export function siteName(cwd: string): string {
+  return cwd.split(/[\\/]/).filter(Boolean).pop() ?? "";
+}

@@ -88,7 +88,7 @@ const RACY_MS = 2_000;
 export function asParseErrors(problems: readonly Diagnostic[]): Diagnostic[] {
   return problems.map((d) =>
     FILE_FATAL.has(d.code)
-      ? { ...d, code: "parse-error", message: `${d.message} (the file is skipped until this is fixed)` }
+      ? { ...d, code: "parse-error", cause: d.code, message: `${d.message} (the file is skipped until this is fixed)` }
       : d
   );
 }
@@ -329,9 +329,19 @@ function assemble(
     }
   }
   const flattener = new Flattener(registry, duplicates, diagnostics, fatal);
-  const corpus: Corpus = { dir, files: paths, memory: [], globals: [], views: [], requests: [], messages: [] };
+  const corpus: Corpus = {
+    dir,
+    files: paths,
+    memory: [],
+    memoryAt: [],
+    globals: [],
+    views: [],
+    requests: [],
+    messages: [],
+  };
   for (const file of files) {
     corpus.memory.push(...file.memory);
+    corpus.memoryAt!.push(...file.memoryAt);
     flattener.flatten(file.components, undefined, [], corpus.globals);
     for (const r of file.requests) {
       const req = checkRequest(r, diagnostics);
@@ -370,6 +380,7 @@ function assemble(
       if (v.source !== undefined) view.source = v.source;
       if (v.tags !== undefined) view.tags = [...v.tags];
       if (v.dependencies !== undefined) view.dependencies = [...v.dependencies];
+      if (v.fieldAt !== undefined) view.fieldAt = v.fieldAt;
       flattener.flatten(v.components, undefined, [], view.components);
       for (const r of v.requests) {
         const req = checkRequest(r, diagnostics);
@@ -518,6 +529,7 @@ class Flattener {
       if (def.description !== undefined) c.description = def.description;
       if (def.selectorText !== undefined) c.selectorText = def.selectorText;
       if (def.selectorLocation !== undefined) c.selectorLocation = def.selectorLocation;
+      if (def.fieldAt !== undefined) c.fieldAt = def.fieldAt;
       out.push(c);
       if (def.children.length > 0) {
         this.flatten(def.children, { selectors, chain: [...parentChain, def.name] }, chain, out);

@@ -30,7 +30,7 @@
  *
  * @module
  */
-export type { Diagnostic, EnvelopeDiagnostic, SourceLocation } from "./diagnostic.ts";
+export type { Diagnostic, EnvelopeDiagnostic, FieldLocations, SourceLocation } from "./diagnostic.ts";
 export { CorpusLoadError, formatDiagnostic, sortByLocation, toEnvelopeDiagnostic } from "./diagnostic.ts";
 export type { Corpus, CorpusComponent, CorpusMessage, CorpusRequest, CorpusView } from "./model.ts";
 export type { LoadOptions, LoadResult } from "./load.ts";
@@ -51,8 +51,19 @@ export {
   startCorpusService,
 } from "./service.ts";
 export { composeSelectors, splitSelectors } from "./selector.ts";
+export { loadSelectorCheck, type SelectorProblem } from "./selector_check.ts";
+export {
+  CORPUS_SCHEMA,
+  KEY_ORDER,
+  type KeyDecl,
+  KEYS_AT,
+  type KeyType,
+  type Place,
+  type PlaceDecl,
+  whereKeyBelongs,
+} from "./schema.ts";
 export { LOCK_FILE, OWNED_FILES, ownedFile, SESSION_FILE } from "./owned.ts";
-export { DEFAULT_CORPUS_DIR, findCorpusDirUp, isDirectory } from "./find.ts";
+export { DEFAULT_CORPUS_DIR, findCorpusDirUp, isDirectory, siteName } from "./find.ts";
 export type { CacheEntry } from "./load.ts";
 export type { WalkedFile } from "./_walk.ts";
 export type { DataError, MapperError } from "../errors.ts";

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { SourceLocation } from "./diagnostic.ts";
+import type { FieldLocations, SourceLocation } from "./diagnostic.ts";
 import type { WireMessage, WireProperty, WireRequest } from "./wire.ts";
 
 /** A flattened component: one entry per declaration (children become their own entries, in pre-order). */
@@ -33,18 +33,24 @@ export interface CorpusComponent {
   selectorLocation?: SourceLocation;
   /** Where the definition was written (for a `$ref` expansion: the referenced definition). */
   location: SourceLocation;
+  /** Authoring-only: where each field's value starts (`name`, `description`, `selector[i]`, `memory[i]`). */
+  fieldAt?: FieldLocations;
 }
 
 /** A request as declared (required `name` and `route` checked). */
 export interface CorpusRequest extends WireRequest {
   /** Where it is declared. */
   location: SourceLocation;
+  /** Authoring-only: where each field's value starts (`name`, `route`, `description`, `memory[i]`). */
+  fieldAt?: FieldLocations;
 }
 
 /** A console message as declared (never dropped: a missing name is `""`). */
 export interface CorpusMessage extends WireMessage {
   /** Where it is declared. */
   location: SourceLocation;
+  /** Authoring-only: where each field's value starts (`name`, `description`). */
+  fieldAt?: FieldLocations;
 }
 
 /** A view (never dropped: a missing name is `""`, a missing route stays absent). */
@@ -71,6 +77,8 @@ export interface CorpusView {
   requests: CorpusRequest[];
   /** Where it is declared. */
   location: SourceLocation;
+  /** Authoring-only: where each field's value starts (`name`, `route`, `url`, `description`, `memory[i]`). */
+  fieldAt?: FieldLocations;
 }
 
 /**
@@ -84,6 +92,8 @@ export interface Corpus {
   files: string[];
   /** File-level memory, concatenated in file order. */
   memory: string[];
+  /** Authoring-only: where each file-level memory note starts (parallel to `memory`). */
+  memoryAt?: SourceLocation[];
   /** Components present on every view. */
   globals: CorpusComponent[];
   /** Views. */

@@ -12,6 +12,7 @@ import type { Io } from "../io.ts";
 import { DataError, FileError, NetworkError } from "../errors.ts";
 import { CorpusLoadError, type Diagnostic, formatDiagnostic } from "./diagnostic.ts";
 import { componentCount, startCorpusService } from "./service.ts";
+import { siteName } from "./find.ts";
 import type { CorpusService } from "./service.ts";
 
 /** Options of {@linkcode runServeMapper} (the command's flags). */
@@ -37,7 +38,7 @@ export async function runServeMapper(opts: ServeMapperOptions, io: Io): Promise<
   // Paths in messages stay as the user wrote them when they resolve the same from the process's cwd.
   const dir = resolve(opts.dir) === absDir ? opts.dir : absDir;
   const label = `${opts.dir.replace(/[\\/]+$/, "")}/`;
-  const site = io.cwd.split(/[\\/]/).filter(Boolean).pop() ?? "";
+  const site = siteName(io.cwd);
 
   try {
     const info = await Deno.stat(absDir);

@@ -95,8 +95,12 @@ const pointer = (name: "click" | "hover") =>
     description: name === "click"
       ? "Click an element by component query or snapshot node id (or a viewport point x/y). The element is " +
         "scrolled into view and waited for (attached, visible, stable); the click is REFUSED with an error when " +
-        "it is disabled or covered (the error names the overlay, e.g. a cookie dialog: deal with it first). Does " +
-        "not wait for what the click causes: follow with wait_for when it navigates or loads."
+        "it is disabled or covered (the error names the overlay, e.g. a cookie dialog: deal with it first), or " +
+        "when something came over it as the pointer arrived (a hover menu: close it). The answer says what the " +
+        "click changed: 'checked false → true' for checkboxes, switches and aria-pressed/expanded controls, or " +
+        "'no visible effect' when nothing changed (the step did not happen: snapshot before going on). A wrapper " +
+        "component (a web component) is clicked through its one inner control, named in the answer. Does not " +
+        "wait for what the click causes: follow with wait_for when it navigates or loads."
       : "Move the pointer over an element by component query or snapshot node id (or a viewport point x/y), to " +
         "open menus or tooltips. Refused with an error when the element is covered.",
     input: {
@@ -132,7 +136,8 @@ const fill = defineTool({
   title: "Fill a field",
   description: "Replace a field's value with text by real typing (framework-controlled inputs see real events), " +
     "then read it back: an error shows the value found when it is not exactly the text. On a <select>, text picks " +
-    "an option by label or value. Refused when the field is covered or disabled; for checkboxes and radios use click.",
+    "an option by label or value. A wrapper component holding one text field (a web component like sl-input) is " +
+    "filled through it. Refused when the field is covered or disabled; for checkboxes and radios use click.",
   input: {
     target,
     text: z.string().describe('The text the field must hold afterwards ("" empties it).'),

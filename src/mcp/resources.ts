@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { basename, resolve } from "node:path";
+import { resolve } from "node:path";
 import type { Io } from "../io.ts";
 import { errorText, MapperError } from "../errors.ts";
 import type { StatusPayload } from "../browser/mod.ts";
@@ -23,9 +23,9 @@ function plain(err: unknown): never {
 
 /** The compiled corpus of `dir` as pretty JSON. */
 export async function corpusJson(dir: string, io: Io): Promise<string> {
-  const { compile, load } = await import("../corpus/mod.ts");
+  const { compile, load, siteName } = await import("../corpus/mod.ts");
   const { corpus } = await load(resolve(io.cwd, dir)).catch(plain);
-  return JSON.stringify(compile(corpus, { site: basename(io.cwd), version: io.now() }), null, 2);
+  return JSON.stringify(compile(corpus, { site: siteName(io.cwd), version: io.now() }), null, 2);
 }
 
 /** The session's content tabs (`about:blank` left out), or `undefined` when no session runs. */

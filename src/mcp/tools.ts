@@ -202,10 +202,85 @@ const match = defineTool({
   },
 });
 
+/** `sel_check`: `mapper sel-check`. */
+const selCheck = defineTool({
+  name: "sel_check",
+  title: "What a selector matches in captured pages",
+  description: "Answers a CSS selector on captured page trees (.snap.tree.json files from 'mapper capture', or the " +
+    "other implementation's component trees) without a browser, as querySelectorAll would on the page: per root " +
+    "(document, open shadow roots, same-origin frames, never crossing into one). Returns, per file, the count " +
+    "(hidden ones and roots named) and the matches (id, element with key attributes, role, accessible name). A " +
+    "selector a capture cannot answer (:hover, a cut attribute value, an unrecorded state) is reported as such, " +
+    "never as 0 matches. Nothing changes.",
+  input: {
+    selector: z.string().min(1).describe('The whole CSS selector (or list), e.g. "li.card" or "nav a[href^=\'/p/\']".'),
+    files: z.array(z.string().min(1)).min(1).describe(
+      "Tree files to answer it on, relative to the server's working directory (e.g. " +
+        '".mapper/snapshots/Catalog/20260607T193000Z.snap.tree.json").',
+    ),
+    limit: z.number().int().min(1).optional().describe("List at most this many matches per file (default 20)."),
+    include_hidden: z.boolean().optional().describe("Also list hidden matches (they are always counted)."),
+  },
+  annotations: READ_LOCAL,
+  browser: false,
+  async call(a, ctx) {
+    const { runSelCheck } = await import("../offline/sel_check.ts");
+    return await ctx.capture((io) =>
+      runSelCheck({
+        selector: a.selector,
+        files: a.files,
+        limit: a.limit ?? 20,
+        includeHidden: a.include_hidden === true,
+        json: false,
+      }, io)
+    );
+  },
+});
+
+/** `search`: `mapper search`. */
+const search = defineTool({
+  name: "search",
+  title: "Find text in the map",
+  description: "Searches the corpus as written (names, selectors, descriptions, memory notes, routes, URLs of " +
+    "components, views, requests and messages) with a JavaScript regular expression, case-insensitive by default. " +
+    "Each hit: file:line:col, the path to the declaration (View › Parent › Component), the field and its value. " +
+    "Reads the corpus only: no browser, nothing changes.",
+  input: {
+    pattern: z.string().min(1).describe(
+      'A JavaScript regular expression, e.g. "card|tile" (or plain text with fixed).',
+    ),
+    field: z.enum(["name", "selector", "description", "memory", "route", "url", "all"]).optional().describe(
+      "Look only in this field (default all).",
+    ),
+    type: z.enum(["component", "view", "request", "message", "all"]).optional().describe(
+      "Look only at this kind of declaration (default all).",
+    ),
+    case: z.boolean().optional().describe("Match upper and lower case exactly (default: case-insensitive)."),
+    fixed: z.boolean().optional().describe("The pattern is plain text, not a regular expression."),
+  },
+  annotations: READ_LOCAL,
+  browser: false,
+  async call(a, ctx) {
+    const { runSearch } = await import("../authoring/search.ts");
+    return await ctx.capture((io) =>
+      runSearch({
+        pattern: a.pattern,
+        ...(a.field === undefined ? {} : { field: a.field }),
+        ...(a.type === undefined ? {} : { type: a.type }),
+        caseSensitive: a.case === true,
+        fixed: a.fixed === true,
+        dir: ctx.dir,
+      }, io)
+    );
+  },
+});
+
 /** Every tool the server offers, in the order `tools/list` shows them. */
 export const TOOLS: readonly ToolSpec[] = [
   ...PAGE_TOOLS,
   match,
+  search,
+  selCheck,
   consoleList,
   consoleGet,
   networkList,

@@ -6,6 +6,7 @@
  */
 import { escapeControls } from "../terminal.ts";
 import type { FillResult, KeyResult, PointerResult, ScrollResult } from "./actions.ts";
+import { EFFECT_WINDOW_MS } from "./api.ts";
 import type { EvalResult } from "./evaluate.ts";
 import type { NavigateResult, WaitResult } from "./navigate.ts";
 import type { DialogInfo } from "./page_events.ts";
@@ -22,17 +23,32 @@ function dialogLine(d: DialogInfo): string {
   return `  a ${d.type} dialog opened${d.message ? `: ${q(d.message)}` : ""} — the page waits; answer it with ${how}\n`;
 }
 
-/** `clicked …` / `hovered …`. */
+/** What a click did, after its line: the control's state before → after, or that nothing visibly happened. */
+function effectText(r: PointerResult): string {
+  if (r.state && r.state.before !== r.state.after) {
+    return ` — ${r.state.name} ${r.state.before} → ${r.state.after}`;
+  }
+  if (r.effects?.length === 0) {
+    const state = r.state ? `; it stayed ${r.state.name} ${r.state.after}` : "";
+    return ` — no visible effect (nothing on the page changed within ${EFFECT_WINDOW_MS} ms, no request, no navigation${state})`;
+  }
+  return "";
+}
+
+/** `clicked … [through its …] at (x, y)[ — checked false → true | — no visible effect …]` / `hovered …`. */
 export function formatPointer(r: PointerResult): string {
   const verb = r.action === "click" ? "clicked" : "hovered";
+  const via = r.via ? ` through its ${safe(r.via)}` : "";
   const scrolled = r.scrolled ? " (scrolled into view)" : "";
-  return `${verb} ${safe(r.target)} at ${at(r.x, r.y)}${scrolled}\n${r.dialog ? dialogLine(r.dialog) : ""}`;
+  return `${verb} ${safe(r.target)}${via} at ${at(r.x, r.y)}${scrolled}${effectText(r)}\n${
+    r.dialog ? dialogLine(r.dialog) : ""
+  }`;
 }
 
 /** `filled … with "text"` / `chose "label" in …`. */
 export function formatFill(r: FillResult): string {
   if (r.option !== undefined) return `chose ${q(r.option)} in ${safe(r.target)}\n`;
-  return `filled ${safe(r.target)} with ${q(r.value)}\n`;
+  return `filled ${safe(r.target)}${r.via ? ` through its ${safe(r.via)}` : ""} with ${q(r.value)}\n`;
 }
 
 /** `pressed Control+A [on …]`. */

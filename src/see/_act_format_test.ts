@@ -65,6 +65,31 @@ Deno.test("act lines - one confirmation line; a dialog the click opened gets a s
     withDialog,
     /\n {2}a prompt dialog opened: "Name\?" — the page waits; answer it with 'mapper browser dialog accept --text T'/,
   );
+  // What a click did: the state it toggled (through the inner control it pressed), nothing at all, or other changes.
+  const base = { action: "click" as const, target: "T (id 3)", x: 5, y: 6, scrolled: false };
+  assert.equal(
+    formatPointer({
+      ...base,
+      via: 'checkbox "I agree"',
+      state: { name: "checked", before: false, after: true },
+      effects: ["state", "dom"],
+    }),
+    'clicked T (id 3) through its checkbox "I agree" at (5, 6) — checked false → true\n',
+  );
+  assert.equal(
+    formatPointer({ ...base, effects: [] }),
+    "clicked T (id 3) at (5, 6) — no visible effect (nothing on the page changed within 500 ms, no request, no navigation)\n",
+  );
+  assert.equal(
+    formatPointer({ ...base, state: { name: "expanded", before: true, after: true }, effects: [] }),
+    "clicked T (id 3) at (5, 6) — no visible effect (nothing on the page changed within 500 ms, no request, no navigation; " +
+      "it stayed expanded true)\n",
+  );
+  assert.equal(formatPointer({ ...base, effects: ["dom"] }), "clicked T (id 3) at (5, 6)\n");
+  assert.equal(
+    formatFill({ action: "fill", target: "X", id: 1, via: 'textbox "City"', value: "Lisbon" }),
+    'filled X through its textbox "City" with "Lisbon"\n',
+  );
   assert.equal(formatFill({ action: "fill", target: "X", id: 1, value: "bob" }), 'filled X with "bob"\n');
   assert.equal(
     formatFill({ action: "fill", target: "X", id: 1, value: "no", option: "Norway" }),

@@ -9,6 +9,22 @@
  */
 
 /**
+ * What `prepareElement` leaves in the isolated world for the later steps of the same action (`armPress`,
+ * `finishPress`): its hit-test and the elements it chose.
+ * @typedef {object} ActKit
+ * @property {(target: Element, x: number, y: number) => Element | null} hitAt the deepest element at a point
+ * @property {(target: Element, hit: Element | null) => boolean} reaches whether a press on `hit` reaches `target`
+ * @property {(target: Element, hit: Element | null, x: number, y: number) => Record<string, unknown>} missed what
+ *   covers `target`, named
+ * @property {(e: Element) => boolean} takesText whether an element is a field that takes typed text
+ * @property {(outer: Element, inner: Element | null) => boolean} composedContains shadow-including containment
+ * @property {(host: Element) => Element[]} inside every element of a subtree, open shadow roots included
+ * @property {(e: Element) => boolean} shown whether an element is visible (opacity included) and not aria-hidden
+ * @property {Element} host the element the action was asked for
+ * @property {Element | null} press the element the input goes to (the host or its inner element)
+ */
+
+/**
  * Gets an element ready for pointer or keyboard input and says where to press, or why it cannot be acted on.
  *
  * Waits (up to `opts.timeoutMs`) until the element is attached, visible and stable (same box on two consecutive
@@ -16,8 +32,19 @@
  * size, and that the hit-test at the press point lands on it (else names what covers it). Coordinates returned are
  * CSS pixels in the top-level viewport (offsets of same-origin frames added).
  *
+ * A host that delegates is acted on through its inner element (`opts.delegate`; the answer's `via` names it and
+ * `globalThis.__mapperAct.press` holds it): for `fill`, an element that takes no text but holds exactly one text
+ * field (in its light DOM or open shadow roots, e.g. `<sl-input>`); for `click`, an element whose centre is dead
+ * space (no interactive element between the hit and the element itself) holding exactly one pressable control
+ * (e.g. the 640 px `<sl-checkbox>` host whose label is 186 px wide), pressed at its label when the control itself
+ * is invisible. Several candidates are refused (`ambiguous-inner`), listing them.
+ *
+ * The hit-test helpers are left in `globalThis.__mapperAct` (this isolated world only) for {@linkcode armPress}
+ * and {@linkcode finishPress}, the later steps of the same action: one implementation of the hit-test.
+ *
  * @this {Element}
- * @param {{ timeoutMs: number, action: string, editable?: boolean, scroll?: boolean, hitTest?: boolean }} opts
+ * @param {{ timeoutMs: number, action: string, editable?: boolean, scroll?: boolean, hitTest?: boolean,
+ *   delegate?: "click" | "fill" }} opts
  * @returns {Promise<Record<string, unknown>>}
  */
 export async function prepareElement(opts) {
@@ -104,7 +131,7 @@ export async function prepareElement(opts) {
   };
   // The page script's node ids (`__mapperSee.idOf`, same isolated world): the daemon names a cover by the component
   // the snapshot gives it.
-  const see = /** @type {{ idOf?: (e: Element) => number } | undefined} */ (
+  const see = /** @type {{ idOf?: (e: Element) => number, interactive?: (e: Element) => boolean } | undefined} */ (
     /** @type {Record<string, unknown>} */ (/** @type {unknown} */ (globalThis))["__mapperSee"]
   );
   const describe = (/** @type {Element} */ e) => {
@@ -140,12 +167,12 @@ export async function prepareElement(opts) {
     const dialog = cover.querySelector("dialog,[role=dialog],[role=alertdialog],[aria-modal=true]");
     return dialog ?? cover;
   };
-  /** The element's box in top-level viewport coordinates, and its own frame's viewport. */
-  const geometry = () => {
-    const r = el.getBoundingClientRect();
+  /** An element's box in top-level viewport coordinates, and its own frame's viewport. */
+  const geometry = (/** @type {Element} */ e) => {
+    const r = e.getBoundingClientRect();
     let x = r.left;
     let y = r.top;
-    const win = el.ownerDocument.defaultView;
+    const win = e.ownerDocument.defaultView;
     let vw = win?.innerWidth ?? 0;
     let vh = win?.innerHeight ?? 0;
     let left = Math.max(r.left, 0);
@@ -173,13 +200,13 @@ export async function prepareElement(opts) {
   };
   const inView = (/** @type {ReturnType<typeof geometry>} */ g) =>
     g.visible.right - g.visible.left >= 1 && g.visible.bottom - g.visible.top >= 1;
-  /** Whether an ancestor that clips (overflow other than visible) hides the element's box entirely. */
-  const clippedBy = () => {
-    const r = el.getBoundingClientRect();
-    for (let n = parentOf(el); n; n = parentOf(n)) {
+  /** The ancestor that clips (overflow other than visible) and hides an element's box entirely, if any. */
+  const clippedBy = (/** @type {Element} */ e) => {
+    const r = e.getBoundingClientRect();
+    for (let n = parentOf(e); n; n = parentOf(n)) {
       const style = getComputedStyle(n);
       if (style.overflowX === "visible" && style.overflowY === "visible") continue;
-      if (n === el.ownerDocument.documentElement || n === el.ownerDocument.body) continue;
+      if (n === e.ownerDocument.documentElement || n === e.ownerDocument.body) continue;
       const c = n.getBoundingClientRect();
       if (r.right <= c.left || r.left >= c.right || r.bottom <= c.top || r.top >= c.bottom) return n;
     }
@@ -203,7 +230,7 @@ export async function prepareElement(opts) {
     const visible = el.checkVisibility({ visibilityProperty: true, opacityProperty: false });
     const r = el.getBoundingClientRect();
     if (visible && r.width > 0 && r.height > 0) {
-      if (opts.scroll !== false && !inView(geometry()) && !scrolled) {
+      if (opts.scroll !== false && (!inView(geometry(el)) || clippedBy(el)) && !scrolled) {
         el.scrollIntoView({ block: "center", inline: "center", behavior: "instant" });
         scrolled = true;
         last = undefined;
@@ -228,35 +255,13 @@ export async function prepareElement(opts) {
     await frame();
   }
 
-  // 2. enabled — checked at once.
-  const aria = el.closest("[aria-disabled=true]");
-  if (el.matches(":disabled") || aria) return fail("disabled", { target: describe(el) });
-  if (opts.editable) {
-    const input = /** @type {HTMLInputElement} */ (el);
-    const editable = el.matches("input, textarea, select") || /** @type {HTMLElement} */ (el).isContentEditable;
-    if (!editable) return fail("not-editable", { target: describe(el), tag: el.tagName.toLowerCase() });
-    if (input.readOnly) return fail("readonly", { target: describe(el) });
-  }
-
-  // 3. in view (verified by geometry), then the hit-test at the press point.
-  const g = geometry();
-  if (!inView(g)) {
-    const clipper = clippedBy();
-    return fail("offscreen", {
-      target: describe(el),
-      container: clipper ? describe(clipper) : undefined,
-      box: { x: Math.round(g.x), y: Math.round(g.y), width: Math.round(g.width), height: Math.round(g.height) },
-      viewport: { width: g.vw, height: g.vh },
-    });
-  }
-  const px = (g.visible.left + g.visible.right) / 2;
-  const py = (g.visible.top + g.visible.bottom) / 2;
-  if (opts.hitTest !== false) {
-    // Hit-test in each document from the top down: the frame chain itself may be covered.
+  /** The deepest element at a top-level viewport point: hit-tested in each document from the top down (the frame
+   * chain itself may be covered), into open shadow roots and same-origin frames. */
+  const hitAt = (/** @type {Element} */ target, /** @type {number} */ px, /** @type {number} */ py) => {
     /** @type {Element | null} */
     let hit = null;
     /** @type {Document | ShadowRoot} */
-    let root = el.ownerDocument.defaultView?.top?.document ?? el.ownerDocument;
+    let root = target.ownerDocument.defaultView?.top?.document ?? target.ownerDocument;
     let lx = px;
     let ly = py;
     for (let depth = 0; depth < 32; depth++) {
@@ -264,11 +269,20 @@ export async function prepareElement(opts) {
       const found = root.elementFromPoint(lx, ly);
       if (!found) break;
       hit = found;
-      if (found.shadowRoot && found !== el && found.shadowRoot.elementFromPoint(lx, ly) !== found) {
-        root = found.shadowRoot;
-        continue;
+      /** @type {ShadowRoot | null} */
+      const shadow = found.shadowRoot;
+      if (shadow) {
+        if (shadow.elementFromPoint(lx, ly) !== found) {
+          root = shadow;
+          continue;
+        }
+        // The host's own text, slotted into its shadow tree (a button's label): the shadow root answers the host.
+        // The press goes to the slot that shows it, inside the innermost shadow element around the point.
+        hit = shadow.elementsFromPoint(lx, ly).find((/** @type {Element} */ e) => e !== found && shadow.contains(e)) ??
+          found;
+        break;
       }
-      if ((found.tagName === "IFRAME" || found.tagName === "FRAME") && found !== el) {
+      if ((found.tagName === "IFRAME" || found.tagName === "FRAME") && found !== target) {
         /** @type {Document | null} */
         const doc = /** @type {HTMLIFrameElement} */ (found).contentDocument;
         if (!doc) break;
@@ -280,21 +294,179 @@ export async function prepareElement(opts) {
       }
       break;
     }
-    const labels = /** @type {HTMLInputElement} */ (el).labels;
-    const onTarget = hit !== null &&
-      (composedContains(el, hit) || (labels ? [...labels].some((l) => composedContains(l, hit)) : false));
-    if (!onTarget) {
-      if (hit && composedContains(hit, el)) {
-        return fail("no-pointer-events", { target: describe(el), cover: describe(hit), x: px, y: py });
+    return hit;
+  };
+  /**
+   * Whether a press on `hit` reaches `target`: inside it (shadow-including), on one of its labels, or — for a label
+   * — on the control it labels (the click a label passes on to its control).
+   */
+  const reaches = (/** @type {Element} */ target, /** @type {Element | null} */ hit) => {
+    if (hit === null) return false;
+    const labels = /** @type {HTMLInputElement} */ (target).labels;
+    if (target.tagName === "LABEL" && /** @type {HTMLLabelElement} */ (target).control === hit) return true;
+    return composedContains(target, hit) || (labels ? [...labels].some((l) => composedContains(l, hit)) : false);
+  };
+  /** Why a press at a point would not reach `target`, for the answer: what covers it (named, with its chain of ids). */
+  const missed = (
+    /** @type {Element} */ target,
+    /** @type {Element | null} */ hit,
+    /** @type {number} */ px,
+    /** @type {number} */ py,
+  ) => {
+    if (hit && composedContains(hit, target)) {
+      return { reason: "no-pointer-events", target: describe(target), cover: describe(hit), x: px, y: py };
+    }
+    const cover = hit ? coverOf(hit, target) : null;
+    return {
+      reason: "covered",
+      target: describe(target),
+      cover: cover ? describe(cover) : "nothing",
+      coverIds: hit ? chainIds(hit, target) : [],
+      x: px,
+      y: py,
+    };
+  };
+  /** The centre of an element's visible part, in top-level viewport coordinates. */
+  const centre = (/** @type {Element} */ e) => {
+    const g = geometry(e);
+    return { x: (g.visible.left + g.visible.right) / 2, y: (g.visible.top + g.visible.bottom) / 2 };
+  };
+  /** Every element of `host`'s subtree, its open shadow roots included (nested hosts too), in tree order. */
+  const inside = (/** @type {Element} */ host) => {
+    /** @type {Element[]} */
+    const out = [];
+    const walk = (/** @type {Element | ShadowRoot} */ root) => {
+      for (const c of root.querySelectorAll("*")) {
+        out.push(c);
+        if (c.shadowRoot) walk(c.shadowRoot);
       }
-      const cover = hit ? coverOf(hit, el) : null;
-      return fail("covered", {
-        target: describe(el),
-        cover: cover ? describe(cover) : "nothing",
-        coverIds: hit ? chainIds(hit, el) : [],
-        x: px,
-        y: py,
-      });
+    };
+    if (host.shadowRoot) walk(host.shadowRoot);
+    walk(host);
+    return out;
+  };
+  const shown = (/** @type {Element} */ e) =>
+    e.checkVisibility({ visibilityProperty: true, opacityProperty: true }) && e.closest("[aria-hidden=true]") === null;
+  const takesText = (/** @type {Element} */ e) => {
+    if (e.tagName === "TEXTAREA" || e.tagName === "SELECT") return true;
+    if (e.tagName === "INPUT") {
+      const type = (e.getAttribute("type") || "text").toLowerCase();
+      return !["checkbox", "radio", "file", "submit", "button", "reset", "image", "hidden"].includes(type);
+    }
+    return /** @type {HTMLElement} */ (e).isContentEditable && !parentOf(e)?.closest("[contenteditable]");
+  };
+  const interactive = (/** @type {Element} */ e) => see?.interactive?.(e) ?? false;
+  /** Where a control is pressed: itself, or its first visible label when it is invisible (a styled checkbox). */
+  const pressable = (/** @type {Element} */ e) => {
+    const box = e.getBoundingClientRect();
+    if (shown(e) && box.width > 0 && box.height > 0 && getComputedStyle(e).pointerEvents !== "none") return e;
+    const labels = /** @type {HTMLInputElement} */ (e).labels;
+    return labels ? [...labels].find((l) => shown(l) && l.getBoundingClientRect().width > 0) ?? null : null;
+  };
+  /** The later steps of this action (armPress, finishPress) use the same hit-test; the page cannot see this world. */
+  /** @type {ActKit} */
+  const kit = {
+    hitAt,
+    reaches,
+    missed,
+    takesText,
+    composedContains,
+    inside,
+    shown,
+    host: el,
+    press: /** @type {Element | null} */ (null),
+  };
+  /** @type {Record<string, unknown>} */ (/** @type {unknown} */ (globalThis))["__mapperAct"] = kit;
+
+  /**
+   * The inner element a host delegates to, `el` itself when it does not, or a refusal listing the candidates.
+   * @returns {{ press: Element, control: Element } | { candidates: Element[] }}
+   */
+  const delegateOf = () => {
+    if (opts.delegate === "fill") {
+      if (el.matches("input, textarea, select") || /** @type {HTMLElement} */ (el).isContentEditable) {
+        return { press: el, control: el };
+      }
+      let fields = inside(el).filter((e) => takesText(e) && shown(e) && !e.matches("[readonly]"));
+      // A shadow root that delegates focus names the field itself: the one a click on the host would focus.
+      if (fields.length > 1 && el.shadowRoot?.delegatesFocus) {
+        /** @type {HTMLElement} */ (el).focus();
+        let active = el.ownerDocument.activeElement;
+        while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
+        if (active && fields.includes(active)) fields = [active];
+      }
+      const [only] = fields;
+      if (fields.length === 1 && only) return { press: only, control: only };
+      return fields.length > 1 ? { candidates: fields } : { press: el, control: el };
+    }
+    if (opts.delegate !== "click" || interactive(el)) return { press: el, control: el };
+    // Dead space: nothing interactive between what the centre hits and the element itself, and no pointer cursor
+    // there either (the mark of a card or row made clickable by a script).
+    const c = centre(el);
+    const hit = hitAt(el, c.x, c.y);
+    if (!hit || !composedContains(el, hit)) return { press: el, control: el };
+    for (let n = /** @type {Element | null} */ (hit); n; n = n === el ? null : parentOf(n)) {
+      if (n !== el && (interactive(n) || n.tagName === "LABEL")) return { press: el, control: el };
+      if (getComputedStyle(n).cursor === "pointer") return { press: el, control: el };
+    }
+    /** @type {Array<{ press: Element, control: Element }>} */
+    const found = [];
+    for (const e of inside(el)) {
+      if (!interactive(e) || e.matches(":disabled") || e.closest("[aria-hidden=true]")) continue;
+      const press = pressable(e);
+      // A control inside another candidate (an input in its label, an icon button's inner span) is that one.
+      if (!press || found.some((f) => composedContains(f.press, press) || composedContains(f.control, e))) continue;
+      found.push({ press, control: e });
+    }
+    const [one] = found;
+    if (found.length === 1 && one) return one;
+    return found.length > 1 ? { candidates: found.map((f) => f.control) } : { press: el, control: el };
+  };
+
+  // 2. enabled — checked at once.
+  const aria = el.closest("[aria-disabled=true]");
+  if (el.matches(":disabled") || aria) return fail("disabled", { target: describe(el) });
+
+  // 3. the element the input goes to: the target, or the inner element of a host that delegates.
+  const inner = delegateOf();
+  if ("candidates" in inner) {
+    return fail("ambiguous-inner", {
+      target: describe(el),
+      candidates: inner.candidates.slice(0, 10).map((c) => ({ id: see?.idOf?.(c), what: describe(c) })),
+      count: inner.candidates.length,
+    });
+  }
+  const press = inner.press;
+  kit.press = press;
+  const via = press === el ? undefined : describe(inner.control);
+  if (press !== el && (press.matches(":disabled") || press.closest("[aria-disabled=true]"))) {
+    return fail("disabled", { target: describe(el), via });
+  }
+  if (opts.editable) {
+    const input = /** @type {HTMLInputElement} */ (press);
+    const editable = press.matches("input, textarea, select") || /** @type {HTMLElement} */ (press).isContentEditable;
+    if (!editable) return fail("not-editable", { target: describe(el), tag: el.tagName.toLowerCase() });
+    if (input.readOnly) return fail("readonly", { target: describe(el) });
+  }
+
+  // 4. in view (verified by geometry: in the viewport, not cut off by a container), then the hit-test.
+  const g = geometry(press);
+  const clipper = clippedBy(press);
+  if (!inView(g) || clipper) {
+    return fail("offscreen", {
+      target: describe(el),
+      container: clipper ? describe(clipper) : undefined,
+      box: { x: Math.round(g.x), y: Math.round(g.y), width: Math.round(g.width), height: Math.round(g.height) },
+      viewport: { width: g.vw, height: g.vh },
+    });
+  }
+  const px = (g.visible.left + g.visible.right) / 2;
+  const py = (g.visible.top + g.visible.bottom) / 2;
+  if (opts.hitTest !== false) {
+    const hit = hitAt(press, px, py);
+    if (!reaches(press, hit)) {
+      const m = missed(press, hit, px, py);
+      return fail(m.reason, m);
     }
   }
   return {
@@ -304,8 +476,226 @@ export async function prepareElement(opts) {
     box: { x: Math.round(g.x), y: Math.round(g.y), width: Math.round(g.width), height: Math.round(g.height) },
     scrolled,
     target: describe(el),
+    ...(via === undefined ? {} : { via, viaId: see?.idOf?.(inner.control) }),
     waitedMs: elapsed(),
   };
+}
+
+/**
+ * The moment of the press, step 1 (after the pointer moved to the press point, right before the button goes down):
+ * checks that the element under the point is still this one — the move itself may have opened a menu over it
+ * (`mouseenter`) — and arms the hit-target check for the press: capture listeners on every same-origin window from
+ * the element's up to the top that let the press events (`pointerdown` … `click`) through only when they land on
+ * the element, and stop them (`stopImmediatePropagation`, `preventDefault`) when something else would take them.
+ * It also starts watching for the press's effects: mutations of the documents and their open shadow roots, the
+ * state of the pressed control (checked, pressed, expanded), form values, focus, URL and scroll position.
+ * Self-contained but for the hit-test `prepareElement` left in `globalThis.__mapperAct`.
+ *
+ * @this {Element}
+ * @param {{ x: number, y: number }} opts
+ * @returns {Record<string, unknown>}
+ */
+export function armPress(opts) {
+  // deno-lint-ignore no-this-alias
+  const el = this;
+  const g = /** @type {Record<string, unknown>} */ (/** @type {unknown} */ (globalThis));
+  const kit = /** @type {ActKit | undefined} */ (g["__mapperAct"]);
+  if (!kit) return { ok: false, reason: "unprepared" };
+  const previous = /** @type {{ stop?: () => void } | undefined} */ (g["__mapperPress"]);
+  previous?.stop?.();
+  const hit = kit.hitAt(el, opts.x, opts.y);
+  if (!kit.reaches(el, hit)) return { ok: false, ...kit.missed(el, hit, opts.x, opts.y) };
+
+  const top = el.ownerDocument.defaultView?.top ?? window;
+  /** @type {Window[]} */
+  const windows = [];
+  for (let w = /** @type {Window | null} */ (el.ownerDocument.defaultView); w; w = w === w.parent ? null : w.parent) {
+    try {
+      void w.document;
+      windows.push(w);
+    } catch {
+      break; // a cross-origin parent: its events are not ours to see
+    }
+  }
+  /** Every root to watch: the documents and their open shadow roots (nested ones too). */
+  /** @type {Array<Document | ShadowRoot>} */
+  const roots = [];
+  const addRoot = (/** @type {Document | ShadowRoot} */ root) => {
+    roots.push(root);
+    for (const e of root.querySelectorAll("*")) if (e.shadowRoot) addRoot(e.shadowRoot);
+  };
+  for (const w of windows) addRoot(w.document);
+
+  /** The state a press may toggle, of one element: native checked, else aria-checked/pressed/expanded. */
+  const ownState = (/** @type {Element} */ e) => {
+    if (e.tagName === "INPUT") {
+      const input = /** @type {HTMLInputElement} */ (e);
+      if (input.type === "checkbox" || input.type === "radio") {
+        return { name: "checked", value: input.indeterminate ? "mixed" : input.checked };
+      }
+    }
+    for (const name of ["checked", "pressed", "expanded"]) {
+      const v = e.getAttribute(`aria-${name}`);
+      if (v === "true" || v === "false") return { name, value: v === "true" };
+      if (v === "mixed") return { name, value: "mixed" };
+    }
+    return null;
+  };
+  /**
+   * The element whose state the press shows: the pressed one, its label's control, the host's, else the one
+   * visible element with a state inside the host (an `<sl-select>` pressed on its box: its combobox).
+   */
+  const stateful = () => {
+    for (const e of [el, kit.host]) {
+      if (ownState(e)) return e;
+      const control = e.tagName === "LABEL" ? /** @type {HTMLLabelElement} */ (e).control : null;
+      if (control && ownState(control)) return control;
+    }
+    const inner = kit.inside(kit.host).filter((e) => ownState(e) && kit.shown(e));
+    return inner.length === 1 ? inner[0] ?? null : null;
+  };
+  const holder = stateful();
+  const state = () => (holder ? ownState(holder) : null);
+  const fields = () =>
+    roots.flatMap((r) => [...r.querySelectorAll("input, textarea, select")]).map((f) => {
+      const i = /** @type {HTMLInputElement} */ (f);
+      return `${i.value}\u0000${i.checked}`;
+    }).join("\u0001");
+  const focused = () => {
+    let a = el.ownerDocument.activeElement;
+    while (a?.shadowRoot?.activeElement) a = a.shadowRoot.activeElement;
+    return a;
+  };
+  const before = {
+    state: state(),
+    fields: fields(),
+    focus: focused(),
+    url: top.location.href,
+    scroll: `${top.scrollX},${top.scrollY}`,
+  };
+  let mutated = false;
+  const observer = new MutationObserver(() => (mutated = true));
+  for (const r of roots) observer.observe(r, { subtree: true, childList: true, attributes: true, characterData: true });
+
+  /** @type {{ type: string, cover: Record<string, unknown> } | null} */
+  let intercepted = null;
+  let reached = false;
+  const guard = (/** @type {Event} */ e) => {
+    // Only the real press: a page's own `el.click()` (a web component submitting its form) is not ours to stop.
+    if (!e.isTrusted) return;
+    // Not `instanceof Node`: nodes of a same-origin frame come from that window's constructors.
+    const first = /** @type {Node | undefined} */ (/** @type {unknown} */ (e.composedPath()[0]));
+    const target = typeof first?.nodeType !== "number"
+      ? null
+      : first.nodeType === 1
+      ? /** @type {Element} */ (first)
+      : first.parentElement;
+    if (kit.reaches(el, target)) {
+      reached = true;
+      return;
+    }
+    e.stopImmediatePropagation();
+    e.preventDefault();
+    const m = /** @type {MouseEvent} */ (e);
+    intercepted ??= { type: e.type, cover: kit.missed(el, target, m.clientX, m.clientY) };
+  };
+  const TYPES = ["pointerdown", "mousedown", "pointerup", "mouseup", "click"];
+  let armed = true;
+  const disarm = () => {
+    if (!armed) return;
+    armed = false;
+    for (const w of windows) for (const t of TYPES) w.removeEventListener(t, guard, { capture: true });
+  };
+  const last = (/** @type {Event} */ e) => {
+    if (e.type === "click") setTimeout(disarm, 0);
+  };
+  for (const w of windows) {
+    for (const t of TYPES) w.addEventListener(t, guard, { capture: true });
+    w.addEventListener("click", last, { capture: true, once: true });
+  }
+  // Never left armed: a press that opened a dialog never comes back for finishPress.
+  const timer = setTimeout(disarm, 2000);
+
+  g["__mapperPress"] = {
+    el,
+    stopped: false,
+    /** @this {{ stopped: boolean }} */
+    stop() {
+      this.stopped = true;
+      disarm();
+      clearTimeout(timer);
+      observer.disconnect();
+    },
+    outcome() {
+      if (observer.takeRecords().length > 0) mutated = true;
+      /** @type {string[]} */
+      const effects = [];
+      const now = state();
+      const changed = before.state !== null && now !== null && before.state.value !== now.value;
+      if (changed) effects.push("state");
+      if (mutated) effects.push("dom");
+      if (fields() !== before.fields) effects.push("value");
+      // Focus counts when it went to a field (a caret) or away from what was pressed (a dialog's first field); a
+      // button taking focus because it was clicked is no visible effect.
+      const f = focused();
+      if (
+        f !== before.focus && f !== null && f !== f.ownerDocument.body &&
+        (kit.takesText(f) || !(kit.composedContains(el, f) || kit.composedContains(f, el)))
+      ) {
+        effects.push("focus");
+      }
+      if (top.location.href !== before.url) effects.push("url");
+      if (`${top.scrollX},${top.scrollY}` !== before.scroll) effects.push("scroll");
+      return {
+        intercepted,
+        reached,
+        effects,
+        ...(before.state && now
+          ? { state: { name: before.state.name, before: before.state.value, after: now.value } }
+          : {}),
+      };
+    },
+  };
+  return { ok: true };
+}
+
+/**
+ * The moment of the press, step 2 (after the button went up): disarms the hit-target check and says whether the
+ * press reached the element (`intercepted`: what took it instead, stopped before the page saw it), then waits up
+ * to `opts.windowMs` for a visible effect, answering as soon as one shows: the control's state before → after
+ * and what changed (`state`, `dom`, `value`, `focus`, `url`, `scroll`; none is "no visible effect"). A second call
+ * (`windowMs: 0`, when the daemon saw a request or a navigation start) answers at once and ends the first one's
+ * wait.
+ *
+ * @this {Element}
+ * @param {{ windowMs: number }} opts
+ * @returns {Promise<Record<string, unknown>>}
+ */
+export async function finishPress(opts) {
+  const g = /** @type {Record<string, unknown>} */ (/** @type {unknown} */ (globalThis));
+  const p = /** @type {{ el: Element, stopped: boolean, stop: () => void, outcome: () => Record<string, unknown> }
+    | undefined} */
+    (g["__mapperPress"]);
+  if (!p || p.el !== this) return { armed: false };
+  const started = performance.now();
+  let out = p.outcome();
+  while (
+    !p.stopped && !out.intercepted && /** @type {string[]} */ (out.effects).length === 0 &&
+    performance.now() - started < opts.windowMs
+  ) {
+    await new Promise((resolve) => {
+      const t = setTimeout(resolve, 50);
+      requestAnimationFrame(() => {
+        clearTimeout(t);
+        resolve(undefined);
+      });
+    });
+    out = p.outcome();
+  }
+  p.stop();
+  // Only this press's record: a later click may have armed its own meanwhile.
+  if (g["__mapperPress"] === p) g["__mapperPress"] = undefined;
+  return out;
 }
 
 /**

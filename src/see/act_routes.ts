@@ -148,6 +148,10 @@ export async function actPage(
       }
     },
     nameCover: (ids) => (last ? coverLabel(last, ids) : undefined),
+    nameNode(id) {
+      const n = last ? findNode(last.tree, id)?.node : undefined;
+      return n ? nodeLabel(n) : undefined;
+    },
   };
   return { t, page };
 }
@@ -358,7 +362,7 @@ export const ACT_ROUTES: Record<string, PageRoute> = {
   }),
   "tab-close": route(async (engine, body) => {
     const t = await engine.target(required(body, "tab", "the tab id"));
-    await engine.send(t, "Page.close", {}, 10_000);
+    await engine.closeTab(t);
     return { closed: t.tab, url: t.url };
   }),
   dialog: route(async (engine, body) => {

@@ -12,10 +12,18 @@
  */
 import { CdpError, type CdpSessionSend } from "../browser/mod.ts";
 import { UsageError } from "../errors.ts";
-import { PageError } from "./api.ts";
-import { chordEvents, clickEvents, moveEvents, parseChord } from "./input.ts";
+import { EFFECT_WINDOW_MS, PageError } from "./api.ts";
+import { chordEvents, clickEvents, moveEvents, parseChord, pressEvents } from "./input.ts";
 import type { DialogInfo, PageEvents } from "./page_events.ts";
-import { focusElement, prepareElement, prepareFill, readValue, scrollByDelta } from "./_actionability.js";
+import {
+  armPress,
+  finishPress,
+  focusElement,
+  prepareElement,
+  prepareFill,
+  readValue,
+  scrollByDelta,
+} from "./_actionability.js";
 
 /** A resolved element: a handle in the page script's world and how to name it in messages. */
 export interface ResolvedElement {
@@ -48,6 +56,8 @@ export interface ActPage {
    * page-side description.
    */
   nameCover?(ids: readonly number[]): string | undefined;
+  /** Names any element by its page-script id as its snapshot line does (`checkbox "I agree"`), if it was collected. */
+  nameNode?(id: number): string | undefined;
 }
 
 /** A target: a node id or component query, or a viewport point (`click --x --y`). */
@@ -76,8 +86,32 @@ export interface PointerResult {
   y: number;
   /** Whether the element had to be scrolled into view first. */
   scrolled: boolean;
+  /**
+   * The inner element pressed for a host that delegates (a web component whose centre is dead space), named as
+   * a snapshot names an element: `checkbox "I agree to the terms"`.
+   */
+  via?: string;
+  /** A click's effect on the pressed control's state (checkbox, radio, switch, aria-checked/pressed/expanded). */
+  state?: StateChange;
+  /**
+   * What visibly changed after a click, within {@linkcode EFFECT_WINDOW_MS}: `state`, `dom` (a mutation of the
+   * documents or their open shadow roots), `value` (a form field's value or checkedness), `focus` (an element took
+   * focus), `url`, `scroll`, `request` (the page sent one), `navigation` (a document navigation started), `tab` (a
+   * tab or popup opened), `dialog`. Empty: no visible effect. Absent for hover and for a click at a point.
+   */
+  effects?: string[];
   /** A dialog the click opened (the page waits for `browser dialog accept|dismiss`). */
   dialog?: DialogInfo;
+}
+
+/** A control's state before and after a click: `checked false → true`. */
+export interface StateChange {
+  /** `checked` (checkbox, radio, switch, aria-checked), `pressed` (aria-pressed) or `expanded` (aria-expanded). */
+  name: "checked" | "pressed" | "expanded";
+  /** Before the press. */
+  before: boolean | "mixed";
+  /** After it. */
+  after: boolean | "mixed";
 }
 
 /** Result of {@linkcode fill}. */
@@ -88,6 +122,8 @@ export interface FillResult {
   target: string;
   /** Snapshot node id of the element. */
   id: number;
+  /** The inner field filled for a host that delegates (`<sl-input>`): `textbox "Full name"`. */
+  via?: string;
   /** The value the field holds now (equal to the text asked for: verified). */
   value: string;
   /** For a `<select>`: the label of the chosen option. */
@@ -228,6 +264,12 @@ interface Prepared {
   container?: string;
   waitedMs?: number;
   tag?: string;
+  /** The inner element a host delegates to (it is in `globalThis.__mapperAct.press`), and its page-script id. */
+  via?: string;
+  viaId?: number;
+  /** `ambiguous-inner`: the inner candidates (snapshot id and description), and how many there were. */
+  candidates?: Array<{ id?: number; what: string }>;
+  count?: number;
 }
 
 /** Turns a refusal of `prepareElement` into the one-line error an agent can act on. */
@@ -237,7 +279,10 @@ export function refusal(label: string, p: Prepared, action: string, timeoutMs: n
       return new PageError(
         "covered",
         `${label} is covered by ${p.cover ?? "another element"}; the ${action} would land on it`,
-        { hint: "close or accept what covers it first (it is in 'mapper snapshot' under [Blocked])" },
+        {
+          hint:
+            "close or accept what covers it first (a dialog or banner is in 'mapper snapshot' under [Blocked]; Escape closes most menus)",
+        },
       );
     case "no-pointer-events":
       return new PageError(
@@ -255,6 +300,18 @@ export function refusal(label: string, p: Prepared, action: string, timeoutMs: n
       return new PageError("not_editable", `${label} is a <${p.tag ?? "element"}>, not a field that takes text`, {
         hint: "fill an input, a textarea, a select or an editable element; use 'mapper browser click' for others",
       });
+    case "ambiguous-inner": {
+      const list = (p.candidates ?? []).map((c, i) => `\n  #${i}  ${c.id === undefined ? "" : `id=${c.id}  `}${c.what}`)
+        .join("");
+      const more = (p.count ?? 0) > (p.candidates?.length ?? 0) ? `\n  … ${p.count} in all` : "";
+      return new PageError(
+        "ambiguous_inner",
+        action === "fill"
+          ? `${label} is not a field itself and holds ${p.count} fields:${list}${more}`
+          : `${label}: its centre is not a control, and it holds ${p.count}:${list}${more}`,
+        { hint: `${action} one of them by its id, or name it in the map as a child component` },
+      );
+    }
     case "zero-size":
       return new PageError("zero_size", `${label} has no size (0×0 box) and cannot be pressed`, {
         hint: "act on the visible element around it",
@@ -284,13 +341,31 @@ export function refusal(label: string, p: Prepared, action: string, timeoutMs: n
   }
 }
 
-/** Resolves a target and gets it ready for input; returns where to press. */
-async function ready(
+/** A target got ready for input: the element, where to press, and the element the input goes to. */
+interface Ready {
+  el: ResolvedElement;
+  at: Prepared & { x: number; y: number };
+  /** The element pressed or typed into: `el`, or the inner element of a host that delegates (`at.via`). */
+  press: { objectId: string };
+}
+
+/** A refusal of `prepareElement`, with the cover named by its component when the page script knows it. */
+class Refused extends Error {
+  constructor(readonly el: ResolvedElement, readonly p: Prepared) {
+    super(p.reason ?? "refused");
+  }
+}
+
+/**
+ * Resolves a target and gets it ready for input; returns where to press. `delegate` lets a host act through its
+ * inner element (see `prepareElement`). Throws {@linkcode Refused} for the caller to turn into its message.
+ */
+async function prepare(
   page: ActPage,
   target: string,
   action: string,
-  opts: ActionOptions & { editable?: boolean },
-): Promise<{ el: ResolvedElement; at: Prepared & { x: number; y: number } }> {
+  opts: ActionOptions & { editable?: boolean; delegate?: "click" | "fill" },
+): Promise<Ready> {
   assertNoDialog(page);
   const timeoutMs = opts.timeoutMs ?? ACTION_TIMEOUT_MS;
   const el = await page.resolve(target, timeoutMs);
@@ -298,13 +373,56 @@ async function ready(
     timeoutMs,
     action,
     editable: opts.editable === true,
+    ...(opts.delegate ? { delegate: opts.delegate } : {}),
   });
   if (!p.ok || p.x === undefined || p.y === undefined) {
     const named = p.reason === "covered" && p.coverIds ? page.nameCover?.(p.coverIds) : undefined;
     if (named !== undefined) p.cover = named;
-    throw refusal(el.label, p, action, timeoutMs);
+    for (const c of p.candidates ?? []) c.what = (c.id === undefined ? undefined : page.nameNode?.(c.id)) ?? c.what;
+    throw new Refused(el, p);
   }
-  return { el, at: p as Prepared & { x: number; y: number } };
+  const via = p.viaId === undefined ? undefined : page.nameNode?.(p.viaId);
+  if (via !== undefined) p.via = via;
+  const press = p.via === undefined ? el : { objectId: await handleOn(page, el.objectId, PRESSED) };
+  return { el, at: p as Prepared & { x: number; y: number }, press };
+}
+
+/** Resolves a target and gets it ready for input, or throws the refusal an agent can act on. */
+async function ready(
+  page: ActPage,
+  target: string,
+  action: string,
+  opts: ActionOptions & { editable?: boolean; delegate?: "click" | "fill" },
+): Promise<Ready> {
+  try {
+    return await prepare(page, target, action, opts);
+  } catch (err: unknown) {
+    if (err instanceof Refused) throw refusal(err.el.label, err.p, action, opts.timeoutMs ?? ACTION_TIMEOUT_MS);
+    throw err;
+  }
+}
+
+/** The page-side function answering the inner element `prepareElement` chose (a handle, not a value). */
+const PRESSED = "function () { return globalThis.__mapperAct?.press ?? null; }";
+
+/** Calls a page-side function on an element and returns the element it answers, as a handle. */
+async function handleOn(page: ActPage, objectId: string, fn: string): Promise<string> {
+  let answer;
+  try {
+    answer = await page.send<{ result: { objectId?: string } }>("Runtime.callFunctionOn", {
+      functionDeclaration: fn,
+      objectId,
+      returnByValue: false,
+    });
+  } catch (err: unknown) {
+    throw goneOr(err);
+  }
+  if (!answer.result.objectId) {
+    throw new PageError("gone", "the element left the page while acting on it (the page re-rendered)", {
+      hint: "run the command again",
+    });
+  }
+  return answer.result.objectId;
 }
 
 /** Sends mouse events in order; stops (reporting the dialog) when one opens a dialog. */
@@ -324,7 +442,26 @@ function checkPoint(p: { x: number; y: number }): void {
   }
 }
 
-/** Clicks a target: resolve → ready (refusing covered/disabled) → press at the centre of its visible box. */
+/** How long to wait before each new attempt after a press that something else would have taken. */
+const RETRY_BACKOFF_MS = [20, 100, 100, 500];
+
+/** Where a press went instead of the target, for the message of the last attempt. */
+interface Miss {
+  cover?: string;
+  coverIds?: number[];
+  x?: number;
+  y?: number;
+  reason?: string;
+}
+
+/**
+ * Clicks a target: resolve → ready (refusing covered/disabled at once) → move the pointer to the centre of its
+ * visible box → check that the element under the pointer is still the target and arm the hit-target check →
+ * press and release → say what the press did. When the element under the pointer is something else by the time
+ * of the press (a menu the move opened, a dropdown that came back), the press is stopped before the page sees it
+ * and the click is tried again within the timeout, then refused naming what took it: a click is never reported
+ * for an element it did not press. A host whose centre is dead space is clicked through its one inner control.
+ */
 export async function click(page: ActPage, target: Target, opts: ActionOptions = {}): Promise<PointerResult> {
   if (typeof target !== "string") {
     checkPoint(target);
@@ -340,18 +477,153 @@ export async function click(page: ActPage, target: Target, opts: ActionOptions =
     if (dialog) r.dialog = dialog;
     return r;
   }
-  const { el, at } = await ready(page, target, "click", opts);
-  const dialog = await mouse(page, clickEvents(at.x, at.y));
-  const r: PointerResult = {
+  const timeoutMs = opts.timeoutMs ?? ACTION_TIMEOUT_MS;
+  const deadline = Date.now() + timeoutMs;
+  let miss: Miss | undefined;
+  let label = "";
+  for (let attempt = 0;; attempt++) {
+    if (attempt > 0) {
+      const wait = RETRY_BACKOFF_MS[Math.min(attempt - 1, RETRY_BACKOFF_MS.length - 1)]!;
+      if (Date.now() + wait >= deadline) break;
+      await new Promise((r) => setTimeout(r, wait));
+    }
+    let r: Ready;
+    try {
+      r = await prepare(page, target, "click", { timeoutMs: Math.max(1, deadline - Date.now()), delegate: "click" });
+    } catch (err: unknown) {
+      if (!(err instanceof Refused)) throw err;
+      // A cover found before anything was touched is refused at once (a cookie banner: the agent must act). Once
+      // a press was stopped, a cover is what the pointer brought up: try again until the time is up.
+      if (attempt === 0 || (err.p.reason !== "covered" && err.p.reason !== "no-pointer-events")) {
+        throw refusal(err.el.label, err.p, "click", timeoutMs);
+      }
+      label = err.el.label;
+      miss = err.p;
+      continue;
+    }
+    const { el, at, press } = r;
+    label = el.label;
+    const moved = await mouse(page, moveEvents(at.x, at.y));
+    if (moved) {
+      // The page answered the pointer's arrival with a dialog: nothing was pressed, and the page now waits.
+      const text = moved.message ? ` ${JSON.stringify(moved.message.slice(0, 120))}` : "";
+      const hint = dialogOpenError(moved).hint;
+      throw new PageError(
+        "dialog",
+        `${label} was not clicked: the pointer arriving on it opened ${
+          moved.type === "alert" ? "an" : "a"
+        } ${moved.type} dialog${text}`,
+        hint === undefined ? {} : { hint },
+      );
+    }
+    const arm = await callOn<Prepared>(page, press.objectId, armPress.toString(), { x: at.x, y: at.y });
+    if (!arm.ok) {
+      const named = arm.coverIds ? page.nameCover?.(arm.coverIds) : undefined;
+      miss = { ...arm, ...(named === undefined ? {} : { cover: named }) };
+      continue;
+    }
+    using watch = watchEffects(page);
+    const dialog = await mouse(page, pressEvents(at.x, at.y));
+    if (dialog) return pointerResult(r, { dialog, effects: ["dialog"] });
+    const finishing = callOn<PressOutcome>(page, press.objectId, finishPress.toString(), {
+      windowMs: EFFECT_WINDOW_MS,
+    }).catch((err: unknown) => {
+      if (watch.seen.includes("navigation")) return undefined; // the document went away under the call: it navigated
+      throw err;
+    });
+    const first = await Promise.race([finishing.then((o) => ({ o })), watch.started.then(() => "started" as const)]);
+    // The page sent a request, opened a tab or started navigating: that is the effect, no need to wait for the DOM.
+    // A second call answers at once (and ends the first one's wait); the old document still answers until a new
+    // one commits, and says whether the press reached the target. A document already gone means it did: only the
+    // target's own handler ran.
+    const done = first !== "started" ? first.o : await Promise.race([
+      callOn<PressOutcome>(page, press.objectId, finishPress.toString(), { windowMs: 0 }).catch(() => undefined),
+      delay(NAVIGATION_GRACE_MS).then(() => undefined),
+    ]);
+    if (done === undefined || done.armed === false) return pointerResult(r, { effects: watch.seen });
+    if (done.intercepted || !done.reached) {
+      const cover = done.intercepted?.cover ?? { cover: "something this page cannot see (a cross-origin frame?)" };
+      const named = cover.coverIds ? page.nameCover?.(cover.coverIds) : undefined;
+      miss = { ...cover, ...(named === undefined ? {} : { cover: named }) };
+      continue;
+    }
+    return pointerResult(r, {
+      effects: [...(done.effects ?? []), ...watch.seen.filter((e) => !done.effects?.includes(e))],
+      ...(done.state ? { state: done.state } : {}),
+    });
+  }
+  const where = miss?.x !== undefined && miss.y !== undefined
+    ? ` at (${Math.round(miss.x)}, ${Math.round(miss.y)})`
+    : "";
+  throw new PageError(
+    "intercepted",
+    `${label} was not clicked: ${
+      miss?.cover ?? "another element"
+    } came over it as the pointer went there and would have taken the click${where}; tried for ${timeoutMs} ms`,
+    {
+      hint:
+        "close what came over it (Escape closes most menus: 'mapper browser keypress Escape'), or click that element if it is the one you want",
+    },
+  );
+}
+
+/** How long a click that started a navigation still waits for the old document's answer. */
+const NAVIGATION_GRACE_MS = 1000;
+
+const delay = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** What `finishPress` answers. */
+interface PressOutcome {
+  armed?: false;
+  intercepted?: { type: string; cover: Miss } | null;
+  reached?: boolean;
+  effects?: string[];
+  state?: StateChange;
+}
+
+/** The result line of a click that pressed its target. */
+function pointerResult(
+  r: Ready,
+  extra: { dialog?: DialogInfo; effects: string[]; state?: StateChange },
+): PointerResult {
+  const out: PointerResult = {
     action: "click",
-    target: el.label,
-    id: el.id,
-    x: at.x,
-    y: at.y,
-    scrolled: at.scrolled === true,
+    target: r.el.label,
+    id: r.el.id,
+    x: r.at.x,
+    y: r.at.y,
+    scrolled: r.at.scrolled === true,
   };
-  if (dialog) r.dialog = dialog;
-  return r;
+  if (r.at.via !== undefined) out.via = r.at.via;
+  if (extra.state) out.state = extra.state;
+  out.effects = extra.effects;
+  if (extra.dialog) out.dialog = extra.dialog;
+  return out;
+}
+
+/**
+ * Watches a tab for what a click may start outside the document: a navigation (of any frame, or within the
+ * document), a request the page sends, a tab or popup it opens. `started` resolves at the first of them but a URL
+ * change (which `finishPress` sees too).
+ */
+function watchEffects(page: ActPage): { seen: string[]; started: Promise<void> } & Disposable {
+  const seen: string[] = [];
+  let resolve = () => {};
+  const started = new Promise<void>((r) => (resolve = r));
+  const saw = (what: string, wake: boolean) => {
+    if (!seen.includes(what)) seen.push(what);
+    if (wake) resolve();
+  };
+  const sub = page.events.listen((ev) => {
+    const p = ev.params as { targetInfo?: { openerId?: string } };
+    if (ev.sessionId === page.sessionId) {
+      if (ev.method === "Page.frameRequestedNavigation" || ev.method === "Page.frameStartedNavigating") {
+        saw("navigation", true);
+      } else if (ev.method === "Network.requestWillBeSent") saw("request", true);
+      else if (ev.method === "Page.navigatedWithinDocument") saw("url", false);
+    } else if (ev.method === "Target.targetCreated" && p.targetInfo?.openerId === page.tabId) saw("tab", true);
+  });
+  return { seen, started, [Symbol.dispose]: () => sub[Symbol.dispose]() };
 }
 
 /** Moves the pointer over a target, with the same checks as a click (a covered target is refused). */
@@ -382,12 +654,12 @@ const SETTLE_MS = 300;
  * then read the value back and require it to equal the text.
  */
 export async function fill(page: ActPage, target: string, text: string, opts: FillOptions = {}): Promise<FillResult> {
-  const { el } = await ready(page, target, "fill", { ...opts, editable: true });
+  const { el, at, press } = await ready(page, target, "fill", { ...opts, editable: true, delegate: "fill" });
   const prep = await callOn<
     { mode: string; type?: string; options?: string[]; option?: string; chosen?: string; empty?: boolean }
   >(
     page,
-    el.objectId,
+    press.objectId,
     prepareFill.toString(),
     { text, append: opts.append === true },
   );
@@ -420,7 +692,7 @@ export async function fill(page: ActPage, target: string, text: string, opts: Fi
     }
   }
   const want = opts.append === true ? undefined : text;
-  let got = await callOn<{ value: string; label?: string }>(page, el.objectId, readValue.toString());
+  let got = await callOn<{ value: string; label?: string }>(page, press.objectId, readValue.toString());
   // A select holds the option it was given (matched by label in any case, or by value): that option's label.
   const matches = (v: { value: string; label?: string }) =>
     prep.chosen !== undefined
@@ -431,7 +703,7 @@ export async function fill(page: ActPage, target: string, text: string, opts: Fi
   const deadline = Date.now() + SETTLE_MS;
   while (!matches(got) && Date.now() < deadline) {
     await new Promise((r) => setTimeout(r, 25));
-    got = await callOn<{ value: string; label?: string }>(page, el.objectId, readValue.toString());
+    got = await callOn<{ value: string; label?: string }>(page, press.objectId, readValue.toString());
   }
   if (!matches(got)) {
     throw new PageError(
@@ -444,6 +716,7 @@ export async function fill(page: ActPage, target: string, text: string, opts: Fi
     );
   }
   const r: FillResult = { action: "fill", target: el.label, id: el.id, value: got.value };
+  if (at.via !== undefined) r.via = at.via;
   if (got.label !== undefined) r.option = got.label;
   return r;
 }

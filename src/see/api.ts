@@ -22,6 +22,13 @@ export type { SeeCollect, SeeNode };
 /** Version of every page API payload and of the page commands' `--json` output. */
 export const PAGE_SCHEMA = 1;
 
+/**
+ * How long a click watches for a visible effect before it says there was none (answering at the first one). Long
+ * enough for a handler that renders in the next frames; a page that fetches first shows later, so the line says
+ * "within 500 ms".
+ */
+export const EFFECT_WINDOW_MS = 500;
+
 /** A tab as the page commands list it. */
 export interface PageTab {
   /** Tab id. */

@@ -90,9 +90,12 @@ interface EvalResult {
   exceptionDetails?: { text?: string; exception?: { description?: string } };
 }
 
-/** Content tabs: pages that show something (not `about:blank`). */
+/**
+ * Content tabs: pages that show something — not `about:blank`, nor the new-tab page a headed browser opens (a tab
+ * nobody navigated yet is not a second page to choose from, though `tabs list` shows it).
+ */
 function isContent(t: PageTab): boolean {
-  return t.url !== "about:blank" && t.url !== "";
+  return t.url !== "about:blank" && t.url !== "" && !/^chrome:\/\/(newtab|new-tab-page)\/?$/.test(t.url);
 }
 
 /** One line per tab for error messages: `3B52829C  http://…  "title"`. */
@@ -140,6 +143,19 @@ export class PageEngine {
     const deps = this.#deps;
     return ((method: string, params?: object, timeoutMs?: number) =>
       deps.send(method, params ?? {}, t.session, timeoutMs)) as CdpSessionSend;
+  }
+
+  /**
+   * Closes a tab from the browser's side (`Target.closeTarget`): `Page.close` goes through the page's renderer and
+   * fails ("Not attached") when the page is stuck in a busy loop, which is just when closing it is wanted.
+   */
+  async closeTab(t: PageTarget): Promise<void> {
+    const { success } = await this.#deps.send("Target.closeTarget", { targetId: t.tab }, undefined, 10_000);
+    if (!success) {
+      throw new PageError("close_failed", `the browser refused to close tab ${t.tab.slice(0, 8)}`, {
+        hint: "run 'mapper browser tabs list' to see whether it is still open",
+      });
+    }
   }
 
   /** The current tabs. */

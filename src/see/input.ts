@@ -201,8 +201,12 @@ export type MouseEventParams = Record<string, unknown>;
 
 /** A left click at a viewport point: move there, press, release (one click, as a user's). */
 export function clickEvents(x: number, y: number): MouseEventParams[] {
+  return [...moveEvents(x, y), ...pressEvents(x, y)];
+}
+
+/** The press and release of a left click, the pointer already at the point. */
+export function pressEvents(x: number, y: number): MouseEventParams[] {
   return [
-    { type: "mouseMoved", x, y, button: "none", buttons: 0 },
     { type: "mousePressed", x, y, button: "left", buttons: 1, clickCount: 1 },
     { type: "mouseReleased", x, y, button: "left", buttons: 0, clickCount: 1 },
   ];

@@ -101,6 +101,7 @@ export {
   scroll,
   type ScrollOptions,
   type ScrollResult,
+  type StateChange,
 } from "./actions.ts";
 export {
   navigate,

@@ -30,7 +30,11 @@
  *   tree: SeeNode[],
  *   counts: Record<string, number>,
  *   blocked: { id: number, component?: string, role: string, name: string } | null,
- *   coverage: { interactive: number, t1: number, t2: number, t3: number, orphans: Array<{ id: number, role: string, name: string, suggestion: string }> },
+ *   coverage: {
+ *     interactive: number, t1: number, t2: number, t3: number,
+ *     orphans: Array<{ id: number, role: string, name: string, suggestion: string }>,
+ *     empty?: Array<{ component: string, property: string, extract: string, count: number, of: number }>,
+ *   },
  *   conflicts: string[],
  *   elements: number,
  *   nextId: number,
@@ -318,6 +322,7 @@ export function createSee(R, A) {
     const vh = innerHeight;
     /** @type {Record<string, number>} */
     const counts = {};
+    /** @type {SeeCollect["coverage"]} */
     const coverage = {
       interactive: 0,
       t1: 0,
@@ -325,6 +330,10 @@ export function createSee(R, A) {
       t3: 0,
       orphans: /** @type {SeeCollect["coverage"]["orphans"]} */ ([]),
     };
+    // Properties whose extract found nothing on a visible match (they vanish from the node's line): counted per
+    // component and property for `snapshot --coverage`. An `exists:` property's absence is its answer (false).
+    /** @type {Map<string, { component: string, property: string, extract: string, count: number, of: number }>} */
+    const empties = new Map();
     let elements = 0;
 
     /**
@@ -360,7 +369,17 @@ export function createSee(R, A) {
       let props;
       if (component) {
         props = R.extractProperties(el, /** @type {any} */ (component), byName, dom);
-        if (!hidden) counts[component.name] = (counts[component.name] ?? 0) + 1;
+        if (!hidden) {
+          counts[component.name] = (counts[component.name] ?? 0) + 1;
+          for (const p of component.properties) {
+            if (p.extract.startsWith("exists:") || props.some(([n]) => n === p.name)) continue;
+            const key = `${component.name}\u0000${p.name}`;
+            const e = empties.get(key) ??
+              { component: component.name, property: p.name, extract: p.extract, count: 0, of: 0 };
+            e.count++;
+            empties.set(key, e);
+          }
+        }
       }
       const childCarried = props ?? carried;
       const ownName = interactive || component ? nameOf(el) : "";
@@ -432,6 +451,9 @@ export function createSee(R, A) {
 
     const tree = document.body ? visit(document.body, false, null, false, "") : [];
     const blocked = blocker(owner, components);
+    if (empties.size > 0) {
+      coverage.empty = [...empties.values()].map((e) => ({ ...e, of: counts[e.component] ?? e.count }));
+    }
     return {
       url: location.href,
       title: document.title,
@@ -547,5 +569,8 @@ export function createSee(R, A) {
     return nextId;
   };
 
-  return { collect, settle, node, idOf, idsFrom, version: 1 };
+  /** Whether an element is one a user operates (the snapshot's rule), for the action engine's inner controls. */
+  const interactive = (/** @type {Element} */ el) => isInteractive(el, roleOf(el));
+
+  return { collect, settle, node, idOf, idsFrom, interactive, version: 1 };
 }

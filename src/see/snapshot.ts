@@ -140,6 +140,17 @@ export function formatSnapshot(
 ): string {
   const lines = head(p);
   if (opts.coverage) {
+    // A property that extracted nothing is left off its node's line: here it is said, with the extract to fix.
+    const empty = p.page.coverage.empty ?? [];
+    if (empty.length) {
+      lines.push("", "[Empty properties] (visible matches whose extract found nothing)");
+      for (const e of empty) {
+        lines.push(
+          `  ${escapeControls(`${e.component}.${e.property}`, { bidi: true })} (empty) on ${e.count} of ${e.of} — ` +
+            `extract ${q(e.extract)}`,
+        );
+      }
+    }
     lines.push(...tail(p));
     // Orphans grouped by the selector that would cover them, biggest group first.
     const clusters = new Map<string, Array<{ role: string; name: string }>>();

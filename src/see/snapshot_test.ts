@@ -93,3 +93,41 @@ Deno.test("nodeText - text from the page never reaches the terminal raw (role at
   assert.doesNotMatch(text, /[\u0000-\u001f\u007f\u202e]/);
   assert.equal(text, 'button\\x1b]0;pwned\\x07 "\\u202eevil" value="\\x1b[2J"');
 });
+
+Deno.test("formatSnapshot --coverage - properties whose extract found nothing are listed as (empty)", () => {
+  const payload = {
+    tab: "T",
+    url: "https://h/",
+    title: "",
+    view: null,
+    corpus: true,
+    settled: true,
+    unmatched: [],
+    viewConflicts: [],
+    page: {
+      url: "https://h/",
+      title: "",
+      readyState: "complete",
+      tree: [],
+      counts: {},
+      blocked: null,
+      coverage: {
+        interactive: 0,
+        t1: 0,
+        t2: 0,
+        t3: 0,
+        orphans: [],
+        empty: [{ component: "Card", property: "price", extract: ".price\u001b", count: 2, of: 3 }],
+      },
+      conflicts: [],
+      elements: 0,
+      nextId: 1,
+    },
+  } as unknown as Parameters<typeof formatSnapshot>[0];
+  const out = formatSnapshot(payload, { coverage: true });
+  assert.match(
+    out,
+    /\n\[Empty properties\] \(visible matches whose extract found nothing\)\n {2}Card\.price \(empty\) on 2 of 3 — extract "\.price\\x1b"\n/,
+  );
+  assert.doesNotMatch(formatSnapshot(payload), /Empty properties/);
+});

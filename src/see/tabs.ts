@@ -5,7 +5,6 @@
  * @module
  */
 import type { CdpParams } from "../browser/mod.ts";
-import { NotFoundError } from "../errors.ts";
 import type { ActPage } from "./actions.ts";
 import { PageError } from "./api.ts";
 import type { DialogInfo } from "./page_events.ts";
@@ -40,8 +39,10 @@ export interface DialogResult {
 export async function handleDialog(page: ActPage, accept: boolean, text?: string): Promise<DialogResult> {
   const dialog = page.events.dialog(page.sessionId);
   if (!dialog) {
-    throw new NotFoundError("no dialog is open on this tab", {
+    // A PageError with its own status: any other error became a 500 ("the session daemon answered 500: …").
+    throw new PageError("no_dialog", "no dialog is open on this tab", {
       hint: "dialogs appear after an action; 'mapper browser click' reports the one it opened",
+      status: 404,
     });
   }
   const params: CdpParams<"Page.handleJavaScriptDialog"> = { accept };

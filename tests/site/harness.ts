@@ -259,3 +259,18 @@ export function runRaw(session: TestSession, args: string[]): Promise<Deno.Comma
     stderr: "piped",
   }).output();
 }
+
+/**
+ * One start of a session on `/first-fetch.html` (a page that calls `fetch()` as its head is parsed), then whether
+ * `mapper network list` holds that first fetch once the page says it finished: the collector must be on the tab
+ * before its first byte. Used by the browser test (a few starts) and `bench/first_request_stress.ts` (many).
+ */
+export async function firstFetchCaptured(origin: string): Promise<{ captured: boolean; listing: string }> {
+  await using s = await startSession(["--url", `${origin}/first-fetch.html`]);
+  await waitFor("the page's own fetch to finish", async () => {
+    const r = await s.run(["browser", "eval", "document.title"]);
+    return r.stdout === '"fetched"\n';
+  });
+  const list = await s.run(["network", "list"]);
+  return { captured: list.stdout.includes("/api/data?via=first-fetch"), listing: list.stdout };
+}

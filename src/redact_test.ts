@@ -1,0 +1,22 @@
+import assert from "node:assert/strict";
+import { redactUrl } from "./redact.ts";
+
+Deno.test("redact url - credential-like parameters lose their values, names and the rest stay", () => {
+  assert.equal(
+    redactUrl("https://h.test/up?access_token=abc&page=2&X-Amz-Signature=f00;api_key=k#id_token=t&x=1"),
+    "https://h.test/up?access_token=REDACTED&page=2&X-Amz-Signature=REDACTED;api_key=REDACTED#id_token=REDACTED&x=1",
+  );
+  assert.equal(
+    redactUrl("https://h.test/?Session=1&code=9&PASSWORD=p&auth=a"),
+    "https://h.test/?Session=REDACTED&code=REDACTED&PASSWORD=REDACTED&auth=REDACTED",
+  );
+  assert.equal(redactUrl("https://h.test/?to%6Ben=x"), "https://h.test/?to%6Ben=REDACTED");
+  assert.equal(redactUrl("https://h.test/?q=token&empty_token="), "https://h.test/?q=token&empty_token=");
+  assert.equal(redactUrl("https://h.test/path/token=1"), "https://h.test/path/token=1");
+});
+
+Deno.test("redact url - a user:password part loses the password, also in text no parser accepts", () => {
+  assert.equal(redactUrl("https://ada:s3cret@h.test/x"), "https://ada:REDACTED@h.test/x");
+  assert.equal(redactUrl("https://ada@h.test/x"), "https://ada@h.test/x");
+  assert.equal(redactUrl("http://u:p w@h/ ?key=1"), "http://u:REDACTED@h/ ?key=REDACTED");
+});

@@ -1,0 +1,180 @@
+/**
+ * The acting commands on pages built from real npm packages (`tests/apps/`), with maps written the natural way (a
+ * component is the element the page author wrote, e.g. `sl-input[name=fullName]`): Shoelace web components whose
+ * controls live in open shadow roots, and a Tom Select form whose dropdown comes over the Save button. Each step
+ * would have printed success for something that did not happen before the host delegation and the hit-target
+ * check at the moment of the press.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { ROOT } from "./_helpers.ts";
+import { startApps } from "./apps/server.ts";
+import { skipBrowserTests, startSession, type TestSession } from "./site/harness.ts";
+
+const CORPORA = join(ROOT, "tests", "apps", "corpora");
+
+/** Runs `mapper browser …` in a session and parses `eval` answers. */
+function actor(s: TestSession) {
+  const act = (...args: string[]) => s.run(["browser", ...args]);
+  const evalJs = async (js: string) => {
+    const r = await act("eval", js);
+    assert.equal(r.code, 0, r.stderr);
+    return JSON.parse(r.stdout);
+  };
+  return { act, evalJs };
+}
+
+Deno.test({
+  name: "browser acting on Shoelace - fill and click through sl-input, sl-checkbox, sl-switch, sl-select, sl-dialog",
+  ignore: skipBrowserTests(),
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn(t) {
+    await using apps = await startApps();
+    await using s = await startSession(["--url", `${apps.origin}/signup.html`], join(CORPORA, "signup"));
+    const { act, evalJs } = actor(s);
+    assert.equal((await act("wait-for", "--selector", "body[data-ready]")).code, 0);
+    const host = (sel: string, prop: string) => evalJs(`document.querySelector(${JSON.stringify(sel)}).${prop}`);
+
+    await t.step("fill on an sl-input host fills the text field in its shadow root, named in the line", async () => {
+      const r = await act("fill", "TextField[name=fullName]", "Ada");
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(
+        r.stdout,
+        /^filled TextField name="fullName" \(id \d+\) in SignupForm through its textbox "Full name" with "Ada"\n$/,
+      );
+      assert.equal(await host("sl-input[name=fullName]", "value"), "Ada");
+    });
+
+    await t.step("a maxlength the field enforces makes the read-back fail, showing what it kept", async () => {
+      const r = await act("fill", "TextField[name=phone]", "1234567");
+      assert.equal(r.code, 1);
+      assert.equal(r.stdout, "");
+      assert.match(
+        r.stderr,
+        /^mapper browser fill: TextField name="phone" \(id \d+\) in SignupForm holds "123456" after filling "1234567" — /,
+      );
+    });
+
+    await t.step(
+      "the wide sl-checkbox and sl-switch hosts are clicked through their control, state before → after",
+      async () => {
+        const box = await act("click", "TermsCheckbox");
+        assert.equal(box.code, 0, box.stderr);
+        assert.match(
+          box.stdout,
+          /^clicked TermsCheckbox \(id \d+\) in SignupForm through its checkbox "I agree to the terms" at \(\d+, \d+\)( \(scrolled into view\))? — checked false → true\n$/,
+        );
+        assert.equal(await host("sl-checkbox[name=terms]", "checked"), true);
+        const news = await act("click", "NewsSwitch");
+        assert.equal(news.code, 0, news.stderr);
+        assert.match(news.stdout, /through its switch "Send me news" at .* — checked false → true\n$/);
+        assert.equal(await host("sl-switch[name=news]", "checked"), true);
+      },
+    );
+
+    await t.step("sl-select takes no typed text (use click); a click opens it and an option is picked", async () => {
+      try {
+        const fill = await act("fill", "PlanSelect", "Pro");
+        assert.equal(fill.code, 1);
+        assert.match(
+          fill.stderr,
+          /PlanSelect \(id \d+\) in SignupForm is a <sl-select>, not a field that takes text — .*use 'mapper browser click'/,
+        );
+        const open = await act("click", "PlanSelect");
+        assert.equal(open.code, 0, open.stderr);
+        assert.match(
+          open.stdout,
+          /^clicked PlanSelect \(id \d+\) in SignupForm at \(\d+, \d+\) — expanded false → true\n$/,
+        );
+        const pick = await act("click", "PlanOption[value=pro]");
+        assert.equal(pick.code, 0, pick.stderr);
+        assert.equal(await host("sl-select[name=plan]", "value"), "pro");
+      } finally {
+        await act("keypress", "Escape"); // a list left open by a failure above would cover the rest of the form
+      }
+    });
+
+    await t.step("sl-dialog opens from its button and closes from the button in its footer", async () => {
+      const help = await act("click", "HelpButton");
+      assert.equal(help.code, 0, help.stderr);
+      assert.equal(await host("sl-dialog", "open"), true);
+      const close = await act("click", "CloseHelpButton");
+      assert.equal(close.code, 0, close.stderr);
+      assert.equal(await host("sl-dialog", "open"), false);
+    });
+
+    await t.step("the form is submitted with every value the commands reported", async () => {
+      const r = await act("click", "CreateAccountButton");
+      assert.equal(r.code, 0, r.stderr);
+      assert.deepEqual(JSON.parse(await evalJs('document.querySelector("#result").textContent')), {
+        fullName: "Ada",
+        email: "",
+        phone: "123456",
+        plan: "pro",
+        terms: "on",
+        news: "on",
+      });
+    });
+
+    await t.step("a host holding several controls with dead space at its centre is refused, listing them", async () => {
+      const r = await act("click", "SignupForm");
+      assert.equal(r.code, 1);
+      assert.equal(r.stdout, "");
+      assert.match(
+        r.stderr,
+        /^mapper browser click: SignupForm \(id \d+\): its centre is not a control, and it holds 8:\n/,
+      );
+      assert.match(r.stderr, /\n {2}#0 {2}id=\d+ {2}textbox "Full name"\n/);
+      assert.match(r.stderr, /\n {2}#4 {2}id=\d+ {2}checkbox "I agree to the terms"\n/);
+      assert.match(r.stderr, / — click one of them by its id, or name it in the map as a child component\n$/);
+    });
+  },
+});
+
+Deno.test({
+  name: "browser acting on Tom Select - an option is picked; a dropdown that comes over Save takes no click",
+  ignore: skipBrowserTests(),
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn(t) {
+    await using apps = await startApps();
+    await using s = await startSession(["--url", `${apps.origin}/typeahead.html`], join(CORPORA, "typeahead"));
+    const { act, evalJs } = actor(s);
+    assert.equal((await act("wait-for", "--selector", "body[data-ready]")).code, 0);
+
+    await t.step("a click opens the picker and a click on an option picks it", async () => {
+      const open = await act("click", "CountryPicker");
+      assert.equal(open.code, 0, open.stderr);
+      const pick = await act("click", "CountryOption[label=France]");
+      assert.equal(pick.code, 0, pick.stderr);
+      assert.equal(await evalJs('document.querySelector("#country").value'), "fr");
+    });
+
+    await t.step(
+      "the dropdown coming back over Save as the pointer arrives takes no click; nothing is picked",
+      async () => {
+        // As Tom Select did on its own timer: the list opens again between the pointer's arrival and the press. The
+        // press would have picked the option under it and the command would have said "clicked SaveButton".
+        assert.equal(
+          await evalJs(`(() => {
+          const ts = document.querySelector("#country").tomselect;
+          ts.blur();
+          document.querySelector("#save").addEventListener("mousemove", () => ts.open(), { once: true });
+          return true;
+        })()`),
+          true,
+        );
+        const r = await act("click", "SaveButton", "--timeout-ms", "1500");
+        assert.equal(r.code, 1, r.stdout);
+        assert.equal(r.stdout, "");
+        assert.match(
+          r.stderr,
+          /^mapper browser click: SaveButton "Save" \(id \d+\) was not clicked: CountryPicker .* came over it as the pointer went there and would have taken the click at \(\d+, \d+\); tried for 1500 ms — /,
+        );
+        assert.equal(await evalJs('document.querySelector("#country").value'), "fr", "no option was picked");
+        assert.equal(await evalJs('document.querySelector("#result").textContent'), "", "the form was not saved");
+      },
+    );
+  },
+});

@@ -1,0 +1,234 @@
+/**
+ * The acting commands on a page of traps (`tests/site/acting.html`), run as a user runs them in real Chromium: a
+ * menu that the pointer itself opens over the button, controls whose state a click toggles (and one that does
+ * nothing), an aria-disabled button, an input mask, a contenteditable, a `<select>`, a web component of our own,
+ * a prompt, a same-origin frame, and the elements no click can reach (clipped, hidden, moving, zero-size,
+ * `pointer-events: none`). Each step guards one promise: an action never says it did what it did not do.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { ROOT } from "./_helpers.ts";
+import { startSite } from "./site/server.ts";
+import { skipBrowserTests, startSession } from "./site/harness.ts";
+
+const CORPUS = join(ROOT, "tests", "fixtures", "acting");
+
+Deno.test({
+  name: "browser acting traps - no action reports what it did not do, and every click says what it changed",
+  ignore: skipBrowserTests(),
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn(t) {
+    await using site = startSite();
+    await using s = await startSession(["--url", `${site.origin}/acting.html`], CORPUS);
+    const act = (...args: string[]) => s.run(["browser", ...args]);
+    const evalJs = async (js: string) => {
+      const r = await act("eval", js);
+      assert.equal(r.code, 0, r.stderr);
+      return JSON.parse(r.stdout);
+    };
+    const log = () => evalJs('document.querySelector(".log").textContent');
+    assert.equal((await act("wait-for", "--selector", "body[data-ready]")).code, 0);
+
+    await t.step(
+      "a menu the pointer opens over the button takes no click: refused, naming it; nothing pressed",
+      async () => {
+        try {
+          const r = await act("click", "SaveButton", "--timeout-ms", "1000");
+          assert.equal(r.code, 1);
+          assert.equal(r.stdout, "");
+          assert.match(
+            r.stderr,
+            /^mapper browser click: SaveButton "Save" \(id \d+\) was not clicked: MoreMenu \(menu "More"\) came over it as the pointer went there and would have taken the click at \(\d+, \d+\); tried for 1000 ms — /,
+          );
+          // Not even the page's own first capture listener saw a press: the menu was found before the button went down.
+          assert.equal(await log(), "", "neither Save nor the menu item under the pointer was pressed");
+        } finally {
+          // The pointer leaves first: with it still over Save, hiding the menu would bring Save a new mouseenter.
+          assert.equal((await act("hover", "--x", "5", "--y", "5")).code, 0);
+          await evalJs(
+            'document.querySelector(".menu").hidden = true; document.querySelector(".log").textContent = ""',
+          );
+        }
+      },
+    );
+
+    await t.step(
+      "a sheet that comes over the page as the button goes down gets no release: refused, retried",
+      async () => {
+        try {
+          const r = await act("click", "PayButton", "--timeout-ms", "1000");
+          assert.equal(r.code, 1, r.stdout);
+          assert.equal(r.stdout, "");
+          assert.match(
+            r.stderr,
+            /^mapper browser click: PayButton "Pay" \(id \d+\) was not clicked: OrderSheet .* came over it as the pointer went there and would have taken the click at \(\d+, \d+\); tried for 1000 ms — /,
+          );
+          assert.equal(await log(), "", "the release was stopped before the page saw it");
+        } finally {
+          await evalJs(
+            'document.querySelector(".sheet").hidden = true; document.querySelector(".log").textContent = ""',
+          );
+        }
+      },
+    );
+
+    await t.step("a checkbox (through its label), aria-pressed and aria-expanded report before → after", async () => {
+      const box = await act("click", "AgreeCheckbox");
+      assert.equal(box.code, 0, box.stderr);
+      assert.match(
+        box.stdout,
+        /^clicked AgreeCheckbox \(id \d+\) through its checkbox "I agree" at \(\d+, \d+\) — checked false → true\n$/,
+      );
+      const again = await act("click", "AgreeCheckbox", "--json");
+      assert.equal(again.code, 0, again.stderr);
+      const json = JSON.parse(again.stdout);
+      assert.deepEqual(json.state, { name: "checked", before: true, after: false });
+      assert.ok(json.effects.includes("state"), again.stdout);
+      assert.equal(json.via, 'checkbox "I agree"');
+      // A label apart from its checkbox: the click it passes on to the checkbox is part of the press.
+      const news = await act("click", "NewsLabel");
+      assert.equal(news.code, 0, news.stderr);
+      assert.match(news.stdout, / — checked false → true\n$/);
+      const bold = await act("click", "BoldToggle");
+      assert.match(bold.stdout, /^clicked BoldToggle "Bold" \(id \d+\) at \(\d+, \d+\) — pressed false → true\n$/);
+      const details = await act("click", "DetailsToggle");
+      assert.match(details.stdout, / — expanded false → true\n$/);
+    });
+
+    await t.step("a click that changes nothing says so (exit 0, but unmistakable)", async () => {
+      const r = await act("click", "IdleButton");
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(
+        r.stdout,
+        /^clicked IdleButton "Does nothing" \(id \d+\) at \(\d+, \d+\) — no visible effect \(nothing on the page changed within 500 ms, no request, no navigation\)\n$/,
+      );
+      const json = JSON.parse((await act("click", "IdleButton", "--json")).stdout);
+      assert.deepEqual(json.effects, []);
+      // A request the page sends is an effect, though nothing shows (yet).
+      const ping = await act("click", "PingButton", "--json");
+      assert.equal(ping.code, 0, ping.stderr);
+      assert.deepEqual(JSON.parse(ping.stdout).effects, ["request"]);
+    });
+
+    await t.step("an aria-disabled button is refused as disabled; its handler never runs", async () => {
+      const r = await act("click", "ArchiveButton");
+      assert.equal(r.code, 1);
+      assert.match(r.stderr, /^mapper browser click: ArchiveButton "Archive" \(id \d+\) is disabled — /);
+      assert.equal(await log(), "");
+    });
+
+    await t.step("fill reads the value back: an input mask that rewrites the text fails honestly", async () => {
+      const r = await act("fill", "DateInput", "12252024");
+      assert.equal(r.code, 1);
+      assert.equal(r.stdout, "");
+      assert.match(
+        r.stderr,
+        /^mapper browser fill: DateInput "Date" \(id \d+\) holds "12\/25\/2024" after filling "12252024" — the page changed or rejected the value/,
+      );
+      const letters = await act("fill", "DateInput", "soon");
+      assert.equal(letters.code, 1);
+      assert.match(letters.stderr, /holds "" after filling "soon"/);
+      const ok = await act("fill", "DateInput", "12/25/2024");
+      assert.equal(ok.code, 0, ok.stderr);
+    });
+
+    await t.step("fill --append types after the value; a contenteditable and a <select> are filled", async () => {
+      const note = await act("fill", "NoteInput", ", world", "--append");
+      assert.equal(note.code, 0, note.stderr);
+      assert.match(note.stdout, /^filled NoteInput "Note" \(id \d+\) with "Hello, world"\n$/);
+      assert.equal(await evalJs('document.querySelector(".note").value'), "Hello, world");
+      const editor = await act("fill", "Editor", "Dear diary");
+      assert.equal(editor.code, 0, editor.stderr);
+      assert.equal(await evalJs('document.querySelector(".editor").textContent'), "Dear diary");
+      const size = await act("fill", "SizeSelect", "large");
+      assert.equal(size.code, 0, size.stderr);
+      assert.match(size.stdout, /^chose "Large" in SizeSelect "Size" \(id \d+\)\n$/);
+    });
+
+    await t.step("fill on a web component fills the one text field in its open shadow root, and says so", async () => {
+      const r = await act("fill", "CityField", "Lisbon");
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(r.stdout, /^filled CityField \(id \d+\) through its textbox "City" with "Lisbon"\n$/);
+      assert.equal(await evalJs('document.querySelector("x-field").shadowRoot.querySelector("input").value'), "Lisbon");
+    });
+
+    await t.step("a field inside a same-origin frame is filled and read back", async () => {
+      const r = await act("fill", "FrameField", "inside");
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal(
+        await evalJs('document.querySelector("iframe").contentDocument.querySelector("input").value'),
+        "inside",
+      );
+    });
+
+    await t.step("a card with a pointer cursor is clicked where it is, not through one of its buttons", async () => {
+      const r = await act("click", "ProductCard");
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(r.stdout, /^clicked ProductCard "Lamp" \(id \d+\) at \(\d+, \d+\)( \(scrolled into view\))?\n$/);
+      assert.equal(await log(), "card;");
+      await evalJs('document.querySelector(".log").textContent = ""');
+    });
+
+    await t.step("an alert the pointer's arrival opens is no click: refused, naming the dialog", async () => {
+      try {
+        const r = await act("click", "GreetButton");
+        assert.equal(r.code, 1, r.stdout);
+        assert.match(
+          r.stderr,
+          /^mapper browser click: GreetButton "Greet me" \(id \d+\) was not clicked: the pointer arriving on it opened an alert dialog "Hello" — close it with 'mapper browser dialog accept'/,
+        );
+      } finally {
+        await act("dialog", "accept");
+      }
+    });
+
+    await t.step("a prompt opened by a click is reported and answered with --text", async () => {
+      try {
+        const r = await act("click", "AskButton");
+        assert.equal(r.code, 0, r.stderr);
+        assert.match(r.stdout, /\n {2}a prompt dialog opened: "Your name\?" — the page waits; answer it with /);
+        const blocked = await act("click", "IdleButton");
+        assert.equal(blocked.code, 1);
+        assert.match(blocked.stderr, /a prompt dialog is open on the page "Your name\?"/);
+        const answered = await act("dialog", "accept", "--text", "Ada");
+        assert.equal(answered.code, 0, answered.stderr);
+        assert.equal(await log(), "name=Ada;");
+      } finally {
+        await act("dialog", "dismiss"); // only when a failure above left it open
+      }
+    });
+
+    await t.step("what no click can reach is refused, each with its own reason", async () => {
+      const cases: Array<[string[], RegExp]> = [
+        [["ClippedButton"], /ClippedButton "Clipped away" \(id \d+\) could not be scrolled into view: div .* clips it/],
+        [["GoneButton", "--timeout-ms", "300"], /GoneButton \(id \d+\) stayed hidden for 300 ms — /],
+        [["MovingButton", "--timeout-ms", "500"], /MovingButton "Catch me" \(id \d+\) kept moving for 500 ms — /],
+        [["ZeroButton"], /ZeroButton "Zero" \(id \d+\) has no size \(0×0 box\) and cannot be pressed — /],
+        [
+          ["GhostButton"],
+          /GhostButton "Ghost" \(id \d+\) does not receive pointer events \(pointer-events: none\); the click would land on div/,
+        ],
+      ];
+      for (const [args, message] of cases) {
+        const r = await act("click", ...args);
+        assert.equal(r.code, 1, `${args[0]}: ${r.stdout}`);
+        assert.equal(r.stdout, "");
+        assert.match(r.stderr, message, args[0]);
+      }
+    });
+
+    await t.step(
+      "a click that changes the URL or opens the next page says so in --json; the line stays plain",
+      async () => {
+        const route = await act("click", "RouteButton", "--json");
+        assert.equal(route.code, 0, route.stderr);
+        assert.ok(JSON.parse(route.stdout).effects.includes("url"), route.stdout);
+        const next = await act("click", "NextLink");
+        assert.equal(next.code, 0, next.stderr);
+        assert.match(next.stdout, /^clicked NextLink "Next page" \(id \d+\) at \(\d+, \d+\)\n$/);
+        assert.equal((await act("wait-for", "--url", "page=2")).code, 0);
+      },
+    );
+  },
+});

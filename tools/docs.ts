@@ -1,0 +1,378 @@
+/**
+ * Writes the parts of the documentation that the code already says, so `--help`, the docs and the README cannot
+ * drift apart:
+ *
+ * - `docs/commands/<page>.md`: one page per command group, from the command table (`src/cli/`, the same
+ *   declarations `mapper <command> --help` prints), and `docs/commands/README.md`, the overview of every command;
+ * - the region between `<!-- BEGIN GENERATED commands -->` and `<!-- END GENERATED commands -->` of any file in
+ *   {@linkcode REGION_FILES} (a linked one-line-per-command overview, ready for the README);
+ * - the region `mcp-tools` of `docs/mcp.md`: every MCP tool with its arguments, from the tool registry
+ *   (`src/mcp/tools.ts`, the schemas clients receive).
+ *
+ * Run `deno task docs` after changing a command, a flag or a tool; `tests/docs_test.ts` fails while a generated file
+ * is out of date. Output goes through `deno fmt` so the gate's format check accepts it as written.
+ *
+ * Why a script and no site generator: the pages are plain Markdown that GitHub renders, and the only thing worth
+ * generating is what the code declares; a site build would add a dependency and a second copy of the text.
+ *
+ * @module
+ */
+import { join } from "node:path";
+import { z } from "zod";
+import type { Command, Option } from "../src/cli/command.ts";
+import { buildProgram } from "../src/cli/program.ts";
+import { testIo } from "../src/io.ts";
+import { TOOLS } from "../src/mcp/tools.ts";
+import type { ToolSpec } from "../src/mcp/registry.ts";
+
+// deno-lint-ignore no-explicit-any
+type AnyCommand = Command<any, any, any>;
+
+/** The repository root (this file is `tools/docs.ts`). */
+export const ROOT: string = new URL("..", import.meta.url).pathname.replace(/\/$/, "");
+
+/** One page of `docs/commands/`: its file name, title, the top-level commands it documents and a lead paragraph. */
+interface Page {
+  file: string;
+  title: string;
+  commands: readonly string[];
+  intro: string;
+}
+
+/**
+ * How top-level commands are grouped into pages, in the order the overview lists them. A top-level command missing
+ * here gets a page of its own, named after it (`docs/commands/<name>.md`), so a new command is documented the moment
+ * `deno task docs` runs; add it to a page here when it belongs with others.
+ */
+const PAGES: readonly Page[] = [
+  {
+    file: "corpus.md",
+    title: "Corpus commands",
+    commands: ["init", "validate", "lint", "fmt", "stats", "match", "explain", "search", "serve-mapper", "export"],
+    intro: "Write, check and serve a `.mapper/` corpus. The file format is described in " +
+      "[the corpus format reference](../corpus-format.md). Every command here finds the corpus like git finds a " +
+      "repository: `--dir D` when given, else the nearest `.mapper/` at or above the working directory.",
+  },
+  {
+    file: "captures.md",
+    title: "Captured pages (offline)",
+    commands: ["sel-check"],
+    intro: "Check selectors against what pages looked like, without a browser: trees captured by mapper " +
+      "(`.snap.tree.json`) or the other implementation's component trees. A selector is answered per root — the " +
+      "document, each open shadow root, each same-origin frame — as `querySelectorAll` answers it on the page " +
+      "(see [captured trees and the offline engine](../captured-tree.md)).",
+  },
+  {
+    file: "atlas.md",
+    title: "Atlas commands",
+    commands: ["atlas"],
+    intro: "Find and install community corpora from the public atlas, and serve or export a catalog of your own " +
+      "(see [the gallery entry format](../gallery.md)).",
+  },
+  {
+    file: "browser.md",
+    title: "Browser session and page commands",
+    commands: ["browser", "snapshot"],
+    intro: "A managed Chromium session with the corpus server, the extension and a console/network collector; " +
+      "`snapshot` reads its page through the map and the page commands act on it by component query (see " +
+      "[the snapshot format](../snapshot.md)).",
+  },
+  {
+    file: "devtools.md",
+    title: "Console and network commands",
+    commands: ["console", "network"],
+    intro: "Read what the pages of the running browser session logged and requested, each record labelled with the " +
+      "corpus name it matches (`requests:` and `messages:` in [the corpus format](../corpus-format.md)).",
+  },
+  {
+    file: "mcp.md",
+    title: "MCP server",
+    commands: ["mcp"],
+    intro: "mapper's tools and corpus for Model Context Protocol clients. Client set-up, the tools and their " +
+      "rules are in [MCP](../mcp.md).",
+  },
+  {
+    file: "setup.md",
+    title: "Skills and version",
+    commands: ["skills", "version"],
+    intro: "Install the bundled agent skills and check which mapper is installed ([installing mapper](../install.md)).",
+  },
+];
+
+/** Files whose `commands` region holds the command overview (the README gets one when the lead adds markers). */
+export const REGION_FILES: readonly string[] = ["README.md", "docs/README.md"];
+
+const HEADER = "<!-- Generated by 'deno task docs' from the command table in src/cli/. Do not edit: change the " +
+  "command's declaration and run 'deno task docs'. -->";
+
+/** GitHub's anchor for a heading: lower case, punctuation other than `-` and `_` dropped, spaces to hyphens. */
+export function slug(heading: string): string {
+  return heading.trim().toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, "").replace(/\s/g, "-");
+}
+
+/** The command path after `mapper`: `atlas find`. */
+function pathOf(cmd: AnyCommand): string {
+  const names: string[] = [];
+  for (let c: AnyCommand | null = cmd; c?.parent; c = c.parent) names.unshift(c.name());
+  return names.join(" ");
+}
+
+/** Escapes text for a Markdown table cell or paragraph (not inside a code span). */
+function prose(text: string): string {
+  return text.replace(/\\/g, "\\\\").replace(/\|/g, "\\|").replace(/</g, "&lt;").replace(/>/g, "&gt;")
+    .replace(/([*`])/g, "\\$1").replace(/(^|\W)_|_(?=\W|$)/g, (m) => m.replace("_", "\\_"));
+}
+
+/** A code span that survives any backticks inside and a table cell's `|`. */
+function code(text: string): string {
+  const ticks = text.includes("`") ? "``" : "`";
+  const pad = text.startsWith("`") || text.endsWith("`") ? " " : "";
+  return `${ticks}${pad}${text.replace(/\|/g, "\\|")}${pad}${ticks}`;
+}
+
+/** Every runnable command under `cmd` (itself when it runs), in declaration order. */
+function leaves(cmd: AnyCommand): AnyCommand[] {
+  if (cmd.commands.length === 0) return [cmd];
+  return (cmd.commands as AnyCommand[]).flatMap(leaves);
+}
+
+/** The pages, with any top-level command no page names given a page of its own. */
+function pagesFor(program: AnyCommand): Page[] {
+  const named = new Set(PAGES.flatMap((p) => p.commands));
+  const top = (program.commands as AnyCommand[]).map((c) => c.name());
+  for (const page of PAGES) {
+    for (const name of page.commands) {
+      if (!top.includes(name)) throw new Error(`tools/docs.ts: PAGES names "${name}", which is no mapper command`);
+    }
+  }
+  const extra = top.filter((name) => !named.has(name)).map((name): Page => ({
+    file: `${name}.md`,
+    title: `mapper ${name}`,
+    commands: [name],
+    intro: "",
+  }));
+  return [...PAGES, ...extra];
+}
+
+function defaultText(option: Option): string {
+  if (option.defaultValue === undefined || !option.required) return "";
+  return code(String(option.defaultValue));
+}
+
+/** One command's section: description, usage, arguments, options, the help's closing notes. */
+function commandSection(cmd: AnyCommand): string {
+  const path = pathOf(cmd);
+  const out = [
+    `## ${code(`mapper ${path}`)}`,
+    "",
+    prose(cmd.description()),
+    "",
+    "```text",
+    `mapper ${path} ${cmd.usage()}`,
+    "```",
+    "",
+  ];
+  if (cmd.registeredArguments.length > 0) {
+    out.push("| argument | what it is |", "| --- | --- |");
+    for (const a of cmd.registeredArguments) out.push(`| ${code(a.usage())} | ${prose(a.description)} |`);
+    out.push("");
+  }
+  const options = cmd.options.filter((o) => !o.hidden);
+  if (options.length > 0) {
+    out.push("| option | default | what it does |", "| --- | --- | --- |");
+    for (const o of options) out.push(`| ${code(o.flags)} | ${defaultText(o)} | ${prose(o.description)} |`);
+    out.push("");
+  }
+  for (const text of cmd.helpText.after) out.push("```text", text.trim(), "```", "");
+  return out.join("\n");
+}
+
+function commandPage(page: Page, program: AnyCommand): string {
+  const out = [HEADER, "", `# ${page.title}`, ""];
+  if (page.intro) out.push(page.intro, "");
+  const cmds = page.commands.map((name) => program.findCommand(name) as AnyCommand);
+  const all = cmds.flatMap(leaves);
+  if (all.length > 1) {
+    for (const c of all) out.push(`- [${code(`mapper ${pathOf(c)}`)}](#${slug(`mapper ${pathOf(c)}`)})`);
+    out.push("");
+  }
+  out.push(
+    "Every command prints its flags with `mapper <command> --help`. Exit codes: `0` ok, `1` the action " +
+      "failed, `2` usage error, `130` interrupted.",
+    "",
+  );
+  for (const c of all) out.push(commandSection(c));
+  return out.join("\n");
+}
+
+/**
+ * The command overview: one line per top-level command (its description), its subcommands linked to their
+ * sections. `base` is the path from the file holding the overview to `docs/commands/` (with a trailing slash).
+ */
+export function overview(program: AnyCommand, base: string): string {
+  const out: string[] = [];
+  for (const page of pagesFor(program)) {
+    for (const name of page.commands) {
+      const cmd = program.findCommand(name) as AnyCommand;
+      const link = (c: AnyCommand) => `${base}${page.file}#${slug(`mapper ${pathOf(c)}`)}`;
+      const subs = cmd.commands.length > 0
+        ? ": " + (cmd.commands as AnyCommand[]).map((s) => `[${s.name()}](${link(s)})`).join(" · ")
+        : "";
+      const self = cmd.commands.length > 0 ? `${base}${page.file}` : link(cmd);
+      out.push(`- [${code(`mapper ${name}`)}](${self}) — ${prose(cmd.description())}${subs}`);
+    }
+  }
+  return out.join("\n");
+}
+
+function commandsIndex(program: AnyCommand): string {
+  const out = [HEADER, "", "# Commands", ""];
+  out.push("One page per group; each command's section holds exactly what `mapper <command> --help` prints.", "");
+  for (const page of pagesFor(program)) out.push(`- [${page.title}](${page.file})`);
+  out.push("", "## Every command", "", overview(program, ""), "");
+  return out.join("\n");
+}
+
+/** A JSON Schema property's type as a reader says it: `string`, `integer ≥ 0`, `"accept" \| "dismiss"`. */
+function schemaType(s: Record<string, unknown>): string {
+  if (Array.isArray(s.enum)) return s.enum.map((v) => JSON.stringify(v)).join(" \\| ");
+  const type = String(s.type ?? "any");
+  const min = typeof s.minimum === "number" && type !== "string" ? ` ≥ ${s.minimum}` : "";
+  if (type === "array" && typeof s.items === "object" && s.items !== null) {
+    return `list of ${schemaType(s.items as Record<string, unknown>)}`;
+  }
+  return type + min;
+}
+
+/** Every MCP tool: its description, whether it needs the browser and changes things, and its arguments. */
+export function mcpTools(tools: readonly ToolSpec[] = TOOLS): string {
+  const out: string[] = [];
+  for (const tool of tools) {
+    const schema = z.toJSONSchema(z.object(tool.input)) as {
+      properties?: Record<string, Record<string, unknown>>;
+      required?: string[];
+    };
+    const a = tool.annotations;
+    const traits = [
+      a.readOnlyHint ? "read-only" : a.destructiveHint ? "may change or delete things" : "changes state",
+      a.idempotentHint ? "idempotent" : "",
+      a.openWorldHint ? "reaches the network" : "",
+      tool.browser ? "uses the browser session" : "no browser needed",
+    ].filter(Boolean);
+    out.push(
+      `### ${code(tool.name)}`,
+      "",
+      `${prose(tool.title)} (${traits.join(", ")}).`,
+      "",
+      prose(tool.description),
+      "",
+    );
+    const props = Object.entries(schema.properties ?? {});
+    if (props.length > 0) {
+      out.push("| argument | type | required | what it is |", "| --- | --- | --- | --- |");
+      for (const [name, s] of props) {
+        const required = schema.required?.includes(name) ? "yes" : "";
+        out.push(`| ${code(name)} | ${schemaType(s)} | ${required} | ${prose(String(s.description ?? ""))} |`);
+      }
+      out.push("");
+    }
+  }
+  return out.join("\n");
+}
+
+/** Replaces the text between `<!-- BEGIN GENERATED name -->` and `<!-- END GENERATED name -->`; no markers, no change. */
+export function replaceRegion(text: string, name: string, body: string): string {
+  const begin = `<!-- BEGIN GENERATED ${name} -->`;
+  const end = `<!-- END GENERATED ${name} -->`;
+  const start = text.indexOf(begin);
+  const stop = text.indexOf(end);
+  if (start < 0 || stop < start) return text;
+  return `${text.slice(0, start + begin.length)}\n\n${body.trim()}\n\n${text.slice(stop)}`;
+}
+
+/** Formats Markdown as the gate's `deno fmt --check` wants it. */
+async function fmt(markdown: string): Promise<string> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["fmt", "--config", join(ROOT, "deno.json"), "--ext", "md", "-"],
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const writer = child.stdin.getWriter();
+  await writer.write(new TextEncoder().encode(markdown));
+  await writer.close();
+  const { success, stdout, stderr } = await child.output();
+  if (!success) throw new Error(`deno fmt failed: ${new TextDecoder().decode(stderr)}`);
+  return new TextDecoder().decode(stdout);
+}
+
+async function readIfExists(path: string): Promise<string | undefined> {
+  try {
+    return await Deno.readTextFile(path);
+  } catch (err: unknown) {
+    if (err instanceof Deno.errors.NotFound) return undefined;
+    throw err;
+  }
+}
+
+/**
+ * Every generated file (path relative to the repository root → its expected text): the command pages and index in
+ * full, and the files with a generated region as they are with that region rewritten.
+ */
+export async function generate(root: string = ROOT): Promise<Map<string, string>> {
+  const program = (await buildProgram({ io: testIo(), exitCode: 0 })) as AnyCommand;
+  const files = new Map<string, string>();
+  for (const page of pagesFor(program)) files.set(`docs/commands/${page.file}`, commandPage(page, program));
+  files.set("docs/commands/README.md", commandsIndex(program));
+  for (const file of REGION_FILES) {
+    const text = await readIfExists(join(root, file));
+    if (text === undefined) continue;
+    const base = file.startsWith("docs/") ? "commands/" : "docs/commands/";
+    const next = replaceRegion(text, "commands", overview(program, base));
+    if (next !== text) files.set(file, next);
+  }
+  const mcp = await readIfExists(join(root, "docs/mcp.md"));
+  if (mcp !== undefined) files.set("docs/mcp.md", replaceRegion(mcp, "mcp-tools", mcpTools()));
+  const formatted = new Map<string, string>();
+  for (const [path, text] of files) formatted.set(path, await fmt(text));
+  return formatted;
+}
+
+/**
+ * What is out of date: each generated file whose text on disk differs from what {@linkcode generate} makes (a
+ * missing file included), and each file in `docs/commands/` that nothing generates any more (a removed command).
+ */
+export async function stale(root: string = ROOT): Promise<string[]> {
+  const generated = await generate(root);
+  const out: string[] = [];
+  for (const [path, text] of generated) {
+    if ((await readIfExists(join(root, path))) !== text) out.push(`out of date: ${path}`);
+  }
+  const dir = join(root, "docs/commands");
+  const names = (await readIfExists(dir + "/README.md")) === undefined
+    ? []
+    : (await Array.fromAsync(Deno.readDir(dir))).map((e) => e.name);
+  for (const name of names) {
+    if (!generated.has(`docs/commands/${name}`)) {
+      out.push(`not generated by anything (delete it): docs/commands/${name}`);
+    }
+  }
+  return out;
+}
+
+if (import.meta.main) {
+  const say = (stream: typeof Deno.stdout, line: string) => stream.writeSync(new TextEncoder().encode(`${line}\n`));
+  if (Deno.args.includes("--check")) {
+    const problems = await stale();
+    for (const p of problems) say(Deno.stderr, p);
+    if (problems.length > 0) say(Deno.stderr, "run 'deno task docs' and commit the result");
+    Deno.exit(problems.length > 0 ? 1 : 0);
+  }
+  await Deno.mkdir(join(ROOT, "docs/commands"), { recursive: true });
+  for (const [path, text] of await generate()) {
+    if ((await readIfExists(join(ROOT, path))) === text) continue;
+    await Deno.writeTextFile(join(ROOT, path), text);
+    say(Deno.stdout, `wrote ${path}`);
+  }
+  for (const p of await stale()) say(Deno.stderr, p);
+}
