@@ -78,64 +78,55 @@ export function processStartTime(pid: number): number | undefined {
   return Number.isSafeInteger(start) && start >= 0 ? start : undefined;
 }
 
-/** `/proc/net/tcp{,6}` addresses (host byte order, hex) a connection to 127.0.0.1 can land on. */
-function loopbackAddresses(): Set<string> {
-  const le = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
-  const [lo, any] = le ? ["0100007F", "00000000"] : ["7F000001", "00000000"];
-  // IPv6: four 32-bit words, each in host order; `::` and `::ffff:127.0.0.1` take IPv4 too unless v6-only.
-  const mapped = le ? "0000FFFF" : "FFFF0000";
-  return new Set([lo, any, "0".repeat(32), `${"0".repeat(16)}${mapped}${lo}`, `${"0".repeat(16)}${mapped}${any}`]);
-}
-
 /**
- * Linux: the inodes of the listening sockets that a connection to 127.0.0.1:`port` could reach (IPv4 and
- * dual-stack IPv6 listeners); `undefined` when `/proc/net` cannot be read or on another OS.
+ * Linux: the inodes of the IPv4 sockets listening on `port` where a connection to 127.0.0.1 lands (bound to
+ * 127.0.0.1 or to any address); `undefined` when `/proc/net/tcp` cannot be read or on another OS.
+ *
+ * Once one of them is known to be a given process's, no other user's process can listen there too (Linux refuses a
+ * second listener on an address and port another one covers, save with `SO_REUSEPORT` under the same user), so the
+ * IPv6 table, as long to read again, is not needed.
  */
 export function loopbackListeners(port: number): Set<string> | undefined {
-  if (Deno.build.os !== "linux") return undefined;
-  const suffix = `:${port.toString(16).toUpperCase().padStart(4, "0")}`;
-  const addresses = loopbackAddresses();
+  if (Deno.build.os !== "linux" || !Number.isInteger(port) || port < 1 || port > 65535) return undefined;
+  let text: string;
+  try {
+    // The kernel walks every socket hash bucket to write it: a millisecond or two, the cost of this check.
+    text = Deno.readTextFileSync("/proc/net/tcp");
+  } catch {
+    return undefined;
+  }
+  const hexPort = port.toString(16).toUpperCase().padStart(4, "0");
+  // Addresses are in host byte order: 127.0.0.1 reads 0100007F on a little-endian machine.
+  const loopback = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1 ? "0100007F" : "7F000001";
+  const wanted = new Set([`${loopback}:${hexPort}`, `00000000:${hexPort}`]);
   const inodes = new Set<string>();
-  for (const table of ["/proc/net/tcp", "/proc/net/tcp6"]) {
-    let text: string;
-    try {
-      text = Deno.readTextFileSync(table);
-    } catch (e) {
-      // No IPv6 in this kernel: nothing listens there.
-      if (table.endsWith("6") && e instanceof Deno.errors.NotFound) continue;
-      return undefined;
-    }
-    for (const line of text.split("\n").slice(1)) {
-      // sl, local address, remote address, state (0A: listening), …, inode (10th column)
-      const cols = line.trim().split(/\s+/);
-      const local = cols[1];
-      if (cols[3] !== "0A" || local === undefined || !local.endsWith(suffix)) continue;
-      if (addresses.has(local.slice(0, -suffix.length)) && cols[9] !== undefined) inodes.add(cols[9]);
-    }
+  for (const line of text.split("\n").slice(1)) {
+    // sl, local address, remote address, state (0A: listening), …, inode (10th column)
+    const cols = line.trim().split(/\s+/);
+    if (cols[3] === "0A" && wanted.has(cols[1]!) && cols[9] !== undefined) inodes.add(cols[9]);
   }
   return inodes;
 }
 
 /**
- * Linux: whether process `pid` holds every socket of `inodes` open (`/proc/<pid>/fd`). `false` when it does not or
- * its open files cannot be read (another user's process).
+ * Linux: whether process `pid` holds one of the sockets `inodes` open (`/proc/<pid>/fd`). `false` when it holds none
+ * or its open files cannot be read (another user's process).
  */
-export function holdsSockets(pid: number, inodes: Set<string>): boolean {
+export function holdsSocket(pid: number, inodes: Set<string>): boolean {
   if (Deno.build.os !== "linux" || !Number.isInteger(pid) || pid <= 0) return false;
-  const missing = new Set([...inodes].map((inode) => `socket:[${inode}]`));
+  const links = new Set([...inodes].map((inode) => `socket:[${inode}]`));
   try {
     for (const entry of Deno.readDirSync(`/proc/${pid}/fd`)) {
       try {
-        missing.delete(Deno.readLinkSync(`/proc/${pid}/fd/${entry.name}`));
+        if (links.has(Deno.readLinkSync(`/proc/${pid}/fd/${entry.name}`))) return true;
       } catch {
         // closed meanwhile
       }
-      if (missing.size === 0) return true;
     }
   } catch {
-    return false;
+    // gone, or another user's
   }
-  return missing.size === 0;
+  return false;
 }
 
 /**

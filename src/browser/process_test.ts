@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { holdsSockets, loopbackListeners, pidAlive, processStartTime } from "./process.ts";
+import { holdsSocket, loopbackListeners, pidAlive, processStartTime } from "./process.ts";
 
 Deno.test({
   name: "processStartTime - names one process: stable while it runs, later for a later process, none once it ended",
@@ -23,27 +23,31 @@ Deno.test({
 });
 
 Deno.test({
-  name: "loopbackListeners, holdsSockets - the listener of a loopback port is found and held by its process only",
+  name: "loopbackListeners, holdsSocket - the listener of a loopback port is found and held by its process only",
   ignore: Deno.build.os !== "linux",
   fn: async () => {
     using listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
     const port = (listener.addr as Deno.NetAddr).port;
     const inodes = loopbackListeners(port);
     assert.equal(inodes?.size, 1);
-    assert.equal(holdsSockets(Deno.pid, inodes!), true);
+    assert.equal(holdsSocket(Deno.pid, inodes!), true);
     const child = new Deno.Command("sleep", { args: ["60"], stdin: "null", stdout: "null", stderr: "null" }).spawn();
     try {
-      assert.equal(holdsSockets(child.pid, inodes!), false);
+      assert.equal(holdsSocket(child.pid, inodes!), false);
     } finally {
       child.kill("SIGKILL");
       await child.status;
     }
-    assert.equal(holdsSockets(child.pid, inodes!), false, "a process that is gone holds nothing");
+    assert.equal(holdsSocket(child.pid, inodes!), false, "a process that is gone holds nothing");
     // Another address on the same port (not where 127.0.0.1 connects) is not counted.
     using other = Deno.listen({ hostname: "127.0.0.2", port });
     assert.equal(loopbackListeners(port)?.size, 1);
     other.close();
     listener.close();
     assert.equal(loopbackListeners(port)?.size, 0);
+    // A listener on every address takes connections to 127.0.0.1 too.
+    using any = Deno.listen({ hostname: "0.0.0.0", port });
+    assert.equal(holdsSocket(Deno.pid, loopbackListeners(port)!), true);
+    any.close();
   },
 });

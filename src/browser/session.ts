@@ -6,7 +6,7 @@
  * the port before it writes the file and keeps it until it removes the file):
  * - where the OS tells when a process started and who listens where (Linux) and the file records the start
  *   (`daemonStart`): the daemon pid runs and started then (a pid reused since by another process started later),
- *   and every socket listening where a connection to 127.0.0.1:`port` lands is one that process holds open. Nothing
+ *   and the socket listening where a connection to 127.0.0.1:`port` lands is one that process holds open. Nothing
  *   goes over the network first: a stale or planted file is found out without a byte sent to whatever owns its port.
  * - otherwise (another OS, a file of an older daemon): the handshake. The daemon pid is alive and the port answered
  *   `GET /devtools/session` (with the file's secret) with the same session id, daemon pid, Chromium pid and port.
@@ -23,7 +23,7 @@ import { escapeControls } from "../terminal.ts";
 // The file itself, not `corpus/mod.ts`: the walk-up is on the start-up path of `mapper console list`, the loader is not.
 import { DEFAULT_CORPUS_DIR, findCorpusDirUp } from "../corpus/find.ts";
 import { API_SCHEMA, type SessionPayload } from "./api.ts";
-import { holdsSockets, loopbackListeners, pidAlive, processStartTime } from "./process.ts";
+import { holdsSocket, loopbackListeners, pidAlive, processStartTime } from "./process.ts";
 import { readSession, removeSession, type SessionInfo, sessionPath } from "./session_file.ts";
 import { loopbackFetch, type LoopbackInit, type LoopbackResponse } from "./_loopback_http.ts";
 
@@ -96,11 +96,11 @@ export async function verifySession(info: SessionInfo): Promise<string | undefin
   if (started === undefined) return `its daemon pid ${info.daemonPid} is not running`;
   if (started !== info.daemonStart) return `its daemon pid ${info.daemonPid} is now another process`;
   // The daemon runs, but a live pid and start time are no proof it holds the port (a planted file can name any
-  // process): whoever listens there must be that very process, or the first request would hand the secret to them.
+  // process): the listener there must be that very process's, or the first request would hand the secret to another.
   const listeners = loopbackListeners(info.port);
   if (listeners === undefined) return await handshake(info);
   if (listeners.size === 0) return `nothing listens on its port ${info.port}`;
-  if (!holdsSockets(info.daemonPid, listeners)) return `its port ${info.port} is held by another process`;
+  if (!holdsSocket(info.daemonPid, listeners)) return `its port ${info.port} is held by another process`;
   return undefined;
 }
 
