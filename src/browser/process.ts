@@ -84,28 +84,42 @@ export function processStartTime(pid: number): number | undefined {
  *
  * Once one of them is known to be a given process's, no other user's process can listen there too (Linux refuses a
  * second listener on an address and port another one covers, save with `SO_REUSEPORT` under the same user), so the
- * IPv6 table, as long to read again, is not needed.
+ * IPv6 table is not needed.
  */
 export function loopbackListeners(port: number): Set<string> | undefined {
   if (Deno.build.os !== "linux" || !Number.isInteger(port) || port < 1 || port > 65535) return undefined;
-  let text: string;
-  try {
-    // The kernel walks every socket hash bucket to write it: a millisecond or two, the cost of this check.
-    text = Deno.readTextFileSync("/proc/net/tcp");
-  } catch {
-    return undefined;
-  }
   const hexPort = port.toString(16).toUpperCase().padStart(4, "0");
   // Addresses are in host byte order: 127.0.0.1 reads 0100007F on a little-endian machine.
   const loopback = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1 ? "0100007F" : "7F000001";
   const wanted = new Set([`${loopback}:${hexPort}`, `00000000:${hexPort}`]);
   const inodes = new Set<string>();
-  for (const line of text.split("\n").slice(1)) {
-    // sl, local address, remote address, state (0A: listening), …, inode (10th column)
-    const cols = line.trim().split(/\s+/);
-    if (cols[3] === "0A" && wanted.has(cols[1]!) && cols[9] !== undefined) inodes.add(cols[9]);
+  try {
+    // The kernel writes the listening sockets first, then walks every bucket of the connection hash for the rest
+    // (milliseconds on a large machine): read a page at a time and stop at the first row that is not listening.
+    using file = Deno.openSync("/proc/net/tcp");
+    const page = new Uint8Array(4096);
+    const decoder = new TextDecoder();
+    let rest = "";
+    let header = true;
+    for (;;) {
+      const n = file.readSync(page);
+      if (n === null || n === 0) return inodes;
+      const lines = (rest + decoder.decode(page.subarray(0, n), { stream: true })).split("\n");
+      rest = lines.pop() ?? "";
+      for (const line of lines) {
+        if (header) {
+          header = false;
+          continue;
+        }
+        // sl, local address, remote address, state (0A: listening), …, inode (10th column)
+        const cols = line.trim().split(/\s+/);
+        if (cols[3] !== "0A") return inodes;
+        if (wanted.has(cols[1]!) && cols[9] !== undefined) inodes.add(cols[9]);
+      }
+    }
+  } catch {
+    return undefined;
   }
-  return inodes;
 }
 
 /**
