@@ -92,7 +92,17 @@ export function jsonSafe(json: string): string {
   return json.replace(JSON_UNSAFE, jsonEscape);
 }
 
-const INVISIBLE = /[\p{Co}\p{Cn}\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000]/gu;
+let invisible: RegExp | undefined;
+
+/**
+ * Private-use, unassigned and invisible space characters (the line and format characters are
+ * {@linkcode escapeControls}'s). Built on first use: V8 builds the Unicode sets of a `\p{…}` pattern (`Cn` is most of
+ * the code space) when the literal is evaluated, which every command loading this module would pay at start-up, and
+ * only {@linkcode quote} needs it.
+ */
+function invisibleChars(): RegExp {
+  return invisible ??= /[\p{Co}\p{Cn}\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000]/gu;
+}
 
 /**
  * Shows a user or catalog value inside a message: `"` and `\` backslash-escaped, then terminal-escaped
@@ -101,6 +111,6 @@ const INVISIBLE = /[\p{Co}\p{Cn}\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000]/gu;
  */
 export function quote(text: string): string {
   const body = escapeControls(text.replace(/[\\"]/g, (c) => `\\${c}`))
-    .replace(INVISIBLE, (c) => codePointEscape(c.codePointAt(0) ?? 0));
+    .replace(invisibleChars(), (c) => codePointEscape(c.codePointAt(0) ?? 0));
   return `"${body}"`;
 }

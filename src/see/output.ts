@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { resolve } from "node:path";
+import { resolve } from "../path.ts";
 import type { Io } from "../io.ts";
 import { escapeControls, toJson } from "../terminal.ts";
 import { writeUserFile } from "../user_file.ts";
