@@ -14,7 +14,8 @@ import type { Io } from "../io.ts";
 import { FileError, UsageError } from "../errors.ts";
 import { escapeControls } from "../terminal.ts";
 import { writeUserFile } from "../user_file.ts";
-import { assertOpenable, schemesOption } from "../browser/mod.ts";
+// The policy file itself, not the browser area's mod.ts (which brings the CDP client): start-up stays light.
+import { assertOpenable, schemesOption } from "../browser/schemes.ts";
 import { pageCall } from "./client.ts";
 import { connect } from "../devtools/client.ts";
 import { writeResult } from "./output.ts";

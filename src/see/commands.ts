@@ -5,7 +5,8 @@
  */
 import type { Io } from "../io.ts";
 import { SessionError } from "../errors.ts";
-import { schemesOption } from "../browser/mod.ts";
+// The policy file itself, not the browser area's mod.ts (which brings the CDP client): start-up stays light.
+import { schemesOption } from "../browser/schemes.ts";
 import type { SnapshotPayload } from "./api.ts";
 import { pageCall } from "./client.ts";
 import { writeResult } from "./output.ts";
