@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { dirname, join, resolve } from "../path.ts";
+import { resolve } from "../path.ts";
 import type { Io } from "../io.ts";
 import { FileError, UsageError } from "../errors.ts";
 import { escapeControls } from "../terminal.ts";
