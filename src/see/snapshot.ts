@@ -109,21 +109,39 @@ export function cutTree(tree: readonly SeeNode[], opts: TreeOptions): SeeNode[] 
 interface Placed {
   node: SeeNode;
   depth: number;
+  /** Values that may stand for the node's name: empty unless the node is the only one of its kind around them. */
   around: readonly string[];
 }
 
-/** The printed tree in line order. */
+/**
+ * The printed tree in line order. A node's name may be left to the properties of the nearest component around it
+ * only when it is the only node of its kind (its component, else its role) in that component: a card's one link, a
+ * filter's one checkbox. Of two tabs in `[Tabs selected="Settings"]`, neither gives its name up, so which one is
+ * "Settings" stays on its line.
+ */
 function place(tree: readonly SeeNode[]): Placed[] {
-  const out: Placed[] = [];
-  const walk = (nodes: readonly SeeNode[], depth: number, around: readonly string[]) => {
+  const out: Array<Placed & { scope: number }> = [];
+  const kinds = new Map<string, number>();
+  const kind = (scope: number, n: SeeNode) => `${scope}\u0000${n.component ?? `role\u0000${n.role}`}`;
+  const values: Array<readonly string[]> = [[]];
+  const walk = (nodes: readonly SeeNode[], depth: number, scope: number) => {
     for (const node of nodes) {
-      out.push({ node, depth, around });
-      const inner = node.component !== undefined ? (node.props ?? []).map(([, v]) => v) : around;
+      out.push({ node, depth, around: values[scope]!, scope });
+      kinds.set(kind(scope, node), (kinds.get(kind(scope, node)) ?? 0) + 1);
+      let inner = scope;
+      if (node.component !== undefined) {
+        inner = values.length;
+        values.push((node.props ?? []).map(([, v]) => v));
+      }
       if (node.children) walk(node.children, depth + 1, inner);
     }
   };
-  walk(tree, 0, []);
-  return out;
+  walk(tree, 0, 0);
+  return out.map(({ node, depth, around, scope }) => ({
+    node,
+    depth,
+    around: kinds.get(kind(scope, node)) === 1 ? around : [],
+  }));
 }
 
 /**

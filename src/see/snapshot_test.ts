@@ -235,6 +235,25 @@ Deno.test("formatSnapshot - a name the component around says is left off its lin
     '40 group "Extra"',
     ' 41 checkbox "Extra"',
   ]);
+  // Of two nodes of one kind, neither leaves its name to the component around: which tab is "Settings" stays said.
+  const tabs = formatSnapshot(pagePayload([
+    node(50, {
+      component: "Tabs",
+      role: "tablist",
+      props: [["selected", "Settings"]],
+      children: [
+        node(51, { component: "Tab", role: "tab", name: "Profile", interactive: true }),
+        node(52, { component: "Tab", role: "tab", name: "Settings", states: ["selected"], interactive: true }),
+        node(53, { role: "button", name: "Settings", interactive: true }),
+      ],
+    }),
+  ], { Tabs: 1, Tab: 2 }));
+  assert.deepEqual(treeOf(tabs), [
+    '50 [Tabs selected="Settings"]',
+    ' 51 [Tab "Profile"]',
+    ' 52 [Tab "Settings" selected]',
+    " 53 button",
+  ]);
   // The JSON keeps every name.
   const json = JSON.stringify(snapshotJson(pagePayload([filter(10, "Oak")], { FilterCheckbox: 1 })));
   assert.match(json, /"role":"checkbox","name":"Oak"/);
