@@ -16,7 +16,7 @@ import { replaceRegion, slug, stale } from "../tools/docs.ts";
 import { ROOT, tempDir } from "./_helpers.ts";
 
 // deno-lint-ignore no-explicit-any
-type AnyCommand = Command<any, any, any>;
+type AnyCommand = Command<any, any>;
 
 const FORMAT = await Deno.readTextFile(join(ROOT, "docs/corpus-format.md"));
 
