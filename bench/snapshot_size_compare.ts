@@ -23,12 +23,11 @@
  * @module
  */
 import { join } from "node:path";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { baseEnv, ROOT } from "../tests/_helpers.ts";
 import { appCorpus, startApps } from "../tests/apps/server.ts";
 import { startSite } from "../tests/site/server.ts";
 import { BROWSER, startSession, type TestSession, waitFor } from "../tests/site/harness.ts";
+import { type Call, connect, DEVTOOLS_ENTRY, devtoolsArgs, peerEntry, PEERS, selectedPageId } from "./_mcp_peers.ts";
 
 // deno-lint-ignore no-console
 const say = (line: string) => console.log(line);
@@ -104,46 +103,25 @@ async function mapperSnapshot(url: string, page: Page): Promise<string> {
   return out.stdout;
 }
 
-type Call = (name: string, args?: Record<string, unknown>) => Promise<string>;
-
 /** chrome-devtools-mcp over stdio, when installed; undefined (and a note) when not. */
 async function startPeer(tmp: string): Promise<{ call: Call; close: () => Promise<void> } | undefined> {
-  const dir = Deno.env.get("MAPPER_MCP_PEERS") ?? "/tmp/mcp-peers";
-  const entry = join(dir, "node_modules", "chrome-devtools-mcp", "build", "src", "bin", "chrome-devtools-mcp.js");
-  if (!(await Deno.stat(entry).then(() => true, () => false))) {
+  const entry = await peerEntry(DEVTOOLS_ENTRY);
+  if (entry === undefined) {
     say(
-      `chrome-devtools-mcp: not installed in ${dir}, its column is skipped (mkdir -p ${dir} && cd ${dir} && ` +
+      `chrome-devtools-mcp: not installed in ${PEERS}, its column is skipped (mkdir -p ${PEERS} && cd ${PEERS} && ` +
         "npm install chrome-devtools-mcp@1.11.0 @modelcontextprotocol/sdk)",
     );
     return undefined;
   }
-  const transport = new StdioClientTransport({
-    command: "node",
-    args: [entry, "--executablePath", BROWSER!, "--headless", "--isolated", "--chromeArg=--no-sandbox"],
-    cwd: tmp,
-    env: baseEnv(join(tmp, "home")),
-    stderr: "ignore",
-  });
-  const client = new Client({ name: "mapper-bench", version: "1" });
-  await client.connect(transport);
-  const call: Call = async (name, a = {}) => {
-    const r = (await client.callTool({ name, arguments: a }, undefined, { timeout: 120_000 })) as {
-      isError?: boolean;
-      content: Array<{ type: string; text?: string }>;
-    };
-    const text = r.content.map((c) => c.text ?? "").join("\n");
-    if (r.isError) throw new Error(`${name} failed: ${text.slice(0, 300)}`);
-    return text;
-  };
-  return { call, close: () => client.close() };
+  const peer = await connect("node", [entry, ...devtoolsArgs(BROWSER!)], tmp, baseEnv(join(tmp, "home")));
+  return { call: peer.call, close: () => peer.client.close() };
 }
 
 /** The peer's side: a new page, the same readiness and state, then `take_snapshot` with its `pageId`. */
 async function peerSnapshot(call: Call, url: string, page: Page): Promise<string> {
   const listed = await call("new_page", { url });
-  const id = /^(\d+): .*\[selected\]$/m.exec(listed)?.[1];
-  if (id === undefined) throw new Error(`new_page named no selected page:\n${listed}`);
-  const pageId = Number(id);
+  const pageId = selectedPageId(listed);
+  if (pageId === undefined) throw new Error(`new_page named no selected page:\n${listed}`);
   const truthy = async (js: string) =>
     /\btrue\b/.test(await call("evaluate_script", { pageId, function: `() => !!(${js})`, waitForStableDom: false }));
   await waitFor(`${page.name} ready (peer)`, () => truthy(page.ready), 30_000);
