@@ -61,7 +61,7 @@ export interface LineContext {
  * The accessible name a line prints: none when the node's own properties or those of the component around it say it
  * (a card's link named by the card's `name`, a grid row named by its cells), else the name.
  */
-export function shownName(n: SeeNode, around: readonly string[] = []): string {
+function shownName(n: SeeNode, around: readonly string[] = []): string {
   if (!n.name) return "";
   return nameCarried(n.name, [...(n.props ?? []).map(([, v]) => v), ...around]) ? "" : n.name;
 }
