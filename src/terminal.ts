@@ -55,7 +55,16 @@ export function jsonSafe(json: string): string {
   return json.replace(JSON_UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
-const INVISIBLE = /[\p{Cf}\p{Zl}\p{Zp}\p{Co}\p{Cn}\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000]/gu;
+let invisible: RegExp | undefined;
+
+/**
+ * Format, separator, private-use, unassigned and invisible space characters. Built on first use: V8 builds the
+ * Unicode sets of a `\p{…}` pattern (`Cn` is most of the code space) when the literal is evaluated, ~3 million
+ * instructions that every command loading this module would pay at start-up, and only {@linkcode quote} needs it.
+ */
+function invisibleChars(): RegExp {
+  return invisible ??= /[\p{Cf}\p{Zl}\p{Zp}\p{Co}\p{Cn}\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000]/gu;
+}
 
 /**
  * Shows a user or catalog value inside a message: terminal-escaped, then wrapped in double quotes with `"` and `\`
@@ -64,7 +73,7 @@ const INVISIBLE = /[\p{Cf}\p{Zl}\p{Zp}\p{Co}\p{Cn}\u00a0\u1680\u2000-\u200a\u202
 export function quote(text: string): string {
   const body = escapeControls(text)
     .replace(/[\\"]/g, (c) => `\\${c}`)
-    .replace(INVISIBLE, (c) => {
+    .replace(invisibleChars(), (c) => {
       const cp = c.codePointAt(0) ?? 0;
       return cp > 0xffff ? `\\U${cp.toString(16).padStart(8, "0")}` : `\\u${cp.toString(16).padStart(4, "0")}`;
     });

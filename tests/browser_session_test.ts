@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { ROOT, tempDir } from "./_helpers.ts";
 import { chromiumArgs, launchChromium } from "../src/browser/chromium.ts";
 import { Collector } from "../src/browser/collector.ts";
+import { processStartTime } from "../src/browser/process.ts";
 import { BIG, PNG, type Site, startSite } from "./site/server.ts";
 import {
   alive,
@@ -67,6 +68,10 @@ sessionTest(
       const st = await Deno.stat(join(s.cwd, ".mapper", ".session"));
       assert.equal((st.mode ?? 0) & 0o777, 0o600);
       assert.ok(alive(s.daemonPid) && alive(s.chromiumPid));
+      // Where the OS tells it, the daemon records when it started: clients trust the file by it (no handshake).
+      const recorded = JSON.parse(await Deno.readTextFile(join(s.cwd, ".mapper", ".session"))).daemonStart;
+      assert.equal(recorded, processStartTime(s.daemonPid));
+      if (Deno.build.os === "linux") assert.ok(Number.isSafeInteger(recorded));
       const status = await s.run(["browser", "status"]);
       assert.equal(status.code, 0);
       assert.match(

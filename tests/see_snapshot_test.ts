@@ -71,7 +71,7 @@ Deno.test({
           out,
           /\n {2}\d+ \[ProductCard id="4" name="Cedar Cutting Board XL" price="18\.99"\]\n {3}\d+ link\n {3}\d+ \[AddToCartButton\]\n/,
         );
-        // Sold out: the disabled state is printed (the reference omits it).
+        // Sold out: the disabled state is printed (other tools omit it).
         assert.match(
           out,
           /\[ProductCard id="3" name="Cedar Cutting Board" price="15\.99" sold_out="true"\]\n {3}\d+ link\n {3}\d+ \[AddToCartButton disabled\]/,

@@ -11,6 +11,7 @@ import { alive, reap, skipBrowserTests, startSession, type TestSession, waitFor 
 import { rawServer } from "./_raw_server.ts";
 import { assetsUnder } from "../src/assets.ts";
 import { extensionId as idOfKey } from "../src/browser/extension.ts";
+import { processStartTime } from "../src/browser/process.ts";
 
 const opts = { sanitizeResources: false, sanitizeOps: false };
 const enc = new TextEncoder();
@@ -200,16 +201,27 @@ function impostor(body: (path: string) => unknown, status = 200) {
   };
 }
 
-/** Writes a session file (0600) naming these processes and port, with the secret every test here plants. */
+/**
+ * Writes a session file (0600) naming these processes and port, with the secret every test here plants; with
+ * `daemonStart`, the daemon's start time as a daemon records it (without it, clients fall back to the handshake).
+ */
 function plantSession(
   file: string,
-  s: { daemonPid: number; chromiumPid: number; port: number; profile: string; sessionId?: string },
+  s: {
+    daemonPid: number;
+    chromiumPid: number;
+    port: number;
+    profile: string;
+    sessionId?: string;
+    daemonStart?: number;
+  },
 ): Promise<void> {
   const session = {
     schema: 2,
     sessionId: s.sessionId ?? "5e55".repeat(8),
     secret: "5ec7".repeat(16),
     daemonPid: s.daemonPid,
+    ...(s.daemonStart === undefined ? {} : { daemonStart: s.daemonStart }),
     chromiumPid: s.chromiumPid,
     port: s.port,
     profile: s.profile,
@@ -366,6 +378,135 @@ Deno.test("browser status, console list, network get, browser start - a planted 
   // Only the handshake reached the impostor: no tab, no shutdown, no data request.
   assert.deepEqual([...new Set(empty.seen)], ["GET /devtools/session"]);
   await assert.rejects(Deno.stat(tmp.join("x")), Deno.errors.NotFound);
+});
+
+Deno.test({
+  name:
+    "console list, browser click, browser status - a session file whose daemon pid now runs another process is stale at once: not a byte goes to its port",
+  ignore: Deno.build.os !== "linux",
+  fn: async () => {
+    await using tmp = await tempDir();
+    await using a = bystander();
+    await using b = bystander();
+    const sessionId = "5e55".repeat(8);
+    // It would pass the handshake (it answers as the planted file says): only the start time can tell it apart.
+    let port = 0;
+    await using owner = impostor((path) =>
+      path === "/devtools/session" ? { schema: 1, sessionId, daemonPid: a.pid, chromiumPid: b.pid, port } : {}
+    );
+    port = owner.port;
+    await Deno.mkdir(tmp.join(".mapper"));
+    const file = tmp.join(".mapper", ".session");
+    // The pid was recorded for a process that started earlier: the one running under it now is another.
+    const daemonStart = processStartTime(a.pid)! - 1;
+    const line =
+      `removed a stale session file "${file}" (its daemon pid ${a.pid} is now another process); nothing was signalled\n`;
+    for (
+      const [args, code, err] of [
+        [["console", "list"], 1, "mapper console list: no running session — start one with 'mapper browser start'\n"],
+        [
+          ["browser", "click", "7"],
+          1,
+          "mapper browser click: no running session — start one with 'mapper browser start'\n",
+        ],
+        [["browser", "status"], 0, ""],
+      ] as Array<[string[], number, string]>
+    ) {
+      await plantSession(file, {
+        sessionId,
+        daemonPid: a.pid,
+        daemonStart,
+        chromiumPid: b.pid,
+        port,
+        profile: tmp.path,
+      });
+      const res = await runMapper(args, { cwd: tmp.path, env: { HOME: tmp.join("home") } });
+      assert.equal(res.code, code, args.join(" "));
+      assert.equal(res.stderr, line + err, args.join(" "));
+      await assert.rejects(Deno.stat(file), Deno.errors.NotFound);
+    }
+    assert.deepEqual(owner.seen, [], "nothing was sent to the port, not even the handshake with the secret");
+    assert.ok(alive(a.pid) && alive(b.pid));
+  },
+});
+
+Deno.test({
+  name:
+    "console list - a session file whose daemon runs since its recorded start time is trusted without the handshake: one request",
+  ignore: Deno.build.os !== "linux",
+  fn: async () => {
+    await using tmp = await tempDir();
+    await using b = bystander();
+    // A daemon process (this one: a live pid with the start time the file records) listening where the file says.
+    await using daemon = impostor((path) =>
+      path === "/devtools/console" ? { schema: 1, dropped: 0, first: 0, last: -1, entries: [] } : {}
+    );
+    await Deno.mkdir(tmp.join(".mapper"));
+    const daemonStart = processStartTime(Deno.pid)!;
+    await plantSession(tmp.join(".mapper", ".session"), {
+      daemonPid: Deno.pid,
+      daemonStart,
+      chromiumPid: b.pid,
+      port: daemon.port,
+      profile: tmp.path,
+    });
+    const res = await runMapper(["console", "list"], { cwd: tmp.path, env: { HOME: tmp.join("home") } });
+    assert.equal(res.stderr, "");
+    assert.equal(res.stdout, "No console messages captured.\n");
+    assert.equal(res.code, 0);
+    assert.deepEqual(daemon.seen, ["GET /devtools/console"]);
+    assert.ok(await Deno.stat(tmp.join(".mapper", ".session")), "the file is kept");
+  },
+});
+
+Deno.test({
+  name:
+    "console list, browser click - a session file naming a live process and its start time but a port another process holds (or nobody) is stale: the secret is not sent",
+  ignore: Deno.build.os !== "linux",
+  fn: async () => {
+    await using tmp = await tempDir();
+    await using a = bystander();
+    await using b = bystander();
+    const sessionId = "5e55".repeat(8);
+    // The port's owner (this process, not the pid the file names) would pass the handshake: it answers as the file says.
+    let port = 0;
+    await using owner = impostor((path) =>
+      path === "/devtools/session" ? { schema: 1, sessionId, daemonPid: a.pid, chromiumPid: b.pid, port } : {}
+    );
+    port = owner.port;
+    const free = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+    const freePort = (free.addr as Deno.NetAddr).port;
+    free.close();
+    await Deno.mkdir(tmp.join(".mapper"));
+    const file = tmp.join(".mapper", ".session");
+    for (
+      const [args, target, why] of [
+        [["console", "list"], port, `its port ${port} is held by another process`],
+        [["browser", "click", "7"], port, `its port ${port} is held by another process`],
+        [["console", "list"], freePort, `nothing listens on its port ${freePort}`],
+      ] as Array<[string[], number, string]>
+    ) {
+      await plantSession(file, {
+        sessionId,
+        daemonPid: a.pid,
+        daemonStart: processStartTime(a.pid)!,
+        chromiumPid: b.pid,
+        port: target,
+        profile: tmp.path,
+      });
+      const res = await runMapper(args, { cwd: tmp.path, env: { HOME: tmp.join("home") } });
+      const name = args.slice(0, 2).join(" ");
+      assert.equal(res.code, 1, args.join(" "));
+      assert.equal(
+        res.stderr,
+        `removed a stale session file "${file}" (${why}); nothing was signalled\n` +
+          `mapper ${name}: no running session — start one with 'mapper browser start'\n`,
+      );
+      await assert.rejects(Deno.stat(file), Deno.errors.NotFound);
+    }
+    assert.deepEqual(owner.seen, [], "nothing was sent to the port, not even the handshake with the secret");
+    assert.ok(alive(a.pid) && alive(b.pid));
+  },
 });
 
 Deno.test("console list - a port that redirects, floods headers or never finishes its answer fails the handshake; nothing is followed", async () => {

@@ -17,7 +17,7 @@ import { VERSION } from "../version.ts";
 import { siteName } from "../corpus/find.ts";
 import type { CdpConnection } from "./cdp.ts";
 import { chromiumArgs, findBrowser, launchChromium, type LaunchedChromium } from "./chromium.ts";
-import { pidAlive } from "./process.ts";
+import { pidAlive, processStartTime } from "./process.ts";
 import { Collector } from "./collector.ts";
 import { isTabUrl } from "./_targets.ts";
 import { ensureExtension, injectPort } from "./extension.ts";
@@ -297,11 +297,14 @@ export async function runDaemon(opts: StartOptions, io: Io): Promise<number> {
     });
 
     const firstPage = await collector.waitForSession((s) => s.type === "page", 5000).catch(() => undefined);
+    // Clients trust the file by this (the port is bound by now, and stays bound until the file is removed).
+    const daemonStart = processStartTime(Deno.pid);
     const info: SessionInfo = {
       schema: 2,
       sessionId,
       secret,
       daemonPid: Deno.pid,
+      ...(daemonStart === undefined ? {} : { daemonStart }),
       chromiumPid: chromium.pid,
       port,
       profile,

@@ -1,6 +1,6 @@
 /**
- * The devtools commands' client of the session daemon: finds it through the session file (trusted only after the
- * handshake, `openSession`), calls its HTTP API (`src/browser/api.ts`) with the session secret, and turns every
+ * The devtools commands' client of the session daemon: finds it through the session file (trusted only once it is
+ * verified, `openSession`), calls its HTTP API (`src/browser/api.ts`) with the session secret, and turns every
  * failure into one clear {@linkcode SessionError}.
  *
  * @module

@@ -58,7 +58,7 @@ export class SessionKeeper implements AsyncDisposable {
     const log = (line: string) => this.#io.stderr.write(`[mcp] ${line}\n`);
     const out = capture();
     const quiet = withSinks(this.#io, out, this.#io.stderr);
-    // Only a session that passes the handshake is used; a stale or planted file is reported and removed by it.
+    // Only a verified session is used (`verifySession`); a stale or planted file is reported and removed by it.
     const live = await openSession(dir, this.#io, log);
     if (live) {
       if (this.#opts.url !== undefined && !this.#urlOpened) {

@@ -9,11 +9,12 @@
  *
  * @module
  */
-import { dirname, join, resolve } from "node:path";
+import { dirname, join, resolve } from "../path.ts";
 import type { Io } from "../io.ts";
 import { FileError, UsageError } from "../errors.ts";
 import { escapeControls } from "../terminal.ts";
 import { pageCall } from "./client.ts";
+import { connect } from "../devtools/client.ts";
 import { writeResult } from "./output.ts";
 import type { FillResult, KeyResult, PointerResult, ScrollResult } from "./actions.ts";
 import type { NavigateResult, WaitResult } from "./navigate.ts";
@@ -324,7 +325,6 @@ export async function runTabs(opts: TabsOptions, io: Io): Promise<number> {
         hint: "include the scheme, e.g. https://example.com/",
       });
     }
-    const { connect } = await import("../devtools/mod.ts");
     const client = await connect(opts.dir, io);
     const opened = await client.post<{ tab: string }>(`/devtools/tabs?url=about:blank`, {}, 30_000);
     let text = `opened tab ${opened.tab.slice(0, 8)}\n`;

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { resolve } from "node:path";
+import { resolve } from "../path.ts";
 import type { Io } from "../io.ts";
 import { FileError } from "../errors.ts";
 import { escapeControls, toJson } from "../terminal.ts";
