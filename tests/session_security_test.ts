@@ -11,16 +11,18 @@ import { alive, reap, skipBrowserTests, startSession, type TestSession, waitFor 
 import { rawServer } from "./_raw_server.ts";
 import { assetsUnder } from "../src/assets.ts";
 import { extensionId as idOfKey } from "../src/browser/extension.ts";
+import { startSite } from "./site/server.ts";
+import { startMcp } from "./_mcp.ts";
 import { processStartTime } from "../src/browser/process.ts";
 
 const opts = { sanitizeResources: false, sanitizeOps: false };
 const enc = new TextEncoder();
 
 /** One raw HTTP/1.1 request (so `Host` and `Origin` can be anything); returns the status and body. */
-async function raw(port: number, head: string[]): Promise<{ status: number; body: string }> {
+async function raw(port: number, head: string[], body = ""): Promise<{ status: number; body: string }> {
   const conn = await Deno.connect({ hostname: "127.0.0.1", port });
   try {
-    await conn.write(enc.encode([...head, "Connection: close", "", ""].join("\r\n")));
+    await conn.write(enc.encode([...head, "Connection: close", "", body].join("\r\n")));
     const text = new TextDecoder().decode(await new Response(conn.readable).arrayBuffer());
     const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1]);
     return { status, body: text.slice(text.indexOf("\r\n\r\n") + 4) };
@@ -709,5 +711,124 @@ Deno.test({
         await waitFor("the session to end", () => !alive(s.daemonPid) && !alive(s.chromiumPid), 5000).catch(() => {});
       }
     }
+  },
+});
+
+Deno.test({
+  name: "browser start --url - the start URL reaches the detached daemon on standard input, never its command line",
+  ignore: skipBrowserTests() || Deno.build.os !== "linux",
+  ...opts,
+  async fn() {
+    await using site = startSite();
+    // A magic-link URL: /proc/PID/cmdline is readable by every local user.
+    const url = `${site.origin}/index.html?login_token=magic-s3cret-42`;
+    await using s = await startSession(["--url", url]);
+    for (const pid of [s.daemonPid, s.chromiumPid]) {
+      const argv = Deno.readTextFileSync(`/proc/${pid}/cmdline`);
+      assert.ok(!argv.includes("magic-s3cret-42"), `the start URL is on the command line of ${pid}`);
+    }
+    const tabs = await waitFor("the start URL to open", async () => {
+      const { tabs } = await s.api<{ tabs: Array<{ url: string }> }>("/devtools/status");
+      return tabs.some((t) => t.url === url) ? tabs : undefined;
+    });
+    assert.ok(tabs.length >= 1);
+  },
+});
+
+Deno.test({
+  name: "page commands - file:, chrome:, devtools:, chrome-extension:, javascript:, view-source: and data: URLs are " +
+    "refused unless --allow-scheme names the scheme; the daemon refuses them whatever asks",
+  ignore: skipBrowserTests(),
+  ...opts,
+  async fn(t) {
+    await using s = await startSession();
+    const secretFile = s.tmp.join("private.txt");
+    await Deno.writeTextFile(secretFile, "private notes of the user\n");
+    const fileUrl = `file://${secretFile}`;
+    const before = await tabCount(s);
+
+    await t.step("browser navigate, tabs new, snapshot --url and browser start --url refuse them", async () => {
+      const urls = [
+        fileUrl,
+        "chrome://settings/",
+        "devtools://devtools/bundled/inspector.html",
+        "chrome-extension://aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa/manifest.json",
+        "javascript:alert(1)",
+        `view-source:${fileUrl}`,
+        "data:text/html,<p>hi</p>",
+      ];
+      for (const url of urls) {
+        const scheme = url.slice(0, url.indexOf(":"));
+        for (
+          const [command, args] of [
+            ["browser navigate", ["browser", "navigate", url]],
+            ["browser tabs", ["browser", "tabs", "new", url]],
+            ["snapshot", ["snapshot", "--url", url]],
+            ["browser start", ["browser", "start", "--url", url]],
+          ] as const
+        ) {
+          const r = await s.run([...args]);
+          assert.equal(r.code, 1, `${command} ${url}: ${r.stderr}`);
+          assert.equal(r.stdout, "");
+          assert.equal(
+            r.stderr,
+            `mapper ${command}: refusing to open "${url}": ${scheme}: URLs are opened only when you allow them ` +
+              `(they can show local files or the browser's own pages) — if you mean it, pass --allow-scheme ` +
+              `${scheme} (an MCP server: 'mapper mcp --allow-scheme ${scheme}')\n`,
+          );
+        }
+      }
+      assert.equal(await tabCount(s), before, "no tab was opened for a refused URL");
+    });
+
+    await t.step("the daemon decides, not the CLI: its routes refuse them with the secret too", async () => {
+      const bearer = `Authorization: Bearer ${s.secret}`;
+      const host = `Host: 127.0.0.1:${s.port}`;
+      const tabs = await raw(s.port, [`POST /devtools/tabs?url=${encodeURIComponent(fileUrl)} HTTP/1.1`, host, bearer]);
+      assert.equal(tabs.status, 403, tabs.body);
+      assert.equal(JSON.parse(tabs.body).code, "scheme_refused");
+      for (const [command, body] of [["navigate", { url: fileUrl }], ["snapshot", { url: fileUrl }]] as const) {
+        const text = JSON.stringify(body);
+        const res = await raw(s.port, [
+          `POST /devtools/page/${command} HTTP/1.1`,
+          host,
+          bearer,
+          "Content-Type: application/json",
+          `Content-Length: ${text.length}`,
+        ], text);
+        assert.equal(res.status, 403, `${command}: ${res.body}`);
+        assert.equal(JSON.parse(res.body).code, "scheme_refused");
+      }
+      assert.equal(await tabCount(s), before);
+    });
+
+    await t.step("--allow-scheme file opens it, for that command only", async () => {
+      const opened = await s.run(["browser", "navigate", fileUrl, "--allow-scheme", "file"]);
+      assert.equal(opened.code, 0, opened.stderr);
+      const read = await s.run(["browser", "eval", "document.body.innerText"]);
+      assert.match(read.stdout, /private notes of the user/);
+      const again = await s.run(["browser", "navigate", fileUrl]);
+      assert.equal(again.code, 1);
+      const bad = await s.run(["browser", "navigate", fileUrl, "--allow-scheme", "fi le"]);
+      assert.equal(bad.code, 2);
+      assert.match(bad.stderr, /^mapper browser navigate: --allow-scheme "fi le" is not a URL scheme — /);
+    });
+
+    await t.step("MCP navigate and tabs new: refused unless the server was started with --allow-scheme", async () => {
+      {
+        await using mcp = await startMcp([], { cwd: s.cwd, home: s.env.HOME! });
+        for (
+          const [tool, args] of [["navigate", { url: fileUrl }], ["tabs", { action: "new", url: fileUrl }]] as const
+        ) {
+          const r = await mcp.call(tool, args);
+          assert.equal(r.isError, true, `${tool}: ${r.text}`);
+          assert.match(r.text, /^refusing to open "file:\/\/.*": file: URLs are opened only when you allow them/);
+        }
+      }
+      await using allowed = await startMcp(["--allow-scheme", "file"], { cwd: s.cwd, home: s.env.HOME! });
+      const r = await allowed.call("navigate", { url: fileUrl });
+      assert.equal(r.isError, false, r.text);
+      assert.match(r.text, /^navigated to file:\/\//);
+    });
   },
 });

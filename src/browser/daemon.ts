@@ -2,8 +2,8 @@
  * The session daemon: one process running Chromium (the only client of its DevTools pipe), the collector, and one
  * HTTP server on `127.0.0.1` that answers the corpus paths (`/mapper`, `/mapper/version`, `/mapper/diagnostics`, the
  * same handler as `serve-mapper`) and the devtools API (`/devtools/*`, see `api.ts`), every request passing one guard
- * first (`_guard.ts`: loopback Host, no foreign Origin, the session secret but for the corpus). It writes the session file once everything
- * answers, prints a ready block, and runs until SIGINT/SIGTERM, `POST /devtools/shutdown`, or until Chromium exits;
+ * first (`src/http_guard.ts`: loopback Host, no foreign Origin, the session secret but for the corpus). It writes the
+ * session file once everything answers, prints a ready block, and runs until SIGINT/SIGTERM, `POST /devtools/shutdown`, or until Chromium exits;
  * either way it stops Chromium, closes the server and removes the session file. Neither the secret nor any browser
  * endpoint is ever printed or logged.
  *
@@ -24,9 +24,11 @@ import { ensureExtension, injectPort } from "./extension.ts";
 import { compileMatcher, type CorpusMatcher } from "./match.ts";
 import { type FieldDefs, fieldDefs } from "./fields.ts";
 import { devtoolsHandler } from "./_http.ts";
-import { type Access, guarded, newSecret } from "./_guard.ts";
+import { type Access, guarded, newSecret } from "../http_guard.ts";
 import { privateDir, projectKey } from "./_private.ts";
 import { PageEngine, PageEvents, pageHandler } from "../see/mod.ts";
+import { trustedCorpusDir } from "../corpus/find.ts";
+import { schemeRefusal } from "./schemes.ts";
 import { removeSession, type SessionInfo, sessionPath, writeSession } from "./session_file.ts";
 
 /** Options of `mapper browser start` (also what the detached daemon is re-run with). */
@@ -35,6 +37,8 @@ export interface StartOptions {
   profile?: string | undefined;
   headless: boolean;
   url?: string | undefined;
+  /** Schemes besides http(s) the start URL may have (`--allow-scheme`; see `schemes.ts`). */
+  allowSchemes?: readonly string[] | undefined;
   browserFlags: string[];
   port: number;
   dir: string;
@@ -162,6 +166,8 @@ export async function runDaemon(opts: StartOptions, io: Io): Promise<number> {
   const dir = resolve(io.cwd, opts.dir);
   const site = siteName(io.cwd);
   await prepareCorpusDir(dir, opts.dir);
+  // The daemon publishes the corpus on the loopback: checked here too, however it was started.
+  trustedCorpusDir(dir);
   const binary = await findBrowser(opts.browser, io.env);
   const key = await projectKey(dir);
   const profile = opts.profile ? resolve(io.cwd, opts.profile) : await defaultProfile(io, dir);
@@ -209,7 +215,7 @@ export async function runDaemon(opts: StartOptions, io: Io): Promise<number> {
   // The server binds first so a busy port fails before Chromium starts; /devtools answers 503 until ready. Every
   // request passes the guard first, whatever its path (routes added later included).
   let api: ((req: Request) => Promise<Response> | undefined) | undefined;
-  const access: Access = { port: 0, secret, extensionOrigin: ext.origin };
+  const access: Access = { hosts: [], secret, extensionOrigin: ext.origin };
   const server = listenSliding(
     opts.port,
     guarded(() => access, async (req) => {
@@ -230,7 +236,7 @@ export async function runDaemon(opts: StartOptions, io: Io): Promise<number> {
     }),
   );
   const port = server.addr.port;
-  access.port = port;
+  access.hosts = [`127.0.0.1:${port}`]; // what the session file and the extension name, nothing else
   io.stderr.write(`[browser] listening on http://127.0.0.1:${port}\n`);
 
   let chromium: LaunchedChromium | undefined;
@@ -327,7 +333,9 @@ export async function runDaemon(opts: StartOptions, io: Io): Promise<number> {
           ),
       );
     }
-    if (opts.url && firstPage) {
+    const refused = opts.url ? schemeRefusal(opts.url, opts.allowSchemes) : undefined;
+    if (refused) io.stderr.write(`[browser] warning: ${refused.message} — ${refused.hint}\n`);
+    if (opts.url && firstPage && !refused) {
       await collector.openTab(opts.url, firstPage.id).catch((err: unknown) =>
         io.stderr.write(
           `[browser] warning: could not open "${opts.url}": ${err instanceof Error ? err.message : String(err)}\n`,

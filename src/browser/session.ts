@@ -21,7 +21,7 @@ import { SessionError } from "../errors.ts";
 import { join, resolve } from "../path.ts";
 import { escapeControls } from "../terminal.ts";
 // The file itself, not `corpus/mod.ts`: the walk-up is on the start-up path of `mapper console list`, the loader is not.
-import { DEFAULT_CORPUS_DIR, findCorpusDirUp } from "../corpus/find.ts";
+import { DEFAULT_CORPUS_DIR, findCorpusDirUp, trustedCorpusDir } from "../corpus/find.ts";
 import { API_SCHEMA, type SessionPayload } from "./api.ts";
 import { holdsSocket, loopbackListeners, pidAlive, processStartTime } from "./process.ts";
 import { readSession, removeSession, type SessionInfo, sessionPath } from "./session_file.ts";
@@ -158,10 +158,11 @@ function holdsSession(dir: string): boolean {
  * Finds the session of a command the way git finds its repository: `--dir` when given, else the nearest `.mapper/`
  * at or above the working directory that holds a session file. When the one found is not `./.mapper`, says so in
  * one line on stderr, so the user knows which project's browser answered. With none found, `dir` is where
- * `mapper browser start` would put one (the nearest `.mapper/`, else `./.mapper`) and `found` is false.
+ * `mapper browser start` would put one (the nearest `.mapper/`, else `./.mapper`) and `found` is false. A directory
+ * another user controls is refused either way (`trustedCorpusDir`).
  */
 export function locateSession(given: string | undefined, io: Io): SessionPlace {
-  if (given !== undefined) return { dir: resolve(io.cwd, given), found: true, given };
+  if (given !== undefined) return { dir: trustedCorpusDir(resolve(io.cwd, given)), found: true, given };
   const here = join(io.cwd, DEFAULT_CORPUS_DIR);
   const withSession = findCorpusDirUp(io.cwd, holdsSession);
   if (withSession !== undefined) {
@@ -173,10 +174,11 @@ export function locateSession(given: string | undefined, io: Io): SessionPlace {
 
 /**
  * The corpus directory `mapper browser start` uses: `--dir` when given, else the nearest existing `.mapper/` walking
- * up (said on stderr when it is not `./.mapper`), else `./.mapper` (created by the start).
+ * up (said on stderr when it is not `./.mapper`), else `./.mapper` (created by the start); never one another user
+ * controls (`trustedCorpusDir`).
  */
 export function startDir(given: string | undefined, io: Io): { dir: string; shown: string } {
-  if (given !== undefined) return { dir: resolve(io.cwd, given), shown: given };
+  if (given !== undefined) return { dir: trustedCorpusDir(resolve(io.cwd, given)), shown: given };
   const here = join(io.cwd, DEFAULT_CORPUS_DIR);
   const found = findCorpusDirUp(io.cwd);
   if (found === undefined || found === here) return { dir: here, shown: DEFAULT_CORPUS_DIR };

@@ -17,6 +17,7 @@
  */
 import { join } from "../path.ts";
 import { SESSION_FILE } from "../corpus/owned.ts";
+import { writeUserFile } from "../user_file.ts";
 
 /** Contents of the session file. The one type for it: every reader and writer uses this. */
 export interface SessionInfo {
@@ -136,18 +137,13 @@ export function readSession(dir: string): SessionInfo | Unreadable | undefined {
   return problem === undefined ? v as SessionInfo : { unreadable: problem };
 }
 
-/** Writes the session file atomically with mode 0600 (a fresh temp file: a planted symlink is never followed). */
+/**
+ * Writes the session file with mode 0600 by the one user-file write (a fresh temp file renamed into place: a planted
+ * symlink is replaced, never followed).
+ */
 export async function writeSession(dir: string, info: SessionInfo): Promise<void> {
-  const target = sessionPath(dir);
-  const tmp = `${target}.${info.sessionId}.tmp`;
-  await Deno.writeTextFile(tmp, JSON.stringify(info) + "\n", { mode: 0o600, createNew: true });
-  try {
-    await Deno.chmod(tmp, 0o600).catch(() => {});
-    await Deno.rename(tmp, target);
-  } catch (err: unknown) {
-    await Deno.remove(tmp).catch(() => {});
-    throw err;
-  }
+  const path = sessionPath(dir);
+  await writeUserFile(path, JSON.stringify(info) + "\n", path, { forceMode: true });
 }
 
 /**

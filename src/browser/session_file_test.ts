@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { sessionProblem } from "./session_file.ts";
+import { type SessionInfo, sessionPath, sessionProblem, writeSession } from "./session_file.ts";
+import { tempDir } from "../../tests/_helpers.ts";
 
 const valid = {
   schema: 2,
@@ -22,4 +23,26 @@ Deno.test("sessionProblem - a daemon start time is optional, and when present a 
   for (const bad of [-1, 1.5, "123", null, Number.MAX_SAFE_INTEGER + 2]) {
     assert.equal(sessionProblem({ ...valid, daemonStart: bad }), "its daemon start time is not valid", String(bad));
   }
+});
+
+Deno.test({
+  name: "writeSession - a link planted at the session file is replaced, its target never written; always 0600",
+  ignore: Deno.build.os === "windows",
+  fn: async () => {
+    await using tmp = await tempDir();
+    const info: SessionInfo = { ...valid, schema: 2 };
+    const victim = tmp.join("bashrc");
+    await Deno.writeTextFile(victim, "# mine\n", { mode: 0o644 });
+    await Deno.symlink(victim, sessionPath(tmp.path));
+    await writeSession(tmp.path, info);
+    assert.equal(await Deno.readTextFile(victim), "# mine\n");
+    const st = await Deno.lstat(sessionPath(tmp.path));
+    assert.ok(st.isFile && !st.isSymlink);
+    assert.equal(st.mode! & 0o777, 0o600);
+    assert.equal(JSON.parse(await Deno.readTextFile(sessionPath(tmp.path))).secret, info.secret);
+    // An older file other users could read is made private: it holds the secret.
+    await Deno.chmod(sessionPath(tmp.path), 0o644);
+    await writeSession(tmp.path, info);
+    assert.equal((await Deno.stat(sessionPath(tmp.path))).mode! & 0o777, 0o600);
+  },
 });
