@@ -250,7 +250,7 @@ function tail(p: SnapshotPayload): string[] {
   if (p.unmatched.length) {
     // One line per kind, not per component: `matched nothing: A, B; global: C`, `matched only hidden elements: D (3)`.
     const names = (list: SnapshotPayload["unmatched"]) =>
-      list.map((u) => `${escapeControls(u.name, { bidi: true })}${u.hidden ? ` (${u.hidden})` : ""}`).join(", ");
+      list.map((u) => `${escapeControls(u.name)}${u.hidden ? ` (${u.hidden})` : ""}`).join(", ");
     const kind = (list: SnapshotPayload["unmatched"]) => {
       const here = list.filter((u) => u.view !== null);
       const global = list.filter((u) => u.view === null);
