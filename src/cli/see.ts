@@ -22,7 +22,8 @@ export function registerSee(program: Command, ctx: CliContext): void {
     .addHelpText(
       "after",
       "\nPrints, in order: [View: NAME] (route, memory notes) or [No view matched], [Blocked] when an overlay covers the\n" +
-        'page, [Guide] (component counts), the tree (ID [Component prop="value" … "name" states] or ID role "name"),\n' +
+        "page, [Guide] (a name every line of a component shares, said once; counts the cut tree leaves out), the tree\n" +
+        '(ID [Component prop="value" … "name" states] or ID role "name"; a name the properties say is not repeated),\n' +
         "[Warnings], [Conflicts], [Coverage]. Ids stay valid while their element lives; component queries\n" +
         '(ProductCard[name="Lamp"] AddToCartButton) name targets for the acting commands. Exit 1 when the page has no\n' +
         "interactive node (blank or still loading).",

@@ -41,9 +41,11 @@ const snapshot = defineTool({
   name: "snapshot",
   title: "Snapshot the page through the map",
   description: "Read the current page as an annotated tree: the view it resolves to and that view's memory notes, " +
-    "a [Blocked] line when an overlay covers the page, a [Guide] of component counts, then one line per node: " +
-    'node id, then [Component prop="value" … state…] or role "name". Act on what you see with a component query ' +
-    "(preferred, survives re-renders) or the node id. Call it first on every page, and again after the page changed.",
+    "a [Blocked] line when an overlay covers the page, a [Guide] with the name every line of a component shares " +
+    '(said once, not on each line), then one line per node: node id, then [Component prop="value" … state…] or ' +
+    'role "name" (a name the properties of the node or of the component around it say is not repeated). Act on ' +
+    "what you see with a component query (preferred, survives re-renders) or the node id. Call it first on every " +
+    "page, and again after the page changed.",
   input: cliInput<{
     url?: string;
     tab?: string;
