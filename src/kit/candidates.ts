@@ -141,7 +141,7 @@ function counterPrefix(value: string): string | undefined {
 const tagOf = (el: OfflineElement) => cssIdent(el.name);
 
 /** The stable classes of an element, non-utility first, in the order written. */
-export function stableClasses(el: OfflineElement): string[] {
+export function stableClasses(el: { readonly attrs: Readonly<Record<string, string>> }): string[] {
   const classes = (el.attrs["class"] ?? "").split(/\s+/).filter((c) => c !== "" && !isGenerated(c));
   const plain = classes.filter((c) => !isUtilityClass(c));
   return [...new Set([...plain, ...classes.filter(isUtilityClass)])];
