@@ -383,7 +383,7 @@ export function formatSuggest(r: SuggestResult): string {
 export function suggestYaml(r: SuggestResult): string {
   const out = ["components:"];
   // Single-quoted YAML keeps a selector's double quotes readable; JSON's form when it holds a single quote.
-  const q = (s: string) => /['\u0000-\u001f]/.test(s) ? JSON.stringify(s) : `'${s}'`;
+  const q = (s: string) => s.includes("'") || [...s].some((c) => c < " ") ? JSON.stringify(s) : `'${s}'`;
   const emit = (c: Suggestion, indent: string, parent: Suggestion | null) => {
     // A child's selector is looked for inside its parent's element: the parent's part is left out.
     const own = parent && c.selector.startsWith(`${parent.selector} `)
