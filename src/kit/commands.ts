@@ -4,7 +4,9 @@
  *
  * @module
  */
+import { resolve } from "node:path";
 import type { Io } from "../io.ts";
+import { findCorpusDirUp, load } from "../corpus/mod.ts";
 import { ProblemsFound, UsageError } from "../errors.ts";
 import { pageCall } from "../see/client.ts";
 import { writeResult } from "../see/output.ts";
@@ -75,7 +77,16 @@ export interface ProbeAllResult {
 }
 
 async function runProbeAll(opts: ProbeOptions, io: Io): Promise<number> {
-  const r = await pageCall<ProbeAllResult>(opts.dir, io, "probe-all", { selector: opts.selector }, 300_000);
+  // The views' `url:` are authoring-only (not in the served corpus): read them from the corpus files here.
+  const dir = opts.dir !== undefined ? resolve(io.cwd, opts.dir) : findCorpusDirUp(io.cwd);
+  if (dir === undefined) {
+    throw new UsageError("--all needs the corpus (its views' url:), and there is no .mapper/ here or above", {
+      hint: "run it inside the project, or pass --dir .mapper",
+    });
+  }
+  const { corpus } = await load(dir);
+  const views = corpus.views.map((v) => ({ name: v.name, url: v.url ?? null }));
+  const r = await pageCall<ProbeAllResult>(opts.dir, io, "probe-all", { selector: opts.selector, views }, 300_000);
   const lines = [`${r.selector} — in each view's url: (a scratch tab)`];
   let failed = 0;
   for (const v of r.views) {

@@ -10,6 +10,7 @@ import { UsageError } from "../errors.ts";
 import { LEVELS } from "../browser/mod.ts";
 import { type Annotations, defineTool, READ_LOCAL, type ToolSpec } from "./registry.ts";
 import { PAGE_TOOLS } from "./page_tools.ts";
+import { KIT_TOOLS } from "./kit_tools.ts";
 
 const tab = z.string().min(1).optional().describe(
   "Only this tab: its id or a unique prefix of it (the 8-character ids listings show). Omit for every tab.",
@@ -278,6 +279,7 @@ const search = defineTool({
 /** Every tool the server offers, in the order `tools/list` shows them. */
 export const TOOLS: readonly ToolSpec[] = [
   ...PAGE_TOOLS,
+  ...KIT_TOOLS,
   match,
   search,
   selCheck,

@@ -167,6 +167,21 @@ export class PageEngine {
     }
   }
 
+  /**
+   * Opens a background tab on `about:blank` for a command to work in and close (`probe --all`): the user's tab is
+   * never moved.
+   */
+  async openScratchTab(): Promise<PageTarget> {
+    const { targetId } = await this.#deps.send(
+      "Target.createTarget",
+      { url: "about:blank", background: true },
+      undefined,
+      10_000,
+    );
+    const session = await this.#deps.session(targetId);
+    return { tab: targetId, session, url: "about:blank", title: "" };
+  }
+
   /** The current tabs. */
   tabs(): Promise<PageTab[]> {
     return this.#deps.tabs();
