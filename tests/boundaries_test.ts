@@ -58,6 +58,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   see: ["corpus", "assets", "browser", "devtools", "offline"],
   mcp: ["*"],
   offline: ["corpus", "atlas", "assets"],
+  kit: ["corpus", "assets", "offline", "see", "browser", "devtools"],
   skills: ["assets"],
   assets: [],
 };
