@@ -21,12 +21,23 @@ export const PAGE_ROUTES: Record<string, PageRoute> = {
   tabs: async (engine) => ({ tabs: await engine.tabs() }),
   snapshot: async (engine, body) => {
     const t = await engine.target(str(body, "tab"));
-    const payload = await engine.snapshot(t, {
+    const opts = {
       url: str(body, "url"),
       includeHidden: body.includeHidden === true,
       settleMs: num(body, "settleMs") ?? 3000,
-    });
-    return { ...payload };
+    };
+    // `tree: true`: the captured tree of the same pass rides along (`snapshot --tree-out`, `capture`).
+    if (body.tree === true) {
+      const { payload, tree } = await engine.captureTree(t, opts);
+      return { ...payload, tree };
+    }
+    return { ...await engine.snapshot(t, opts) };
+  },
+  // Live matches of selectors per root, by snapshot id (what a captured tree's offline answer is checked against).
+  "query-all": async (engine, body) => {
+    const t = await engine.target(str(body, "tab"));
+    const selectors = Array.isArray(body.selectors) ? body.selectors.filter((s) => typeof s === "string") : [];
+    return { tab: t.tab, results: await engine.call(t, "queryAll", selectors) };
   },
   resolve: async (engine, body) => {
     const t = await engine.target(str(body, "tab"));
