@@ -104,6 +104,18 @@ const MAX_LABEL = 40;
  * documentation for the shapes.
  */
 export function isGenerated(token: string): boolean {
+  let known = GENERATED.get(token);
+  if (known === undefined) {
+    if (GENERATED.size > 50_000) GENERATED.clear();
+    GENERATED.set(token, known = generated(token));
+  }
+  return known;
+}
+
+/** Answers of {@linkcode isGenerated} (a page repeats its class names thousands of times). */
+const GENERATED = new Map<string, boolean>();
+
+function generated(token: string): boolean {
   if (/\d{4,}/.test(token)) return true;
   if (/[0-9a-f]{8,}/i.test(token) && /\d/.test(token) && /[a-f]/i.test(token)) return true;
   if (/^(css|sc|jsx|svelte|emotion|tw|styled|makeStyles|jss)-/i.test(token)) return true;
@@ -142,16 +154,35 @@ const tagOf = (el: OfflineElement) => cssIdent(el.name);
 
 /** The stable classes of an element, non-utility first, in the order written. */
 export function stableClasses(el: { readonly attrs: Readonly<Record<string, string>> }): string[] {
-  const classes = (el.attrs["class"] ?? "").split(/\s+/).filter((c) => c !== "" && !isGenerated(c));
-  const plain = classes.filter((c) => !isUtilityClass(c));
-  return [...new Set([...plain, ...classes.filter(isUtilityClass)])];
+  const attr = el.attrs["class"] ?? "";
+  let known = STABLE.get(attr);
+  if (known === undefined) {
+    const classes = attr.split(/\s+/).filter((c) => c !== "" && !isGenerated(c));
+    const plain = classes.filter((c) => !isUtilityClass(c));
+    known = [...new Set([...plain, ...classes.filter(isUtilityClass)])];
+    if (STABLE.size > 50_000) STABLE.clear();
+    STABLE.set(attr, known);
+  }
+  return known;
 }
+
+/** Answers of {@linkcode stableClasses} by class attribute. */
+const STABLE = new Map<string, string[]>();
 
 /**
  * The hook compounds of one element, best first (see the module documentation). A hook carrying a value also comes in
  * its value-free form (`li[data-sku]` after `li[data-sku="A1"]`, a counter's prefix), which repeated elements share.
  */
 export function compoundsOf(el: OfflineElement): Compound[] {
+  let known = COMPOUNDS.get(el);
+  if (known === undefined) COMPOUNDS.set(el, known = computeCompounds(el));
+  return known;
+}
+
+/** Each element's compounds, computed once (an element is asked for again as an ancestor of many others). */
+const COMPOUNDS = new WeakMap<OfflineElement, Compound[]>();
+
+function computeCompounds(el: OfflineElement): Compound[] {
   const out: Compound[] = [];
   const add = (selector: string, kind: HookKind, rank: number) => {
     if (!out.some((c) => c.selector === selector)) out.push({ selector, kind, rank });

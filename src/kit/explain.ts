@@ -14,6 +14,9 @@ import { describeElement, type KitPage, textOf, visibility } from "./page.ts";
 import { liveElements, table } from "./probe.ts";
 import { didYouMean } from "../../assets/extension/resolver.js";
 
+/** States nearly every element has: not worth a word. */
+const ORDINARY_STATES = new Set(["enabled", "optional", "valid", "read-write"]);
+
 /** Exactly one of these picks the nodes. */
 export type ExplainPick = { id: number } | { grep: string } | { selector: string };
 
@@ -133,7 +136,7 @@ export async function explainNodes(
       text: textOf(el),
       visibility: visibility(el),
       interactive: el.node.interactive === true,
-      states: el.node.states ?? [],
+      states: el.node.states?.filter((s) => !ORDINARY_STATES.has(s)) ?? [],
       tier: own.tier,
       component: own.component,
       chain: own.chain,

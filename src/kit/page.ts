@@ -146,12 +146,19 @@ export class KitPage {
       } catch {
         offline = null;
       }
-      const agrees = offline !== null && offline.length === a.ids.length &&
-        [...offline].sort((x, y) => x - y).every((id, k) => id === [...a.ids].sort((x, y) => x - y)[k]);
+      const agrees = offline !== null && sameIds(offline, a.ids);
       out.set(selector, { live: a.ids.length, agrees, ids: a.ids });
     });
     return out;
   }
+}
+
+/** Whether two id lists hold the same ids (order aside: roots may be listed in another order). */
+export function sameIds(a: readonly number[], b: readonly number[]): boolean {
+  if (a.length !== b.length) return false;
+  const x = [...a].sort((p, q) => p - q);
+  const y = [...b].sort((p, q) => p - q);
+  return x.every((v, i) => v === y[i]);
 }
 
 /** A selector counted live. */

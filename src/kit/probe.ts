@@ -8,7 +8,7 @@
  */
 import { PageError } from "../see/api.ts";
 import type { OfflineElement } from "../offline/mod.ts";
-import { describeElement, type KitPage, textOf, visibility } from "./page.ts";
+import { describeElement, type KitPage, sameIds, textOf, visibility } from "./page.ts";
 
 /** One match as `probe` reports it. */
 export interface ProbeMatch {
@@ -150,13 +150,6 @@ function badSelector(message: string): PageError {
     hint: "fix the CSS (quote attribute values, close brackets) and probe it again",
     status: 400,
   });
-}
-
-function sameIds(a: readonly number[], b: readonly number[]): boolean {
-  if (a.length !== b.length) return false;
-  const x = [...a].sort((p, q) => p - q);
-  const y = [...b].sort((p, q) => p - q);
-  return x.every((v, i) => v === y[i]);
 }
 
 /** Splits a selector at its last top-level descendant or child combinator: `[scope, leaf]`, or `null`. */

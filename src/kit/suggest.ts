@@ -126,34 +126,42 @@ export function pascal(text: string): string {
     .map((w) => w[0]!.toUpperCase() + w.slice(1).toLowerCase()).join("").replace(/^\d+/, "");
 }
 
-/** The value of an extract form on an element, offline (what the resolver would give on the live page). */
-function extractOffline(el: OfflineElement, extract: string, page: KitPage): string {
-  if (extract === "text") return textOf(el, 200);
-  if (extract.startsWith("attr=")) return el.attrs[extract.slice(5)] ?? "";
+/** The value of an extract form on each element, offline (what the resolver would give on the live page). */
+function extractOffline(els: readonly OfflineElement[], extract: string, page: KitPage): string[] {
+  if (extract === "text") return els.map((el) => textOf(el, 200));
+  if (extract.startsWith("attr=")) return els.map((el) => el.attrs[extract.slice(5)] ?? "");
+  // A CSS selector: the first match inside each element (document order: the first one seen going up wins).
+  const wanted = new Set(els);
+  const first = new Map<OfflineElement, OfflineElement>();
   try {
-    const found = page.engine.query(page.doc, extract).all.find((d) => {
-      for (let p = d.parent; p !== null; p = p.parent) if (p === el) return true;
-      return false;
-    });
-    return found ? textOf(found, 200) : "";
+    for (const d of page.engine.query(page.doc, extract).all) {
+      for (let p = d.parent; p !== null; p = p.parent) if (wanted.has(p) && !first.has(p)) first.set(p, d);
+    }
   } catch {
-    return "";
+    return els.map(() => "");
   }
+  return els.map((el) => {
+    const d = first.get(el);
+    return d ? textOf(d, 200) : "";
+  });
 }
 
 /** The first extract form whose values are non-empty and distinct over all instances, and a name for it. */
 export function discriminator(page: KitPage, instances: readonly OfflineElement[]): SuggestProperty | null {
   const first = instances[0]!;
   const forms: Array<[string, string]> = [];
-  for (const attr of Object.keys(first.attrs)) {
-    if (attr.startsWith("data-") && !/^data-v-/.test(attr)) forms.push([pascalLower(attr.slice(5)), `attr=${attr}`]);
+  // Data attributes first, test ids last among them (a test id names the test's hook, not the thing).
+  const data = Object.keys(first.attrs).filter((a) => a.startsWith("data-") && !/^data-v-/.test(a));
+  const testIds = data.filter((a) => /^data-(testid|test-id|test|qa|cy)$/.test(a));
+  for (const attr of [...data.filter((a) => !testIds.includes(a)), ...testIds]) {
+    forms.push([pascalLower(attr.slice(5)), `attr=${attr}`]);
   }
   if (first.name === "a") forms.push(["href", "attr=href"]);
   forms.push(["label", "attr=aria-label"]);
   for (const h of ["h1", "h2", "h3", "h4", "h5", "h6", "a", "[class*=title]", "[class*=name]"]) forms.push(["name", h]);
   forms.push(["text", "text"]);
   for (const [name, extract] of forms) {
-    const values = instances.map((el) => extractOffline(el, extract, page).trim());
+    const values = extractOffline(instances, extract, page).map((v) => v.trim());
     if (values.some((v) => v === "")) continue;
     const distinct = new Set(values).size;
     if (distinct === instances.length) return { name, extract, distinct, of: instances.length };
@@ -238,8 +246,8 @@ export async function suggest(page: KitPage, opts: SuggestOptions = {}): Promise
     const byShape = new Map<string, OfflineElement[]>();
     for (const inst of list) {
       const seen = new Map<string, OfflineElement[]>();
-      for (const d of page.doc.elements) {
-        if (d.node.interactive !== true || !inside(d, inst)) continue;
+      for (const d of descendants(inst)) {
+        if (d.node.interactive !== true) continue;
         const s = `${d.node.role}\u0000${leafShape(d)}`;
         seen.set(s, [...(seen.get(s) ?? []), d]);
       }
@@ -258,13 +266,14 @@ export async function suggest(page: KitPage, opts: SuggestOptions = {}): Promise
   // Forms and their named fields.
   for (const form of elements.filter((el) => el.name === "form")) {
     const label = form.attrs["aria-label"] ?? form.attrs["name"] ?? form.attrs["id"] ?? "";
-    const draft = add("form", `${pascal(label)}Form`, [form], null, []);
+    // A search landmark is already proposed: its fields go under it.
+    const draft = taken.has(form)
+      ? drafts.find((d) => d.els.length === 1 && d.els[0] === form)
+      : add("form", `${pascal(label)}Form`, [form], null, []);
     if (!draft) continue;
     taken.add(form);
-    for (const field of elements) {
-      if (!/^(input|select|textarea)$/.test(field.name) || field.attrs["type"] === "hidden" || !inside(field, form)) {
-        continue;
-      }
+    for (const field of descendants(form)) {
+      if (!/^(input|select|textarea)$/.test(field.name) || field.attrs["type"] === "hidden" || !shown(field)) continue;
       const what = field.node.name || field.attrs["name"] || field.attrs["placeholder"] || "";
       if (!what) continue;
       if (add("field", `${pascal(what)}Field`, [field], draft.name, [])) taken.add(field);
@@ -324,9 +333,19 @@ function parentKey(el: OfflineElement): string {
   return el.parent ? `${el.parent.node.id}` : `root:${el.root.host?.node.id ?? "doc"}`;
 }
 
-function inside(el: OfflineElement, ancestor: OfflineElement): boolean {
-  for (let p = parentAcross(el); p !== null; p = parentAcross(p)) if (p === ancestor) return true;
-  return false;
+/** The elements inside `el` (light DOM, then its open shadow root's), depth first. */
+function descendants(el: OfflineElement): OfflineElement[] {
+  const out: OfflineElement[] = [];
+  const stack: OfflineElement[] = [el];
+  while (stack.length > 0) {
+    const e = stack.pop()!;
+    if (e !== el) out.push(e);
+    for (let i = e.children.length - 1; i >= 0; i--) {
+      const c = e.children[i]!;
+      if (c.kind === "element") stack.push(c);
+    }
+  }
+  return out;
 }
 
 /** Whether instances have similar subtrees: the same child tags for most of them. */
@@ -341,7 +360,8 @@ function similar(list: readonly OfflineElement[]): boolean {
 /** A name from a hook selector: `[data-testid^="product-card-"]` → `ProductCard`, `li.card` → `Card`. */
 export function hookName(selector: string): string {
   const value = /="((?:[^"\\]|\\.)*)"\]$/.exec(selector)?.[1];
-  if (value !== undefined) return pascal(value) || "Component";
+  // A counter's number is the instance's, not the component's: `product-card-7` names ProductCard.
+  if (value !== undefined) return pascal(value.replace(/[-_]?\d+$/, "")) || "Component";
   const cls = /\.([A-Za-z0-9_-]+)$/.exec(selector)?.[1];
   if (cls) return pascal(cls);
   return pascal(selector.replace(/[[\]#.]/g, " ")) || "Component";

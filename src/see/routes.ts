@@ -13,11 +13,14 @@ import { PAGE_SCHEMA, PageError } from "./api.ts";
 import type { PageEngine } from "./engine.ts";
 import { num, type PageRoute, str } from "./_body.ts";
 import { ACT_ROUTES } from "./act_routes.ts";
+import { KIT_ROUTES } from "../kit/routes.ts";
 
 export { num, type PageRoute, str } from "./_body.ts";
 /** The routes, by command name. */
 export const PAGE_ROUTES: Record<string, PageRoute> = {
   ...ACT_ROUTES,
+  // The authoring kit (`probe`, `gap`, `suggest`, `explain`, `inspect`): one engine pass made into a captured tree.
+  ...KIT_ROUTES,
   tabs: async (engine) => ({ tabs: await engine.tabs() }),
   snapshot: async (engine, body) => {
     const t = await engine.target(str(body, "tab"));
