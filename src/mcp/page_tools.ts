@@ -374,6 +374,70 @@ const handleDialog = defineTool({
   },
 });
 
+const drag = defineTool({
+  name: "drag",
+  title: "Drag one element onto another",
+  description: "Drag FROM onto TO with real pointer input (a slider knob, a sortable row, an HTML5 drag source): " +
+    "FROM gets a click's checks, the button is held through every move, and the result says what changed (moved, " +
+    "dom); a drag that changes nothing is an error naming the mode.",
+  input: {
+    from: target,
+    to: z.string().min(1).describe("Where to drop it: a node id or component query."),
+    mode: z.enum(["auto", "pointer", "html5"]).optional().describe(
+      "auto (default: html5 for draggable elements, links, images), pointer or html5.",
+    ),
+    steps: z.number().int().min(1).max(200).optional().describe("Pointer moves between press and release (12)."),
+    tab,
+  },
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+  browser: true,
+  async call(a, ctx) {
+    const { runDrag } = await import("../see/act_commands.ts");
+    return await ctx.capture((io) =>
+      runDrag({
+        dir: ctx.dir,
+        tab: a.tab,
+        json: false,
+        from: a.from,
+        to: a.to,
+        mode: a.mode,
+        steps: a.steps,
+        timeoutMs: 5000,
+      }, io)
+    );
+  },
+});
+
+const resize = defineTool({
+  name: "resize",
+  title: "Set the tab's window size",
+  description: "Set the tab's viewport to width × height CSS pixels (200–8192; kept across navigations), or reset " +
+    "it to the browser window's size; answers the size read back and the size before.",
+  input: {
+    width: z.number().int().min(200).max(8192).optional().describe("Viewport width in CSS pixels."),
+    height: z.number().int().min(200).max(8192).optional().describe("Viewport height in CSS pixels."),
+    reset: z.boolean().optional().describe("Back to the browser window's own size (instead of width and height)."),
+    tab,
+  },
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  browser: true,
+  async call(a, ctx) {
+    const { runTabs } = await import("../see/act_commands.ts");
+    return await ctx.capture((io) =>
+      runTabs({
+        dir: ctx.dir,
+        tab: a.tab,
+        json: false,
+        op: "resize",
+        arg: a.reset ? undefined : a.width === undefined ? undefined : String(a.width),
+        arg2: a.reset ? undefined : a.height === undefined ? undefined : String(a.height),
+        timeoutMs: 10_000,
+        reset: a.reset === true,
+      }, io)
+    );
+  },
+});
+
 /** The page tools, in the order an agent uses them. */
 export const PAGE_TOOLS: readonly ToolSpec[] = [
   snapshot,
@@ -388,4 +452,6 @@ export const PAGE_TOOLS: readonly ToolSpec[] = [
   screenshot,
   tabs,
   handleDialog,
+  drag,
+  resize,
 ];
