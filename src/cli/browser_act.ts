@@ -8,7 +8,7 @@
 import type { Command } from "./command.ts";
 import { UsageError } from "../errors.ts";
 import { SESSION_DIR_HELP } from "./devtools.ts";
-import { type CliContext, coordinateArg, intArg, signedIntArg } from "./context.ts";
+import { ALLOW_SCHEME_HELP, type CliContext, collect, coordinateArg, intArg, signedIntArg } from "./context.ts";
 import { lazy } from "../lazy.ts";
 import { ACTION_TIMEOUT_MS, NAVIGATE_TIMEOUT_MS, WAIT_TIMEOUT_MS } from "../timeouts.ts";
 
@@ -27,13 +27,14 @@ export function registerBrowserActions(browser: Command, ctx: CliContext): void 
     .description("open URL in the tab, wait for it to load (and for a client redirect), print the final URL")
     .argument("<url>", "absolute URL")
     .option("--timeout-ms <n>", "longest wait for the load", intArg(1), NAVIGATE_TIMEOUT_MS)
+    .option("--allow-scheme <scheme>", ALLOW_SCHEME_HELP, collect)
     .option("--tab <id>", TAB)
     .option("--json", "print as JSON")
     .option("--dir <path>", SESSION_DIR_HELP)
     .action(async (url, o) => {
       const { runNavigate } = await actCommands();
       ctx.exitCode = await runNavigate(
-        { dir: o.dir, tab: o.tab, json: o.json === true, url, timeoutMs: o.timeoutMs },
+        { dir: o.dir, tab: o.tab, json: o.json === true, url, timeoutMs: o.timeoutMs, allowSchemes: o.allowScheme },
         ctx.io,
       );
     });
@@ -208,6 +209,7 @@ export function registerBrowserActions(browser: Command, ctx: CliContext): void 
     .argument("[arg]", "new: the URL to open; close: the tab id; resize: the width in CSS pixels (200–8192)")
     .argument("[height]", "resize: the height in CSS pixels (200–8192)")
     .option("--timeout-ms <n>", "new: longest wait for the page to load", intArg(1), NAVIGATE_TIMEOUT_MS)
+    .option("--allow-scheme <scheme>", `new: ${ALLOW_SCHEME_HELP}`, collect)
     .option("--dpr <n>", "resize: the device pixel ratio", intArg(1, 8))
     .option("--mobile", "resize: emulate a mobile viewport (meta viewport, overlay scrollbars)")
     .option("--reset", "resize: back to the browser window's own size")
@@ -225,6 +227,7 @@ export function registerBrowserActions(browser: Command, ctx: CliContext): void 
           arg,
           arg2: height,
           timeoutMs: o.timeoutMs,
+          allowSchemes: o.allowScheme,
           dpr: o.dpr,
           mobile: o.mobile === true,
           reset: o.reset === true,

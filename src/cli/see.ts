@@ -1,6 +1,6 @@
 /** Wiring of `mapper snapshot` (the page commands that see; `src/see/`). @module */
 import type { Command } from "./command.ts";
-import { type CliContext, intArg } from "./context.ts";
+import { ALLOW_SCHEME_HELP, type CliContext, collect, intArg } from "./context.ts";
 import { SESSION_DIR_HELP } from "./devtools.ts";
 import { lazy } from "../lazy.ts";
 
@@ -10,6 +10,7 @@ export function registerSee(program: Command, ctx: CliContext): void {
     .command("snapshot")
     .description("print the page of the running browser session as an annotated tree: view, components, coverage")
     .option("--url <url>", "open this URL first (only when the tab is not already there)")
+    .option("--allow-scheme <scheme>", `with --url: ${ALLOW_SCHEME_HELP}`, collect)
     .option("--tab <id>", "the tab to read (id or prefix from 'mapper browser status'); needed with several tabs")
     .option("--interactive", "only interactive nodes and the components around them")
     .option("--coverage", "only view, blocking overlay, warnings and coverage, with selectors for orphans")
@@ -34,6 +35,7 @@ export function registerSee(program: Command, ctx: CliContext): void {
       ctx.exitCode = await runSnapshot({
         dir: o.dir,
         url: o.url,
+        allowSchemes: o.allowScheme,
         tab: o.tab,
         interactive: o.interactive === true,
         coverage: o.coverage === true,

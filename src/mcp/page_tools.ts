@@ -20,6 +20,13 @@ const TAB = "The tab to use: its id or a unique prefix (tabs lists them). Needed
 const TARGET = 'What to act on: a node id from snapshot (e.g. "42") or a component query, e.g. ' +
   "'ProductCard[name=\"Basalt Coffee Mug\"] AddToCartButton' (brackets test extracted properties; spaces chain " +
   'matched ancestors; "#N" picks the N-th match, 0-based).';
+/**
+ * Why `--allow-scheme` never becomes a parameter: which schemes open is the user's choice when starting the server
+ * (`mapper mcp --allow-scheme`), never an agent's, which a page may have talked into opening `file:` URLs.
+ */
+const ALLOW_SCHEME_REASON =
+  "the user allows schemes when starting the server (mapper mcp --allow-scheme), never an agent";
+
 const browser = (command: string) => ({ register: registerBrowser, command: `browser ${command}` });
 
 /** Read the page, change nothing. */
@@ -47,7 +54,7 @@ const snapshot = defineTool({
   }>({
     register: registerSee,
     command: "snapshot",
-    omit: { "--out": "the snapshot is the tool's answer" },
+    omit: { "--out": "the snapshot is the tool's answer", "--allow-scheme": ALLOW_SCHEME_REASON },
     describe: { tab: TAB },
   }),
   annotations: READ_PAGE,
@@ -64,6 +71,7 @@ const snapshot = defineTool({
         depth: a.depth,
         includeHidden: a.include_hidden === true,
         json: false,
+        allowSchemes: ctx.allowSchemes,
       }, io)
     );
   },
@@ -74,9 +82,11 @@ const navigate = defineTool({
   title: "Open a URL",
   description: "Open an absolute URL in the tab and wait for it to load (and for a client-side redirect); answers " +
     "with the final URL and the view it resolves to. Then call wait_for (view or component) if the page renders " +
-    "late, and snapshot.",
+    "late, and snapshot. Only http(s) URLs (and about:blank) open unless the user started the server with " +
+    "--allow-scheme.",
   input: cliInput<{ url: string; timeout_ms?: number; tab?: string }>({
     ...browser("navigate"),
+    omit: { "--allow-scheme": ALLOW_SCHEME_REASON },
     describe: { url: 'An absolute URL, e.g. "http://localhost:3000/cart".', tab: TAB },
   }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
@@ -84,10 +94,14 @@ const navigate = defineTool({
   async call(a, ctx) {
     const { runNavigate } = await import("../see/act_commands.ts");
     return await ctx.capture((io) =>
-      runNavigate(
-        { dir: ctx.dir, tab: a.tab, json: false, url: a.url, timeoutMs: a.timeout_ms ?? NAVIGATE_TIMEOUT_MS },
-        io,
-      )
+      runNavigate({
+        dir: ctx.dir,
+        tab: a.tab,
+        json: false,
+        url: a.url,
+        timeoutMs: a.timeout_ms ?? NAVIGATE_TIMEOUT_MS,
+        allowSchemes: ctx.allowSchemes,
+      }, io)
     );
   },
 });
@@ -355,6 +369,7 @@ const tabs = defineTool({
     // The CLI's one `[arg]` is two parameters here, so a model never passes a URL where a tab id belongs.
     omit: {
       "<arg>": "split into url (new) and tab (close)",
+      "--allow-scheme": ALLOW_SCHEME_REASON,
       "<height>": "resizing is the resize tool",
       "--dpr": "resizing is the resize tool",
       "--mobile": "resizing is the resize tool",
@@ -377,6 +392,7 @@ const tabs = defineTool({
         op: a.action,
         arg,
         timeoutMs: a.timeout_ms ?? NAVIGATE_TIMEOUT_MS,
+        allowSchemes: ctx.allowSchemes,
       }, io)
     );
   },
@@ -441,7 +457,11 @@ const resize = defineTool({
     "it to the browser window's size; answers the size read back and the size before.",
   input: cliInput<{ width?: number; height?: number; dpr?: number; mobile?: boolean; reset?: boolean; tab?: string }>({
     ...browser("tabs"),
-    omit: { "<action>": "this tool is the resize action", "--timeout-ms": "resizing loads nothing" },
+    omit: {
+      "<action>": "this tool is the resize action",
+      "--timeout-ms": "resizing loads nothing",
+      "--allow-scheme": "resizing opens no URL",
+    },
     rename: { "<arg>": "width" },
     schema: {
       width: z.number().int().min(200).max(8192),

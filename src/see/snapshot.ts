@@ -21,7 +21,7 @@ const MAX_SHOWN = 80;
 
 function q(v: string): string {
   const cut = v.length > MAX_SHOWN ? `${v.slice(0, MAX_SHOWN - 1)}…` : v;
-  return `"${escapeControls(cut.replace(/\\/g, "\\\\").replace(/"/g, '\\"'), { bidi: true })}"`;
+  return `"${escapeControls(cut.replace(/\\/g, "\\\\").replace(/"/g, '\\"'))}"`;
 }
 
 /**
@@ -60,8 +60,8 @@ export function nodeText(n: SeeNode): string {
   if (n.value !== undefined && n.value !== "" && !values.has(n.value)) bits.push(`value=${q(n.value)}`);
   if (n.hidden) bits.push("hidden");
   // Roles come from the page (a `role` attribute): escaped like every other page text.
-  if (n.component !== undefined) return `[${[escapeControls(n.component, { bidi: true }), ...bits].join(" ")}]`;
-  return [escapeControls(n.role, { bidi: true }), ...bits].join(" ");
+  if (n.component !== undefined) return `[${[escapeControls(n.component), ...bits].join(" ")}]`;
+  return [escapeControls(n.role), ...bits].join(" ");
 }
 
 /** Cuts a tree: `--interactive` keeps interactive nodes and their matched ancestors; `--depth` cuts levels. */
@@ -133,9 +133,10 @@ function head(p: SnapshotPayload): string[] {
   }
   const b = p.page.blocked;
   if (b) {
+    const role = escapeControls(b.role);
     const what = b.component
-      ? `${b.component} (${b.role}${b.name ? ` ${q(b.name)}` : ""})`
-      : `${b.role}${b.name ? ` ${q(b.name)}` : ""}`;
+      ? `${b.component} (${role}${b.name ? ` ${q(b.name)}` : ""})`
+      : `${role}${b.name ? ` ${q(b.name)}` : ""}`;
     lines.push("", `[Blocked] ${what} covers the page; accept or dismiss it first (id ${b.id})`);
   }
   return lines;
@@ -157,7 +158,7 @@ function tail(p: SnapshotPayload): string[] {
     ...p.viewConflicts.map((v) => `view ${v} is as specific as ${p.view?.name} for this URL; ${p.view?.name} wins`),
     ...p.page.conflicts,
   ];
-  if (conflicts.length) lines.push("", "[Conflicts]", ...conflicts.map((c) => `  ${c}`));
+  if (conflicts.length) lines.push("", "[Conflicts]", ...conflicts.map((c) => `  ${escapeControls(c)}`));
   lines.push("", "[Coverage] (visible only)", coverageLine(p.page.coverage));
   return lines;
 }
@@ -175,7 +176,7 @@ export function formatSnapshot(
       lines.push("", "[Empty properties] (visible matches whose extract found nothing)");
       for (const e of empty) {
         lines.push(
-          `  ${escapeControls(`${e.component}.${e.property}`, { bidi: true })} (empty) on ${e.count} of ${e.of} — ` +
+          `  ${escapeControls(`${e.component}.${e.property}`)} (empty) on ${e.count} of ${e.of} — ` +
             `extract ${q(e.extract)}`,
         );
       }
@@ -185,7 +186,7 @@ export function formatSnapshot(
     const clusters = new Map<string, Array<{ role: string; name: string }>>();
     for (const o of p.page.coverage.orphans) clusters.set(o.suggestion, [...(clusters.get(o.suggestion) ?? []), o]);
     for (const [sel, list] of [...clusters].sort((a, b) => b[1].length - a[1].length)) {
-      const roles = escapeControls([...new Set(list.map((o) => o.role))].join("/"), { bidi: true });
+      const roles = escapeControls([...new Set(list.map((o) => o.role))].join("/"));
       const names = [...new Set(list.map((o) => o.name).filter(Boolean))];
       const shown = names.length === 0
         ? "(no text)"
