@@ -55,9 +55,10 @@ const ALLOWED: Record<string, readonly string[]> = {
   catalog: ["corpus", "atlas"],
   browser: ["corpus", "assets", "see"],
   devtools: ["browser"],
-  see: ["corpus", "assets", "browser", "devtools"],
+  see: ["corpus", "assets", "browser", "devtools", "offline", "kit"],
   mcp: ["*"],
   offline: ["corpus", "atlas", "assets"],
+  kit: ["corpus", "assets", "offline", "see", "browser", "devtools"],
   skills: ["assets"],
   assets: [],
 };

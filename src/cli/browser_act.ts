@@ -201,15 +201,22 @@ export function registerBrowserActions(browser: Command, ctx: CliContext): void 
 
   browser
     .command("tabs")
-    .description("list the session's tabs (id, URL, title, view), open one (new [URL]) or close one (close ID)")
-    .argument("<action>", "list, new or close")
-    .argument("[arg]", "new: the URL to open; close: the tab id")
+    .description(
+      "list the session's tabs (id, URL, title, view), open one (new [URL]), close one (close ID) or set its window " +
+        "size (resize W H, or --reset)",
+    )
+    .argument("<action>", "list, new, close or resize")
+    .argument("[arg]", "new: the URL to open; close: the tab id; resize: the width in CSS pixels (200–8192)")
+    .argument("[height]", "resize: the height in CSS pixels (200–8192)")
     .option("--timeout-ms <n>", "new: longest wait for the page to load", intArg(1), NAVIGATE_TIMEOUT_MS)
     .option("--allow-scheme <scheme>", `new: ${ALLOW_SCHEME_HELP}`, collect)
-    .option("--tab <id>", "close: the tab id (same as the argument)")
+    .option("--dpr <n>", "resize: the device pixel ratio", intArg(1, 8))
+    .option("--mobile", "resize: emulate a mobile viewport (meta viewport, overlay scrollbars)")
+    .option("--reset", "resize: back to the browser window's own size")
+    .option("--tab <id>", "close: the tab id (same as the argument); resize: the tab to size")
     .option("--json", "print as JSON")
     .option("--dir <path>", SESSION_DIR_HELP)
-    .action(async (action, arg, o) => {
+    .action(async (action, arg, height, o) => {
       const { runTabs } = await actCommands();
       ctx.exitCode = await runTabs(
         {
@@ -218,11 +225,40 @@ export function registerBrowserActions(browser: Command, ctx: CliContext): void 
           json: o.json === true,
           op: action,
           arg,
+          arg2: height,
           timeoutMs: o.timeoutMs,
           allowSchemes: o.allowScheme,
+          dpr: o.dpr,
+          mobile: o.mobile === true,
+          reset: o.reset === true,
         },
         ctx.io,
       );
+    });
+
+  browser
+    .command("drag")
+    .description("drag one element onto another with real pointer input, verified: FROM moved or the page changed")
+    .argument("<from>", "what to drag: " + TARGET)
+    .argument("<to>", "where to drop it: a node id or component query")
+    .option("--steps <n>", "pointer moves between press and release (default 12)", intArg(1, 200))
+    .option("--mode <mode>", "auto (html5 for draggable elements, links, images), pointer or html5")
+    .option("--timeout-ms <n>", "longest wait for each element to be visible and stable", intArg(1), 5000)
+    .option("--tab <id>", TAB)
+    .option("--json", "print as JSON")
+    .option("--dir <path>", SESSION_DIR_HELP)
+    .action(async (from, to, o) => {
+      const { runDrag } = await actCommands();
+      ctx.exitCode = await runDrag({
+        dir: o.dir,
+        tab: o.tab,
+        json: o.json === true,
+        from,
+        to,
+        steps: o.steps,
+        mode: o.mode,
+        timeoutMs: o.timeoutMs,
+      }, ctx.io);
     });
 
   browser

@@ -1,6 +1,7 @@
 /** Wiring of the resolver's authoring commands: `mapper stats`, `match`, `explain`, `init`. @module */
 import type { Command } from "./command.ts";
-import type { CliContext } from "./context.ts";
+import { type CliContext, intArg } from "./context.ts";
+import { UsageError } from "../errors.ts";
 import { lazy } from "../lazy.ts";
 
 const DIR_HELP = "corpus directory (default: the nearest .mapper/ here or above)";
@@ -46,12 +47,51 @@ export function registerCorpusCommands(program: Command, ctx: CliContext): void 
 
   program
     .command("explain")
-    .description("what the corpus says about one component, view, request or message (exact, case-sensitive name)")
-    .argument("<name>", "the name to look up, e.g. SiteHeader")
+    .description(
+      "what the corpus says about a name (component, view, request, message); with --id, --grep or --selector: " +
+        "nodes of the live page with their owner and selectors counted live",
+    )
+    .argument("[name]", "the name to look up, e.g. SiteHeader (exact, case-sensitive)")
+    .option("--id <n>", "live page: the node with this snapshot id", intArg(1))
+    .option("--grep <text>", "live page: nodes whose name, role, text or attribute values contain this text")
+    .option("--selector <css>", "live page: the nodes this CSS selector matches")
+    .option("--max <n>", "live page: nodes explained (default 10)", intArg(1))
+    .option("--tab <id>", "live page: the tab to read; needed with several tabs")
     .option("--dir <path>", DIR_HELP)
     .option("--json", JSON_HELP)
     .option("--format <format>", FORMAT_HELP)
     .action(async (name, opts) => {
+      const picks = [opts.id, opts.grep, opts.selector].filter((v) => v !== undefined).length;
+      if (picks > 0 || name === undefined) {
+        if (name !== undefined) {
+          throw new UsageError("a name and --id/--grep/--selector do not go together", {
+            hint: "'mapper explain NAME' looks the name up in the corpus; drop NAME to explain live nodes",
+          });
+        }
+        if (picks !== 1) {
+          throw new UsageError(
+            picks === 0
+              ? "explain needs a NAME or one of --id, --grep, --selector"
+              : "pass only one of --id, --grep, --selector",
+            {
+              hint: "e.g. 'mapper explain SiteHeader' or 'mapper explain --grep \"add to cart\"'",
+            },
+          );
+        }
+        const { runExplainNode } = await lazy<typeof import("../kit/commands.ts")>(
+          new URL("../kit/commands.ts", import.meta.url),
+        );
+        const pick = opts.id !== undefined
+          ? { id: opts.id as number }
+          : opts.grep !== undefined
+          ? { grep: opts.grep as string }
+          : { selector: opts.selector as string };
+        ctx.exitCode = await runExplainNode(
+          { dir: opts.dir, tab: opts.tab, json: opts.json === true, pick, max: opts.max },
+          ctx.io,
+        );
+        return;
+      }
       const { runExplain } = await lazy<typeof import("../authoring/explain.ts")>(
         new URL("../authoring/explain.ts", import.meta.url),
       );

@@ -67,6 +67,10 @@ export const GROUPS: readonly Group[] = [
     load: async () => (await lazy<typeof import("./see.ts")>(new URL("./see.ts", import.meta.url))).registerSee,
   },
   {
+    names: ["probe", "gap", "suggest", "inspect"],
+    load: async () => (await lazy<typeof import("./kit.ts")>(new URL("./kit.ts", import.meta.url))).registerKit,
+  },
+  {
     names: ["mcp"],
     load: async () => (await lazy<typeof import("./mcp.ts")>(new URL("./mcp.ts", import.meta.url))).registerMcp,
   },

@@ -18,6 +18,7 @@ export function registerSee(program: Command, ctx: CliContext): void {
     .option("--include-hidden", "also show hidden nodes (display: none, aria-hidden, inert)")
     .option("--json", "print as JSON")
     .option("--out <file>", "write the snapshot to this file instead of stdout")
+    .option("--tree-out <file>", "also write the page's captured tree (JSON, for the offline commands) to this file")
     .option("--dir <path>", SESSION_DIR_HELP)
     .addHelpText(
       "after",
@@ -43,6 +44,7 @@ export function registerSee(program: Command, ctx: CliContext): void {
         includeHidden: o.includeHidden === true,
         json: o.json === true,
         out: o.out,
+        treeOut: o.treeOut,
       }, ctx.io);
     });
 }

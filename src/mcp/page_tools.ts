@@ -369,7 +369,14 @@ const tabs = defineTool({
   input: cliInput<{ action: "list" | "new" | "close"; url?: string; tab?: string; timeout_ms?: number }>({
     ...browser("tabs"),
     // The CLI's one `[arg]` is two parameters here, so a model never passes a URL where a tab id belongs.
-    omit: { "<arg>": "split into url (new) and tab (close)", "--allow-scheme": ALLOW_SCHEME_REASON },
+    omit: {
+      "<arg>": "split into url (new) and tab (close)",
+      "--allow-scheme": ALLOW_SCHEME_REASON,
+      "<height>": "resizing is the resize tool",
+      "--dpr": "resizing is the resize tool",
+      "--mobile": "resizing is the resize tool",
+      "--reset": "resizing is the resize tool",
+    },
     schema: { action: z.enum(["list", "new", "close"]) },
     describe: { tab: "close: the id (or unique prefix) of the tab to close." },
     extra: { url: z.string().min(1).optional().describe("new: the absolute URL to open.") },
@@ -413,6 +420,82 @@ const handleDialog = defineTool({
   },
 });
 
+const drag = defineTool({
+  name: "drag",
+  title: "Drag one element onto another",
+  description: "Drag FROM onto TO with real pointer input (a slider knob, a sortable row, an HTML5 drag source): " +
+    "FROM gets a click's checks, the button is held through every move, and the result says what changed (moved, " +
+    "dom); a drag that changes nothing is an error naming the mode.",
+  input: cliInput<
+    { from: string; to: string; steps?: number; mode?: "auto" | "pointer" | "html5"; timeout_ms?: number; tab?: string }
+  >({
+    ...browser("drag"),
+    schema: { mode: z.enum(["auto", "pointer", "html5"]) },
+    describe: { from: `What to drag. ${TARGET}`, tab: TAB },
+  }),
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+  browser: true,
+  async call(a, ctx) {
+    const { runDrag } = await import("../see/act_commands.ts");
+    return await ctx.capture((io) =>
+      runDrag({
+        dir: ctx.dir,
+        tab: a.tab,
+        json: false,
+        from: a.from,
+        to: a.to,
+        mode: a.mode,
+        steps: a.steps,
+        timeoutMs: a.timeout_ms ?? ACTION_TIMEOUT_MS,
+      }, io)
+    );
+  },
+});
+
+const resize = defineTool({
+  name: "resize",
+  title: "Set the tab's window size",
+  description: "Set the tab's viewport to width × height CSS pixels (200–8192; kept across navigations), or reset " +
+    "it to the browser window's size; answers the size read back and the size before.",
+  input: cliInput<{ width?: number; height?: number; dpr?: number; mobile?: boolean; reset?: boolean; tab?: string }>({
+    ...browser("tabs"),
+    omit: {
+      "<action>": "this tool is the resize action",
+      "--timeout-ms": "resizing loads nothing",
+      "--allow-scheme": "resizing opens no URL",
+    },
+    rename: { "<arg>": "width" },
+    schema: {
+      width: z.number().int().min(200).max(8192),
+      height: z.number().int().min(200).max(8192),
+    },
+    describe: {
+      width: "Viewport width in CSS pixels (200–8192).",
+      height: "Viewport height in CSS pixels (200–8192).",
+      tab: TAB,
+    },
+  }),
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  browser: true,
+  async call(a, ctx) {
+    const { runTabs } = await import("../see/act_commands.ts");
+    return await ctx.capture((io) =>
+      runTabs({
+        dir: ctx.dir,
+        tab: a.tab,
+        json: false,
+        op: "resize",
+        arg: a.reset ? undefined : a.width === undefined ? undefined : String(a.width),
+        arg2: a.reset ? undefined : a.height === undefined ? undefined : String(a.height),
+        timeoutMs: 10_000,
+        dpr: a.dpr,
+        mobile: a.mobile === true,
+        reset: a.reset === true,
+      }, io)
+    );
+  },
+});
+
 /** The page tools, in the order an agent uses them. */
 export const PAGE_TOOLS: readonly ToolSpec[] = [
   snapshot,
@@ -427,4 +510,6 @@ export const PAGE_TOOLS: readonly ToolSpec[] = [
   screenshot,
   tabs,
   handleDialog,
+  drag,
+  resize,
 ];

@@ -11,6 +11,7 @@ import { quote } from "../terminal.ts";
 import { LEVELS } from "../browser/mod.ts";
 import { type Annotations, defineTool, READ_LOCAL, type ToolSpec } from "./registry.ts";
 import { PAGE_TOOLS } from "./page_tools.ts";
+import { KIT_TOOLS } from "./kit_tools.ts";
 import { cliInput } from "./from_cli.ts";
 import { registerDevtools } from "../cli/devtools.ts";
 import { registerCorpusCommands } from "../cli/corpus_cmds.ts";
@@ -328,6 +329,7 @@ const search = defineTool({
 /** Every tool the server offers, in the order `tools/list` shows them. */
 export const TOOLS: readonly ToolSpec[] = [
   ...PAGE_TOOLS,
+  ...KIT_TOOLS,
   match,
   search,
   selCheck,

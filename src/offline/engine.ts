@@ -111,6 +111,18 @@ function describe(el: OfflineElement): string {
 
 const has = (el: OfflineElement, name: string) => Object.hasOwn(el.attrs, name);
 
+/**
+ * Set while a case-insensitive attribute test runs: the adapter then answers values ASCII-lower-cased. Browsers fold
+ * only ASCII letters in such tests (`[title="ämber" i]` does not match `Ämber`); css-select's own `i` folds every
+ * letter, so those tests are compiled case-sensitively against an ASCII-lower-cased value instead (see `#compile`).
+ */
+let fold = false;
+
+/** `s` with only the ASCII letters lower-cased. */
+function asciiLower(s: string): string {
+  return s.replace(/[A-Z]+/g, (m) => m.toLowerCase());
+}
+
 /** css-select's adapter interface (not exported by name). */
 type Adapter = NonNullable<Options<OfflineNode, OfflineElement>["adapter"]>;
 
@@ -121,7 +133,7 @@ const adapter: Adapter = {
   getAttributeValue(el, name) {
     if (!Object.hasOwn(el.attrs, name)) return undefined;
     if (el.cut?.has(name)) doubt ??= `the value of "${name}" on ${describe(el)} was cut when it was captured`;
-    return el.attrs[name];
+    return fold ? asciiLower(el.attrs[name]!) : el.attrs[name];
   },
   hasAttrib: has,
   getChildren: (node) => node.kind === "element" ? node.children : [],
@@ -195,6 +207,8 @@ function pseudos(attrTests: Array<[(el: OfflineElement) => boolean, (el: Offline
       const [insensitive, sensitive] = attrTests[Number(data)]!;
       return el.html ? insensitive(el) : sensitive(el);
     },
+    "mapper-attr-fold": (el, data) => attrTests[Number(data)]![0](el),
+    "mapper-never": () => false,
   };
   for (const s of STATE_PSEUDOS) if (s !== "not-defined") table[s] = `:mapper-state(${s})`;
   return table;
@@ -218,17 +232,26 @@ function prepare(tokens: Selector[][], attrTests: Selector[], inHas = false): vo
         case "universal":
           if (t.namespace !== null) throw unsupported("namespace prefixes (svg|a, *|*)");
           break;
-        case "attribute":
+        case "attribute": {
           if (t.namespace !== null) throw unsupported("namespace prefixes on attributes ([xlink|href])");
-          if (t.ignoreCase === null && HTML_CASE_INSENSITIVE.has(t.name.toLowerCase())) {
+          // Chromium refuses the `s` flag (a parse error there), though the CSS parser accepts it.
+          if (t.ignoreCase === false) throw unsupported("the attribute flag s (Chromium refuses it)");
+          // `[a~=""]` represents nothing (css-select would match an empty attribute).
+          if (t.action === "element" && t.value === "") {
+            compound[i] = { type: "pseudo" as Selector["type"], name: "mapper-never", data: null } as Selector;
+            break;
+          }
+          const html = t.ignoreCase === null && HTML_CASE_INSENSITIVE.has(t.name.toLowerCase());
+          if (html || t.ignoreCase === true) {
             attrTests.push(t);
             compound[i] = {
               type: "pseudo" as Selector["type"],
-              name: "mapper-html-attr",
+              name: html ? "mapper-html-attr" : "mapper-attr-fold",
               data: `${attrTests.length - 1}`,
             } as Selector;
           }
           break;
+        }
         case "pseudo-element":
           throw unsupported(`the pseudo-element ::${t.name}`);
         case "column-combinator":
@@ -324,9 +347,17 @@ export class OfflineEngine {
     };
     try {
       for (const t of attrTests) {
-        const variant = (ignoreCase: boolean) =>
-          _compileUnsafe<OfflineNode, OfflineElement>([[{ ...t, ignoreCase } as Selector]], options);
-        tests.push([variant(true), variant(false)]);
+        const exact = (value: string) =>
+          _compileUnsafe<OfflineNode, OfflineElement>([[{ ...t, value, ignoreCase: false } as Selector]], options);
+        const folded = exact(asciiLower((t as { value: string }).value));
+        tests.push([(el) => {
+          fold = true;
+          try {
+            return folded(el);
+          } finally {
+            fold = false;
+          }
+        }, exact((t as { value: string }).value)]);
       }
       const query = _compileUnsafe<OfflineNode, OfflineElement>(tokens, options);
       return { selector, query };

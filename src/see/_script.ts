@@ -10,6 +10,7 @@
 import accnameSource from "../../assets/extension/vendor/dom_accessibility_api.js" with { type: "text" };
 import resolverSource from "../../assets/extension/resolver.js" with { type: "text" };
 import liveDomSource from "../../assets/extension/live_dom.js" with { type: "text" };
+import pageTreeSource from "./page_tree.js" with { type: "text" };
 import pageSource from "./page.js" with { type: "text" };
 
 /** The global the script installs in the isolated world (never visible to the page's own scripts). */
@@ -31,6 +32,7 @@ export const PAGE_MODULES: readonly ModuleText[] = [
   },
   { url: new URL("../../assets/extension/resolver.js", import.meta.url).href, source: resolverSource },
   { url: new URL("../../assets/extension/live_dom.js", import.meta.url).href, source: liveDomSource },
+  { url: new URL("./page_tree.js", import.meta.url).href, source: pageTreeSource },
   { url: new URL("./page.js", import.meta.url).href, source: pageSource },
 ];
 

@@ -16,6 +16,7 @@
  */
 import { MapperError } from "../errors.ts";
 import type { SeeCollect, SeeNode } from "./page.js";
+import type { MapperTree } from "../offline/mod.ts";
 
 export type { SeeCollect, SeeNode };
 
@@ -61,6 +62,8 @@ export interface SnapshotRequest {
   includeHidden?: boolean | undefined;
   /** Longest wait for the DOM to settle, ms (default 3000). */
   settleMs?: number | undefined;
+  /** Also answer the captured tree of the same pass (`tree` in the answer). */
+  tree?: boolean | undefined;
 }
 
 /** Answer of `POST /devtools/page/snapshot`: the page tree plus what the daemon knows (view, corpus). */
@@ -88,6 +91,8 @@ export interface SnapshotPayload {
    * many hidden elements they own (absent: none at all).
    */
   unmatched: Array<{ name: string; view: string | null; hidden?: number }>;
+  /** The captured tree of the same pass, when the request asked for it. */
+  tree?: MapperTree;
 }
 
 /** A resolved target as the API reports it. */

@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { resolve } from "node:path";
 import type { Io } from "../io.ts";
 import { SessionError } from "../errors.ts";
 // The policy file itself, not the browser area's mod.ts (which brings the CDP client): start-up stays light.
@@ -11,6 +12,15 @@ import type { SnapshotPayload } from "./api.ts";
 import { pageCall } from "./client.ts";
 import { writeResult } from "./output.ts";
 import { formatSnapshot, snapshotJson } from "./snapshot.ts";
+import { treeText } from "./capture_tree.ts";
+import { writeUserFile } from "../user_file.ts";
+import { escapeControls } from "../terminal.ts";
+
+const HINT_RESTART = { hint: "restart the session: 'mapper browser stop', then 'mapper browser start'" };
+
+function byteLength(text: string): number {
+  return new TextEncoder().encode(text).length;
+}
 
 /** Options of `mapper snapshot`. */
 export interface SnapshotOptions {
@@ -26,6 +36,8 @@ export interface SnapshotOptions {
   includeHidden: boolean;
   json: boolean;
   out?: string | undefined;
+  /** `--tree-out`: also write the captured tree of the same pass to this file. */
+  treeOut?: string | undefined;
 }
 
 /** Runs `mapper snapshot`. Exit 1 (after printing) when the page has no interactive node. */
@@ -35,7 +47,19 @@ export async function runSnapshot(opts: SnapshotOptions, io: Io): Promise<number
     url: opts.url,
     allowSchemes: schemesOption(opts.allowSchemes),
     includeHidden: opts.includeHidden,
+    ...(opts.treeOut !== undefined ? { tree: true } : {}),
   });
+  if (opts.treeOut !== undefined) {
+    const captured = payload.tree;
+    delete payload.tree;
+    if (captured === undefined) {
+      throw new SessionError("the browser session answered no tree (an older daemon?)", HINT_RESTART);
+    }
+    const text = treeText(captured);
+    await writeUserFile(resolve(io.cwd, opts.treeOut), text, opts.treeOut);
+    // stderr: stdout carries the snapshot itself (or its JSON).
+    io.stderr.write(`saved tree ${escapeControls(opts.treeOut)} (${byteLength(text)} bytes)\n`);
+  }
   const tree = { interactive: opts.interactive, depth: opts.depth };
   await writeResult(
     io,

@@ -18,6 +18,8 @@ import type { SeeCollect } from "./page.js";
 import type { PageEvents } from "./page_events.ts";
 import { dialogOpenError } from "./actions.ts";
 import type { ResolvedSummary } from "./api.ts";
+import type { MapperTree } from "../offline/mod.ts";
+import { buildTree, treeRequest } from "./capture_tree.ts";
 
 /** The CDP `send` the engine needs (the daemon's {@linkcode CdpConnection.send}, bound: typed the same way). */
 export type CdpSend = CdpConnection["send"];
@@ -165,6 +167,21 @@ export class PageEngine {
         hint: "run 'mapper browser tabs list' to see whether it is still open",
       });
     }
+  }
+
+  /**
+   * Opens a background tab on `about:blank` for a command to work in and close (`probe --all`): the user's tab is
+   * never moved.
+   */
+  async openScratchTab(): Promise<PageTarget> {
+    const { targetId } = await this.#deps.send(
+      "Target.createTarget",
+      { url: "about:blank", background: true },
+      undefined,
+      10_000,
+    );
+    const session = await this.#deps.session(targetId);
+    return { tab: targetId, session, url: "about:blank", title: "" };
   }
 
   /** The current tabs. */
@@ -344,13 +361,14 @@ export class PageEngine {
   /** Collects the annotated tree of the tab's current document with the components active at its URL. */
   async collect(
     t: PageTarget,
-    opts: { includeHidden?: boolean; url?: string } = {},
+    opts: { includeHidden?: boolean; url?: string; tree?: boolean } = {},
   ): Promise<{ page: SeeCollect; resolution: Resolution }> {
     const url = opts.url ?? (await this.evaluate<string>(t, "location.href")).value;
     const resolution = this.resolution(url);
     const page = await this.call<SeeCollect>(t, "collect", {
       components: resolution.components,
       includeHidden: opts.includeHidden === true,
+      ...(opts.tree ? { capture: treeRequest() } : {}),
     });
     if (page.nextId > (this.#nextIds.get(t.session) ?? 1)) this.#nextIds.set(t.session, page.nextId);
     return { page, resolution };
@@ -377,13 +395,17 @@ export class PageEngine {
   /** A snapshot: settle (bounded), collect, and add what the daemon knows (view, corpus, unmatched components). */
   async snapshot(
     t: PageTarget,
-    opts: { url?: string | undefined; includeHidden?: boolean; settleMs?: number },
+    opts: { url?: string | undefined; includeHidden?: boolean; settleMs?: number; tree?: boolean },
   ): Promise<SnapshotPayload> {
     if (opts.url !== undefined) await this.#navigateIfElsewhere(t, opts.url);
     // One round trip settles and says where the page is, so the view is resolved for the settled URL.
     const here = await this.call<{ settled: boolean; url: string }>(t, "settle", 100, opts.settleMs ?? 3000);
     const settled = here.settled;
-    const { page, resolution } = await this.collect(t, { includeHidden: opts.includeHidden === true, url: here.url });
+    const { page, resolution } = await this.collect(t, {
+      includeHidden: opts.includeHidden === true,
+      url: here.url,
+      tree: opts.tree === true,
+    });
     return {
       schema: 1,
       tab: t.tab,
@@ -400,6 +422,21 @@ export class PageEngine {
         ...(page.matched[c.name] ? { hidden: page.matched[c.name] } : {}),
       })),
     };
+  }
+
+  /**
+   * A snapshot and the captured tree of the same pass (same ids, same DOM): what `snapshot --tree-out` and
+   * `capture` write. Throws {@linkcode PageError} `too_large` for a page too large to capture.
+   */
+  async captureTree(
+    t: PageTarget,
+    opts: { url?: string | undefined; includeHidden?: boolean; settleMs?: number } = {},
+  ): Promise<{ payload: SnapshotPayload; tree: MapperTree }> {
+    const payload = await this.snapshot(t, { ...opts, tree: true });
+    const extract = payload.page.capture;
+    delete payload.page.capture;
+    if (extract === undefined) throw new Error("the page script answered no tree");
+    return { payload, tree: buildTree(payload, extract, new Date()) };
   }
 
   /**

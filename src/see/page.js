@@ -9,6 +9,7 @@
 
 import { claimElements, extractProperties } from "../../assets/extension/resolver.js";
 import { liveDom, nameOf, parentOf, roleOf } from "../../assets/extension/live_dom.js";
+import { extractTree, visibilityOf } from "./page_tree.js";
 
 /**
  * A component as the daemon sends it: the globals plus the current view's, in declaration order.
@@ -41,6 +42,7 @@ import { liveDom, nameOf, parentOf, roleOf } from "../../assets/extension/live_d
  *   conflicts: string[],
  *   elements: number,
  *   nextId: number,
+ *   capture?: import("./page_tree.js").TreeExtract,
  * }} SeeCollect
  */
 
@@ -115,6 +117,13 @@ export function createSee() {
 
   const dom = liveDom(document);
 
+  /**
+   * The role the snapshot and the captured tree give an element: its ARIA role, except that a frame is shown as
+   * one, so what is inside it reads as inside it.
+   * @param {Element} el
+   */
+  const roleFor = (el) => (el.tagName === "IFRAME" ? "iframe" : roleOf(el));
+
   /** @param {Element} el @param {string} role */
   const isInteractive = (el, role) => {
     const t = el.tagName;
@@ -167,7 +176,9 @@ export function createSee() {
 
   /**
    * Walks the page and builds the tree.
-   * @param {{ components: SeeComponent[], includeHidden?: boolean }} args
+   * With `capture`, the captured tree of the page too (`page_tree.js`), in the same pass: same ids, same DOM.
+   * @param {{ components: SeeComponent[], includeHidden?: boolean,
+   *   capture?: { states: readonly string[], maxNodes: number } }} args
    * @returns {SeeCollect}
    */
   const collect = (args) => {
@@ -209,23 +220,15 @@ export function createSee() {
     const visit = (el, hiddenAbove, carried, inComponent, named) => {
       elements++;
       if (SKIP.has(el.tagName)) return [];
-      let hidden = hiddenAbove;
-      let boxless = false;
-      if (!hidden) {
-        if (el.getAttribute("aria-hidden") === "true" || el.hasAttribute("inert")) hidden = true;
-        else if (!el.checkVisibility({ visibilityProperty: true })) {
-          // `display: contents` has no box of its own but its children do: never drop them.
-          const style = getComputedStyle(el);
-          if (style.display === "contents") boxless = true;
-          else if (style.display === "none" || !el.checkVisibility()) hidden = true;
-          else boxless = true; // visibility: hidden — a child may still be visible
-        }
-      }
+      // `display: contents` has no box of its own but its children do, and under `visibility: hidden` a child may
+      // still be visible: neither drops its children.
+      const vis = visibilityOf(el, hiddenAbove);
+      const hidden = vis === "hidden";
+      const boxless = vis === "boxless" || vis === "invisible";
       if (hidden && !args.includeHidden) return [];
       const compIndex = owner.get(el);
       const component = compIndex === undefined ? undefined : components[compIndex];
-      // A frame boundary is shown, so what is inside it reads as inside it.
-      const role = el.tagName === "IFRAME" ? "iframe" : roleOf(el);
+      const role = roleFor(el);
       const interactive = isInteractive(el, role);
       /** @type {Array<[string, string]> | undefined} */
       let props;
@@ -327,7 +330,9 @@ export function createSee() {
     if (empties.size > 0) {
       coverage.empty = [...empties.values()].map((e) => ({ ...e, of: counts[e.component] ?? e.count }));
     }
+    const capture = args.capture ? extractTree({ idOf, roleFor, interactive: isInteractive }, args.capture) : undefined;
     return {
+      ...(capture ? { capture } : {}),
       url: location.href,
       title: document.title,
       readyState: document.readyState,
@@ -461,5 +466,27 @@ export function createSee() {
   /** Whether an element is one a user operates (the snapshot's rule), for the action engine's inner controls. */
   const interactive = (/** @type {Element} */ el) => isInteractive(el, roleOf(el));
 
-  return { collect, settle, node, idOf, idsFrom, roleOf, nameOf, interactive, version: 1 };
+  /**
+   * Each selector's matches on the live page, as the offline engine answers them on a captured tree: one
+   * `querySelectorAll` per root (the document, every open shadow root, every same-origin frame document), ids in
+   * document order of the roots; an invalid selector answers the browser's error.
+   * @param {readonly string[]} selectors
+   * @returns {Array<{ ids: number[] } | { error: string }>}
+   */
+  const queryAll = (selectors) =>
+    selectors.map((selector) => {
+      try {
+        const roots = dom.roots();
+        /** @type {number[]} */
+        const ids = [];
+        for (const root of roots) {
+          for (const el of root.querySelectorAll(selector)) if (el.localName !== "mapper-overlay") ids.push(idOf(el));
+        }
+        return { ids };
+      } catch (err) {
+        return { error: err instanceof Error ? err.message : String(err) };
+      }
+    });
+
+  return { collect, settle, node, idOf, idsFrom, roleOf, nameOf, interactive, queryAll, version: 1 };
 }

@@ -13,21 +13,35 @@ import { PAGE_SCHEMA, PageError } from "./api.ts";
 import type { PageEngine } from "./engine.ts";
 import { num, openableUrl, type PageRoute, str } from "./_body.ts";
 import { ACT_ROUTES } from "./act_routes.ts";
+import { KIT_ROUTES } from "../kit/routes.ts";
 
 export { num, type PageRoute, str } from "./_body.ts";
 /** The routes, by command name. */
 export const PAGE_ROUTES: Record<string, PageRoute> = {
   ...ACT_ROUTES,
+  // The authoring kit (`probe`, `gap`, `suggest`, `explain`, `inspect`): one engine pass made into a captured tree.
+  ...KIT_ROUTES,
   tabs: async (engine) => ({ tabs: await engine.tabs() }),
   snapshot: async (engine, body) => {
     const url = openableUrl(body, "url");
     const t = await engine.target(str(body, "tab"));
-    const payload = await engine.snapshot(t, {
+    const opts = {
       url,
       includeHidden: body.includeHidden === true,
       settleMs: num(body, "settleMs") ?? 3000,
-    });
-    return { ...payload };
+    };
+    // `tree: true`: the captured tree of the same pass rides along (`snapshot --tree-out`, `capture`).
+    if (body.tree === true) {
+      const { payload, tree } = await engine.captureTree(t, opts);
+      return { ...payload, tree };
+    }
+    return { ...await engine.snapshot(t, opts) };
+  },
+  // Live matches of selectors per root, by snapshot id (what a captured tree's offline answer is checked against).
+  "query-all": async (engine, body) => {
+    const t = await engine.target(str(body, "tab"));
+    const selectors = Array.isArray(body.selectors) ? body.selectors.filter((s) => typeof s === "string") : [];
+    return { tab: t.tab, results: await engine.call(t, "queryAll", selectors) };
   },
   resolve: async (engine, body) => {
     const t = await engine.target(str(body, "tab"));

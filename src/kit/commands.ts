@@ -1,0 +1,216 @@
+/**
+ * The CLI side of the authoring kit: `mapper probe`, `gap`, `suggest`, `inspect` and node-mode `explain`. Thin:
+ * flags → one daemon call (`POST /devtools/page/<command>`) → text or `--json` (`"schema": 1`).
+ *
+ * @module
+ */
+import { resolve } from "node:path";
+import type { Io } from "../io.ts";
+import { findCorpusDirUp, load } from "../corpus/mod.ts";
+import { ProblemsFound, UsageError } from "../errors.ts";
+import { pageCall } from "../see/client.ts";
+import { writeResult } from "../see/output.ts";
+import { formatProbe, type ProbeResult } from "./probe.ts";
+import { formatGap, type GapResult } from "./gap.ts";
+import { formatSuggest, type SuggestKindGroup, type SuggestResult, suggestYaml } from "./suggest.ts";
+import { formatInspect, type InspectResult } from "./inspect.ts";
+import { type ExplainPick, type ExplainResult, formatExplain } from "./explain.ts";
+
+/** Flags every kit command shares. */
+export interface KitCommon {
+  /** `--dir`; absent: the session is found walking up from the working directory. */
+  dir?: string | undefined;
+  /** `--tab`. */
+  tab?: string | undefined;
+  /** `--json`. */
+  json: boolean;
+}
+
+/** Options of `mapper probe`. */
+export interface ProbeOptions extends KitCommon {
+  /** The selector. */
+  selector: string;
+  /** Matches listed (default 10). */
+  max?: number | undefined;
+  /** Exit 1 unless exactly this many match live. */
+  expect?: number | undefined;
+  /** Count in every view's `url:` (a scratch tab). */
+  all: boolean;
+}
+
+/** Runs `mapper probe`. Exit 1 when `--expect` differs or live and offline disagree. */
+export async function runProbe(opts: ProbeOptions, io: Io): Promise<number> {
+  if (opts.all) return await runProbeAll(opts, io);
+  const r = await pageCall<ProbeResult>(opts.dir, io, "probe", {
+    tab: opts.tab,
+    selector: opts.selector,
+    max: opts.max ?? 10,
+  });
+  await writeResult(io, opts, formatProbe(r), { ...r });
+  if (r.offline !== null && !r.agrees) {
+    throw new ProblemsFound("the live page and the offline engine disagree on this selector (ids above)", {
+      hint: "this is a mapper bug: please report the selector and the page",
+    });
+  }
+  if (opts.expect !== undefined && r.live !== opts.expect) {
+    throw new ProblemsFound(`expected ${opts.expect} live matches, found ${r.live}`, {
+      hint: "fix the selector and probe it again before writing it",
+    });
+  }
+  return 0;
+}
+
+/** The `--all` answer: the count in each view's `url:`. */
+export interface ProbeAllResult {
+  /** The selector. */
+  selector: string;
+  /** One row per view. */
+  views: Array<{
+    view: string;
+    url: string | null;
+    finalUrl?: string;
+    resolved?: string | null;
+    count?: number;
+    error?: string;
+    skipped?: string;
+  }>;
+}
+
+async function runProbeAll(opts: ProbeOptions, io: Io): Promise<number> {
+  // The views' `url:` are authoring-only (not in the served corpus): read them from the corpus files here.
+  const dir = opts.dir !== undefined ? resolve(io.cwd, opts.dir) : findCorpusDirUp(io.cwd);
+  if (dir === undefined) {
+    throw new UsageError("--all needs the corpus (its views' url:), and there is no .mapper/ here or above", {
+      hint: "run it inside the project, or pass --dir .mapper",
+    });
+  }
+  const { corpus } = await load(dir);
+  const views = corpus.views.map((v) => ({ name: v.name, url: v.url ?? null }));
+  const r = await pageCall<ProbeAllResult>(opts.dir, io, "probe-all", { selector: opts.selector, views }, 300_000);
+  const lines = [`${r.selector} — in each view's url: (a scratch tab)`];
+  let failed = 0;
+  for (const v of r.views) {
+    if (v.skipped) lines.push(`  ${v.view}  skipped: ${v.skipped}`);
+    else if (v.error) {
+      failed++;
+      lines.push(`  ${v.view}  ${v.url}  ✗ ${v.error}`);
+    } else {
+      const other = v.resolved !== v.view ? `  ⚠ resolves to ${v.resolved ?? "no view"}: check its url:` : "";
+      lines.push(`  ${v.view}  ${v.finalUrl}  ${v.count}${other}`);
+    }
+  }
+  await writeResult(io, opts, lines.join("\n") + "\n", { ...r });
+  if (failed > 0) {
+    throw new ProblemsFound(`${failed} view${failed === 1 ? "" : "s"} could not be opened`, {
+      hint: "check their url: with 'mapper browser navigate URL'",
+    });
+  }
+  if (opts.expect !== undefined) {
+    const off = r.views.filter((v) => v.count !== undefined && v.count !== opts.expect);
+    if (off.length > 0) {
+      throw new ProblemsFound(
+        `expected ${opts.expect} matches, found ${off.map((v) => `${v.count} in ${v.view}`).join(", ")}`,
+      );
+    }
+  }
+  return 0;
+}
+
+/** Options of `mapper gap`. */
+export interface GapOptions extends KitCommon {
+  /** `--scope COMPONENT`. */
+  scope?: string | undefined;
+  /** `--include-hidden`. */
+  includeHidden: boolean;
+  /** `--max-clusters`. */
+  maxClusters?: number | undefined;
+}
+
+/** Runs `mapper gap`. Exit 1 when the page has no interactive node. */
+export async function runGap(opts: GapOptions, io: Io): Promise<number> {
+  const r = await pageCall<GapResult>(opts.dir, io, "gap", {
+    tab: opts.tab,
+    scope: opts.scope,
+    includeHidden: opts.includeHidden,
+    maxClusters: opts.maxClusters,
+  });
+  await writeResult(io, opts, formatGap(r), { ...r });
+  if (r.interactive === 0) {
+    throw new ProblemsFound(`${r.url} has no visible interactive node (blank, or still loading)`, {
+      hint: "wait for the page to load and run 'mapper gap' again",
+    });
+  }
+  return 0;
+}
+
+/** Options of `mapper suggest`. */
+export interface SuggestCliOptions extends KitCommon {
+  excludeKnown: boolean;
+  group: boolean;
+  max?: number | undefined;
+  minCount?: number | undefined;
+  kind?: string | undefined;
+  includeHidden: boolean;
+  yaml: boolean;
+}
+
+const KINDS = ["hooks", "landmarks", "repeated", "controls"];
+
+/** Runs `mapper suggest`. */
+export async function runSuggest(opts: SuggestCliOptions, io: Io): Promise<number> {
+  if (opts.kind !== undefined && !KINDS.includes(opts.kind)) {
+    throw new UsageError(`--kind must be one of ${KINDS.join(", ")}, not "${opts.kind}"`, {
+      hint: "pass --kind hooks, landmarks, repeated or controls",
+    });
+  }
+  if (opts.yaml && opts.json) throw new UsageError("--yaml and --json do not go together", { hint: "pick one" });
+  const r = await pageCall<SuggestResult>(opts.dir, io, "suggest", {
+    tab: opts.tab,
+    excludeKnown: opts.excludeKnown,
+    group: opts.group,
+    max: opts.max,
+    minCount: opts.minCount,
+    kind: opts.kind as SuggestKindGroup | undefined,
+    includeHidden: opts.includeHidden,
+  });
+  await writeResult(io, opts, opts.yaml ? suggestYaml(r) : formatSuggest(r), { ...r });
+  return 0;
+}
+
+/** Options of `mapper inspect`. */
+export interface InspectOptions extends KitCommon {
+  selector?: string | undefined;
+  id?: number | undefined;
+  depth?: number | undefined;
+  interactive: boolean;
+  attributes: boolean;
+  includeHidden: boolean;
+}
+
+/** Runs `mapper inspect`. Exit 1 on a stale id or a selector matching nothing. */
+export async function runInspect(opts: InspectOptions, io: Io): Promise<number> {
+  if (opts.selector !== undefined && opts.id !== undefined) {
+    throw new UsageError("--selector and --id do not go together", { hint: "pick one" });
+  }
+  const r = await pageCall<InspectResult>(opts.dir, io, "inspect", {
+    tab: opts.tab,
+    selector: opts.selector,
+    id: opts.id,
+  });
+  const text = formatInspect(r, opts);
+  await writeResult(io, opts, text, { ...r.tree, ...(r.selected ? { selected: r.selected } : {}) });
+  return 0;
+}
+
+/** Options of node-mode `mapper explain`. */
+export interface ExplainNodeOptions extends KitCommon {
+  pick: ExplainPick;
+  max?: number | undefined;
+}
+
+/** Runs node-mode `mapper explain`. */
+export async function runExplainNode(opts: ExplainNodeOptions, io: Io): Promise<number> {
+  const r = await pageCall<ExplainResult>(opts.dir, io, "explain", { tab: opts.tab, ...opts.pick, max: opts.max });
+  await writeResult(io, opts, formatExplain(r), { ...r });
+  return 0;
+}

@@ -1,0 +1,195 @@
+/**
+ * The authoring kit's tools: `probe`, `gap`, `suggest`, `inspect` and `explain` over `mapper probe|gap|suggest|
+ * inspect|explain` (`src/kit/commands.ts`; `explain` with a name is the corpus lookup): thin adapters answering what the command prints.
+ * All read the page and change nothing (`probe` with `all` loads the views' pages in a scratch tab).
+ *
+ * @module
+ */
+import { z } from "zod";
+import { UsageError } from "../errors.ts";
+import { type Annotations, defineTool, type ToolSpec } from "./registry.ts";
+import { cliInput } from "./from_cli.ts";
+import { registerKit } from "../cli/kit.ts";
+import { registerCorpusCommands } from "../cli/corpus_cmds.ts";
+
+// Parameters come from the commands' flags (`from_cli.ts`); these descriptions are written for an agent instead.
+const TAB = "The tab to read: its id or a unique prefix (tabs lists them). Needed only when several pages are open.";
+const kitCommand = (command: string) => ({ register: registerKit, command });
+
+/** Reads the live page, changes nothing. */
+const READ_PAGE: Annotations = {
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: false,
+};
+
+const kit = () => import("../kit/commands.ts");
+
+const probe = defineTool({
+  name: "probe",
+  title: "Count a CSS selector on the live page",
+  description: "How many elements a CSS selector matches on the live page (every root: document, open shadow " +
+    "roots, same-origin frames), each with its node id, role, name, visibility and owning component (T1/T2/T3). " +
+    "Probe every selector before writing it into the map; expect makes a wrong count an error.",
+  input: cliInput<{ selector: string; max?: number; expect?: number; all?: boolean; tab?: string }>({
+    ...kitCommand("probe"),
+    describe: { selector: 'A CSS selector, e.g. "li.card" or "[data-testid=\'save\']".', tab: TAB },
+  }),
+  annotations: { ...READ_PAGE, openWorldHint: true },
+  browser: true,
+  async call(a, ctx) {
+    const { runProbe } = await kit();
+    return await ctx.capture((io) =>
+      runProbe({
+        dir: ctx.dir,
+        tab: a.tab,
+        json: false,
+        selector: a.selector,
+        max: a.max,
+        expect: a.expect,
+        all: a.all === true,
+      }, io)
+    );
+  },
+});
+
+const gap = defineTool({
+  name: "gap",
+  title: "Orphaned interactive nodes and selectors for them",
+  description: "The interactive nodes no component of the map covers, grouped into clusters (same role, nearest " +
+    "hooked ancestor, element shape), each with up to three selectors counted live (covers N/N, live count). " +
+    "Use it after snapshot coverage shows orphans; probe a candidate, then add it to the view.",
+  input: cliInput<{ scope?: string; include_hidden?: boolean; max_clusters?: number; tab?: string }>({
+    ...kitCommand("gap"),
+    describe: { tab: TAB },
+  }),
+  annotations: READ_PAGE,
+  browser: true,
+  async call(a, ctx) {
+    const { runGap } = await kit();
+    return await ctx.capture((io) =>
+      runGap({
+        dir: ctx.dir,
+        tab: a.tab,
+        json: false,
+        scope: a.scope,
+        includeHidden: a.include_hidden === true,
+        maxClusters: a.max_clusters,
+      }, io)
+    );
+  },
+});
+
+const suggest = defineTool({
+  name: "suggest",
+  title: "Candidate components for the live page",
+  description: "Candidate components: landmarks, hooks (test ids, data-component, custom elements), forms and " +
+    "fields, repeated structures (cards, rows) with a per-instance discriminator, and the controls inside them, " +
+    "each with a proposed name and a selector counted live. yaml gives them ready to paste under components:.",
+  input: cliInput<{
+    exclude_known?: boolean;
+    group?: boolean;
+    max?: number;
+    min_count?: number;
+    kind?: "hooks" | "landmarks" | "repeated" | "controls";
+    include_hidden?: boolean;
+    yaml?: boolean;
+    tab?: string;
+  }>({
+    ...kitCommand("suggest"),
+    schema: { kind: z.enum(["hooks", "landmarks", "repeated", "controls"]) },
+    describe: { tab: TAB },
+  }),
+  annotations: READ_PAGE,
+  browser: true,
+  async call(a, ctx) {
+    const { runSuggest } = await kit();
+    return await ctx.capture((io) =>
+      runSuggest({
+        dir: ctx.dir,
+        tab: a.tab,
+        json: false,
+        excludeKnown: a.exclude_known === true,
+        group: a.group === true,
+        max: a.max,
+        minCount: a.min_count,
+        kind: a.kind,
+        includeHidden: a.include_hidden === true,
+        yaml: a.yaml === true,
+      }, io)
+    );
+  },
+});
+
+const inspect = defineTool({
+  name: "inspect",
+  title: "The raw DOM tree for writing selectors",
+  description: "The page's elements as a tree for writing selectors: node id, tag, id, stable classes (generated " +
+    "ones marked ~), hook attributes, role and name, owning component; shadow roots and frames as their own lines. " +
+    "Narrow it with selector or id: a whole page is long.",
+  input: cliInput<{
+    selector?: string;
+    id?: number;
+    depth?: number;
+    interactive?: boolean;
+    attributes?: boolean;
+    include_hidden?: boolean;
+    tab?: string;
+  }>({
+    ...kitCommand("inspect"),
+    describe: { tab: TAB },
+  }),
+  annotations: READ_PAGE,
+  browser: true,
+  async call(a, ctx) {
+    const { runInspect } = await kit();
+    return await ctx.capture((io) =>
+      runInspect({
+        dir: ctx.dir,
+        tab: a.tab,
+        json: false,
+        selector: a.selector,
+        id: a.id,
+        depth: a.depth,
+        interactive: a.interactive === true,
+        attributes: a.attributes === true,
+        includeHidden: a.include_hidden === true,
+      }, io)
+    );
+  },
+});
+
+const explainNode = defineTool({
+  name: "explain",
+  title: "Explain a name of the map, or nodes of the live page",
+  description: "Exactly one of: name — what the corpus says about a component, view, request or message; id, " +
+    "grep or selector — nodes of the live page with their facts, tier (T1/T2/T3) and owning component, ranked " +
+    "selector candidates each with its live count, and their ancestors' hooks (for a node with no obvious hook).",
+  input: cliInput<{ name?: string; id?: number; grep?: string; selector?: string; max?: number; tab?: string }>({
+    register: registerCorpusCommands,
+    command: "explain",
+    omit: { "--format": "tools answer in the text layout; the other formats are for CI annotations and scripts" },
+    describe: { tab: TAB },
+  }),
+  annotations: READ_PAGE,
+  browser: true,
+  async call(a, ctx) {
+    const picks = [a.name, a.id, a.grep, a.selector].filter((v) => v !== undefined);
+    if (picks.length !== 1) throw new UsageError("pass exactly one of name, id, grep, selector");
+    if (a.name !== undefined) {
+      const { runExplain } = await import("../authoring/explain.ts");
+      return await ctx.capture((io) => runExplain({ name: a.name!, ...(ctx.dir ? { dir: ctx.dir } : {}) }, io));
+    }
+    const pick = a.id !== undefined
+      ? { id: a.id }
+      : a.grep !== undefined
+      ? { grep: a.grep }
+      : { selector: a.selector! };
+    const { runExplainNode } = await kit();
+    return await ctx.capture((io) => runExplainNode({ dir: ctx.dir, tab: a.tab, json: false, pick, max: a.max }, io));
+  },
+});
+
+/** The authoring kit's tools, in the order an author uses them. */
+export const KIT_TOOLS: readonly ToolSpec[] = [suggest, gap, probe, explainNode, inspect];
