@@ -209,8 +209,10 @@ function commandPage(page: Page, program: AnyCommand): string {
  * The command overview: one line per top-level command (its description), its subcommands linked to their
  * sections. `base` is the path from the file holding the overview to `docs/commands/` (with a trailing slash).
  */
-export function overview(program: AnyCommand, base: string): string {
+export function overview(program: AnyCommand, base: string, short = false): string {
   const out: string[] = [];
+  // The README's list: each line short, the description cut at its first clause (the full one is a click away).
+  const describe = (text: string) => short ? text.split(/[;:(]| — /)[0]!.trim() : text;
   for (const page of pagesFor(program)) {
     for (const name of page.commands) {
       const cmd = program.findCommand(name) as AnyCommand;
@@ -219,7 +221,7 @@ export function overview(program: AnyCommand, base: string): string {
         ? ": " + (cmd.commands as AnyCommand[]).map((s) => `[${s.name()}](${link(s)})`).join(" · ")
         : "";
       const self = cmd.commands.length > 0 ? `${base}${page.file}` : link(cmd);
-      out.push(`- [${code(`mapper ${name}`)}](${self}) — ${prose(cmd.description())}${subs}`);
+      out.push(`- [${code(`mapper ${name}`)}](${self}) — ${prose(describe(cmd.description()))}${subs}`);
     }
   }
   return out.join("\n");
@@ -328,7 +330,7 @@ export async function generate(root: string = ROOT): Promise<Map<string, string>
     const text = await readIfExists(join(root, file));
     if (text === undefined) continue;
     const base = file.startsWith("docs/") ? "commands/" : "docs/commands/";
-    const next = replaceRegion(text, "commands", overview(program, base));
+    const next = replaceRegion(text, "commands", overview(program, base, !file.startsWith("docs/")));
     if (next !== text) files.set(file, next);
   }
   const mcp = await readIfExists(join(root, "docs/mcp.md"));
