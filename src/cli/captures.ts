@@ -1,0 +1,74 @@
+/**
+ * Wiring of the commands that keep pages and check the map against them: `mapper capture`, `capture-novelty`,
+ * `capture-prune` (`src/kit/capture.ts`).
+ *
+ * @module
+ */
+import type { Command } from "./command.ts";
+import type { CliContext } from "./context.ts";
+import { lazy } from "../lazy.ts";
+
+const DIR_HELP =
+  "corpus directory: captures go to its snapshots/ (default: the nearest .mapper/ at or above the working directory)";
+
+const captureCommands = () => lazy<typeof import("../kit/capture.ts")>(new URL("../kit/capture.ts", import.meta.url));
+
+/** Registers `capture`, `capture-novelty` and `capture-prune`. */
+export function registerCaptures(program: Command, ctx: CliContext): void {
+  program
+    .command("capture")
+    .description("keep the current page (snapshot text and tree) under .mapper/snapshots/<View>/ for offline checks")
+    .option("--url <url>", "open this URL first (only when the tab is not already there)")
+    .option("--all", "capture every view's url: instead, each in a scratch background tab")
+    .option("--force", "keep it even when it adds nothing to the view's captures, or has no interactive node")
+    .option("--tab <id>", "the tab to capture (id or prefix from 'mapper browser tabs list'); needed with several tabs")
+    .option("--json", "print as JSON")
+    .option("--dir <path>", DIR_HELP)
+    .addHelpText(
+      "after",
+      "\nA capture is kept when it is the view's first, or adds a component or an orphan slot (role, hooked ancestor,\n" +
+        "leaf shape) the view's captures lack; else 'not saved: adds nothing' (exit 0). Exit 1 when no view matches the\n" +
+        "URL, the page has no interactive node (unless --force), or with --all any view failed.",
+    )
+    .action(async (o) => {
+      const { runCapture } = await captureCommands();
+      ctx.exitCode = await runCapture({
+        dir: o.dir,
+        url: o.url,
+        tab: o.tab,
+        all: o.all === true,
+        force: o.force === true,
+        json: o.json === true,
+      }, ctx.io);
+    });
+
+  program
+    .command("capture-novelty")
+    .description("what a capture adds to the other captures of its view: components and orphan slots (read-only)")
+    .argument("<file>", "a .snap.tree.json, e.g. .mapper/snapshots/Catalog/20260607T193000Z.snap.tree.json")
+    .option("--json", "print as JSON")
+    .option("--dir <path>", DIR_HELP)
+    .action(async (file, o) => {
+      const { runCaptureNovelty } = await captureCommands();
+      ctx.exitCode = await runCaptureNovelty({ dir: o.dir, file, json: o.json === true }, ctx.io);
+    });
+
+  program
+    .command("capture-prune")
+    .description("remove captures the rest of their view's set already covers (oldest first, never the last)")
+    .argument("[view]", "the view whose captures to prune")
+    .option("--all", "prune every view's captures")
+    .option("--dry-run", "say what would be removed, remove nothing")
+    .option("--json", "print as JSON")
+    .option("--dir <path>", DIR_HELP)
+    .action(async (view, o) => {
+      const { runCapturePrune } = await captureCommands();
+      ctx.exitCode = await runCapturePrune({
+        dir: o.dir,
+        view,
+        all: o.all === true,
+        dryRun: o.dryRun === true,
+        json: o.json === true,
+      }, ctx.io);
+    });
+}
