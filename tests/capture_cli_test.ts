@@ -160,5 +160,22 @@ Deno.test({
       assert.equal(conflict.code, 2);
       assert.match(conflict.stderr, /--all conflicts with --url and --tab/);
     });
+
+    await t.step("coverage, report and multi-coverage read the browser's captures offline", async () => {
+      const cov = await s.run(["coverage", "--trace", "--json"]);
+      assert.equal(cov.code, 1, cov.stderr); // the trap page has orphans
+      const j = JSON.parse(cov.stdout);
+      const tree = j.captures.find((c: { view: string }) => c.view === "TreePage");
+      assert.ok(tree.t1 > 0 && tree.t3 > 0);
+      assert.ok(tree.clusters.some((c: { ancestor: string; boundary: string }) => c.boundary === "frame"));
+      assert.deepEqual(tree.claimed.Star, 2);
+      const rep = await s.run(["report"]);
+      assert.equal(rep.code, 1, rep.stderr);
+      assert.match(rep.stdout, /^ TreePage +\/tree\.html +✓ +1 /m);
+      assert.match(rep.stdout, /^ NoUrl +\/no-url +- +- /m);
+      const multi = await s.run(["multi-coverage", "--json"]);
+      assert.equal(multi.code, 0, multi.stderr);
+      assert.equal(JSON.parse(multi.stdout).matrix.Card.TreePage, 4);
+    });
   },
 });

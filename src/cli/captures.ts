@@ -1,6 +1,6 @@
 /**
  * Wiring of the commands that keep pages and check the map against them: `mapper capture`, `capture-novelty`,
- * `capture-prune` (`src/kit/capture.ts`).
+ * `capture-prune` (`src/kit/capture.ts`), `coverage`, `report`, `multi-coverage` (`src/kit/coverage.ts`).
  *
  * @module
  */
@@ -13,7 +13,10 @@ const DIR_HELP =
 
 const captureCommands = () => lazy<typeof import("../kit/capture.ts")>(new URL("../kit/capture.ts", import.meta.url));
 
-/** Registers `capture`, `capture-novelty` and `capture-prune`. */
+const coverageCommands = () =>
+  lazy<typeof import("../kit/coverage.ts")>(new URL("../kit/coverage.ts", import.meta.url));
+
+/** Registers `capture`, `capture-novelty`, `capture-prune`, `coverage`, `report` and `multi-coverage`. */
 export function registerCaptures(program: Command, ctx: CliContext): void {
   program
     .command("capture")
@@ -70,5 +73,52 @@ export function registerCaptures(program: Command, ctx: CliContext): void {
         dryRun: o.dryRun === true,
         json: o.json === true,
       }, ctx.io);
+    });
+
+  program
+    .command("coverage")
+    .description("check the map against its captures, offline: tiers per capture, dead components, presence")
+    .argument("[files...]", "capture files (default: every .snap.tree.json under .mapper/snapshots/)")
+    .option("--include-hidden", "count hidden elements too")
+    .option("--trace", "list the orphaned interactive nodes in clusters, with the element of each")
+    .option("--json", "print as JSON")
+    .option("--dir <path>", DIR_HELP)
+    .addHelpText(
+      "after",
+      "\nEach capture is re-matched at its recorded URL with the current corpus and grouped by the view recorded in\n" +
+        "it; one whose URL now resolves to another view is stale (listed, left out). Exit 1 on an orphan (T3), a\n" +
+        "capture without an interactive node, or an unreadable capture.",
+    )
+    .action(async (files, o) => {
+      const { runCoverage } = await coverageCommands();
+      ctx.exitCode = await runCoverage({
+        dir: o.dir,
+        files,
+        includeHidden: o.includeHidden === true,
+        trace: o.trace === true,
+        json: o.json === true,
+      }, ctx.io);
+    });
+
+  program
+    .command("report")
+    .description("one row per view: captures, their age, T1/T2/T3, dead components, the largest T2 component")
+    .option("--json", "print as JSON")
+    .option("--dir <path>", DIR_HELP)
+    .addHelpText("after", "\nExit 1 on orphans (T3), dead components or views with a url: but no capture.")
+    .action(async (o) => {
+      const { runReport } = await coverageCommands();
+      ctx.exitCode = await runReport({ dir: o.dir, json: o.json === true }, ctx.io);
+    });
+
+  program
+    .command("multi-coverage")
+    .description("components × views from the captures, and what to promote to a global, unify or de-duplicate")
+    .argument("[files...]", "capture files (default: every .snap.tree.json under .mapper/snapshots/)")
+    .option("--json", "print as JSON")
+    .option("--dir <path>", DIR_HELP)
+    .action(async (files, o) => {
+      const { runMultiCoverage } = await coverageCommands();
+      ctx.exitCode = await runMultiCoverage({ dir: o.dir, files, json: o.json === true }, ctx.io);
     });
 }
