@@ -177,5 +177,19 @@ Deno.test({
       assert.equal(multi.code, 0, multi.stderr);
       assert.equal(JSON.parse(multi.stdout).matrix.Card.TreePage, 4);
     });
+
+    await t.step("discover folds the page's links in every root into patterns, each marked", async () => {
+      await s.run(["browser", "navigate", `${site.origin}/tree.html`]);
+      const r = await s.run(["discover"]);
+      assert.equal(r.code, 0, r.stderr);
+      // /p/1 and /p/3 fold; the shadow root's /r and the frame's /faq are found; /hidden is marked.
+      assert.match(r.stdout, /^\? {2}\/p\/:id +unseen · 2 links$/m);
+      assert.match(r.stdout, /^\? {2}\/r +unseen · 1 link$/m);
+      assert.match(r.stdout, /^\? {2}\/faq +unseen · 1 link$/m);
+      assert.match(r.stdout, /^\? {2}\/hidden +unseen · 1 link \(hidden\)$/m);
+      const j = JSON.parse((await s.run(["discover", "--all", "--json"])).stdout);
+      assert.equal(j.schema, 1);
+      assert.ok(j.patterns.some((p: { pattern: string }) => p.pattern === "/account"));
+    });
   },
 });

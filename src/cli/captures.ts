@@ -121,4 +121,24 @@ export function registerCaptures(program: Command, ctx: CliContext): void {
       const { runMultiCoverage } = await coverageCommands();
       ctx.exitCode = await runMultiCoverage({ dir: o.dir, files, json: o.json === true }, ctx.io);
     });
+
+  program
+    .command("discover")
+    .description("the current page's links folded into URL patterns, each marked mapped, catch-all, surveyed or unseen")
+    .option("--all", "fold the links of every capture in too")
+    .option("--tab <id>", "the tab to read (id or prefix from 'mapper browser tabs list'); needed with several tabs")
+    .option("--json", "print as JSON")
+    .option("--dir <path>", DIR_HELP)
+    .addHelpText(
+      "after",
+      "\nSame-origin a[href] and area[href] in every root; ids (digits, UUIDs, hex, slugs with a digit) and three or\n" +
+        "more values at one place fold into :id unless a route names them. ✓ a view maps it · ~ only a catch-all\n" +
+        "route (warned) · ○ captured but no view · ? unseen. Exit 0.",
+    )
+    .action(async (o) => {
+      const { runDiscover } = await lazy<typeof import("../kit/discover.ts")>(
+        new URL("../kit/discover.ts", import.meta.url),
+      );
+      ctx.exitCode = await runDiscover({ dir: o.dir, tab: o.tab, all: o.all === true, json: o.json === true }, ctx.io);
+    });
 }
