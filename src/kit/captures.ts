@@ -106,11 +106,11 @@ export async function readCaptures(
   corpusPath: string,
   opts: { files?: readonly string[]; cwd?: string; dirName?: string } = {},
 ): Promise<{ captures: StoredCapture[]; unreadable: UnreadableCapture[] }> {
-  const found: Array<StoredCapture | UnreadableCapture> = [];
+  const jobs: Array<() => Promise<StoredCapture | UnreadableCapture>> = [];
   if (opts.files && opts.files.length > 0) {
     for (const f of opts.files) {
       const path = join(opts.cwd ?? ".", f);
-      found.push(await readOne(f.startsWith("/") ? f : path, f, ""));
+      jobs.push(() => readOne(f.startsWith("/") ? f : path, f, ""));
     }
   } else {
     const root = join(corpusPath, SNAPSHOTS_DIR);
@@ -119,10 +119,19 @@ export async function readCaptures(
       for (const f of await listDir(join(root, dir.name))) {
         if (!f.name.endsWith(TREE_SUFFIX) || f.name.startsWith(".")) continue;
         const shown = `${SNAPSHOTS_DIR}/${dir.name}/${f.name}`;
-        found.push(await readOne(join(root, dir.name, f.name), shown, dir.name));
+        jobs.push(() => readOne(join(root, dir.name, f.name), shown, dir.name));
       }
     }
   }
+  // A few files at a time: reading overlaps parsing, and at most a few 16 MiB files are in memory at once.
+  const found: Array<StoredCapture | UnreadableCapture> = new Array(jobs.length);
+  let next = 0;
+  await Promise.all(Array.from({ length: Math.min(4, jobs.length) }, async () => {
+    while (next < jobs.length) {
+      const i = next++;
+      found[i] = await jobs[i]!();
+    }
+  }));
   const captures = found.filter((c): c is StoredCapture => "tree" in c);
   captures.sort((a, b) => (a.dirName + "/" + a.stamp < b.dirName + "/" + b.stamp ? -1 : 1));
   return { captures, unreadable: found.filter((c): c is UnreadableCapture => "reason" in c) };
@@ -222,17 +231,21 @@ export interface Rematched {
   t2: number;
   /** Orphans (T3), in document order. */
   orphans: OfflineElement[];
-  /** The orphans' clusters. */
-  clusters: Cluster[];
-  /** One key per cluster: what the novelty rule compares. */
-  slots: Set<string>;
+  /** The orphans' clusters (computed on first use). */
+  readonly clusters: Cluster[];
+  /** One key per cluster: what the novelty rule compares (computed on first use). */
+  readonly slots: Set<string>;
   /** Components whose selector this capture cannot answer, with why. */
   unknown: Array<{ component: string; reason: string }>;
 }
 
+const normalized = new WeakMap<WireCorpus, ReturnType<typeof normalizeCorpus>>();
+
 /** The view a URL resolves to in a compiled corpus, and the components active there. */
 export function resolveAt(wire: WireCorpus, url: string): { view: string | null; components: ClaimComponent[] } {
-  const corpus = normalizeCorpus(wire);
+  // Normalized once per compiled corpus: a run re-matches many captures with the same one.
+  let corpus = normalized.get(wire);
+  if (corpus === undefined) normalized.set(wire, corpus = normalizeCorpus(wire));
   if (corpus === null) return { view: null, components: [] };
   const active = activeComponents(corpus, url);
   const best = matchViews(corpus.views, url)[0];
@@ -271,8 +284,10 @@ export function rematch(tree: CapturedTree, wire: WireCorpus, engine: OfflineEng
     else if (tier === 2) t2++;
     else orphans.push(el);
   }
-  const clusters = clusterNodes(orphans);
   const recordedView = tree.tree.view?.name ?? null;
+  // Clusters only when asked for (novelty, --trace): `report` never needs them.
+  let clusters: Cluster[] | undefined;
+  let slots: Set<string> | undefined;
   return {
     tree,
     recordedView,
@@ -284,8 +299,12 @@ export function rematch(tree: CapturedTree, wire: WireCorpus, engine: OfflineEng
     t1,
     t2,
     orphans,
-    clusters,
-    slots: new Set(clusters.map(slotKey)),
+    get clusters() {
+      return clusters ??= clusterNodes(orphans);
+    },
+    get slots() {
+      return slots ??= new Set(this.clusters.map(slotKey));
+    },
     unknown: page.unknown.map((u) => ({ component: components[u.index]?.name ?? "?", reason: u.reason })),
   };
 }

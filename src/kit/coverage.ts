@@ -359,7 +359,11 @@ export async function runReport(opts: ReportOptions, io: Io): Promise<number> {
       largestT2: largest ? { component: largest[0], count: largest[1] } : null,
       status: "ok",
     };
-    row.status = set.length === 0 ? (row.url ? "missing" : "no url") : row.t3 > 0 || row.dead > 0 ? "attention" : "ok";
+    row.status = set.length === 0
+      ? (row.url ? "missing" : "no url")
+      : row.t3 > 0 || row.dead > 0 || row.interactive === 0
+      ? "attention"
+      : "ok";
     return row;
   });
   const table: string[][] = [["View", "Route", "url", "Caps", "Last", "T1", "T2", "T3", "Dead", "Largest T2"]];
