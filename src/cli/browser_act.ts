@@ -10,6 +10,7 @@ import { UsageError } from "../errors.ts";
 import { SESSION_DIR_HELP } from "./devtools.ts";
 import { type CliContext, coordinateArg, intArg, signedIntArg } from "./context.ts";
 import { lazy } from "../lazy.ts";
+import { ACTION_TIMEOUT_MS, NAVIGATE_TIMEOUT_MS, WAIT_TIMEOUT_MS } from "../timeouts.ts";
 
 /** The page actions, loaded when one of them runs. */
 const actCommands = () =>
@@ -25,7 +26,7 @@ export function registerBrowserActions(browser: Command, ctx: CliContext): void 
     .command("navigate")
     .description("open URL in the tab, wait for it to load (and for a client redirect), print the final URL")
     .argument("<url>", "absolute URL")
-    .option("--timeout-ms <n>", "longest wait for the load", intArg(1), 30_000)
+    .option("--timeout-ms <n>", "longest wait for the load", intArg(1), NAVIGATE_TIMEOUT_MS)
     .option("--tab <id>", TAB)
     .option("--json", "print as JSON")
     .option("--dir <path>", SESSION_DIR_HELP)
@@ -48,7 +49,7 @@ export function registerBrowserActions(browser: Command, ctx: CliContext): void 
       .argument("[target]", TARGET)
       .option("--x <n>", "viewport x in CSS pixels (with --y, instead of a target)", coordinateArg)
       .option("--y <n>", "viewport y in CSS pixels", coordinateArg)
-      .option("--timeout-ms <n>", "longest wait for the element to be visible and stable", intArg(1), 5000)
+      .option("--timeout-ms <n>", "longest wait for the element to be visible and stable", intArg(1), ACTION_TIMEOUT_MS)
       .option("--tab <id>", TAB)
       .option("--json", "print as JSON")
       .option("--dir <path>", SESSION_DIR_HELP)
@@ -64,9 +65,9 @@ export function registerBrowserActions(browser: Command, ctx: CliContext): void 
     .description("replace a field's value with TEXT by real typing, then verify it holds exactly TEXT")
     .argument("<target>", TARGET)
     .argument("<text>", 'the text (a <select> takes an option\'s label or value; "" empties the field)')
-    .option("--clear", "replace the current value (the default; accepted for scripts written for the reference)")
+    .option("--clear", "replace the current value (the default; says so in a script)")
     .option("--append", "type after the current value instead of replacing it")
-    .option("--timeout-ms <n>", "longest wait for the field to be visible and stable", intArg(1), 5000)
+    .option("--timeout-ms <n>", "longest wait for the field to be visible and stable", intArg(1), ACTION_TIMEOUT_MS)
     .option("--tab <id>", TAB)
     .option("--json", "print as JSON")
     .option("--dir <path>", SESSION_DIR_HELP)
@@ -92,7 +93,7 @@ export function registerBrowserActions(browser: Command, ctx: CliContext): void 
     .description("press a key or chord (Enter, Escape, Tab, ArrowDown, Control+A, Shift+Tab, …)")
     .argument("<key>", "key name, single character, or Modifier+Key")
     .option("--target <target>", `focus this first: ${TARGET}`)
-    .option("--timeout-ms <n>", "longest wait for the target to be visible and stable", intArg(1), 5000)
+    .option("--timeout-ms <n>", "longest wait for the target to be visible and stable", intArg(1), ACTION_TIMEOUT_MS)
     .option("--tab <id>", TAB)
     .option("--json", "print as JSON")
     .option("--dir <path>", SESSION_DIR_HELP)
@@ -110,7 +111,7 @@ export function registerBrowserActions(browser: Command, ctx: CliContext): void 
     .option("--target <target>", TARGET)
     .option("--delta-x <n>", "pixels to scroll right (negative: left)", signedIntArg, 0)
     .option("--delta-y <n>", "pixels to scroll down (negative: up)", signedIntArg, 0)
-    .option("--timeout-ms <n>", "longest wait for the target to be visible and stable", intArg(1), 5000)
+    .option("--timeout-ms <n>", "longest wait for the target to be visible and stable", intArg(1), ACTION_TIMEOUT_MS)
     .option("--tab <id>", TAB)
     .option("--json", "print as JSON")
     .option("--dir <path>", SESSION_DIR_HELP)
@@ -137,7 +138,7 @@ export function registerBrowserActions(browser: Command, ctx: CliContext): void 
     .option("--text <text>", "the page's visible text contains TEXT")
     .option("--load", "the document has finished loading")
     .option("--gone", "wait for the condition to stop holding instead")
-    .option("--timeout-ms <n>", "longest wait", intArg(1), 10_000)
+    .option("--timeout-ms <n>", "longest wait", intArg(1), WAIT_TIMEOUT_MS)
     .option("--tab <id>", TAB)
     .option("--json", "print as JSON")
     .option("--dir <path>", SESSION_DIR_HELP)
@@ -178,7 +179,7 @@ export function registerBrowserActions(browser: Command, ctx: CliContext): void 
     .option("--selector <css>", "capture the first element matching CSS")
     .option("--expand-pct <n>", "margin around the element, percent of its size on each side", intArg(0, 1000))
     .option("--full-page", "capture the whole scrollable page")
-    .option("--timeout-ms <n>", "longest wait for the element to be visible and stable", intArg(1), 5000)
+    .option("--timeout-ms <n>", "longest wait for the element to be visible and stable", intArg(1), ACTION_TIMEOUT_MS)
     .option("--tab <id>", TAB)
     .option("--json", "print as JSON")
     .option("--dir <path>", SESSION_DIR_HELP)
@@ -202,7 +203,7 @@ export function registerBrowserActions(browser: Command, ctx: CliContext): void 
     .description("list the session's tabs (id, URL, title, view), open one (new [URL]) or close one (close ID)")
     .argument("<action>", "list, new or close")
     .argument("[arg]", "new: the URL to open; close: the tab id")
-    .option("--timeout-ms <n>", "new: longest wait for the page to load", intArg(1), 30_000)
+    .option("--timeout-ms <n>", "new: longest wait for the page to load", intArg(1), NAVIGATE_TIMEOUT_MS)
     .option("--tab <id>", "close: the tab id (same as the argument)")
     .option("--json", "print as JSON")
     .option("--dir <path>", SESSION_DIR_HELP)

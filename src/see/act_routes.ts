@@ -27,6 +27,7 @@ import type { PageEngine, PageTarget } from "./engine.ts";
 import { findNode, matchedNodes, queryMatches, whyNoMatch } from "./resolve.ts";
 import { parseTarget, QueryParseError } from "./query.ts";
 import { num, type PageRoute, str } from "./_body.ts";
+import { ACTION_TIMEOUT_MS } from "../timeouts.ts";
 import type { SeeCollect, SeeNode } from "./page.js";
 import { type ActPage, click, fill, hover, keypress, scroll } from "./actions.ts";
 import { navigate, type WaitCondition, waitFor } from "./navigate.ts";
@@ -317,7 +318,7 @@ export const ACT_ROUTES: Record<string, PageRoute> = {
       throw new PageError("bad_request", "give --component or --selector, not both", { status: 400 });
     }
     let element;
-    if (component !== undefined) element = await page.resolve(component, num(body, "timeoutMs") ?? 5000);
+    if (component !== undefined) element = await page.resolve(component, num(body, "timeoutMs") ?? ACTION_TIMEOUT_MS);
     else if (selector !== undefined) {
       const valid = (await engine.evaluate<boolean>(
         t,

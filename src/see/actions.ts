@@ -12,6 +12,7 @@
  */
 import { CdpError, type CdpSessionSend } from "../browser/mod.ts";
 import { UsageError } from "../errors.ts";
+import { ACTION_TIMEOUT_MS } from "../timeouts.ts";
 import { EFFECT_WINDOW_MS, PageError } from "./api.ts";
 import { chordEvents, clickEvents, moveEvents, parseChord, pressEvents } from "./input.ts";
 import type { DialogInfo, PageEvents } from "./page_events.ts";
@@ -62,9 +63,6 @@ export interface ActPage {
 
 /** A target: a node id or component query, or a viewport point (`click --x --y`). */
 export type Target = string | { x: number; y: number };
-
-/** Default bound of the attached/visible/stable wait. */
-export const ACTION_TIMEOUT_MS = 5000;
 
 /** Options shared by the pointer actions. */
 export interface ActionOptions {
@@ -826,3 +824,5 @@ async function evaluateIn<T>(page: ActPage, expression: string): Promise<T> {
   }
   return answer.result.result.value as T;
 }
+
+export { ACTION_TIMEOUT_MS };
