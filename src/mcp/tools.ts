@@ -15,6 +15,7 @@ import { registerDevtools } from "../cli/devtools.ts";
 import { registerCorpusCommands } from "../cli/corpus_cmds.ts";
 import { registerOffline } from "../cli/offline.ts";
 import { registerAtlas } from "../cli/atlas.ts";
+import { registerCaptures } from "../cli/captures.ts";
 
 // Parameters come from the commands' flags (`from_cli.ts`); these descriptions are written for an agent instead.
 const TAB = "Only this tab: its id or a unique prefix of it (the 8-character ids listings show). Omit for every tab.";
@@ -297,11 +298,6 @@ const search = defineTool({
 });
 
 /** Every tool the server offers, in the order `tools/list` shows them. */
-const captureFiles = z.array(z.string().min(1)).optional().describe(
-  "Capture files relative to the server's working directory (default: every .snap.tree.json under " +
-    ".mapper/snapshots/).",
-);
-
 /** `coverage`: `mapper coverage`. */
 const coverage = defineTool({
   name: "coverage",
@@ -312,11 +308,15 @@ const coverage = defineTool({
     "unknown), presence K/N, advisory annotation gaps. trace lists the orphans in clusters. A capture whose URL now " +
     "resolves to another view is stale and left out. An error result means the gate failed (orphans, an empty or " +
     "unreadable capture); the text says which. Nothing changes.",
-  input: {
-    files: captureFiles,
-    include_hidden: z.boolean().optional().describe("Count hidden elements too."),
-    trace: z.boolean().optional().describe("List the orphaned interactive nodes in clusters."),
-  },
+  input: cliInput<{ files?: string[]; include_hidden?: boolean; trace?: boolean }>({
+    register: registerCaptures,
+    command: "coverage",
+    schema: { files: z.array(z.string().min(1)).optional() },
+    describe: {
+      files: "Capture files relative to the server's working directory (default: every .snap.tree.json under " +
+        ".mapper/snapshots/).",
+    },
+  }),
   annotations: READ_LOCAL,
   browser: false,
   async call(a, ctx) {
@@ -341,7 +341,7 @@ const report = defineTool({
     "T1/T2/T3 over its captures, dead components, the component with the most T2 nodes; views with a url: but no " +
     "capture say 'missing: mapper capture --all'. An error result means something needs attention (orphans, dead " +
     "components, missing captures). Reads files only: nothing changes.",
-  input: {},
+  input: cliInput<Record<string, never>>({ register: registerCaptures, command: "report" }),
   annotations: READ_LOCAL,
   browser: false,
   async call(_a, ctx) {
@@ -358,7 +358,15 @@ const multiCoverage = defineTool({
     "capture of the view; g marks a global), then advice: the same component declared alike in several views " +
     "(promote it to a global), the same name with different selectors (unify, or keep scoped), different names " +
     "with one selector (duplicates). Stale captures are left out with a warning. Nothing changes.",
-  input: { files: captureFiles },
+  input: cliInput<{ files?: string[] }>({
+    register: registerCaptures,
+    command: "multi-coverage",
+    schema: { files: z.array(z.string().min(1)).optional() },
+    describe: {
+      files: "Capture files relative to the server's working directory (default: every .snap.tree.json under " +
+        ".mapper/snapshots/).",
+    },
+  }),
   annotations: READ_LOCAL,
   browser: false,
   async call(a, ctx) {
@@ -375,12 +383,10 @@ const capture = defineTool({
     "it is the view's first capture or adds a component or an orphan slot the view's captures lack (else 'not " +
     "saved: adds nothing', unless force). Refused: no view for the URL, a page without an interactive node (unless " +
     "force). all captures every view's url: in scratch tabs (the current tab stays). Writes files in the corpus.",
-  input: {
-    url: z.string().min(1).optional().describe("Open this URL first (only when the tab is not already there)."),
-    all: z.boolean().optional().describe("Capture every view's url: instead, each in a scratch background tab."),
-    force: z.boolean().optional().describe("Keep it even when it adds nothing or has no interactive node."),
-    tab: z.string().min(1).optional().describe("The tab to capture (id or unique prefix); needed with several tabs."),
-  },
+  input: cliInput<{ url?: string; all?: boolean; force?: boolean; tab?: string }>({
+    register: registerCaptures,
+    command: "capture",
+  }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   browser: true,
   async call(a, ctx) {
@@ -405,11 +411,10 @@ const capturePrune = defineTool({
   description: "Removes the captures of a view (or every view with all) whose components and orphan slots the other " +
     "captures of the set already have, oldest first, never the last one. dry_run only says what would go. Deletes " +
     "files under .mapper/snapshots/.",
-  input: {
-    view: z.string().min(1).optional().describe("The view whose captures to prune (or pass all)."),
-    all: z.boolean().optional().describe("Prune every view's captures."),
-    dry_run: z.boolean().optional().describe("Say what would be removed, remove nothing."),
-  },
+  input: cliInput<{ view?: string; all?: boolean; dry_run?: boolean }>({
+    register: registerCaptures,
+    command: "capture-prune",
+  }),
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   browser: false,
   async call(a, ctx) {
@@ -427,10 +432,7 @@ const discover = defineTool({
   description: "Folds the current page's same-origin links (every root; with all, the captures' links too) into URL " +
     "patterns (/products/:id) and marks each: mapped by a view, reached only by a catch-all route (warned: give it " +
     "a view), surveyed (captured, no view) or unseen. Reads the page, changes nothing.",
-  input: {
-    all: z.boolean().optional().describe("Fold the links of every capture in too."),
-    tab: z.string().min(1).optional().describe("The tab to read (id or unique prefix); needed with several tabs."),
-  },
+  input: cliInput<{ all?: boolean; tab?: string }>({ register: registerCaptures, command: "discover" }),
   annotations: READ_LOCAL,
   browser: true,
   async call(a, ctx) {
