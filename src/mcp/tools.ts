@@ -297,7 +297,6 @@ const search = defineTool({
   },
 });
 
-/** Every tool the server offers, in the order `tools/list` shows them. */
 /** `coverage`: `mapper coverage`. */
 const coverage = defineTool({
   name: "coverage",
@@ -441,6 +440,7 @@ const discover = defineTool({
   },
 });
 
+/** Every tool the server offers, in the order `tools/list` shows them. */
 export const TOOLS: readonly ToolSpec[] = [
   ...PAGE_TOOLS,
   match,
