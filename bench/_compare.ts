@@ -140,19 +140,28 @@ export async function load(): Promise<string> {
   return `load average ${text.split(" ").slice(0, 3).join(" ")} (${navigator.hardwareConcurrency} CPUs)`;
 }
 
-/** Prints a table: each timing, and the ratio to the reference row when there is one. */
-export function printTable(title: string, rows: Timing[], reference?: Timing): void {
+/**
+ * Prints a table: each timing, the ratio to the reference row when there is one, and the difference to the `floor`
+ * row (the least the runtime can take for the same work) when there is one.
+ */
+export function printTable(title: string, rows: Timing[], reference?: Timing, floor?: Timing): void {
   const lines = [`${title}`];
   for (const r of rows) {
     const cpuRatio = r.cpu !== undefined && reference?.cpu ? `, cpu ${(r.cpu / reference.cpu).toFixed(2)}×` : "";
     const ratio = reference && r !== reference ? `  ratio ${(r.median / reference.median).toFixed(2)}×${cpuRatio}` : "";
     const cpu = r.cpu === undefined ? "" : `  cpu ${r.cpu.toFixed(1).padStart(6)} ms`;
+    const cpuOver = r.cpu !== undefined && floor?.cpu !== undefined ? ` (cpu ${signed(r.cpu - floor.cpu)})` : "";
+    const over = floor && r !== floor ? `  floor ${signed(r.median - floor.median)}${cpuOver}` : "";
     lines.push(
       `  ${r.name.padEnd(44)} median ${r.median.toFixed(1).padStart(7)} ms  p90 ${
         r.p90.toFixed(1).padStart(7)
-      } ms${cpu}${ratio}`,
+      } ms${cpu}${over}${ratio}`,
     );
   }
   // deno-lint-ignore no-console
   console.log(lines.join("\n"));
+}
+
+function signed(ms: number): string {
+  return `${ms < 0 ? "−" : "+"}${Math.abs(ms).toFixed(1)} ms`;
 }

@@ -54,8 +54,17 @@ async function tree(dir: string): Promise<{ files: number; bytes: number }> {
 
 /** The source corpora: the shared gallery (when present) and four from this repository. */
 async function sources(): Promise<string[]> {
+  // Beside the main checkout (`../shared`) or beside a worktree of it (`../../shared`).
+  const candidates = [join(ROOT, "..", "shared"), join(ROOT, "..", "..", "shared")]
+    .map((shared) => join(shared, "data", "atlas-gallery", "entries"));
   const gallery = Deno.env.get("MAPPER_GALLERY") ??
-    join(ROOT, "..", "shared", "data", "atlas-gallery", "entries");
+    candidates.find((dir) => {
+      try {
+        return Deno.statSync(dir).isDirectory;
+      } catch {
+        return false;
+      }
+    }) ?? candidates[0]!;
   const out: string[] = [];
   for (const name of await Array.fromAsync(Deno.readDir(gallery)).catch(() => [])) {
     const dir = join(gallery, name.name, ".mapper");

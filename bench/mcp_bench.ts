@@ -13,38 +13,14 @@
  * Skipped when no browser is found. Sizes are printed once (console), timings by `deno bench`.
  */
 import { join } from "node:path";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import { baseEnv, mapperCommand, ROOT } from "../tests/_helpers.ts";
 import { startSite } from "../tests/site/server.ts";
 import { alive, BROWSER } from "../tests/site/harness.ts";
-
-type Text = { type: string; text?: string };
-type Call = (name: string, args?: Record<string, unknown>) => Promise<string>;
+import { connect, DEVTOOLS_ENTRY, devtoolsArgs, peerEntry, PEERS, selectedPageId } from "./_mcp_peers.ts";
 
 const SHOP_CORPUS = join(ROOT, "tests", "fixtures", "shop");
 const hasShop = await Deno.stat(SHOP_CORPUS).then(() => true, () => false);
 const ignore = BROWSER === undefined;
-const PEERS = Deno.env.get("MAPPER_MCP_PEERS") ?? "/tmp/mcp-peers";
-
-/** Connects a client to a stdio server; returns a text-returning caller and the tool names. */
-async function connect(command: string, args: string[], cwd: string, env: Record<string, string>) {
-  const transport = new StdioClientTransport({ command, args, cwd, env, stderr: "ignore" });
-  const client = new Client({ name: "mapper-bench", version: "1" });
-  await client.connect(transport);
-  const tools = ((await client.listTools()) as { tools: Tool[] }).tools.map((t) => t.name);
-  const call: Call = async (name, a = {}) => {
-    const r = (await client.callTool({ name, arguments: a }, undefined, { timeout: 120_000 })) as {
-      isError?: boolean;
-      content: Text[];
-    };
-    const text = r.content.map((c) => c.text ?? "").join("\n");
-    if (r.isError) throw new Error(`${name} failed: ${text.slice(0, 300)}`);
-    return text;
-  };
-  return { client, tools, call, pid: transport.pid! };
-}
 
 const kb = (s: string) => `${(new TextEncoder().encode(s).length / 1024).toFixed(1)} KB`;
 // deno-lint-ignore no-console
@@ -96,8 +72,8 @@ interface PeerSpec {
 
 /** Starts a peer when its package is installed; returns its snapshot and click callers, or undefined. */
 async function peer(spec: PeerSpec) {
-  const file = join(PEERS, "node_modules", spec.entry);
-  if (ignore || !tmp || !(await Deno.stat(file).then(() => true, () => false))) {
+  const file = await peerEntry(spec.entry);
+  if (ignore || !tmp || file === undefined) {
     say(`${spec.name}: not installed in ${PEERS}, skipped`);
     return undefined;
   }
@@ -132,14 +108,14 @@ const playwright = await peer({
 });
 const devtools = await peer({
   name: "chrome-devtools-mcp",
-  entry: "chrome-devtools-mcp/build/src/bin/chrome-devtools-mcp.js",
-  args: ["--headless", "--isolated", "--executablePath", BROWSER ?? "", "--chrome-arg=--no-sandbox"],
+  entry: DEVTOOLS_ENTRY,
+  args: devtoolsArgs(BROWSER ?? ""),
   navigate: "new_page",
   snapshot: "take_snapshot",
   snapshotArgs: (navigated) => {
     // Its page tools need the id of the page new_page opened: the one listed as selected.
-    const id = /^(\d+): .*\[selected\]$/m.exec(navigated)?.[1];
-    return id === undefined ? {} : { pageId: Number(id) };
+    const pageId = selectedPageId(navigated);
+    return pageId === undefined ? {} : { pageId };
   },
   click: "click",
   clickArgs: (snap, a) => {

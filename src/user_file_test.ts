@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { writeUserFile } from "./user_file.ts";
+import { replaceDirectory, type SwapOps, writeUserFile } from "./user_file.ts";
 import { FileError } from "./errors.ts";
+import { listFiles, tempDir } from "../tests/_helpers.ts";
 
 async function inTemp(run: (dir: string) => Promise<void>): Promise<void> {
   const dir = await Deno.makeTempDir();
@@ -83,4 +84,95 @@ Deno.test("user file - a directory, a FIFO or a missing directory is refused in 
     );
     assert.deepEqual((await names(dir)).filter((n) => n.includes(".tmp")), []);
   });
+});
+
+Deno.test("user file - forceMode gives a file mapper owns its mode whatever it had", {
+  ignore: !posix,
+}, async () => {
+  await inTemp(async (dir) => {
+    const path = join(dir, "session.json");
+    await Deno.writeTextFile(path, "{}");
+    await Deno.chmod(path, 0o644);
+    await writeUserFile(path, "{}\n", path, { forceMode: true });
+    assert.equal((await Deno.stat(path)).mode! & 0o777, 0o600);
+  });
+});
+
+Deno.test("user file - createOnly writes nothing where a file, a link or a dangling link already is", async () => {
+  await inTemp(async (dir) => {
+    const path = join(dir, "new.yaml");
+    assert.equal(await writeUserFile(path, "a", path, { createOnly: true }), true);
+    assert.equal(await Deno.readTextFile(path), "a");
+    if (posix) assert.equal((await Deno.stat(path)).mode! & 0o777, 0o600);
+    assert.equal(await writeUserFile(path, "b", path, { createOnly: true }), false);
+    assert.equal(await Deno.readTextFile(path), "a");
+    if (posix) {
+      const victim = join(dir, "victim");
+      await Deno.symlink(victim, join(dir, "planted.yaml"));
+      assert.equal(await writeUserFile(join(dir, "planted.yaml"), "x", "planted.yaml", { createOnly: true }), false);
+      await assert.rejects(Deno.lstat(victim), Deno.errors.NotFound);
+    }
+    assert.deepEqual((await names(dir)).filter((n) => n.includes(".tmp")), []);
+  });
+});
+
+/** Renames that fail on the calls listed (1-based), and succeed otherwise. */
+function failingOn(...failing: number[]): SwapOps {
+  let calls = 0;
+  return {
+    rename: async (from, to) => {
+      if (failing.includes(++calls)) throw new Error(`simulated failure on rename ${calls}`);
+      await Deno.rename(from, to);
+    },
+  };
+}
+
+const modes = { dirMode: 0o755, fileMode: 0o644 };
+
+Deno.test("replaceDirectory - a new directory gets exactly the files, nested ones included", async () => {
+  await using tmp = await tempDir();
+  await replaceDirectory(tmp.join("d"), [["a.txt", "a"], ["sub/b.txt", "b"]], modes);
+  assert.deepEqual(await listFiles(tmp.path), ["d/a.txt", "d/sub/b.txt"]);
+});
+
+Deno.test("replaceDirectory - an old copy is replaced whole: files it had and the new one lacks are gone", async () => {
+  await using tmp = await tempDir();
+  await replaceDirectory(tmp.join("d"), [["a.txt", "1"], ["stale.txt", "x"]], modes);
+  await replaceDirectory(tmp.join("d"), [["a.txt", "2"]], modes);
+  assert.deepEqual(await listFiles(tmp.path), ["d/a.txt"]);
+  assert.equal(await Deno.readTextFile(join(tmp.path, "d", "a.txt")), "2");
+});
+
+Deno.test("replaceDirectory - a failed swap puts the old copy back and leaves nothing else", async () => {
+  await using tmp = await tempDir();
+  await replaceDirectory(tmp.join("d"), [["a.txt", "old"]], modes);
+  await assert.rejects(
+    replaceDirectory(tmp.join("d"), [["a.txt", "new"]], { ...modes, ops: failingOn(2) }),
+    /rename 2/,
+  );
+  assert.deepEqual(await listFiles(tmp.path), ["d/a.txt"]);
+  assert.equal(await Deno.readTextFile(join(tmp.path, "d", "a.txt")), "old");
+});
+
+Deno.test("replaceDirectory - when putting the old copy back fails too, the error says where it is", async () => {
+  await using tmp = await tempDir();
+  await replaceDirectory(tmp.join("d"), [["a.txt", "old"]], modes);
+  const err = await replaceDirectory(tmp.join("d"), [["a.txt", "new"]], { ...modes, ops: failingOn(2, 3) })
+    .then(() => undefined, (e: unknown) => e);
+  assert.ok(err instanceof Error);
+  const where = /the previous copy is at "([^"]+)"/.exec(err.message)?.[1];
+  assert.ok(where, err.message);
+  assert.equal(await Deno.readTextFile(join(where, "a.txt")), "old");
+  assert.deepEqual(await listFiles(tmp.path), [`${where.slice(tmp.path.length + 1)}/a.txt`], "no staging left");
+});
+
+Deno.test("replaceDirectory - a failure before the swap leaves the old copy untouched and no staging", async () => {
+  await using tmp = await tempDir();
+  await replaceDirectory(tmp.join("d"), [["a.txt", "old"]], modes);
+  await assert.rejects(
+    replaceDirectory(tmp.join("d"), [["a.txt", "new"]], { ...modes, ops: failingOn(1) }),
+    /rename 1/,
+  );
+  assert.deepEqual(await listFiles(tmp.path), ["d/a.txt"]);
+  assert.equal(await Deno.readTextFile(join(tmp.path, "d", "a.txt")), "old");
 });

@@ -24,6 +24,8 @@ export interface Mcp extends AsyncDisposable {
   readonly pid: number;
   /** Everything the server wrote to stderr so far. */
   stderr(): string;
+  /** The messages the server asked the user to confirm (with `elicit`), in order. */
+  readonly asked: string[];
   /** Calls a tool. */
   call(name: string, args?: Record<string, unknown>): Promise<Answer>;
 }
@@ -46,18 +48,20 @@ export async function startMcp(
     { name: "mapper-test", version: "1" },
     opts.elicit ? { capabilities: { elicitation: {} } } : {},
   );
+  const asked: string[] = [];
   if (opts.elicit) {
     const action = opts.elicit;
-    client.setRequestHandler(
-      ElicitRequestSchema,
-      () => Promise.resolve(action === "accept" ? { action, content: { confirm: true } } : { action }),
-    );
+    client.setRequestHandler(ElicitRequestSchema, (request: { params: { message: string } }) => {
+      asked.push(request.params.message);
+      return Promise.resolve(action === "accept" ? { action, content: { confirm: true } } : { action });
+    });
   }
   await client.connect(transport);
   return {
     client,
     pid: transport.pid!,
     stderr: () => err,
+    asked,
     async call(name, a = {}) {
       const r = (await client.callTool({ name, arguments: a })) as { isError?: boolean; content: Block[] };
       const text = r.content.filter((c) => c.type === "text").map((c) => c.text ?? "").join("\n");

@@ -182,9 +182,12 @@ const CANONICAL = [
 Deno.test("fmt - writes the canonical format, keeps the header and comments, and is idempotent", async () => {
   await using tmp = await tempDir();
   const dir = await writeCorpus(tmp.path, { "shop.yaml": MESSY });
+  const posix = Deno.build.os !== "windows";
+  if (posix) await Deno.chmod(join(dir, "shop.yaml"), 0o640);
   const first = await runMapper(["fmt", "--dir", dir]);
   assert.deepEqual(first, { code: 0, stdout: "formatted shop.yaml\n1 of 1 file reformatted\n", stderr: "" });
   assert.equal(await Deno.readTextFile(join(dir, "shop.yaml")), CANONICAL);
+  if (posix) assert.equal((await Deno.stat(join(dir, "shop.yaml"))).mode! & 0o777, 0o640, "the file keeps its mode");
   const second = await runMapper(["fmt", "--dir", dir, "--json"]);
   assert.equal(second.code, 0);
   assert.deepEqual(JSON.parse(second.stdout).result.files, [{ path: "shop.yaml", changed: false }]);

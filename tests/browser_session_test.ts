@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { ROOT, tempDir } from "./_helpers.ts";
 import { chromiumArgs, launchChromium } from "../src/browser/chromium.ts";
 import { Collector } from "../src/browser/collector.ts";
+import { processStartTime } from "../src/browser/process.ts";
 import { BIG, PNG, type Site, startSite } from "./site/server.ts";
 import {
   alive,
@@ -67,6 +68,10 @@ sessionTest(
       const st = await Deno.stat(join(s.cwd, ".mapper", ".session"));
       assert.equal((st.mode ?? 0) & 0o777, 0o600);
       assert.ok(alive(s.daemonPid) && alive(s.chromiumPid));
+      // Where the OS tells it, the daemon records when it started: clients trust the file by it (no handshake).
+      const recorded = JSON.parse(await Deno.readTextFile(join(s.cwd, ".mapper", ".session"))).daemonStart;
+      assert.equal(recorded, processStartTime(s.daemonPid));
+      if (Deno.build.os === "linux") assert.ok(Number.isSafeInteger(recorded));
       const status = await s.run(["browser", "status"]);
       assert.equal(status.code, 0);
       assert.match(
@@ -137,9 +142,10 @@ sessionTest(
       );
       assert.match(
         out,
-        /^\[\d+\] \[[^\]]+\] +exception Uncaught TypeError: uncaught boom\n {4}at http:\/\/127\.0\.0\.1:\d+\/index\.html:\d+:\d+$/m,
+        /^\[\d+\] \[[^\]]+\] +exception Uncaught TypeError: uncaught boom\\n {4}at http:\/\/127\.0\.0\.1:\d+\/index\.html:\d+:\d+$/m,
+        "a multi-line message stays on its entry's line",
       );
-      assert.match(out, /^\[\d+\] \[[^\]]+\] +exception Uncaught \(in promise\) Error: rejected promise$/m);
+      assert.match(out, /^\[\d+\] \[[^\]]+\] +exception Uncaught \(in promise\) Error: rejected promise\\n/m);
       assert.match(out, /^\[\d+\] \[[^\]]+\] +info {6}app\.js loaded$/m);
       assert.ok(!out.includes("\u001b"), "no raw escape reaches the terminal");
 
@@ -183,7 +189,7 @@ sessionTest(
       assert.match(
         get.stdout,
         new RegExp(
-          `^\\[${boom.index}\\] exception  \\(tab ${indexTab.slice(0, 8)}\\)\nUncaught TypeError: uncaught boom\n`,
+          `^\\[${boom.index}\\] exception  \\(tab ${indexTab.slice(0, 8)}\\)\n {2}Uncaught TypeError: uncaught boom\n`,
         ),
       );
       assert.match(get.stdout, /^Source: http:\/\/127\.0\.0\.1:\d+\/index\.html:\d+:\d+$/m);
@@ -263,7 +269,7 @@ sessionTest(
       assert.equal(await Deno.readTextFile(join(dir, "rsp.bin")), '{"received":"a=1&b=two"}');
       const shown = await s.run(["network", "get", String(xhrPost.index), "--show-secrets"]);
       assert.match(shown.stdout, /^ {2}Authorization: Bearer s3cret$/m);
-      assert.match(shown.stdout, /^Response Body:\n\{"received":"a=1&b=two"\}\n$/m);
+      assert.match(shown.stdout, /^Response Body:\n {2}\{"received":"a=1&b=two"\}\n$/m);
 
       const cookie = (await findNet((e) => e.url.endsWith("/api/cookie")))!;
       const c = await s.run(["network", "get", String(cookie.index)]);
@@ -273,7 +279,7 @@ sessionTest(
       const big = (await findNet((e) => e.url.endsWith("/api/big")))!;
       const b = await s.run(["network", "get", String(big.index)]);
       const head = "Response Body (first 4096 of 10400 bytes; use --response-file for the full body):\n";
-      assert.ok(b.stdout.includes(head + BIG.slice(0, 4096) + "\n"));
+      assert.ok(b.stdout.includes(head + BIG.slice(0, 4096).replace(/^/gm, "  ") + "\n"));
       await s.run(["network", "get", String(big.index), "--response-file", join(dir, "big.txt")]);
       assert.equal(await Deno.readTextFile(join(dir, "big.txt")), BIG);
 
@@ -407,7 +413,7 @@ sessionTest("browser session - retained bodies survive the page navigating away"
     const got = await s.run(["network", "get", String(nav.index)]);
     assert.equal(got.code, 0);
     assert.equal(got.stderr, "");
-    assert.match(got.stdout, /^Response Body:\n\{"ok":true,"via":"nav"\}\n$/m);
+    assert.match(got.stdout, /^Response Body:\n {2}\{"ok":true,"via":"nav"\}\n$/m);
   }
 });
 

@@ -1,5 +1,6 @@
 /**
- * Tab bookkeeping of the acting commands, as a user meets it: a tab on a `chrome://` page is still a tab, a tab
+ * Tab bookkeeping of the acting commands, as a user meets it: a tab on a `chrome://` page (opened with
+ * `--allow-scheme chrome`, as the scheme policy asks) is still a tab, a tab
  * stuck in a busy loop can still be closed, and `browser dialog` with no dialog open is a plain exit-1 message
  * (it was a 500 from the daemon).
  */
@@ -36,7 +37,16 @@ Deno.test({
 
     await t.step("a tab navigated to chrome://version is still listed, and still used without --tab", async () => {
       const id = (await list()).slice(0, 8);
-      const r = await act("navigate", "chrome://version");
+      // The scheme policy: a browser page opens only when the user allows its scheme, and the refusal says how.
+      const refused = await act("navigate", "chrome://version");
+      assert.equal(refused.code, 1);
+      assert.equal(refused.stdout, "");
+      assert.match(
+        refused.stderr,
+        /^mapper browser navigate: refusing to open "chrome:\/\/version": [^\n]* — [^\n]*--allow-scheme chrome[^\n]*\n$/,
+      );
+      assert.match(await list(), new RegExp(`^${id}  ${site.origin}/shop/ `));
+      const r = await act("navigate", "chrome://version", "--allow-scheme", "chrome");
       assert.equal(r.code, 0, r.stderr);
       assert.match(await list(), new RegExp(`^${id}  chrome://version/ `));
       const back = await act("navigate", `${site.origin}/shop/`);

@@ -345,3 +345,20 @@ Deno.test("init - refuses a missing parent (exit 2) and a symlinked views/ direc
   assert.deepEqual(await names(join(tmp.path, "elsewhere")), []);
   assert.deepEqual(await names(join(tmp.path, ".mapper")), ["views"]);
 });
+
+Deno.test({
+  name: "init - a link planted at a scaffold file is kept, its target never written",
+  ignore: Deno.build.os === "windows",
+  fn: async () => {
+    await using tmp = await tempDir();
+    await Deno.mkdir(join(tmp.path, ".mapper"));
+    const victim = join(tmp.path, "victim");
+    await Deno.symlink(victim, join(tmp.path, ".mapper", "config.yaml"));
+    const r = await json(["init"], tmp.path);
+    assert.equal(r.code, 0);
+    assert.deepEqual(r.body.result.skipped, ["config.yaml"]);
+    await assert.rejects(Deno.lstat(victim), Deno.errors.NotFound);
+    assert.ok((await Deno.lstat(join(tmp.path, ".mapper", "config.yaml"))).isSymlink);
+    assert.equal((await Deno.stat(join(tmp.path, ".mapper", "components.yaml"))).mode! & 0o777, 0o644);
+  },
+});

@@ -100,6 +100,37 @@ const networkEntries = [
 
 const BIG = "x".repeat(5000);
 
+/** A page snapshot as the daemon answers it: one button. */
+const PAGE_SNAPSHOT = {
+  schema: 1,
+  tab: TAB_A,
+  url: "http://127.0.0.1:8765/index.html",
+  title: "A",
+  view: null,
+  corpus: false,
+  viewConflicts: [],
+  settled: true,
+  unmatched: [],
+  page: {
+    url: "http://127.0.0.1:8765/index.html",
+    title: "A",
+    readyState: "complete",
+    tree: {
+      id: 2,
+      role: "document",
+      name: "A",
+      tag: "html",
+      children: [{ id: 1, role: "button", name: "Go", tag: "button", interactive: true, inViewport: true }],
+    },
+    counts: {},
+    blocked: null,
+    coverage: { interactive: 1, t1: 0, t2: 0, t3: 1, orphans: [] },
+    conflicts: [],
+    elements: 1,
+    nextId: 2,
+  },
+};
+
 /** The daemon's `tab` filter: a full id or a prefix, case-insensitive. */
 const onTab = (url: URL) => (e: { tab: string }) =>
   e.tab.toUpperCase().startsWith((url.searchParams.get("tab") ?? "").toUpperCase());
@@ -215,6 +246,15 @@ function fakeDaemon(mode: Mode = "ok") {
         code: "body_unavailable",
         reason: "the request is still pending: no response has arrived",
       }, 410);
+    }
+    if (p === "/devtools/page/snapshot") return json(PAGE_SNAPSHOT);
+    if (p === "/devtools/page/click") {
+      // A list of the daemon's own (indented lines) around page text that tries to start lines of its own.
+      const error = '2 matches:\n  #0  Card "one"\nmapper browser click: FORGED\u2028x\n\n  \u202eevil\u0085';
+      return json({ schema: 1, error, code: "ambiguous", hint: "pick one\nmapper: FORGED" }, 409);
+    }
+    if (p === "/devtools/page/screenshot") {
+      return json({ schema: 1, action: "screenshot", format: "png", data: btoa("\x89PNG fake"), width: 2, height: 1 });
     }
     return json({ schema: 1, error: "no such path", code: "not_found" }, 404);
   });
@@ -378,7 +418,7 @@ Deno.test("network get - a body file that cannot be written fails with one line,
       assert.match(
         res.stderr,
         new RegExp(
-          `^mapper network get: cannot write "${target}": .* — pass a file path in an existing, writable directory\n$`,
+          `^mapper network get: cannot write "${target}": .* — (pass a file path in an existing, writable directory|give the path of a file to create or replace)\n$`,
         ),
       );
     }
@@ -518,5 +558,54 @@ Deno.test("network get - text output says a request body exists: its size, type 
     );
     const get = await run(["network", "get", "175"]);
     assert.doesNotMatch(get.stdout, /Request Body/);
+  });
+});
+
+Deno.test("files mapper writes - a planted symlink at --out, --response-file or --request-file is replaced, never written through; new files are 0600, an existing file keeps its mode", async () => {
+  await withSession("ok", async (run, _seen, dir) => {
+    const commands: Array<[string, string[]]> = [
+      ["snap.txt", ["snapshot", "--out", "snap.txt"]],
+      ["shot.png", ["browser", "screenshot", "--out", "shot.png"]],
+      ["rsp.txt", ["network", "get", "176", "--response-file", "rsp.txt"]],
+      ["req.txt", ["network", "get", "176", "--request-file", "req.txt"]],
+    ];
+    for (const [file, args] of commands) {
+      // The victim's file, and a link to it where mapper will write (a hostile page's bytes must not land in it).
+      const victim = join(dir, `victim-${file}`);
+      await Deno.writeTextFile(victim, "# my shell start-up\n", { mode: 0o644 });
+      await Deno.symlink(victim, join(dir, file));
+      const res = await run(args);
+      assert.equal(res.code, 0, `${args.join(" ")}: ${res.stderr}`);
+      assert.equal(
+        await Deno.readTextFile(victim),
+        "# my shell start-up\n",
+        `${args.join(" ")} wrote through the link`,
+      );
+      const info = await Deno.lstat(join(dir, file));
+      assert.ok(info.isFile && !info.isSymlink, `${file} is a file of its own now`);
+      if (Deno.build.os !== "windows") {
+        assert.equal(info.mode! & 0o777, 0o600, `${file}: a new file is private`);
+        // Written again over a file the user made readable: their mode stays.
+        await Deno.chmod(join(dir, file), 0o640);
+        assert.equal((await run(args)).code, 0);
+        assert.equal((await Deno.stat(join(dir, file))).mode! & 0o777, 0o640, `${file}: the user's mode is kept`);
+      }
+    }
+    assert.equal(await Deno.readTextFile(join(dir, "rsp.txt")), BIG);
+    assert.match(await Deno.readTextFile(join(dir, "snap.txt")), /button "Go"/);
+    const left = (await Array.fromAsync(Deno.readDir(dir))).map((e) => e.name).filter((n) => n.endsWith(".tmp"));
+    assert.deepEqual(left, [], "no temporary file is left behind");
+  });
+});
+
+Deno.test("page commands - a daemon's error keeps its own indented list lines; any other newline or invisible character is shown", async () => {
+  await withSession("ok", async (run) => {
+    const r = await run(["browser", "click", "Card"]);
+    assert.equal(r.code, 1);
+    assert.equal(
+      r.stderr,
+      'mapper browser click: 2 matches:\n  #0  Card "one"\\nmapper browser click: FORGED\\u2028x\\n\n  \\u202eevil\\x85' +
+        " — pick one\\nmapper: FORGED\n",
+    );
   });
 });

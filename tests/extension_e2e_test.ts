@@ -151,6 +151,14 @@ Deno.test({
   assert.ok(logs(page).includes("[mapper] loaded 4 components from shop v1000"), logs(page).join("\n"));
   await until("the active view line", () => logs(page).some((l) => l.startsWith("[mapper] active view")));
   assert.ok(logs(page).includes("[mapper] active view on /items/42: Item"), logs(page).join("\n"));
+  // A page fetches none of the extension's files but the modules the content script imports (web-accessible).
+  for (const file of ["content.js", "manifest.json", "background.js", "side-panel.html"]) {
+    const seen = await evaluate(
+      page,
+      `fetch("chrome-extension://${extensionId}/${file}").then((r) => "status " + r.status, () => "blocked")`,
+    );
+    assert.equal(seen, "blocked", `a page fetched ${file}`);
+  }
 
   // A side panel (opened as a page of its own window) turns the overlay on and receives the relayed events.
   const { targetId: panelTarget } = await cdp.send<{ targetId: string }>("Target.createTarget", {
@@ -278,7 +286,7 @@ Deno.test({
   // The shared route-case table, run by the resolver.js the extension ships (same table as tests/resolver_test.ts).
   const failures = await evaluate(
     panel,
-    `import(chrome.runtime.getURL("resolver.js")).then(({ matchRoute, resolveView }) => {
+    `import(new URL("resolver.js", location.href).href).then(({ matchRoute, resolveView }) => {
       const table = ${JSON.stringify(routeCases)};
       const out = [];
       for (const c of table.matches) {

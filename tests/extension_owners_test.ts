@@ -97,7 +97,7 @@ Deno.test({
     const snap = await s.run(["snapshot", "--json", "--include-hidden"]);
     assert.equal(snap.code, 0, snap.stderr);
     const text = (await s.run(["snapshot"])).stdout;
-    assert.match(text, /\n {2}\d+ searchbox "Find"\n {2}\d+ spinbutton "Qty"\n/);
+    assert.match(text, /\n \d+ searchbox "Find"\n \d+ spinbutton "Qty"\n/);
     const owners: string[] = [];
     const walk = (n: SnapshotNode) => {
       if (n.component !== undefined) owners.push(`${n.component}@${n.props?.key}`);

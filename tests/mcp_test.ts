@@ -11,12 +11,29 @@ import { assertGolden, baseEnv, mapperCommand, runMapper, tempDir } from "./_hel
 import { goodCorpus, tarGz } from "./fixtures/atlas/archive.ts";
 import { startSite } from "./site/server.ts";
 import { startMcp } from "./_mcp.ts";
+
+/** A plain-HTTP loopback server of the files in `root`; dispose to stop it. */
+function fileServer(root: string): { url: string } & AsyncDisposable {
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, async (req) => {
+    try {
+      return new Response(await Deno.readFile(join(root, new URL(req.url).pathname.slice(1))));
+    } catch {
+      return new Response("not found", { status: 404 });
+    }
+  });
+  return { url: `http://127.0.0.1:${server.addr.port}/`, [Symbol.asyncDispose]: () => server.shutdown() };
+}
 import { alive, reap, requireBrowser, skipBrowserTests, startSession, waitFor } from "./site/harness.ts";
 
 Deno.test("mcp - lists every tool with described arguments and truthful annotations", async () => {
   await using dir = await tempDir();
   await using mcp = await startMcp([], { cwd: dir.path, home: dir.path });
   const { tools } = (await mcp.client.listTools()) as { tools: Tool[] };
+  // Which URL schemes open is the user's choice (mapper mcp --allow-scheme): no tool lets an agent widen it.
+  for (const t of tools) {
+    const params = Object.keys((t.inputSchema as { properties?: object }).properties ?? {});
+    assert.ok(!params.some((p) => p.includes("scheme")), `${t.name} takes ${params.join(", ")}`);
+  }
   assert.deepEqual(tools.map((t) => t.name).sort(), [
     "atlas_add",
     "atlas_find",
@@ -108,14 +125,12 @@ Deno.test("mcp - lists every tool with described arguments and truthful annotati
 Deno.test("mcp - errors come back as tool errors with the CLI's message and hint", async () => {
   await using dir = await tempDir();
   await using mcp = await startMcp([], { cwd: dir.path, home: dir.path });
-  const missing = await mcp.call("atlas_find", { query: "x", index: "nowhere/index.json" });
+  const nowhere = "http://127.0.0.1:1/index.json";
+  const missing = await mcp.call("atlas_find", { query: "x", index: nowhere });
   assert.equal(missing.isError, true);
-  assert.equal(
-    missing.text,
-    'no catalog file at "nowhere/index.json" — pass an HTTPS URL or the path of an index.json to --index',
-  );
+  assert.match(missing.text, /^cannot fetch the catalog http:\/\/127\.0\.0\.1:1\/index\.json: .* — /);
   // The CLI prints exactly the same text after its command name.
-  const cli = await runMapper(["atlas", "find", "x", "--index", "nowhere/index.json"], {
+  const cli = await runMapper(["atlas", "find", "x", "--index", nowhere], {
     cwd: dir.path,
     env: { HOME: dir.path },
   });
@@ -127,33 +142,37 @@ Deno.test("mcp - errors come back as tool errors with the CLI's message and hint
 
 Deno.test("mcp - atlas_find searches and atlas_add installs only once the user confirmed", async (t) => {
   await using dir = await tempDir();
+  await using home = await tempDir(); // the catalog cache goes there, not among the directories checked below
   await Deno.mkdir(dir.join("cat"));
   await Deno.copyFile(join(import.meta.dirname!, "fixtures", "atlas", "search.json"), dir.join("cat", "index.json"));
   await Deno.writeFile(dir.join("cat", "good.tar.gz"), await tarGz(goodCorpus()));
   const entries = async (p: string) => (await Array.fromAsync(Deno.readDir(p))).map((e) => e.name).sort();
+  // The catalog over loopback HTTP: an MCP client may name a catalog URL, never a local file.
+  await using catalog = fileServer(dir.join("cat"));
+  const index = `${catalog.url}index.json`;
 
   await t.step("atlas_find prints the same hits as 'mapper atlas find'", async () => {
-    await using mcp = await startMcp([], { cwd: dir.path, home: dir.path });
-    const found = await mcp.call("atlas_find", { query: "squareup.com", index: "cat/index.json" });
+    await using mcp = await startMcp([], { cwd: dir.path, home: home.path });
+    const found = await mcp.call("atlas_find", { query: "squareup.com", index });
     assert.equal(found.isError, false);
     assert.match(found.text, /^square-pos {2}Square POS\n/);
-    assert.match(found.text, /mapper atlas add square-pos --index cat\/index\.json/);
+    assert.ok(found.text.includes(`mapper atlas add square-pos --index ${index}`), found.text);
   });
 
   await t.step("without elicitation: refused until confirm is true, then installed into --dir", async () => {
-    await using mcp = await startMcp(["--dir", "site/.mapper"], { cwd: dir.path, home: dir.path });
-    const refused = await mcp.call("atlas_add", { slug: "good", index: "cat/index.json" });
+    await using mcp = await startMcp(["--dir", "site/.mapper"], { cwd: dir.path, home: home.path });
+    const refused = await mcp.call("atlas_add", { slug: "good", index });
     assert.deepEqual({ isError: refused.isError, text: refused.text }, {
       isError: true,
       text:
         'installing "good" needs the user\'s confirmation — ask the user, then call atlas_add again with confirm: true',
     });
     assert.deepEqual(await entries(dir.path), ["cat"]);
-    const ok = await mcp.call("atlas_add", { slug: "good", index: "cat/index.json", confirm: true });
+    const ok = await mcp.call("atlas_add", { slug: "good", index, confirm: true });
     assert.equal(ok.isError, false, ok.text);
     assert.match(ok.text, /^Installed good: 4 files → site\/\.mapper\. Next:$/m);
     assert.ok((await entries(dir.join("site", ".mapper"))).includes("atlas-lock.json"));
-    const again = await mcp.call("atlas_add", { slug: "good", index: "cat/index.json", confirm: true });
+    const again = await mcp.call("atlas_add", { slug: "good", index, confirm: true });
     assert.equal(again.isError, true);
     assert.match(again.text, /already exists and is not empty — /);
     // The compiled corpus is readable as a resource without any tool call.
@@ -173,18 +192,43 @@ Deno.test("mcp - atlas_find searches and atlas_add installs only once the user c
   });
 
   await t.step("with elicitation: the user's answer decides, whatever confirm says", async () => {
-    await using no = await startMcp(["--dir", "two"], { cwd: dir.path, home: dir.path, elicit: "decline" });
-    const declined = await no.call("atlas_add", { slug: "good", index: "cat/index.json", confirm: true });
+    await using no = await startMcp(["--dir", "two"], { cwd: dir.path, home: home.path, elicit: "decline" });
+    const declined = await no.call("atlas_add", { slug: "good", index, confirm: true });
     assert.deepEqual({ isError: declined.isError, text: declined.text }, {
       isError: false,
       text: 'Nothing installed: the user declined installing "good".',
     });
     assert.ok(!(await entries(dir.path)).includes("two"));
-    await using yes = await startMcp(["--dir", "two"], { cwd: dir.path, home: dir.path, elicit: "accept" });
-    const accepted = await yes.call("atlas_add", { slug: "good", index: "cat/index.json" });
+    await using yes = await startMcp(["--dir", "two"], { cwd: dir.path, home: home.path, elicit: "accept" });
+    const accepted = await yes.call("atlas_add", { slug: "good", index });
     assert.equal(accepted.isError, false, accepted.text);
     assert.ok((await entries(dir.join("two"))).includes("atlas-lock.json"));
+    // The user is told the catalog the agent chose and the archive that will be fetched, not only a slug.
+    assert.deepEqual(no.asked.concat(yes.asked), [
+      `Install the atlas corpus "good" into "two"? Catalog: "${index}". Archive: "${catalog.url}good.tar.gz".`,
+      `Install the atlas corpus "good" into "two"? Catalog: "${index}". Archive: "${catalog.url}good.tar.gz".`,
+    ]);
   });
+
+  await t.step(
+    "index must be an https:// catalog (http:// on the loopback): a local file is refused unread",
+    async () => {
+      await Deno.writeTextFile(dir.join("shadow"), "root:*:20202:0:99999:7:::\n");
+      await using mcp = await startMcp(["--dir", "three"], { cwd: dir.path, home: home.path, elicit: "accept" });
+      for (
+        const bad of ["shadow", dir.join("shadow"), `file://${dir.join("shadow")}`, "http://example.com/index.json"]
+      ) {
+        for (const tool of ["atlas_find", "atlas_add"]) {
+          const r = await mcp.call(tool, { slug: "good", index: bad });
+          assert.equal(r.isError, true, `${tool} ${bad}`);
+          assert.ok(!r.text.includes("root:") && !r.text.includes("20202"), r.text);
+          assert.match(r.text, /https:\/\//, r.text);
+        }
+      }
+      assert.deepEqual(mcp.asked, [], "nothing was asked for a refused catalog");
+      assert.ok(!(await entries(dir.path)).includes("three"));
+    },
+  );
 });
 
 Deno.test("mcp - --help documents the flags; a bad --url is a usage error before anything starts", async () => {
@@ -199,6 +243,15 @@ Deno.test("mcp - --help documents the flags; a bad --url is a usage error before
     bad.stderr,
     /^mapper mcp: --url "shop\.test" is not an absolute URL — include the scheme, e\.g\. --url https:\/\/example\.com\/\n$/,
   );
+  // A --url the scheme policy refuses fails at once, not at the first tool call.
+  const local = await runMapper(["mcp", "--url", "file:///etc/hostname"], { cwd: dir.path, env: { HOME: dir.path } });
+  assert.equal(local.code, 1);
+  assert.match(local.stderr, /^mapper mcp: refusing to open "file:\/\/\/etc\/hostname": file: URLs are opened only /);
+  const allowed = await runMapper(["mcp", "--url", "file:///etc/hostname", "--allow-scheme", "file"], {
+    cwd: dir.path,
+    env: { HOME: dir.path },
+  });
+  assert.equal(allowed.code, 0, allowed.stderr);
 });
 
 Deno.test("mcp - match answers with the text of 'mapper match'", async () => {
@@ -306,6 +359,87 @@ Deno.test("mcp - answers what it read before standard input ended; a garbage lin
   assert.match(answers[1].result.content[0].text, /^view Home {2}\/ {2}\(score 1, site\.yaml:3\)$/m);
   assert.match(r.stderr, /^\[mcp\] .*is not valid JSON$/m);
   assert.match(r.stderr, /\[mcp\] standard input ended; shutting down\n$/);
+});
+
+Deno.test("mcp - a request over 4 MiB is refused at once with a JSON-RPC error and does not hold up the next one", async () => {
+  await using dir = await tempDir();
+  await Deno.mkdir(dir.join(".mapper"));
+  await Deno.writeTextFile(dir.join(".mapper", "site.yaml"), "version: 1\nviews:\n  - name: Home\n    route: /\n");
+  // A raw client (the SDK's own client spends seconds pushing 60 MB through its Node stream; the server is measured).
+  const child = new Deno.Command(Deno.execPath(), {
+    args: mapperCommand(["mcp"]),
+    cwd: dir.path,
+    env: baseEnv(dir.path),
+    clearEnv: true,
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const stdin = child.stdin.getWriter();
+  const enc = new TextEncoder();
+  const send = (message: unknown) => stdin.write(enc.encode(JSON.stringify(message) + "\n"));
+  const lines = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let buffered = "";
+  const answer = async (): Promise<{ id: unknown; error?: { code: number; message: string }; result?: unknown }> => {
+    for (;;) {
+      const nl = buffered.indexOf("\n");
+      if (nl >= 0) {
+        const line = buffered.slice(0, nl);
+        buffered = buffered.slice(nl + 1);
+        return JSON.parse(line);
+      }
+      const { value, done } = await lines.read();
+      if (done) throw new Error("the server closed its output");
+      buffered += value;
+    }
+  };
+  await send({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+  });
+  assert.equal((await answer()).id, 1);
+  await send({ jsonrpc: "2.0", method: "notifications/initialized" });
+  const match = (id: number) => ({
+    jsonrpc: "2.0",
+    id,
+    method: "tools/call",
+    params: { name: "match", arguments: { url: "/" } },
+  });
+  // Once first, so the request measured below pays for no module loading.
+  await send(match(10));
+  assert.equal((await answer()).id, 10);
+  // The id last, as the SDK's client writes it; then a small request right behind it in the pipe.
+  const huge = {
+    jsonrpc: "2.0",
+    method: "tools/call",
+    params: { name: "match", arguments: { url: "x".repeat(60 << 20) } },
+  };
+  const bigLine = enc.encode(JSON.stringify({ ...huge, id: 2 }) + "\n");
+  // Written whole (the pipe took it: the server has read all but its last pipe-buffer full), then the next request.
+  const writing = performance.now();
+  await stdin.write(bigLine);
+  // A hang guard on the write itself: a reader that buffers quadratically took minutes to take in such a line.
+  assert.ok(performance.now() - writing < 30_000, "the server took the 60 MB line in");
+  const started = performance.now();
+  await send(match(3));
+  const refused = await answer();
+  assert.equal(refused.id, 2);
+  assert.equal(refused.error?.code, -32600);
+  assert.match(refused.error?.message ?? "", /^request too large: \d+ bytes; the limit is 4194304 bytes \(4 MiB\)$/);
+  const next = await answer();
+  const ms = performance.now() - started;
+  assert.equal(next.id, 3);
+  assert.match(JSON.stringify(next.result), /view Home /);
+  // The issue's bound: the request behind a 60 MB line is not held up (the buffering this replaced took minutes).
+  assert.ok(ms < 1000, `the request behind the 60 MB line was answered after ${Math.round(ms)} ms`);
+  await stdin.close();
+  const status = await child.status;
+  assert.equal(status.code, 0);
+  const log = new TextDecoder().decode(await new Response(child.stderr).arrayBuffer());
+  assert.match(log, /refused a \d+-byte message \(id 2\)/);
+  await lines.cancel();
 });
 
 Deno.test("mcp - shuts down when its standard input ends", async () => {

@@ -198,7 +198,7 @@ Deno.test("serve-mapper - invalid YAML fails before serving and lists every prob
   assert.equal(out.stdout, "");
   const lines = out.stderr.trim().split("\n");
   assert.match(lines[0]!, /^\.mapper\/a\.yaml:2:1: /);
-  assert.equal(lines[1], `.mapper/b.yaml:1:8: "views" must be a list, found the string "hello"`);
+  assert.equal(lines[1], `.mapper/b.yaml:1:8: "views" must be a list, found a string`);
   assert.match(lines[2]!, /^mapper serve-mapper: cannot compile "\.mapper": 2 problems/);
 });
 
@@ -225,4 +225,40 @@ Deno.test("serve-mapper - --dir serves another directory, paths in messages as g
   });
   assert.equal(out.code, 1);
   assert.match(out.stderr, /^corpus\/x\.yaml:1:13: "components" must be a list/);
+});
+
+/** One raw HTTP/1.1 GET with the given headers (so `Host` and `Origin` can be anything): status and body. */
+async function rawGet(port: number, path: string, headers: string[]): Promise<{ status: number; body: string }> {
+  const conn = await Deno.connect({ hostname: "127.0.0.1", port });
+  await conn.write(
+    new TextEncoder().encode([`GET ${path} HTTP/1.1`, ...headers, "Connection: close", "", ""].join("\r\n")),
+  );
+  const text = new TextDecoder().decode(await new Response(conn.readable).arrayBuffer());
+  return { status: Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1]), body: text.slice(text.indexOf("\r\n\r\n") + 4) };
+}
+
+Deno.test("serve-mapper - the daemon's Host check (DNS rebinding refused) and no web page reads /mapper/diagnostics", async () => {
+  const s = await site(CORPUS);
+  await using _tmp = s.tmp;
+  await using run = spawnServe(["--port", "0"], s.root, s.home);
+  const line = await withTimeout(run.firstLine, 30_000, "the serving line");
+  const port = Number(/:(\d+)\/mapper$/.exec(line)![1]);
+  for (const host of [`127.0.0.1:${port}`, `localhost:${port}`]) {
+    for (const path of ["/mapper", "/mapper/version", "/mapper/diagnostics"]) {
+      assert.equal((await rawGet(port, path, [`Host: ${host}`])).status, 200, `${host} ${path}`);
+    }
+  }
+  // A page at evil.example that rebound its name to 127.0.0.1 sends its own name.
+  for (const path of ["/mapper", "/mapper/diagnostics"]) {
+    const rebound = await rawGet(port, path, [`Host: evil.example:${port}`]);
+    assert.equal(rebound.status, 403, path);
+    assert.equal(JSON.parse(rebound.body).code, "forbidden_host");
+  }
+  // The corpus is public to pages (CORS *); its health, which names files by absolute path, is not.
+  const page = `Origin: https://evil.example`;
+  assert.equal((await rawGet(port, "/mapper", [`Host: 127.0.0.1:${port}`, page])).status, 200);
+  const health = await rawGet(port, "/mapper/diagnostics", [`Host: 127.0.0.1:${port}`, page]);
+  assert.equal(health.status, 403);
+  assert.equal(JSON.parse(health.body).code, "forbidden_origin");
+  assert.ok(!health.body.includes(s.root), "no path in the refusal");
 });

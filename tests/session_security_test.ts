@@ -11,15 +11,18 @@ import { alive, reap, skipBrowserTests, startSession, type TestSession, waitFor 
 import { rawServer } from "./_raw_server.ts";
 import { assetsUnder } from "../src/assets.ts";
 import { extensionId as idOfKey } from "../src/browser/extension.ts";
+import { startSite } from "./site/server.ts";
+import { startMcp } from "./_mcp.ts";
+import { processStartTime } from "../src/browser/process.ts";
 
 const opts = { sanitizeResources: false, sanitizeOps: false };
 const enc = new TextEncoder();
 
 /** One raw HTTP/1.1 request (so `Host` and `Origin` can be anything); returns the status and body. */
-async function raw(port: number, head: string[]): Promise<{ status: number; body: string }> {
+async function raw(port: number, head: string[], body = ""): Promise<{ status: number; body: string }> {
   const conn = await Deno.connect({ hostname: "127.0.0.1", port });
   try {
-    await conn.write(enc.encode([...head, "Connection: close", "", ""].join("\r\n")));
+    await conn.write(enc.encode([...head, "Connection: close", "", body].join("\r\n")));
     const text = new TextDecoder().decode(await new Response(conn.readable).arrayBuffer());
     const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1]);
     return { status, body: text.slice(text.indexOf("\r\n\r\n") + 4) };
@@ -200,16 +203,27 @@ function impostor(body: (path: string) => unknown, status = 200) {
   };
 }
 
-/** Writes a session file (0600) naming these processes and port, with the secret every test here plants. */
+/**
+ * Writes a session file (0600) naming these processes and port, with the secret every test here plants; with
+ * `daemonStart`, the daemon's start time as a daemon records it (without it, clients fall back to the handshake).
+ */
 function plantSession(
   file: string,
-  s: { daemonPid: number; chromiumPid: number; port: number; profile: string; sessionId?: string },
+  s: {
+    daemonPid: number;
+    chromiumPid: number;
+    port: number;
+    profile: string;
+    sessionId?: string;
+    daemonStart?: number;
+  },
 ): Promise<void> {
   const session = {
     schema: 2,
     sessionId: s.sessionId ?? "5e55".repeat(8),
     secret: "5ec7".repeat(16),
     daemonPid: s.daemonPid,
+    ...(s.daemonStart === undefined ? {} : { daemonStart: s.daemonStart }),
     chromiumPid: s.chromiumPid,
     port: s.port,
     profile: s.profile,
@@ -366,6 +380,135 @@ Deno.test("browser status, console list, network get, browser start - a planted 
   // Only the handshake reached the impostor: no tab, no shutdown, no data request.
   assert.deepEqual([...new Set(empty.seen)], ["GET /devtools/session"]);
   await assert.rejects(Deno.stat(tmp.join("x")), Deno.errors.NotFound);
+});
+
+Deno.test({
+  name:
+    "console list, browser click, browser status - a session file whose daemon pid now runs another process is stale at once: not a byte goes to its port",
+  ignore: Deno.build.os !== "linux",
+  fn: async () => {
+    await using tmp = await tempDir();
+    await using a = bystander();
+    await using b = bystander();
+    const sessionId = "5e55".repeat(8);
+    // It would pass the handshake (it answers as the planted file says): only the start time can tell it apart.
+    let port = 0;
+    await using owner = impostor((path) =>
+      path === "/devtools/session" ? { schema: 1, sessionId, daemonPid: a.pid, chromiumPid: b.pid, port } : {}
+    );
+    port = owner.port;
+    await Deno.mkdir(tmp.join(".mapper"));
+    const file = tmp.join(".mapper", ".session");
+    // The pid was recorded for a process that started earlier: the one running under it now is another.
+    const daemonStart = processStartTime(a.pid)! - 1;
+    const line =
+      `removed a stale session file "${file}" (its daemon pid ${a.pid} is now another process); nothing was signalled\n`;
+    for (
+      const [args, code, err] of [
+        [["console", "list"], 1, "mapper console list: no running session — start one with 'mapper browser start'\n"],
+        [
+          ["browser", "click", "7"],
+          1,
+          "mapper browser click: no running session — start one with 'mapper browser start'\n",
+        ],
+        [["browser", "status"], 0, ""],
+      ] as Array<[string[], number, string]>
+    ) {
+      await plantSession(file, {
+        sessionId,
+        daemonPid: a.pid,
+        daemonStart,
+        chromiumPid: b.pid,
+        port,
+        profile: tmp.path,
+      });
+      const res = await runMapper(args, { cwd: tmp.path, env: { HOME: tmp.join("home") } });
+      assert.equal(res.code, code, args.join(" "));
+      assert.equal(res.stderr, line + err, args.join(" "));
+      await assert.rejects(Deno.stat(file), Deno.errors.NotFound);
+    }
+    assert.deepEqual(owner.seen, [], "nothing was sent to the port, not even the handshake with the secret");
+    assert.ok(alive(a.pid) && alive(b.pid));
+  },
+});
+
+Deno.test({
+  name:
+    "console list - a session file whose daemon runs since its recorded start time is trusted without the handshake: one request",
+  ignore: Deno.build.os !== "linux",
+  fn: async () => {
+    await using tmp = await tempDir();
+    await using b = bystander();
+    // A daemon process (this one: a live pid with the start time the file records) listening where the file says.
+    await using daemon = impostor((path) =>
+      path === "/devtools/console" ? { schema: 1, dropped: 0, first: 0, last: -1, entries: [] } : {}
+    );
+    await Deno.mkdir(tmp.join(".mapper"));
+    const daemonStart = processStartTime(Deno.pid)!;
+    await plantSession(tmp.join(".mapper", ".session"), {
+      daemonPid: Deno.pid,
+      daemonStart,
+      chromiumPid: b.pid,
+      port: daemon.port,
+      profile: tmp.path,
+    });
+    const res = await runMapper(["console", "list"], { cwd: tmp.path, env: { HOME: tmp.join("home") } });
+    assert.equal(res.stderr, "");
+    assert.equal(res.stdout, "No console messages captured.\n");
+    assert.equal(res.code, 0);
+    assert.deepEqual(daemon.seen, ["GET /devtools/console"]);
+    assert.ok(await Deno.stat(tmp.join(".mapper", ".session")), "the file is kept");
+  },
+});
+
+Deno.test({
+  name:
+    "console list, browser click - a session file naming a live process and its start time but a port another process holds (or nobody) is stale: the secret is not sent",
+  ignore: Deno.build.os !== "linux",
+  fn: async () => {
+    await using tmp = await tempDir();
+    await using a = bystander();
+    await using b = bystander();
+    const sessionId = "5e55".repeat(8);
+    // The port's owner (this process, not the pid the file names) would pass the handshake: it answers as the file says.
+    let port = 0;
+    await using owner = impostor((path) =>
+      path === "/devtools/session" ? { schema: 1, sessionId, daemonPid: a.pid, chromiumPid: b.pid, port } : {}
+    );
+    port = owner.port;
+    const free = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+    const freePort = (free.addr as Deno.NetAddr).port;
+    free.close();
+    await Deno.mkdir(tmp.join(".mapper"));
+    const file = tmp.join(".mapper", ".session");
+    for (
+      const [args, target, why] of [
+        [["console", "list"], port, `its port ${port} is held by another process`],
+        [["browser", "click", "7"], port, `its port ${port} is held by another process`],
+        [["console", "list"], freePort, `nothing listens on its port ${freePort}`],
+      ] as Array<[string[], number, string]>
+    ) {
+      await plantSession(file, {
+        sessionId,
+        daemonPid: a.pid,
+        daemonStart: processStartTime(a.pid)!,
+        chromiumPid: b.pid,
+        port: target,
+        profile: tmp.path,
+      });
+      const res = await runMapper(args, { cwd: tmp.path, env: { HOME: tmp.join("home") } });
+      const name = args.slice(0, 2).join(" ");
+      assert.equal(res.code, 1, args.join(" "));
+      assert.equal(
+        res.stderr,
+        `removed a stale session file "${file}" (${why}); nothing was signalled\n` +
+          `mapper ${name}: no running session — start one with 'mapper browser start'\n`,
+      );
+      await assert.rejects(Deno.stat(file), Deno.errors.NotFound);
+    }
+    assert.deepEqual(owner.seen, [], "nothing was sent to the port, not even the handshake with the secret");
+    assert.ok(alive(a.pid) && alive(b.pid));
+  },
 });
 
 Deno.test("console list - a port that redirects, floods headers or never finishes its answer fails the handshake; nothing is followed", async () => {
@@ -568,5 +711,124 @@ Deno.test({
         await waitFor("the session to end", () => !alive(s.daemonPid) && !alive(s.chromiumPid), 5000).catch(() => {});
       }
     }
+  },
+});
+
+Deno.test({
+  name: "browser start --url - the start URL reaches the detached daemon on standard input, never its command line",
+  ignore: skipBrowserTests() || Deno.build.os !== "linux",
+  ...opts,
+  async fn() {
+    await using site = startSite();
+    // A magic-link URL: /proc/PID/cmdline is readable by every local user.
+    const url = `${site.origin}/index.html?login_token=magic-s3cret-42`;
+    await using s = await startSession(["--url", url]);
+    for (const pid of [s.daemonPid, s.chromiumPid]) {
+      const argv = Deno.readTextFileSync(`/proc/${pid}/cmdline`);
+      assert.ok(!argv.includes("magic-s3cret-42"), `the start URL is on the command line of ${pid}`);
+    }
+    const tabs = await waitFor("the start URL to open", async () => {
+      const { tabs } = await s.api<{ tabs: Array<{ url: string }> }>("/devtools/status");
+      return tabs.some((t) => t.url === url) ? tabs : undefined;
+    });
+    assert.ok(tabs.length >= 1);
+  },
+});
+
+Deno.test({
+  name: "page commands - file:, chrome:, devtools:, chrome-extension:, javascript:, view-source: and data: URLs are " +
+    "refused unless --allow-scheme names the scheme; the daemon refuses them whatever asks",
+  ignore: skipBrowserTests(),
+  ...opts,
+  async fn(t) {
+    await using s = await startSession();
+    const secretFile = s.tmp.join("private.txt");
+    await Deno.writeTextFile(secretFile, "private notes of the user\n");
+    const fileUrl = `file://${secretFile}`;
+    const before = await tabCount(s);
+
+    await t.step("browser navigate, tabs new, snapshot --url and browser start --url refuse them", async () => {
+      const urls = [
+        fileUrl,
+        "chrome://settings/",
+        "devtools://devtools/bundled/inspector.html",
+        "chrome-extension://aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa/manifest.json",
+        "javascript:alert(1)",
+        `view-source:${fileUrl}`,
+        "data:text/html,<p>hi</p>",
+      ];
+      for (const url of urls) {
+        const scheme = url.slice(0, url.indexOf(":"));
+        for (
+          const [command, args] of [
+            ["browser navigate", ["browser", "navigate", url]],
+            ["browser tabs", ["browser", "tabs", "new", url]],
+            ["snapshot", ["snapshot", "--url", url]],
+            ["browser start", ["browser", "start", "--url", url]],
+          ] as const
+        ) {
+          const r = await s.run([...args]);
+          assert.equal(r.code, 1, `${command} ${url}: ${r.stderr}`);
+          assert.equal(r.stdout, "");
+          assert.equal(
+            r.stderr,
+            `mapper ${command}: refusing to open "${url}": ${scheme}: URLs are opened only when you allow them ` +
+              `(they can show local files or the browser's own pages) — if you mean it, pass --allow-scheme ` +
+              `${scheme} (an MCP server: 'mapper mcp --allow-scheme ${scheme}')\n`,
+          );
+        }
+      }
+      assert.equal(await tabCount(s), before, "no tab was opened for a refused URL");
+    });
+
+    await t.step("the daemon decides, not the CLI: its routes refuse them with the secret too", async () => {
+      const bearer = `Authorization: Bearer ${s.secret}`;
+      const host = `Host: 127.0.0.1:${s.port}`;
+      const tabs = await raw(s.port, [`POST /devtools/tabs?url=${encodeURIComponent(fileUrl)} HTTP/1.1`, host, bearer]);
+      assert.equal(tabs.status, 403, tabs.body);
+      assert.equal(JSON.parse(tabs.body).code, "scheme_refused");
+      for (const [command, body] of [["navigate", { url: fileUrl }], ["snapshot", { url: fileUrl }]] as const) {
+        const text = JSON.stringify(body);
+        const res = await raw(s.port, [
+          `POST /devtools/page/${command} HTTP/1.1`,
+          host,
+          bearer,
+          "Content-Type: application/json",
+          `Content-Length: ${text.length}`,
+        ], text);
+        assert.equal(res.status, 403, `${command}: ${res.body}`);
+        assert.equal(JSON.parse(res.body).code, "scheme_refused");
+      }
+      assert.equal(await tabCount(s), before);
+    });
+
+    await t.step("--allow-scheme file opens it, for that command only", async () => {
+      const opened = await s.run(["browser", "navigate", fileUrl, "--allow-scheme", "file"]);
+      assert.equal(opened.code, 0, opened.stderr);
+      const read = await s.run(["browser", "eval", "document.body.innerText"]);
+      assert.match(read.stdout, /private notes of the user/);
+      const again = await s.run(["browser", "navigate", fileUrl]);
+      assert.equal(again.code, 1);
+      const bad = await s.run(["browser", "navigate", fileUrl, "--allow-scheme", "fi le"]);
+      assert.equal(bad.code, 2);
+      assert.match(bad.stderr, /^mapper browser navigate: --allow-scheme "fi le" is not a URL scheme — /);
+    });
+
+    await t.step("MCP navigate and tabs new: refused unless the server was started with --allow-scheme", async () => {
+      {
+        await using mcp = await startMcp([], { cwd: s.cwd, home: s.env.HOME! });
+        for (
+          const [tool, args] of [["navigate", { url: fileUrl }], ["tabs", { action: "new", url: fileUrl }]] as const
+        ) {
+          const r = await mcp.call(tool, args);
+          assert.equal(r.isError, true, `${tool}: ${r.text}`);
+          assert.match(r.text, /^refusing to open "file:\/\/.*": file: URLs are opened only when you allow them/);
+        }
+      }
+      await using allowed = await startMcp(["--allow-scheme", "file"], { cwd: s.cwd, home: s.env.HOME! });
+      const r = await allowed.call("navigate", { url: fileUrl });
+      assert.equal(r.isError, false, r.text);
+      assert.match(r.text, /^navigated to file:\/\//);
+    });
   },
 });

@@ -107,6 +107,25 @@ for (
   });
 }
 
+for (
+  const [name, group, actions] of [
+    ["snapshot", "src/cli/see.ts", "src/cli/see.ts"],
+    ["browser click (and every page action)", "src/cli/browser.ts", "src/cli/browser_act.ts"],
+  ] as const
+) {
+  Deno.test(`start-up graph - '${name}' loads no npm package, no node: module and no daemon-side code before it asks the daemon`, () => {
+    assert.ok(lazyTargets(actions).length > 0, `${actions} loads its implementation lazily`);
+    // The group file, and the page commands' implementation (not `browser start`'s, which runs the daemon).
+    const loaded = [...resolved([...startUp(group, false), ...lazyTargets(actions)])].map(show);
+    assert.ok(loaded.includes("src/see/client.ts"), "the closure covers the page commands' client");
+    assert.deepEqual(loaded.filter((s) => /^(npm|node):/.test(s)), [], "no npm or node: module");
+    // Whatever drives the page lives in the daemon: the CDP client (every page-engine module needs it), the page
+    // scripts, the resolver; and the console and network commands are not needed either.
+    const daemonSide = /^(src\/browser\/(cdp|_pipe|daemon|collector|chromium)\.ts|.*\.js|src\/devtools\/commands\.ts)$/;
+    assert.deepEqual(loaded.filter((s) => daemonSide.test(s)), [], "no daemon-side code");
+  });
+}
+
 Deno.test("start-up graph - a plain 'mapper version' resolves neither the command table nor anything heavy", () => {
   const loaded = [...resolved([graph.roots[0]!])].map(show).sort();
   assert.deepEqual(loaded, ["deno.json", "main.ts", "src/io.ts", "src/lazy.ts", "src/version.ts"]);

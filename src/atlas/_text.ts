@@ -22,7 +22,7 @@ export function escapeTerminal(text: string): string {
   return escapeControls(text);
 }
 
-/** Whether {@linkcode escapeTerminal} would change the text (control character or unpaired surrogate). */
+/** Whether the text holds a control character or an unpaired surrogate (what a catalog field must not hold). */
 export function needsEscape(text: string): boolean {
   return HAS_CONTROL.test(text) || LONE_SURROGATE.test(text);
 }

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { writeUserFile } from "../user_file.ts";
 import { join } from "node:path";
 
 /** How long a cached catalog is fresh: 24 hours. */
@@ -55,21 +56,18 @@ export function isFresh(cached: CachedCatalog, now: number): boolean {
 }
 
 /**
- * Writes the envelope atomically (temp file beside it, then rename). Failures are ignored: the cache is an
+ * Writes the envelope by the one user-file write (temp file beside it, then rename; 0600). Failures are ignored: the cache is an
  * optimisation, never a reason to fail a search.
  */
 export async function writeCache(home: string, source: string, fetchedAt: number, text: string): Promise<void> {
-  const path = cachePath(home);
   const dir = join(home, ".mapper", "atlas");
-  const tmp = join(dir, `.index.json.${crypto.randomUUID().slice(0, 8)}.tmp`);
   try {
     await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
     const body = `{"source":${JSON.stringify(source)},"fetched_at":${
       JSON.stringify(new Date(fetchedAt).toISOString())
     },"index":${text.trim()}}\n`;
-    await Deno.writeTextFile(tmp, body, { mode: 0o600 });
-    await Deno.rename(tmp, path);
+    await writeUserFile(cachePath(home), body, cachePath(home), { forceMode: true });
   } catch {
-    await Deno.remove(tmp).catch(() => {});
+    // The user-file write leaves nothing behind.
   }
 }

@@ -34,6 +34,7 @@ import type { Io } from "../io.ts";
 import { escapeTerminal, flagUnlessDefault, plural, quote, rfc3339 } from "./_text.ts";
 import { toJson } from "../terminal.ts";
 import { escapeControls } from "../terminal.ts";
+import { writeUserFile } from "../user_file.ts";
 import { DEFAULT_SOURCE, ENV_INDEX, ENV_SOURCE, GALLERY_URL, isUrl, SLUG_PLACEHOLDER } from "./defaults.ts";
 import { type AtlasLock, formatLock, LOCK_FILE, LOCK_SCHEMA, sha256Hex } from "./lock.ts";
 import { pathEscape, slugProblem } from "./slug.ts";
@@ -193,6 +194,24 @@ async function fetchArchive(
   }
 }
 
+/**
+ * Where `atlas add` fetches the archive of `options.slug`: the URL (parsed once and checked by the transport policy:
+ * that object is what is fetched and what the lock records) or a local path. Throws a usage error when the template
+ * has no `{slug}`, and the policy's error for a URL it refuses.
+ */
+export function archiveLocation(options: Pick<AddOptions, "slug" | "source" | "index">, io: Io): string | URL {
+  const template = sourceTemplate(options, io);
+  if (!template.includes(SLUG_PLACEHOLDER)) {
+    throw new UsageError(
+      `archive URL ${quote(template)} has no {slug} placeholder — it must name where one entry's archive lives, ` +
+        `for example ${DEFAULT_SOURCE}`,
+    );
+  }
+  return isUrl(template)
+    ? allowedUrl(template.replaceAll(SLUG_PLACEHOLDER, pathEscape(options.slug)), "use an https:// URL in --source")
+    : resolve(io.cwd, template.replaceAll(SLUG_PLACEHOLDER, options.slug));
+}
+
 /** Runs `atlas add`; returns 0 or throws a typed error (exit 1, or 2 for bad arguments). */
 export async function runAdd(options: AddOptions, io: Io): Promise<number> {
   const { slug, target } = options;
@@ -207,17 +226,7 @@ export async function runAdd(options: AddOptions, io: Io): Promise<number> {
   if (expect !== undefined && !/^[0-9a-f]{64}$/.test(expect)) {
     throw new UsageError(`--expect-sha256 must be 64 hexadecimal digits, got ${quote(options.expectSha256 ?? "")}`);
   }
-  const template = sourceTemplate(options, io);
-  if (!template.includes(SLUG_PLACEHOLDER)) {
-    throw new UsageError(
-      `archive URL ${quote(template)} has no {slug} placeholder — it must name where one entry's archive lives, ` +
-        `for example ${DEFAULT_SOURCE}`,
-    );
-  }
-  // A URL is parsed once, here: that object is what the policy checks, what is fetched and what the lock records.
-  const location: string | URL = isUrl(template)
-    ? allowedUrl(template.replaceAll(SLUG_PLACEHOLDER, pathEscape(slug)), "use an https:// URL in --source")
-    : resolve(io.cwd, template.replaceAll(SLUG_PLACEHOLDER, slug));
+  const location = archiveLocation(options, io);
   const targetAbs = resolve(io.cwd, target);
   const fromTarget = relative(targetAbs, resolve(io.cwd));
   if (fromTarget !== ".." && !fromTarget.startsWith(`..${sep}`) && !isAbsolute(fromTarget)) {
@@ -289,10 +298,10 @@ export async function runAdd(options: AddOptions, io: Io): Promise<number> {
       installed_at: rfc3339(io.now()),
       files: Object.fromEntries(files.map((f) => [f.rel, f.sha256])),
     };
-    await Deno.writeTextFile(join(staging, LOCK_FILE), formatLock(lock), { mode: 0o644 });
+    await writeUserFile(join(staging, LOCK_FILE), formatLock(lock), LOCK_FILE, { mode: 0o644 });
     io.signal.throwIfAborted(); // interrupted: install nothing
     await Deno.chmod(staging, 0o755);
-    // Not `replaceDirectory` (src/staged.ts): that one replaces an existing copy (with rollback) from text held in
+    // Not `replaceDirectory` (src/user_file.ts): that one replaces an existing copy (with rollback) from text held in
     // memory, in one call. An install never replaces anything (the target must still be missing or empty at the
     // rename), streams binary archive members into staging, gates the staged corpus before the swap, and names
     // staging `.mapper-add-<pid>-…` so a killed install's leftovers can be swept.
@@ -336,7 +345,7 @@ export async function runAdd(options: AddOptions, io: Io): Promise<number> {
       return EXIT_OK;
     }
     // Names come from the archive: control characters AND bidirectional overrides are shown, never obeyed.
-    const safe = (text: string) => escapeControls(text, { bidi: true });
+    const safe = (text: string) => escapeControls(text);
     const lines = files.map((f) => `  wrote  ${safe(shownPath(f.rel))}\n`);
     io.stdout.write(
       lines.join("") + "\n" +

@@ -4,7 +4,7 @@
  *
  * @module
  */
-export { DEFAULT_INDEX, DEFAULT_SOURCE, ENV_INDEX, ENV_SOURCE, GALLERY_URL } from "./defaults.ts";
+export { DEFAULT_INDEX, DEFAULT_SOURCE, ENV_INDEX, ENV_SOURCE, GALLERY_URL, isUrl } from "./defaults.ts";
 export {
   type AtlasEntry,
   type Catalog,
@@ -36,8 +36,9 @@ export {
 export { type CatalogProblem, validateCatalog } from "./validate.ts";
 export { type AtlasLock, LOCK_FILE } from "./lock.ts";
 export { type FindOptions, runFind } from "./find.ts";
+export { indexLocation } from "./source.ts";
 export { runValidate, type ValidateOptions } from "./validate.ts";
-export { type AddOptions, MAX_FILE_BYTES, MAX_MEMBERS, MAX_TOTAL_BYTES, runAdd } from "./install.ts";
+export { type AddOptions, archiveLocation, MAX_FILE_BYTES, MAX_MEMBERS, MAX_TOTAL_BYTES, runAdd } from "./install.ts";
 export { runVerify, type VerifyOptions } from "./verify.ts";
 export type { Downloaded, DownloadOptions } from "./transport.ts";
 export type { MatchedOn, Query } from "./search.ts";

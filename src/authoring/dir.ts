@@ -5,9 +5,17 @@
  * @module
  */
 import { join, relative, resolve } from "node:path";
-import { DEFAULT_CORPUS_DIR, findCorpusDirUp, isDirectory } from "../corpus/mod.ts";
+import {
+  DEFAULT_CORPUS_DIR,
+  findCorpusDirUp,
+  isDirectory,
+  trustedCorpusDir,
+  UntrustedCorpusError,
+} from "../corpus/mod.ts";
+import { errorText, EXIT_FAILURE } from "../errors.ts";
 import type { Io } from "../io.ts";
-import { type OutputFormat, usageFailure } from "./envelope.ts";
+import { toJson } from "../terminal.ts";
+import { type OutputFormat, usageEnvelope, usageFailure } from "./envelope.ts";
 
 export { DEFAULT_CORPUS_DIR };
 
@@ -21,18 +29,29 @@ export function findCorpusDir(cwd: string): string | undefined {
 }
 
 /**
- * Resolves `--dir` (or the walk-up default) to an existing directory, relative paths against `io.cwd`. When there is
- * none: with `--json` prints a `corpus-not-found` envelope and returns the exit code (2); otherwise throws a
- * usage error. `{dir}` is the path as the user gave it (messages), `{path}` the one to read.
+ * Resolves `--dir` (or the walk-up default) to an existing, trusted directory (`corpus/find.ts`), relative paths
+ * against `io.cwd`. When there is none: with `--json` prints a `corpus-not-found` envelope and returns the exit code
+ * (2); otherwise throws a usage error. One another user controls is refused the same way with `corpus-untrusted`
+ * (exit 1). `{dir}` is the path as the user gave it (messages), `{path}` the one to read.
  */
 export function resolveCorpusDir(
   io: Io,
   format: OutputFormat,
   dir: string | undefined,
 ): { dir: string; path: string } | number {
+  try {
+    return resolveTrusted(io, format, dir);
+  } catch (err: unknown) {
+    if (!(err instanceof UntrustedCorpusError) || format !== "json") throw err;
+    io.stdout.write(toJson(usageEnvelope("corpus-untrusted", errorText(err))));
+    return EXIT_FAILURE;
+  }
+}
+
+function resolveTrusted(io: Io, format: OutputFormat, dir: string | undefined): { dir: string; path: string } | number {
   if (dir !== undefined) {
     const path = resolve(io.cwd, dir);
-    if (isDirectory(path)) return { dir, path };
+    if (isDirectory(path)) return { dir, path: trustedCorpusDir(path) };
     return usageFailure(
       io,
       format,

@@ -164,8 +164,11 @@ export function writeEnvelope<T>(io: Io, envelope: Envelope<T>, options: WriteOp
   return envelope.ok ? EXIT_OK : EXIT_FAILURE;
 }
 
-/** The envelope of a usage problem: one `usage`/`corpus-not-found` error, no result. */
-export function usageEnvelope(code: "usage" | "corpus-not-found", message: string): Envelope<null> {
+/** The envelope of a problem before any check ran: one `usage`/`corpus-not-found`/`corpus-untrusted` error. */
+export function usageEnvelope(
+  code: "usage" | "corpus-not-found" | "corpus-untrusted",
+  message: string,
+): Envelope<null> {
   return {
     ok: false,
     diagnostics: [{ code, severity: "error", message, file: null, line: null, column: null, path: null }],

@@ -7,10 +7,10 @@
  *
  * @module
  */
-import { dirname, join, relative, sep } from "node:path";
+import { join, relative, sep } from "node:path";
 import type { Diagnostic } from "../corpus/mod.ts";
-import { FileError } from "../errors.ts";
 import type { Io } from "../io.ts";
+import { writeUserFile } from "../user_file.ts";
 import { canonicalize } from "./canonical.ts";
 import { resolveCorpusDir } from "./dir.ts";
 import { countSeverities, makeEnvelope, outputFormat, summaryLine, writeEnvelope } from "./envelope.ts";
@@ -41,21 +41,6 @@ async function readOptional(path: string): Promise<string | undefined> {
   } catch (err: unknown) {
     if (err instanceof Deno.errors.NotFound) return undefined;
     throw err;
-  }
-}
-
-/** Writes a file through a temp file beside it, so a reader never sees half a file. */
-async function replaceFile(path: string, text: string): Promise<void> {
-  const temp = join(dirname(path), `.${path.split(/[\\/]/).pop()}.fmt-${crypto.randomUUID().slice(0, 8)}.tmp`);
-  try {
-    const info = await Deno.stat(path);
-    await Deno.writeTextFile(temp, text, { mode: info.mode ?? 0o644 });
-    await Deno.rename(temp, path);
-  } catch (err: unknown) {
-    await Deno.remove(temp).catch(() => {});
-    throw new FileError(`cannot write "${path}": ${err instanceof Error ? err.message : String(err)}`, {
-      hint: "check the file's permissions",
-    });
   }
 }
 
@@ -133,7 +118,8 @@ export async function runFmt(opts: FmtOptions, io: Io): Promise<number> {
         "warning",
       ));
     } else {
-      await replaceFile(file, canonical.text);
+      // The one user-file write: a reader never sees half a file, the file keeps its mode.
+      await writeUserFile(file, canonical.text, file, { mode: 0o644, hint: "check the file's permissions" });
     }
   }
   const counts = countSeverities(out);

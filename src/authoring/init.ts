@@ -14,8 +14,10 @@
 import { dirname, join } from "node:path";
 import { FileError, UsageError } from "../errors.ts";
 import type { Io } from "../io.ts";
+import { writeUserFile } from "../user_file.ts";
 import { escapeControls } from "../terminal.ts";
 import { DEFAULT_CORPUS_DIR } from "./dir.ts";
+import { trustedCorpusDir } from "../corpus/mod.ts";
 import { makeEnvelope, outputFormat, writeEnvelope } from "./envelope.ts";
 
 /** The scaffold, keyed by path relative to the corpus directory, in creation order. */
@@ -128,13 +130,9 @@ export async function scaffold(dirPath: string, shown: string): Promise<InitResu
   for (const [rel, text] of Object.entries(SCAFFOLD)) {
     const path = join(dirPath, ...rel.split("/"));
     await Deno.mkdir(dirname(path), { recursive: true });
-    try {
-      await Deno.writeTextFile(path, text, { createNew: true });
-      result.created.push(rel);
-    } catch (err: unknown) {
-      if (!(err instanceof Deno.errors.AlreadyExists)) throw err;
-      result.skipped.push(rel);
-    }
+    // Create only: a file (or a link planted) already there is kept as it is, never written through.
+    if (await writeUserFile(path, text, path, { createOnly: true, mode: 0o644 })) result.created.push(rel);
+    else result.skipped.push(rel);
   }
   return result;
 }
@@ -144,6 +142,8 @@ export async function runInit(opts: InitOptions, io: Io): Promise<number> {
   const format = outputFormat(opts);
   const shown = opts.dir ?? DEFAULT_CORPUS_DIR;
   const path = shown.startsWith("/") ? shown : join(io.cwd, shown);
+  // Files are never added to a directory another user controls (a missing one is created, so it is ours).
+  trustedCorpusDir(path);
   const result = await scaffold(path, shown);
   return writeEnvelope(io, makeEnvelope([], path, result), {
     format,

@@ -10,7 +10,8 @@
  *   `message-regex-invalid`, `message-property-{invalid-name,source-invalid,no-field,pattern-invalid,field-invalid}`,
  *   `stability-invalid`, `access-status-invalid`, `access-reason-required`, `selector-invalid`,
  *   `duplicate-component`, `parse-error`, `config.invalid-version`, `property-extract-invalid`,
- *   `property-invalid-name`, `property-transform-invalid`; the loader's own `empty-entry`, `selector-explosion`.
+ *   `property-invalid-name`, `property-transform-invalid`; the loader's own `empty-entry`, `selector-explosion`,
+ *   `symlink-outside-corpus`.
  * - validate, warnings: `unknown-field`, `view-field-at-file-root`, `no-views-in-file`, `no-views`,
  *   `merge-collision-{view,component,message,request}`, `route-conflict`, `request-property-shadows-reserved`,
  *   `message-conflict`, `selector-unsupported`, `dependencies.self-redundant`, `dependencies.overlaps-entry`,
@@ -20,7 +21,7 @@
  *   `deep-nesting`, `positional-selector`, `comma-in-selector`, `child-repeats-parent`, `child-never-matches`, `multi-instance-no-property`,
  *   `message-level-unknown`.
  * - fmt: `fmt.not-canonical` (warning), `fmt.parse-error`, `fmt.schema-invalid`, `fmt.order-sensitive`.
- * - usage (exit 2): `usage`, `corpus-not-found`.
+ * - usage (exit 2): `usage`, `corpus-not-found`; refused (exit 1): `corpus-untrusted` (another user controls it).
  *
  * May import `corpus` (loading and every validation check live there, so the corpus server reports the same
  * diagnostics); `corpus` never imports this area.

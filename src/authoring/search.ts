@@ -216,7 +216,7 @@ function render(r: SearchReport, re: RegExp): string {
     const where = `${h.file}:${h.line}:${h.column}`;
     const path = h.path.length > 0 ? `  ${h.path.join(" › ")}` : "";
     const field = h.field.replace(/\[\d+\]$/, "");
-    return escapeControls(`${where}${path}  ${field}: ${excerpt(h.value, re)}`, { bidi: true });
+    return escapeControls(`${where}${path}  ${field}: ${excerpt(h.value, re)}`);
   });
   const n = r.hits.length;
   lines.push(`${n} ${n === 1 ? "hit" : "hits"} in ${r.files} ${r.files === 1 ? "file" : "files"} searched`);

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { parseAllowSchemes, schemeRefusal } from "./schemes.ts";
 import {
   API_SCHEMA,
   type ConsoleEntry,
@@ -196,7 +197,10 @@ async function handle(ctx: ApiContext, req: Request, url: URL): Promise<Response
   if (area === "page" && ctx.page) return await ctx.page(req, parts.slice(1));
   if (area === "tabs" && parts.length === 1) {
     if (req.method !== "POST") return error(405, "method_not_allowed", "use POST to open a tab");
-    const id = await ctx.openTab(q.get("url") || "about:blank");
+    const url = q.get("url") || "about:blank";
+    const refused = schemeRefusal(url, parseAllowSchemes(q.getAll("allow")).schemes);
+    if (refused) return error(403, "scheme_refused", refused.message, { hint: refused.hint });
+    const id = await ctx.openTab(url);
     return json({ schema: API_SCHEMA, tab: id });
   }
   const defs = ctx.fields?.();

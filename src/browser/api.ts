@@ -21,7 +21,7 @@
  * | `GET /devtools/network?type=T&url=TEXT&tab=ID&limit=N` | {@linkcode ListPayload} of {@linkcode NetworkEntry} (without headers); `&format=text` as for the console |
  * | `GET /devtools/network/<index>?secrets=1` | {@linkcode EntryPayload} of {@linkcode NetworkEntry} with headers; secret header values redacted unless `secrets=1` |
  * | `GET /devtools/network/<index>/body?kind=response\|request` | 200 raw bytes (`Content-Type` as recorded, `X-Mapper-Body-Size`); 404 `not_buffered`; 410 `body_unavailable` with `reason` |
- * | `POST /devtools/tabs?url=URL` | opens a tab (`Target.createTarget`): `{"schema":1,"tab":"<targetId>"}` |
+ * | `POST /devtools/tabs?url=URL[&allow=SCHEME…]` | opens a tab (`Target.createTarget`): `{"schema":1,"tab":"<targetId>"}`; a URL of another scheme than http(s) or `about:blank` is refused (403 `scheme_refused`) unless `allow` names it |
  *
  * Filters (server side): `level` is a comma list of exact levels; `tab` matches the full tab id or any unique
  * prefix of it (e.g. the 8-character id lists show); `type` is exact, case-insensitive; `url` is a case-insensitive
@@ -220,6 +220,8 @@ export interface ErrorPayload {
   last?: number;
   /** Why the body is unavailable (with `body_unavailable`). */
   reason?: string;
+  /** What to do (with `scheme_refused`). */
+  hint?: string;
 }
 
 type Shape = Record<string, unknown>;

@@ -2,8 +2,8 @@
  * The session daemon: one process running Chromium (the only client of its DevTools pipe), the collector, and one
  * HTTP server on `127.0.0.1` that answers the corpus paths (`/mapper`, `/mapper/version`, `/mapper/diagnostics`, the
  * same handler as `serve-mapper`) and the devtools API (`/devtools/*`, see `api.ts`), every request passing one guard
- * first (`_guard.ts`: loopback Host, no foreign Origin, the session secret but for the corpus). It writes the session file once everything
- * answers, prints a ready block, and runs until SIGINT/SIGTERM, `POST /devtools/shutdown`, or until Chromium exits;
+ * first (`src/http_guard.ts`: loopback Host, no foreign Origin, the session secret but for the corpus). It writes the
+ * session file once everything answers, prints a ready block, and runs until SIGINT/SIGTERM, `POST /devtools/shutdown`, or until Chromium exits;
  * either way it stops Chromium, closes the server and removes the session file. Neither the secret nor any browser
  * endpoint is ever printed or logged.
  *
@@ -17,16 +17,18 @@ import { VERSION } from "../version.ts";
 import { siteName } from "../corpus/find.ts";
 import type { CdpConnection } from "./cdp.ts";
 import { chromiumArgs, findBrowser, launchChromium, type LaunchedChromium } from "./chromium.ts";
-import { pidAlive } from "./process.ts";
+import { pidAlive, processStartTime } from "./process.ts";
 import { Collector } from "./collector.ts";
 import { isTabUrl } from "./_targets.ts";
 import { ensureExtension, injectPort } from "./extension.ts";
 import { compileMatcher, type CorpusMatcher } from "./match.ts";
 import { type FieldDefs, fieldDefs } from "./fields.ts";
 import { devtoolsHandler } from "./_http.ts";
-import { type Access, guarded, newSecret } from "./_guard.ts";
+import { type Access, guarded, newSecret } from "../http_guard.ts";
 import { privateDir, projectKey } from "./_private.ts";
 import { PageEngine, PageEvents, pageHandler } from "../see/mod.ts";
+import { trustedCorpusDir } from "../corpus/find.ts";
+import { schemeRefusal } from "./schemes.ts";
 import { removeSession, type SessionInfo, sessionPath, writeSession } from "./session_file.ts";
 
 /** Options of `mapper browser start` (also what the detached daemon is re-run with). */
@@ -35,6 +37,8 @@ export interface StartOptions {
   profile?: string | undefined;
   headless: boolean;
   url?: string | undefined;
+  /** Schemes besides http(s) the start URL may have (`--allow-scheme`; see `schemes.ts`). */
+  allowSchemes?: readonly string[] | undefined;
   browserFlags: string[];
   port: number;
   dir: string;
@@ -162,6 +166,8 @@ export async function runDaemon(opts: StartOptions, io: Io): Promise<number> {
   const dir = resolve(io.cwd, opts.dir);
   const site = siteName(io.cwd);
   await prepareCorpusDir(dir, opts.dir);
+  // The daemon publishes the corpus on the loopback: checked here too, however it was started.
+  trustedCorpusDir(dir);
   const binary = await findBrowser(opts.browser, io.env);
   const key = await projectKey(dir);
   const profile = opts.profile ? resolve(io.cwd, opts.profile) : await defaultProfile(io, dir);
@@ -209,7 +215,7 @@ export async function runDaemon(opts: StartOptions, io: Io): Promise<number> {
   // The server binds first so a busy port fails before Chromium starts; /devtools answers 503 until ready. Every
   // request passes the guard first, whatever its path (routes added later included).
   let api: ((req: Request) => Promise<Response> | undefined) | undefined;
-  const access: Access = { port: 0, secret, extensionOrigin: ext.origin };
+  const access: Access = { hosts: [], secret, extensionOrigin: ext.origin };
   const server = listenSliding(
     opts.port,
     guarded(() => access, async (req) => {
@@ -230,7 +236,7 @@ export async function runDaemon(opts: StartOptions, io: Io): Promise<number> {
     }),
   );
   const port = server.addr.port;
-  access.port = port;
+  access.hosts = [`127.0.0.1:${port}`]; // what the session file and the extension name, nothing else
   io.stderr.write(`[browser] listening on http://127.0.0.1:${port}\n`);
 
   let chromium: LaunchedChromium | undefined;
@@ -297,11 +303,14 @@ export async function runDaemon(opts: StartOptions, io: Io): Promise<number> {
     });
 
     const firstPage = await collector.waitForSession((s) => s.type === "page", 5000).catch(() => undefined);
+    // Clients trust the file by this (the port is bound by now, and stays bound until the file is removed).
+    const daemonStart = processStartTime(Deno.pid);
     const info: SessionInfo = {
       schema: 2,
       sessionId,
       secret,
       daemonPid: Deno.pid,
+      ...(daemonStart === undefined ? {} : { daemonStart }),
       chromiumPid: chromium.pid,
       port,
       profile,
@@ -324,7 +333,9 @@ export async function runDaemon(opts: StartOptions, io: Io): Promise<number> {
           ),
       );
     }
-    if (opts.url && firstPage) {
+    const refused = opts.url ? schemeRefusal(opts.url, opts.allowSchemes) : undefined;
+    if (refused) io.stderr.write(`[browser] warning: ${refused.message} — ${refused.hint}\n`);
+    if (opts.url && firstPage && !refused) {
       await collector.openTab(opts.url, firstPage.id).catch((err: unknown) =>
         io.stderr.write(
           `[browser] warning: could not open "${opts.url}": ${err instanceof Error ? err.message : String(err)}\n`,

@@ -1,7 +1,7 @@
 /**
  * The bundled extension ("Mapper Overlay"): extracted to `~/.mapper/extension/` when missing or when the bundled
  * `manifest.json` `version` differs from the one on disk (the whole directory is replaced by the one staged swap,
- * `src/staged.ts`; directories 0700, files 0600), loaded with `--load-extension`, and told the daemon's port
+ * `src/user_file.ts`; directories 0700, files 0600), loaded with `--load-extension`, and told the daemon's port
  * through `chrome.storage.local.set({serverPort})` evaluated in its service worker.
  *
  * The manifest carries a public `key`, so the extension's id (and origin, `chrome-extension://<id>`) is the same on
@@ -12,7 +12,8 @@
 import { join } from "node:path";
 import { assetsUnder } from "../assets.ts";
 import { FileError } from "../errors.ts";
-import { replaceDirectory, type SwapOps } from "../staged.ts";
+import { replaceDirectory, type SwapOps } from "../user_file.ts";
+import { extensionId } from "../http_guard.ts";
 import type { CdpConnection } from "./cdp.ts";
 import type { Collector } from "./collector.ts";
 
@@ -30,19 +31,8 @@ export interface ExtensionInstall {
   origin: string | undefined;
 }
 
-/**
- * The id Chromium gives an extension whose manifest `key` is `keyBase64` (a DER public key): the first 128 bits of
- * its SHA-256, each hex digit mapped to `a`–`p`.
- */
-export async function extensionId(keyBase64: string): Promise<string> {
-  const der = Uint8Array.from(atob(keyBase64), (c) => c.charCodeAt(0));
-  const hash = new Uint8Array(await crypto.subtle.digest("SHA-256", der));
-  let id = "";
-  for (const byte of hash.subarray(0, 16)) {
-    id += String.fromCharCode(97 + (byte >> 4), 97 + (byte & 15));
-  }
-  return id;
-}
+/** The id Chromium gives an extension of a manifest `key` (the one computation, shared with the request guard). */
+export { extensionId };
 
 function manifestOf(
   text: string | undefined,

@@ -8,7 +8,7 @@
  * @module
  */
 import type { ConsoleEntry, Header, ListPayload, NetworkEntry } from "./api.ts";
-import { escapeControls } from "../terminal.ts";
+import { escapeControls, indentedBlock } from "../terminal.ts";
 
 /** Bytes of a response body previewed inline. */
 export const PREVIEW_BYTES = 4096;
@@ -16,18 +16,17 @@ export const PREVIEW_BYTES = 4096;
 export const HEADER_CUT = 512;
 
 /**
- * Escapes control characters (C0, DEL, C1, and bidi overrides) as `\xNN`/`\uNNNN`. With `multiline`, newlines
- * and tabs are kept (console text and bodies); otherwise they are escaped too (URLs, headers).
+ * Page text on one line of ours (console text in a list, URLs, headers, property values): newlines, control, line
+ * and format characters shown as `\n`, `\xNN`, `\uNNNN` ({@linkcode escapeControls}), so no entry can print a line
+ * that looks like another entry.
  */
-export function escapeText(s: string, multiline: boolean): string {
-  return escapeControls(s, { keepNewlines: multiline, bidi: true });
-}
+const oneLine = (s: string): string => escapeControls(s);
 
 /** The status column: `200 OK`, `pending`, or `failed: <reason>`. */
 export function statusText(e: NetworkEntry): string {
-  if (e.state === "failed") return `failed: ${escapeText(e.failure ?? "unknown error", false)}`;
+  if (e.state === "failed") return `failed: ${oneLine(e.failure ?? "unknown error")}`;
   if (e.status === null) return "pending";
-  return e.statusText ? `${e.status} ${escapeText(e.statusText, false)}` : String(e.status);
+  return e.statusText ? `${e.status} ${oneLine(e.statusText)}` : String(e.status);
 }
 
 function overflow(dropped: number, what: string): string[] {
@@ -36,7 +35,7 @@ function overflow(dropped: number, what: string): string[] {
 
 /** The match slot of a list line: `[Name]`, `[A, B]`, or `[--]` when nothing in the corpus classified it. */
 export function matchSlot(matches: readonly string[]): string {
-  return matches.length === 0 ? "[--]" : `[${matches.map((m) => escapeText(m, false)).join(", ")}]`;
+  return matches.length === 0 ? "[--]" : `[${matches.map((m) => oneLine(m)).join(", ")}]`;
 }
 
 /** The trailing extracted properties: ` {name=value, …}` sorted by name, or `""`. */
@@ -44,7 +43,7 @@ export function propsSuffix(props: Readonly<Record<string, string>> | undefined)
   if (!props) return "";
   const keys = Object.keys(props).sort();
   if (keys.length === 0) return "";
-  return ` {${keys.map((k) => `${escapeText(k, false)}=${escapeText(props[k]!, false)}`).join(", ")}}`;
+  return ` {${keys.map((k) => `${oneLine(k)}=${oneLine(props[k]!)}`).join(", ")}}`;
 }
 
 /** Slots of a listing, padded to the widest one. */
@@ -66,19 +65,22 @@ export function formatConsoleList(p: ListPayload<ConsoleEntry>): string {
   p.entries.forEach((e, i) => {
     const tab = multi ? `[${e.tab.slice(0, 8)}] ` : "";
     lines.push(
-      `[${e.index}] ${slot[i]} ${e.level.padEnd(9)} ${tab}${escapeText(e.text, true)}${propsSuffix(e.properties)}`,
+      `[${e.index}] ${slot[i]} ${e.level.padEnd(9)} ${tab}${oneLine(e.text)}${propsSuffix(e.properties)}`,
     );
   });
   lines.push(...overflow(p.dropped, "console"));
   return lines.join("\n") + "\n";
 }
 
-/** `console get`: header line, the text, then source, time and matches. */
+/**
+ * `console get`: header line, the text (every line of it indented, so none passes for one of ours), then source,
+ * time and matches.
+ */
 export function formatConsoleGet(e: ConsoleEntry): string {
-  const lines = [`[${e.index}] ${e.level}  (tab ${e.tab.slice(0, 8)})`, escapeText(e.text, true)];
+  const lines = [`[${e.index}] ${e.level}  (tab ${e.tab.slice(0, 8)})`, indentedBlock(e.text)];
   if (e.frame) {
-    const where = `${escapeText(e.frame.url, false)}:${e.frame.line}:${e.frame.column}`;
-    lines.push(`Source: ${e.frame.function ? `${escapeText(e.frame.function, false)} (${where})` : where}`);
+    const where = `${oneLine(e.frame.url)}:${e.frame.line}:${e.frame.column}`;
+    lines.push(`Source: ${e.frame.function ? `${oneLine(e.frame.function)} (${where})` : where}`);
   }
   lines.push(`Time: ${new Date(e.ts).toISOString()}`);
   if (e.matches.length > 0) lines.push(`Matches: ${e.matches.join(", ")}`);
@@ -89,7 +91,7 @@ export function formatConsoleGet(e: ConsoleEntry): string {
 function propertiesBlock(props: Readonly<Record<string, string>> | undefined): string[] {
   const keys = Object.keys(props ?? {}).sort();
   if (!props || keys.length === 0) return [];
-  return ["Properties:", ...keys.map((k) => `  ${escapeText(k, false)} = ${escapeText(props[k]!, false)}`)];
+  return ["Properties:", ...keys.map((k) => `  ${oneLine(k)} = ${oneLine(props[k]!)}`)];
 }
 
 /** `network list`: `[index] [Match] method url → status (resourceType) {props}`. */
@@ -99,9 +101,9 @@ export function formatNetworkList(p: ListPayload<NetworkEntry>): string {
   const slot = slots(p.entries);
   p.entries.forEach((e, i) => {
     lines.push(
-      `[${e.index}] ${slot[i]} ${escapeText(e.method, false)} ${escapeText(e.url, false)} → ${
-        statusText(e)
-      } (${e.resourceType})${propsSuffix(e.properties)}`,
+      `[${e.index}] ${slot[i]} ${oneLine(e.method)} ${oneLine(e.url)} → ${statusText(e)} (${e.resourceType})${
+        propsSuffix(e.properties)
+      }`,
     );
   });
   lines.push(...overflow(p.dropped, "network"));
@@ -112,12 +114,12 @@ function headerBlock(title: string, headers: readonly Header[]): string[] {
   if (headers.length === 0) return [];
   const out = [`${title}:`];
   for (const h of headers) {
-    let v = escapeText(h.value, false);
+    let v = oneLine(h.value);
     const bytes = new TextEncoder().encode(v);
     if (bytes.length > HEADER_CUT) {
       v = `${new TextDecoder().decode(bytes.subarray(0, HEADER_CUT)).replace(/\uFFFD$/, "")}…(truncated)`;
     }
-    out.push(`  ${escapeText(h.name, false)}: ${v}`);
+    out.push(`  ${oneLine(h.name)}: ${v}`);
   }
   return out;
 }
@@ -125,14 +127,14 @@ function headerBlock(title: string, headers: readonly Header[]): string[] {
 /** `network get` metadata block (headers already redacted as wanted). */
 export function formatNetworkHead(e: NetworkEntry): string {
   const lines = [
-    `Method: ${escapeText(e.method, false)}`,
-    `URL: ${escapeText(e.url, false)}`,
+    `Method: ${oneLine(e.method)}`,
+    `URL: ${oneLine(e.url)}`,
     `Resource Type: ${e.resourceType}`,
     `Status: ${statusText(e)}`,
     `Tab: ${e.tab}`,
   ];
   if (e.failure && e.state !== "failed") {
-    lines.push(`Failure: ${escapeText(e.failure, false)} (after the response arrived)`);
+    lines.push(`Failure: ${oneLine(e.failure)} (after the response arrived)`);
   }
   const timing = [`started ${new Date(e.ts).toISOString()}`];
   if (e.responseMs !== undefined) timing.push(`response after ${e.responseMs} ms`);
@@ -170,8 +172,8 @@ export function bodyText(bytes: Uint8Array, contentType: string): string | undef
  * request body itself, so without this line an agent would not know it exists.
  */
 export function formatRequestBodyNote(body: { size: number; contentType: string } | { reason: string }): string {
-  if ("reason" in body) return `Request Body: present, unavailable (${escapeText(body.reason, false)})\n`;
-  const type = escapeText(body.contentType.split(";")[0]!.trim(), false) || "unknown type";
+  if ("reason" in body) return `Request Body: present, unavailable (${oneLine(body.reason)})\n`;
+  const type = oneLine(body.contentType.split(";")[0]!.trim()) || "unknown type";
   return `Request Body: ${body.size} bytes, ${type} — save it with --request-file FILE (or see it with --json)\n`;
 }
 
@@ -182,11 +184,11 @@ export function formatBodyPreview(title: string, bytes: Uint8Array, contentType:
   const cut = bytes.length > PREVIEW_BYTES ? bytes.subarray(0, PREVIEW_BYTES) : bytes;
   // Validate on the whole body (a cut may split a character); show the cut part.
   const whole = bodyText(bytes, contentType);
-  if (whole === undefined) return `${title}: <binary, ${bytes.length} bytes, ${type} — use ${fileFlag}>\n`;
+  if (whole === undefined) return `${title}: <binary, ${bytes.length} bytes, ${oneLine(type)} — use ${fileFlag}>\n`;
   const text = bytes.length > PREVIEW_BYTES ? new TextDecoder().decode(cut, { stream: true }) : whole;
   const head = bytes.length > PREVIEW_BYTES
     ? `${title} (first ${PREVIEW_BYTES} of ${bytes.length} bytes; use ${fileFlag} for the full body):`
     : `${title}:`;
-  const shown = escapeText(text, true).replace(/\r/g, "\\x0d");
-  return `${head}\n${shown}${shown.endsWith("\n") ? "" : "\n"}`;
+  // Indented under the title: no line of the body can pass for a line of ours.
+  return `${head}\n${indentedBlock(text.endsWith("\n") ? text.slice(0, -1) : text)}\n`;
 }

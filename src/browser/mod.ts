@@ -21,6 +21,15 @@ export {
 } from "./session.ts";
 export { pidAlive } from "./process.ts";
 export {
+  allowedSchemes,
+  assertOpenable,
+  parseAllowSchemes,
+  type SchemeRefusal,
+  schemeRefusal,
+  schemesOption,
+  WEB_SCHEMES,
+} from "./schemes.ts";
+export {
   asKnownEvent,
   type CdpConnection,
   CdpError,

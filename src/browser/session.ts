@@ -1,10 +1,18 @@
 /**
- * Trusting a session file: the handshake, and the one authenticated client of the daemon API every command uses.
+ * Trusting a session file, and the one authenticated client of the daemon API every command uses.
  *
  * A session file proves nothing by itself (an installed archive or another program can plant one). It is trusted
- * only once the daemon it names answered `GET /devtools/session` with the file's secret, and that answer names the
- * same session id, daemon pid, Chromium pid and port, and the daemon pid is alive. Until then nothing is signalled
- * and nothing is asked of it. A file that fails is reported in one line, removed, and never acted on.
+ * only once the daemon it names is shown to be the live process that wrote it, which then holds the port (it binds
+ * the port before it writes the file and keeps it until it removes the file):
+ * - where the OS tells when a process started and who listens where (Linux) and the file records the start
+ *   (`daemonStart`): the daemon pid runs and started then (a pid reused since by another process started later),
+ *   and the socket listening where a connection to 127.0.0.1:`port` lands is one that process holds open. Nothing
+ *   goes over the network first: a stale or planted file is found out without a byte sent to whatever owns its port.
+ * - otherwise (another OS, a file of an older daemon): the handshake. The daemon pid is alive and the port answered
+ *   `GET /devtools/session` (with the file's secret) with the same session id, daemon pid, Chromium pid and port.
+ *
+ * Until then nothing is signalled and nothing is asked of it. A file that fails is reported in one line, removed,
+ * and never acted on.
  *
  * @module
  */
@@ -13,9 +21,9 @@ import { SessionError } from "../errors.ts";
 import { join, resolve } from "../path.ts";
 import { escapeControls } from "../terminal.ts";
 // The file itself, not `corpus/mod.ts`: the walk-up is on the start-up path of `mapper console list`, the loader is not.
-import { DEFAULT_CORPUS_DIR, findCorpusDirUp } from "../corpus/find.ts";
+import { DEFAULT_CORPUS_DIR, findCorpusDirUp, trustedCorpusDir } from "../corpus/find.ts";
 import { API_SCHEMA, type SessionPayload } from "./api.ts";
-import { pidAlive } from "./process.ts";
+import { holdsSocket, loopbackListeners, pidAlive, processStartTime } from "./process.ts";
 import { readSession, removeSession, type SessionInfo, sessionPath } from "./session_file.ts";
 import { loopbackFetch, type LoopbackInit, type LoopbackResponse } from "./_loopback_http.ts";
 
@@ -77,6 +85,25 @@ export async function handshake(info: SessionInfo): Promise<string | undefined> 
   return undefined;
 }
 
+/**
+ * Why `info` is not to be trusted, or `undefined` when its daemon is shown to be the live process that wrote it: by
+ * its recorded start time and the sockets it holds where there is one and the OS tells them (reads of `/proc`, no
+ * request), else by the {@linkcode handshake}.
+ */
+export async function verifySession(info: SessionInfo): Promise<string | undefined> {
+  if (info.daemonStart === undefined || Deno.build.os !== "linux") return await handshake(info);
+  const started = processStartTime(info.daemonPid);
+  if (started === undefined) return `its daemon pid ${info.daemonPid} is not running`;
+  if (started !== info.daemonStart) return `its daemon pid ${info.daemonPid} is now another process`;
+  // The daemon runs, but a live pid and start time are no proof it holds the port (a planted file can name any
+  // process): the listener there must be that very process's, or the first request would hand the secret to another.
+  const listeners = loopbackListeners(info.port);
+  if (listeners === undefined) return await handshake(info);
+  if (listeners.size === 0) return `nothing listens on its port ${info.port}`;
+  if (!holdsSocket(info.daemonPid, listeners)) return `its port ${info.port} is held by another process`;
+  return undefined;
+}
+
 /** The one line reporting a session file that was not trusted. */
 export function staleLine(dir: string, reason: string): string {
   return `removed a stale session file "${escapeControls(sessionPath(dir))}" (${
@@ -86,7 +113,8 @@ export function staleLine(dir: string, reason: string): string {
 
 /**
  * Finds the trusted session of corpus directory `dir`: `undefined` when there is none. A file that is unreadable
- * or fails the handshake is removed and reported with {@linkcode staleLine} through `report` (default: stderr).
+ * or fails {@linkcode verifySession} is removed and reported with {@linkcode staleLine} through `report` (default:
+ * stderr).
  */
 export async function openSession(
   dir: string,
@@ -95,7 +123,7 @@ export async function openSession(
 ): Promise<Session | undefined> {
   const info = readSession(dir);
   if (info === undefined) return undefined;
-  const reason = "unreadable" in info ? info.unreadable : await handshake(info);
+  const reason = "unreadable" in info ? info.unreadable : await verifySession(info);
   if (reason !== undefined || "unreadable" in info) {
     await removeSession(dir);
     report(staleLine(dir, reason ?? "unreadable"));
@@ -130,10 +158,11 @@ function holdsSession(dir: string): boolean {
  * Finds the session of a command the way git finds its repository: `--dir` when given, else the nearest `.mapper/`
  * at or above the working directory that holds a session file. When the one found is not `./.mapper`, says so in
  * one line on stderr, so the user knows which project's browser answered. With none found, `dir` is where
- * `mapper browser start` would put one (the nearest `.mapper/`, else `./.mapper`) and `found` is false.
+ * `mapper browser start` would put one (the nearest `.mapper/`, else `./.mapper`) and `found` is false. A directory
+ * another user controls is refused either way (`trustedCorpusDir`).
  */
 export function locateSession(given: string | undefined, io: Io): SessionPlace {
-  if (given !== undefined) return { dir: resolve(io.cwd, given), found: true, given };
+  if (given !== undefined) return { dir: trustedCorpusDir(resolve(io.cwd, given)), found: true, given };
   const here = join(io.cwd, DEFAULT_CORPUS_DIR);
   const withSession = findCorpusDirUp(io.cwd, holdsSession);
   if (withSession !== undefined) {
@@ -145,10 +174,11 @@ export function locateSession(given: string | undefined, io: Io): SessionPlace {
 
 /**
  * The corpus directory `mapper browser start` uses: `--dir` when given, else the nearest existing `.mapper/` walking
- * up (said on stderr when it is not `./.mapper`), else `./.mapper` (created by the start).
+ * up (said on stderr when it is not `./.mapper`), else `./.mapper` (created by the start); never one another user
+ * controls (`trustedCorpusDir`).
  */
 export function startDir(given: string | undefined, io: Io): { dir: string; shown: string } {
-  if (given !== undefined) return { dir: resolve(io.cwd, given), shown: given };
+  if (given !== undefined) return { dir: trustedCorpusDir(resolve(io.cwd, given)), shown: given };
   const here = join(io.cwd, DEFAULT_CORPUS_DIR);
   const found = findCorpusDirUp(io.cwd);
   if (found === undefined || found === here) return { dir: here, shown: DEFAULT_CORPUS_DIR };

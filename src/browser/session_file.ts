@@ -2,7 +2,8 @@
  * The session file `<corpus dir>/.session` (mode 0600): how every other command finds the running daemon.
  *
  * Shape (one JSON object, `schema` 2): `sessionId` (random, 128 bits, hex), `secret` (random, 256 bits, hex: the
- * `Authorization: Bearer` credential of the daemon API), `daemonPid`, `chromiumPid`, `port` (daemon HTTP: corpus
+ * `Authorization: Bearer` credential of the daemon API), `daemonPid`, `daemonStart` (Linux only: when the daemon
+ * process started, clock ticks after boot), `chromiumPid`, `port` (daemon HTTP: corpus
  * server + devtools API), `profile`, `headless`, `startedAt` (ISO), `version` (mapper), `log` (the daemon's log file
  * when detached, else `null`). There is no DevTools endpoint in it: Chromium is driven over a pipe only the daemon
  * holds.
@@ -10,12 +11,13 @@
  * Written atomically (a fresh temp file + rename) once Chromium, the collector and the HTTP server are all up;
  * removed by the daemon when it stops. Reading it proves nothing: anyone who can write the corpus directory (an
  * installed archive, another program) can plant one. {@linkcode readSession} only checks its shape; `session.ts`
- * trusts it after the recorded daemon answered the handshake.
+ * trusts it once the recorded daemon is shown to be alive (see `verifySession` there).
  *
  * @module
  */
 import { join } from "../path.ts";
 import { SESSION_FILE } from "../corpus/owned.ts";
+import { writeUserFile } from "../user_file.ts";
 
 /** Contents of the session file. The one type for it: every reader and writer uses this. */
 export interface SessionInfo {
@@ -27,6 +29,12 @@ export interface SessionInfo {
   secret: string;
   /** Process id of the daemon. */
   daemonPid: number;
+  /**
+   * When the daemon process started, as the OS counts it (Linux: clock ticks after boot, `processStartTime`); absent
+   * elsewhere. With `daemonPid` it names the daemon process itself, so a client can tell it still runs (and so still
+   * holds `port`) without asking it, and a pid reused since by another process from the daemon.
+   */
+  daemonStart?: number;
   /** Process id of Chromium. */
   chromiumPid: number;
   /** Port the daemon listens on. */
@@ -79,6 +87,9 @@ export function sessionProblem(v: unknown): string | undefined {
   if (typeof s.secret !== "string" || !HEX64.test(s.secret)) return "it has no valid secret";
   if (!pid(s.daemonPid) || !pid(s.chromiumPid)) return "its pids are not valid";
   if (s.daemonPid === s.chromiumPid) return "it names the same pid twice";
+  if (s.daemonStart !== undefined && !(Number.isSafeInteger(s.daemonStart) && (s.daemonStart as number) >= 0)) {
+    return "its daemon start time is not valid";
+  }
   if (typeof s.port !== "number" || !Number.isInteger(s.port) || s.port < 1 || s.port > 65535) {
     return "its port is not valid";
   }
@@ -126,18 +137,13 @@ export function readSession(dir: string): SessionInfo | Unreadable | undefined {
   return problem === undefined ? v as SessionInfo : { unreadable: problem };
 }
 
-/** Writes the session file atomically with mode 0600 (a fresh temp file: a planted symlink is never followed). */
+/**
+ * Writes the session file with mode 0600 by the one user-file write (a fresh temp file renamed into place: a planted
+ * symlink is replaced, never followed).
+ */
 export async function writeSession(dir: string, info: SessionInfo): Promise<void> {
-  const target = sessionPath(dir);
-  const tmp = `${target}.${info.sessionId}.tmp`;
-  await Deno.writeTextFile(tmp, JSON.stringify(info) + "\n", { mode: 0o600, createNew: true });
-  try {
-    await Deno.chmod(tmp, 0o600).catch(() => {});
-    await Deno.rename(tmp, target);
-  } catch (err: unknown) {
-    await Deno.remove(tmp).catch(() => {});
-    throw err;
-  }
+  const path = sessionPath(dir);
+  await writeUserFile(path, JSON.stringify(info) + "\n", path, { forceMode: true });
 }
 
 /**

@@ -7,12 +7,15 @@
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type Io, type Sink, withSinks } from "../io.ts";
-import { describe, FileError, SessionError, UsageError } from "../errors.ts";
+import { describe, FileError, PolicyError, SessionError, UsageError } from "../errors.ts";
 import { escapeControls } from "../terminal.ts";
 import { findBrowser } from "./chromium.ts";
 import { prepareCorpusDir, runDaemon, type StartOptions, stopCommand } from "./daemon.ts";
 import { handshake, openSession, type Session, startDir } from "./session.ts";
 import { readSession } from "./session_file.ts";
+import { trustedCorpusDir } from "../corpus/find.ts";
+import { allowedSchemes, assertOpenable, schemesOption } from "./schemes.ts";
+import { readAllCapped } from "../bytes.ts";
 import type { LoopbackResponse } from "./_loopback_http.ts";
 import { privateDir, projectKey } from "./_private.ts";
 
@@ -27,7 +30,23 @@ export interface StartCommandOptions extends Omit<StartOptions, "dir"> {
   dir?: string | undefined;
   /** `--wait` (with `--detach`; default `load`). */
   wait?: WaitFor | undefined;
+  /**
+   * Set on the re-run daemon of `--detach`: the start URL and its allowed schemes come as one JSON object on
+   * standard input ({@linkcode StartSecrets}), never on the command line, which every local user can read.
+   */
+  startStdin?: boolean | undefined;
 }
+
+/** What the parent of a detached daemon hands it on standard input. */
+export interface StartSecrets {
+  /** The page to open once the session is ready. */
+  url?: string;
+  /** Schemes besides http(s) it may have. */
+  allowSchemes?: string[];
+}
+
+/** Largest {@linkcode StartSecrets} read (a URL is capped well below this by the daemon's own limits). */
+const START_STDIN_MAX = 256 * 1024;
 
 /** How long `--detach` waits for the daemon to answer. */
 const DETACH_TIMEOUT_MS = 30_000;
@@ -86,10 +105,11 @@ async function waitForFirstPage(session: Session, url: string | undefined, wait:
   return `  waited for: the first page to load — gave up after ${LOAD_TIMEOUT_MS / 1000} s`;
 }
 
-async function openTab(session: Session, url: string): Promise<string> {
+async function openTab(session: Session, url: string, allow: readonly string[]): Promise<string> {
   let res: LoopbackResponse;
+  const query = new URLSearchParams([["url", url], ...allow.map((a) => ["allow", a])]);
   try {
-    res = await session.request(`/devtools/tabs?url=${encodeURIComponent(url)}`, {
+    res = await session.request(`/devtools/tabs?${query}`, {
       method: "POST",
       signal: AbortSignal.timeout(15_000),
     });
@@ -99,11 +119,17 @@ async function openTab(session: Session, url: string): Promise<string> {
     });
   }
   const text = await res.text();
-  let tab: unknown;
+  let answer: { tab?: unknown; code?: unknown; error?: unknown; hint?: unknown } = {};
   try {
-    tab = (JSON.parse(text) as { tab?: unknown }).tab;
+    answer = JSON.parse(text);
   } catch {
-    tab = undefined;
+    // not JSON
+  }
+  const tab = answer.tab;
+  if (answer.code === "scheme_refused" && typeof answer.error === "string") {
+    throw new PolicyError(escapeControls(answer.error), {
+      ...(typeof answer.hint === "string" ? { hint: escapeControls(answer.hint) } : {}),
+    });
   }
   if (!res.ok || typeof tab !== "string") {
     throw new SessionError(`the session daemon answered ${res.status} when asked to open a tab`, {
@@ -125,7 +151,8 @@ function daemonArgs(opts: StartOptions, dir: string, logFile: string, io: Io): s
   if (opts.browser) args.push("--browser", resolve(io.cwd, opts.browser));
   if (opts.profile) args.push("--profile", resolve(io.cwd, opts.profile));
   if (opts.headless) args.push("--headless");
-  if (opts.url) args.push("--url", opts.url);
+  // The start URL (a magic link or a token URL, perhaps) goes on standard input: /proc/PID/cmdline is world-readable.
+  if (opts.url) args.push("--start-stdin");
   for (const f of opts.browserFlags) args.push(`--browser-flag=${f}`);
   return args;
 }
@@ -164,11 +191,17 @@ async function detach(opts: StartOptions, dir: string, wait: WaitFor, io: Io): P
   const child = new Deno.Command(Deno.execPath(), {
     args: selfCommand(daemonArgs(opts, dir, logFile, io)),
     cwd: io.cwd,
-    stdin: "null",
+    stdin: opts.url ? "piped" : "null",
     stdout: "null",
     stderr: "null",
     detached: true,
   }).spawn();
+  if (opts.url) {
+    const secrets: StartSecrets = { url: opts.url, allowSchemes: [...(opts.allowSchemes ?? [])] };
+    const writer = child.stdin.getWriter();
+    await writer.write(new TextEncoder().encode(JSON.stringify(secrets))).catch(() => {});
+    await writer.close().catch(() => {});
+  }
   let exited: Deno.CommandStatus | undefined;
   child.status.then((s) => (exited = s), () => {});
   const deadline = Date.now() + DETACH_TIMEOUT_MS;
@@ -224,6 +257,23 @@ function fileIo(io: Io, path: string): Io {
   return withSinks(io, sink, sink);
 }
 
+/** The start URL and schemes a detached daemon's parent wrote on its standard input ({@linkcode StartSecrets}). */
+async function readStartSecrets(io: Io): Promise<{ url?: string; allowSchemes?: string[] }> {
+  let v: StartSecrets;
+  try {
+    const bytes = await readAllCapped(io.stdin(), START_STDIN_MAX, () => new Error("too large"));
+    v = JSON.parse(new TextDecoder().decode(bytes));
+  } catch (err: unknown) {
+    throw new SessionError(`cannot read the start URL from standard input: ${describe(err)}`, {
+      hint: "--start-stdin is for 'mapper browser start --detach' itself; use --url",
+    });
+  }
+  const out: { url?: string; allowSchemes?: string[] } = {};
+  if (typeof v?.url === "string") out.url = v.url;
+  if (Array.isArray(v?.allowSchemes)) out.allowSchemes = allowedSchemes(v.allowSchemes);
+  return out;
+}
+
 /** Runs `mapper browser start`. */
 export async function runBrowserStart(cmd: StartCommandOptions, io: Io): Promise<number> {
   const wait = cmd.wait ?? "load";
@@ -232,10 +282,15 @@ export async function runBrowserStart(cmd: StartCommandOptions, io: Io): Promise
       hint: "include the scheme, e.g. --url https://example.com/",
     });
   }
+  if (cmd.startStdin) cmd = { ...cmd, ...await readStartSecrets(io) };
+  cmd = { ...cmd, allowSchemes: schemesOption(cmd.allowSchemes) };
+  assertOpenable(cmd.url, cmd.allowSchemes ?? []);
   // The re-run daemon of --detach is always given the --dir its parent chose, so it does not walk again.
   const { dir, shown } = startDir(cmd.dir, io);
-  const opts: StartOptions = { ...cmd, dir: shown };
+  const { startStdin: _stdin, ...rest } = cmd;
+  const opts: StartOptions = { ...rest, dir: shown };
   await prepareCorpusDir(dir, shown);
+  trustedCorpusDir(dir); // also one just created: inside a folder another user controls it is not ours to use
   if (opts.logFile) {
     const logIo = fileIo(io, opts.logFile);
     try {
@@ -248,7 +303,7 @@ export async function runBrowserStart(cmd: StartCommandOptions, io: Io): Promise
   const live = await openSession(dir, io);
   if (live) {
     const url = opts.url ?? "about:blank";
-    const tab = escapeControls(await openTab(live, url));
+    const tab = escapeControls(await openTab(live, url, opts.allowSchemes ?? []));
     io.stdout.write(
       [
         `● tab  ${tab}`,

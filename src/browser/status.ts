@@ -1,7 +1,7 @@
 /**
  * `mapper browser status`.
  *
- * It trusts the session file only after the handshake (`session.ts`): a file that fails it is reported as stale and
+ * It trusts the session file only once it is verified (`session.ts`): a file that fails is reported as stale and
  * removed; a daemon that passed it but answers `/devtools/status` badly is reported as degraded.
  *
  * @module

@@ -1,7 +1,7 @@
 /** Wiring of `mapper browser start|stop|status`. @module */
 import { type Command, Option } from "./command.ts";
 import { UsageError } from "../errors.ts";
-import { type CliContext, collect, intArg } from "./context.ts";
+import { ALLOW_SCHEME_HELP, type CliContext, collect, intArg } from "./context.ts";
 import { registerBrowserActions } from "./browser_act.ts";
 import { SESSION_DIR_HELP } from "./devtools.ts";
 import { lazy } from "../lazy.ts";
@@ -22,6 +22,7 @@ export function registerBrowser(program: Command, ctx: CliContext): void {
     .option("--profile <dir>", "browser profile directory (default under ~/.mapper/profiles/)")
     .option("--headless", "run without a window (automatic when there is no display)")
     .option("--url <url>", "page to open once the session is ready")
+    .option("--allow-scheme <scheme>", `with --url: ${ALLOW_SCHEME_HELP}`, collect)
     .option("--browser-flag <flag>", "extra Chromium flag (repeatable)", collect)
     .option(
       "--port <n>",
@@ -40,6 +41,7 @@ export function registerBrowser(program: Command, ctx: CliContext): void {
       "load",
     )
     .addOption(new Option("--log-file <path>", "(internal) the detached daemon's log").hideHelp())
+    .addOption(new Option("--start-stdin", "(internal) the detached daemon's start URL, on standard input").hideHelp())
     .action(async (o) => {
       if (o.wait !== "load" && o.wait !== "none") {
         throw new UsageError(`unknown --wait "${o.wait}"`, { hint: "use --wait load or --wait none" });
@@ -52,6 +54,8 @@ export function registerBrowser(program: Command, ctx: CliContext): void {
         profile: o.profile,
         headless: o.headless === true,
         url: o.url,
+        allowSchemes: o.allowScheme,
+        startStdin: o.startStdin === true,
         browserFlags: o.browserFlag ?? [],
         port: o.port,
         dir: o.dir,

@@ -8,7 +8,7 @@
 import type { Command } from "./command.ts";
 import { UsageError } from "../errors.ts";
 import { SESSION_DIR_HELP } from "./devtools.ts";
-import { type CliContext, coordinateArg, intArg, signedIntArg } from "./context.ts";
+import { ALLOW_SCHEME_HELP, type CliContext, collect, coordinateArg, intArg, signedIntArg } from "./context.ts";
 import { lazy } from "../lazy.ts";
 import { ACTION_TIMEOUT_MS, NAVIGATE_TIMEOUT_MS, WAIT_TIMEOUT_MS } from "../timeouts.ts";
 
@@ -27,13 +27,14 @@ export function registerBrowserActions(browser: Command, ctx: CliContext): void 
     .description("open URL in the tab, wait for it to load (and for a client redirect), print the final URL")
     .argument("<url>", "absolute URL")
     .option("--timeout-ms <n>", "longest wait for the load", intArg(1), NAVIGATE_TIMEOUT_MS)
+    .option("--allow-scheme <scheme>", ALLOW_SCHEME_HELP, collect)
     .option("--tab <id>", TAB)
     .option("--json", "print as JSON")
     .option("--dir <path>", SESSION_DIR_HELP)
     .action(async (url, o) => {
       const { runNavigate } = await actCommands();
       ctx.exitCode = await runNavigate(
-        { dir: o.dir, tab: o.tab, json: o.json === true, url, timeoutMs: o.timeoutMs },
+        { dir: o.dir, tab: o.tab, json: o.json === true, url, timeoutMs: o.timeoutMs, allowSchemes: o.allowScheme },
         ctx.io,
       );
     });
@@ -204,13 +205,22 @@ export function registerBrowserActions(browser: Command, ctx: CliContext): void 
     .argument("<action>", "list, new or close")
     .argument("[arg]", "new: the URL to open; close: the tab id")
     .option("--timeout-ms <n>", "new: longest wait for the page to load", intArg(1), NAVIGATE_TIMEOUT_MS)
+    .option("--allow-scheme <scheme>", `new: ${ALLOW_SCHEME_HELP}`, collect)
     .option("--tab <id>", "close: the tab id (same as the argument)")
     .option("--json", "print as JSON")
     .option("--dir <path>", SESSION_DIR_HELP)
     .action(async (action, arg, o) => {
       const { runTabs } = await actCommands();
       ctx.exitCode = await runTabs(
-        { dir: o.dir, tab: o.tab, json: o.json === true, op: action, arg, timeoutMs: o.timeoutMs },
+        {
+          dir: o.dir,
+          tab: o.tab,
+          json: o.json === true,
+          op: action,
+          arg,
+          timeoutMs: o.timeoutMs,
+          allowSchemes: o.allowScheme,
+        },
         ctx.io,
       );
     });

@@ -64,3 +64,7 @@ export const collect: ((value: string, previous: string[] | undefined) => string
   (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value],
   { valueKind: { type: "list" } as const },
 );
+
+/** The help of `--allow-scheme`, the same on every command that opens a URL. */
+export const ALLOW_SCHEME_HELP =
+  "also open URLs of this scheme (file, data, chrome, …; repeatable): only http, https and about:blank otherwise";

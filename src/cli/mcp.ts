@@ -2,7 +2,7 @@
 import type { Command } from "./command.ts";
 import { UsageError } from "../errors.ts";
 import { escapeControls } from "../terminal.ts";
-import { type CliContext, intArg } from "./context.ts";
+import { type CliContext, collect, intArg } from "./context.ts";
 import { lazy } from "../lazy.ts";
 
 /** Registers the `mapper mcp` command. */
@@ -17,6 +17,12 @@ export function registerMcp(program: Command, ctx: CliContext): void {
       "Chromium or Chrome executable (else $MAPPER_BROWSER, else chromium/google-chrome on PATH)",
     )
     .option("--url <url>", "page to open when the session starts (a new tab when one is already running)")
+    .option(
+      "--allow-scheme <scheme>",
+      "let the navigate and tabs tools (and --url) open URLs of this scheme (file, data, …; repeatable): only " +
+        "http, https and about:blank otherwise",
+      collect,
+    )
     .option(
       "--port <n>",
       "daemon port of a session this server starts (the next free port when busy)",
@@ -37,7 +43,14 @@ export function registerMcp(program: Command, ctx: CliContext): void {
       }
       const { runMcp } = await lazy<typeof import("../mcp/server.ts")>(new URL("../mcp/server.ts", import.meta.url));
       ctx.exitCode = await runMcp(
-        { dir: o.dir, headless: o.headless === true, browser: o.browser, url: o.url, port: o.port },
+        {
+          dir: o.dir,
+          headless: o.headless === true,
+          browser: o.browser,
+          url: o.url,
+          port: o.port,
+          allowSchemes: o.allowScheme ?? [],
+        },
         ctx.io,
       );
     });

@@ -1,6 +1,6 @@
 /** Wiring of `mapper snapshot` (the page commands that see; `src/see/`). @module */
 import type { Command } from "./command.ts";
-import { type CliContext, intArg } from "./context.ts";
+import { ALLOW_SCHEME_HELP, type CliContext, collect, intArg } from "./context.ts";
 import { SESSION_DIR_HELP } from "./devtools.ts";
 import { lazy } from "../lazy.ts";
 
@@ -10,6 +10,7 @@ export function registerSee(program: Command, ctx: CliContext): void {
     .command("snapshot")
     .description("print the page of the running browser session as an annotated tree: view, components, coverage")
     .option("--url <url>", "open this URL first (only when the tab is not already there)")
+    .option("--allow-scheme <scheme>", `with --url: ${ALLOW_SCHEME_HELP}`, collect)
     .option("--tab <id>", "the tab to read (id or prefix from 'mapper browser status'); needed with several tabs")
     .option("--interactive", "only interactive nodes and the components around them")
     .option("--coverage", "only view, blocking overlay, warnings and coverage, with selectors for orphans")
@@ -22,7 +23,8 @@ export function registerSee(program: Command, ctx: CliContext): void {
     .addHelpText(
       "after",
       "\nPrints, in order: [View: NAME] (route, memory notes) or [No view matched], [Blocked] when an overlay covers the\n" +
-        'page, [Guide] (component counts), the tree (ID [Component prop="value" … "name" states] or ID role "name"),\n' +
+        "page, [Guide] (a name every line of a component shares, said once; counts the cut tree leaves out), the tree\n" +
+        '(ID [Component prop="value" … "name" states] or ID role "name"; a name the properties say is not repeated),\n' +
         "[Warnings], [Conflicts], [Coverage]. Ids stay valid while their element lives; component queries\n" +
         '(ProductCard[name="Lamp"] AddToCartButton) name targets for the acting commands. Exit 1 when the page has no\n' +
         "interactive node (blank or still loading).",
@@ -34,6 +36,7 @@ export function registerSee(program: Command, ctx: CliContext): void {
       ctx.exitCode = await runSnapshot({
         dir: o.dir,
         url: o.url,
+        allowSchemes: o.allowScheme,
         tab: o.tab,
         interactive: o.interactive === true,
         coverage: o.coverage === true,

@@ -1,5 +1,5 @@
 // Corpus file discovery: a lexical (byte order), depth-first walk of the corpus directory.
-import { join } from "../path.ts";
+import { join, sep } from "../path.ts";
 import type { Diagnostic } from "./diagnostic.ts";
 
 /** Directory names skipped at any depth below the root (exact case): authoring artefacts, not corpus. */
@@ -58,16 +58,27 @@ interface Visit {
 }
 
 /**
- * Lists the corpus files below `dir` in load order. Symlinked files are read through the link; symlinked
- * directories are not descended (a warning says so). Unreadable directories are fatal problems. Synchronous: a
- * large corpus has hundreds of small directories, and one blocking call each is several times faster than a round
- * trip to the runtime's I/O threads.
+ * Whether `target` (a real path) lies inside the directory whose real path is `root`. A corpus is published as it
+ * is read (`/mapper`, `/mapper/diagnostics`, memory notes), so a link out of it would publish whatever file it
+ * names: another user's link to `~/.pgpass` would be served to them.
+ */
+export function insideDir(root: string, target: string): boolean {
+  return target.startsWith(root.endsWith(sep) ? root : root + sep);
+}
+
+/**
+ * Lists the corpus files below `dir` in load order. Symlinked files are read through the link when it stays inside
+ * the corpus directory; a link that resolves outside it is not read (`symlink-outside-corpus`, an error that does
+ * not stop the load); symlinked directories are not descended (a warning says so). Unreadable directories are fatal
+ * problems. Synchronous: a large corpus has hundreds of small directories, and one blocking call each is several
+ * times faster than a round trip to the runtime's I/O threads.
  */
 export function walkCorpus(
   dir: string,
   fatal: Diagnostic[],
   warnings: Diagnostic[],
 ): WalkedFile[] {
+  let root: string | undefined;
   function visit(rel: string): Visit {
     const out: Visit = { files: [], fatal: [], warnings: [] };
     const abs = rel ? join(dir, rel) : dir;
@@ -106,6 +117,28 @@ export function walkCorpus(
               location: { file: join(dir, childRel), line: 0, column: 0 },
             }],
           };
+        }
+        if (isFile && isCorpusFileName(entry.name)) {
+          let real: string | undefined;
+          try {
+            root ??= Deno.realPathSync(dir);
+            real = Deno.realPathSync(join(dir, childRel));
+          } catch {
+            real = undefined;
+          }
+          if (real === undefined || !insideDir(root!, real)) {
+            // The target is not named: the diagnostics are served too, and would tell where it points.
+            return {
+              files: [],
+              fatal: [],
+              warnings: [{
+                code: "symlink-outside-corpus",
+                severity: "error",
+                message: "symbolic link to a file outside the corpus directory; not read (copy the file in instead)",
+                location: { file: join(dir, childRel), line: 0, column: 0 },
+              }],
+            };
+          }
         }
         if (isDir) {
           if (EXCLUDED_DIRS.has(entry.name)) return undefined;

@@ -240,7 +240,7 @@ export function scalarText(node: YamlScalar): string | undefined {
   return node.source;
 }
 
-/** What a node is, for messages ("a mapping", "the string \"x\""). */
+/** What a node is, for messages ("a mapping", "a string"), never what it holds. */
 export function kindOf(node: YamlNode | null): string {
   if (node === null) return "nothing";
   if (node.kind === "map") return "a mapping";
@@ -248,8 +248,10 @@ export function kindOf(node: YamlNode | null): string {
   if (node.kind === "alias") return "an alias";
   const v = node.value;
   if (v === null) return "null";
-  if (typeof v === "string") return `the string ${JSON.stringify(v.length > 40 ? `${v.slice(0, 37)}...` : v)}`;
-  return `the ${typeof v} ${node.source}`;
+  // Never the value itself: a value of the wrong type is not part of the corpus, and diagnostics are served
+  // (`/mapper/diagnostics`) and printed, so quoting it would publish the start of any file that landed in the
+  // directory (a secrets file is a plain YAML string). The location points the author at it.
+  return typeof v === "string" ? "a string" : `a ${typeof v}`;
 }
 
 /** Links the children of `node` (at `depth`) to it, depth first, in document order (see `indexPaths`). */

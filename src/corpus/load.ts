@@ -127,7 +127,8 @@ async function unchangedWalk(
     paths.add(own);
   }
   if (paths.size === 0) return undefined;
-  const stillFiles = await Promise.all([...paths].map((p) => Deno.stat(p).then((i) => i.isFile, () => false)));
+  // A file that became a symbolic link is walked again: the walk decides whether its target may be read.
+  const stillFiles = await Promise.all([...paths].map((p) => Deno.lstat(p).then((i) => i.isFile, () => false)));
   if (stillFiles.includes(false)) return undefined;
   return { files: walk.files, warnings: walk.warnings, changed: paths };
 }

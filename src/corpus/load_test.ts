@@ -412,7 +412,7 @@ Deno.test("load - fatal problems across all files are listed together with posit
   });
   assert.equal(problems.length, 6, problems.join("\n"));
   assert.match(problems[0]!, /^yaml-syntax a\.yaml:4:1: /);
-  assert.equal(problems[1], `type-mismatch b.yaml:2:8: "views" must be a list, found the string "hello"`);
+  assert.equal(problems[1], `type-mismatch b.yaml:2:8: "views" must be a list, found a string`);
   assert.equal(problems[2], `type-mismatch b.yaml:5:15: a component's "selector" must be a string, found a mapping`);
   assert.equal(problems[3], "type-mismatch c.yaml:1:1: the file root must be a mapping, found a list");
   assert.match(problems[4]!, /^yaml-syntax d\.yaml:2:1: .*unique/);
@@ -461,14 +461,57 @@ Deno.test("load - a file that holds a real U+FFFD (valid UTF-8) loads with it", 
   assert.deepEqual(corpus.memory, ["a \uFFFD b"]);
 });
 
-Deno.test("load - symlinked files are read, symlinked directories are skipped with a warning", async () => {
-  await using c = await tempCorpus({ "real/a.yaml": "memory: [real]\n" });
-  await using other = await tempCorpus({ "b.yaml": "memory: [linked]\n" });
-  await Deno.symlink(join(other.dir, "b.yaml"), join(c.dir, "link.yaml"));
+Deno.test("load - symlinked files inside the corpus are read, symlinked directories are skipped with a warning", async () => {
+  await using c = await tempCorpus({ "real/a.yaml": "memory: [real]\n", "shared/b.yml": "memory: [linked]\n" });
+  await using other = await tempCorpus({ "b.yaml": "memory: [outside]\n" });
+  await Deno.symlink(join(c.dir, "shared", "b.yml"), join(c.dir, "link.yaml"));
   await Deno.symlink(other.dir, join(c.dir, "linkdir"));
   const { corpus, diagnostics } = await load(c.dir);
-  assert.deepEqual(corpus.memory, ["linked", "real"]);
+  assert.deepEqual(corpus.memory, ["linked", "real", "linked"]);
   assert.ok(diagnostics.some((d) => d.code === "symlink-dir-skipped"));
+});
+
+Deno.test("load - a symlinked file resolving outside the corpus is not read; the diagnostic names the link only", async () => {
+  await using c = await tempCorpus({ "a.yaml": "memory: [mine]\n" });
+  // Another user's link to a file of the victim: a corpus-shaped secret, and one that is not (a .pgpass line).
+  await using other = await tempCorpus({
+    "notes.yaml": "memory: [s3cr3t-token]\n",
+    "pgpass": "db.internal:5432:prod:admin:S3cr3tP4ss!\n",
+  });
+  await Deno.symlink(join(other.dir, "notes.yaml"), join(c.dir, "b.yaml"));
+  await Deno.symlink(join(other.dir, "pgpass"), join(c.dir, "c.yaml"));
+  const { corpus, diagnostics } = await load(c.dir, { validate: true });
+  assert.deepEqual(corpus.memory, ["mine"]);
+  const outside = diagnostics.filter((d) => d.code === "symlink-outside-corpus");
+  assert.deepEqual(outside.map((d) => [d.location.file, d.severity]), [
+    [join(c.dir, "b.yaml"), "error"],
+    [join(c.dir, "c.yaml"), "error"],
+  ]);
+  const text = JSON.stringify(diagnostics);
+  for (const leak of ["s3cr3t", "S3cr3t", "db.internal", other.dir]) assert.ok(!text.includes(leak), leak);
+});
+
+Deno.test("load - a file swapped for a link out of the corpus between two loads is not read either", async () => {
+  await using c = await tempCorpus({ "a.yaml": "memory: [mine]\n" });
+  await using other = await tempCorpus({ "x.yaml": "memory: [theirs]\n" });
+  const cache = new LoadCache();
+  await load(c.dir, { cache });
+  await Deno.remove(join(c.dir, "a.yaml"));
+  await Deno.symlink(join(other.dir, "x.yaml"), join(c.dir, "a.yaml"));
+  const { corpus, diagnostics } = await load(c.dir, { cache, changed: [join(c.dir, "a.yaml")] });
+  assert.deepEqual(corpus.memory, []);
+  assert.ok(diagnostics.some((d) => d.code === "symlink-outside-corpus"));
+});
+
+Deno.test("load - a type error never quotes the value: a secrets file is one plain YAML string", async () => {
+  const problems = await loadFailure({
+    "a.yaml": "db.internal:5432:prod:admin:S3cr3tP4ss!\n",
+    "b.yaml": "views: 12345\n",
+  });
+  assert.deepEqual(problems, [
+    "type-mismatch a.yaml:1:1: the file root must be a mapping, found a string",
+    `type-mismatch b.yaml:1:8: "views" must be a list, found a number`,
+  ]);
 });
 
 Deno.test("load - problem paths are the corpus directory joined with the relative path", async () => {

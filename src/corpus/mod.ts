@@ -21,8 +21,8 @@
  *   field are dropped with an error diagnostic, subtree included. Nothing is dropped without a diagnostic.
  * - Fatal problem codes: `dir-not-found`, `not-a-directory`, `dir-unreadable`, `file-unreadable`, `file-encoding`,
  *   `yaml-syntax`, `yaml-alias-limit`, `type-mismatch`, `corpus-too-large`. Non-fatal codes: `missing-name`,
- *   `missing-selector`, `missing-route`, `ref-unresolved`, `ref-circular`, `selector-explosion`, `empty-entry`
- *   (errors; `empty-entry` is a warning for an empty item of a string list such as `memory`); `ref-ambiguous`,
+ *   `missing-selector`, `missing-route`, `ref-unresolved`, `ref-circular`, `selector-explosion`, `empty-entry`,
+ *   `symlink-outside-corpus` (errors; `empty-entry` is a warning for an empty item of a string list such as `memory`); `ref-ambiguous`,
  *   `ref-sibling-ignored`, `unknown-field`, `view-field-at-file-root`, `no-views-in-file`, `missing-version`,
  *   `unsupported-version`, `ignored-document`, `yaml-warning` (e.g. an unknown tag), `symlink-dir-skipped`,
  *   `property-missing-name`, `property-missing-extract` (warnings).
@@ -63,8 +63,19 @@ export {
   whereKeyBelongs,
 } from "./schema.ts";
 export { LOCK_FILE, OWNED_FILES, ownedFile, SESSION_FILE } from "./owned.ts";
-export { DEFAULT_CORPUS_DIR, findCorpusDirUp, isDirectory, siteName } from "./find.ts";
+export {
+  DEFAULT_CORPUS_DIR,
+  findCorpusDirUp,
+  isDirectory,
+  SAFE_DIRS_ENV,
+  siteName,
+  systemTrust,
+  trustedCorpusDir,
+  type TrustSystem,
+  UntrustedCorpusError,
+  untrustedReason,
+} from "./find.ts";
 export type { CacheEntry } from "./load.ts";
 export type { WalkedFile } from "./_walk.ts";
-export type { DataError, MapperError } from "../errors.ts";
+export type { DataError, MapperError, PolicyError } from "../errors.ts";
 export type { RawComponent, RawDefinition, RawFile, RawMessage, RawRef, RawRequest, RawView } from "./_decode.ts";

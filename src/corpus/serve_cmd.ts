@@ -12,7 +12,19 @@ import type { Io } from "../io.ts";
 import { DataError, FileError, NetworkError } from "../errors.ts";
 import { CorpusLoadError, type Diagnostic, formatDiagnostic } from "./diagnostic.ts";
 import { componentCount, startCorpusService } from "./service.ts";
-import { siteName } from "./find.ts";
+import { siteName, trustedCorpusDir } from "./find.ts";
+import { type Access, extensionId, guarded, hostsFor } from "../http_guard.ts";
+import { ASSETS } from "../assets.ts";
+
+/** The bundled extension's origin (its manifest `key` fixes the id): the one Origin the corpus health answers. */
+async function bundledExtensionOrigin(): Promise<string | undefined> {
+  try {
+    const key = JSON.parse(ASSETS["extension/manifest.json"] ?? "{}").key;
+    return typeof key === "string" ? `chrome-extension://${await extensionId(key)}` : undefined;
+  } catch {
+    return undefined;
+  }
+}
 import type { CorpusService } from "./service.ts";
 
 /** Options of {@linkcode runServeMapper} (the command's flags). */
@@ -57,6 +69,8 @@ export async function runServeMapper(opts: ServeMapperOptions, io: Io): Promise<
     }
     throw new FileError(`cannot read corpus directory "${opts.dir}": ${err instanceof Error ? err.message : err}`);
   }
+  // Served to anyone on the loopback: never a directory another user controls.
+  trustedCorpusDir(absDir);
 
   /** One log line as written: the text, or with `--json-log` one JSON object. */
   const logLine = (text: string, extra: Record<string, unknown> = {}): string => {
@@ -120,6 +134,9 @@ export async function runServeMapper(opts: ServeMapperOptions, io: Io): Promise<
   lastProblems = first;
 
   const stop = new AbortController();
+  // The session daemon's guard (src/http_guard.ts): loopback Host names only, and no web page's Origin on the
+  // corpus health (it names files by absolute path). Hosts are known once the port is bound.
+  const access: Access = { hosts: [], secret: undefined, extensionOrigin: await bundledExtensionOrigin() };
   let server: Deno.HttpServer;
   try {
     server = Deno.serve({
@@ -131,7 +148,7 @@ export async function runServeMapper(opts: ServeMapperOptions, io: Io): Promise<
         emit("stderr", `${PREFIX} request error: ${err instanceof Error ? err.message : String(err)}`);
         return new Response("internal error", { status: 500 });
       },
-    }, (request) => svc.handle(request) ?? notFound(request));
+    }, guarded(() => access, (request) => svc.handle(request) ?? notFound(request)));
   } catch (err: unknown) {
     if (err instanceof Deno.errors.AddrInUse) {
       throw new NetworkError(`port ${opts.port} on ${opts.host} is already in use`, {
@@ -144,6 +161,7 @@ export async function runServeMapper(opts: ServeMapperOptions, io: Io): Promise<
     );
   }
   const addr = server.addr as Deno.NetAddr;
+  access.hosts = hostsFor(opts.host, addr.port);
   const host = addr.hostname.includes(":") ? `[${addr.hostname}]` : addr.hostname;
   const url = `http://${host}:${addr.port}/mapper`;
   const snap = svc.current();

@@ -1,6 +1,6 @@
 /**
- * The devtools commands' client of the session daemon: finds it through the session file (trusted only after the
- * handshake, `openSession`), calls its HTTP API (`src/browser/api.ts`) with the session secret, and turns every
+ * The devtools commands' client of the session daemon: finds it through the session file (trusted only once it is
+ * verified, `openSession`), calls its HTTP API (`src/browser/api.ts`) with the session secret, and turns every
  * failure into one clear {@linkcode SessionError}.
  *
  * @module
@@ -18,6 +18,7 @@ import {
 } from "../browser/session.ts";
 import type { SessionInfo } from "../browser/session_file.ts";
 import { pidAlive } from "../browser/process.ts";
+import { escapeControls } from "../terminal.ts";
 
 /** A connection to the running daemon. */
 export interface DaemonClient {
@@ -56,6 +57,17 @@ export interface DaemonText {
   readonly contentType: string;
   /** A header's value, or `null`. */
   header(name: string): string | null;
+}
+
+/**
+ * A daemon's error text, safe to print after `mapper <command>:` (CLI) or return as a tool error (MCP): it quotes page
+ * text (a thrown value, a dialog's message, an element's name), so every control, line-breaking and invisible
+ * character is shown escaped, and a newline stays only where the daemon lays out a list of its own, whose lines are
+ * indented (`2 tabs are open:\n  D13A6E0B  …`); any other newline is shown as `\n`, so no line the page wrote can
+ * start in the first column.
+ */
+function oneLine(text: string): string {
+  return escapeControls(String(text), { keepNewlines: true }).replace(/\t/g, "\\t").replace(/\n(?! {2}\S)/g, "\\n");
 }
 
 /**
@@ -100,7 +112,7 @@ export async function connect(dir: string | undefined, io: Io): Promise<DaemonCl
     } catch {
       // not JSON
     }
-    const message = payload.error ?? (text.trim().split("\n")[0] || res.statusText);
+    const message = oneLine(payload.error ?? (text.trim().split("\n")[0] || res.statusText));
     if (res.status === 503) throw new SessionError("the session is still starting", { hint: "retry in a moment" });
     if (res.status === 404 && payload.code === "not_buffered") {
       const list = message.startsWith("console") ? "console" : "network";
@@ -155,8 +167,8 @@ export async function connect(dir: string | undefined, io: Io): Promise<DaemonCl
       }
       if (res.ok) return payload as T;
       if (res.status === 503) throw new SessionError("the session is still starting", { hint: "retry in a moment" });
-      const message = payload.error ?? (text.trim().split("\n")[0] || res.statusText);
-      const hint = payload.hint ?? "check 'mapper browser status'";
+      const message = oneLine(payload.error ?? (text.trim().split("\n")[0] || res.statusText));
+      const hint = oneLine(payload.hint ?? "check 'mapper browser status'");
       if (res.status === 400) throw new UsageError(message, { hint });
       if (res.status === 404 && payload.code !== "not_found") throw new NotFoundError(message, { hint });
       if (payload.hint !== undefined) throw new SessionError(message, { hint });
@@ -166,7 +178,7 @@ export async function connect(dir: string | undefined, io: Io): Promise<DaemonCl
       const res = await request(`/devtools/network/${index}/body?kind=${kind}`);
       if (res.status === 410) {
         const payload = (await res.json().catch(() => ({}))) as Partial<ErrorPayload>;
-        return { reason: payload.reason ?? payload.error ?? "unavailable" };
+        return { reason: oneLine(payload.reason ?? payload.error ?? "unavailable") };
       }
       if (!res.ok) return await fail(res);
       return { bytes: await read(res), contentType: res.header("content-type") ?? "" };

@@ -13,8 +13,9 @@
  */
 import { resolve } from "../path.ts";
 import type { Io } from "../io.ts";
-import { FileError, SessionError, UsageError } from "../errors.ts";
+import { SessionError, UsageError } from "../errors.ts";
 import { escapeControls, toJson } from "../terminal.ts";
+import { writeUserFile } from "../user_file.ts";
 // The browser area's files themselves, not its `mod.ts` (which also brings the CDP client): these commands are short,
 // and every module loaded is start-up time (boundaries_test.ts allows any non-underscore file).
 import {
@@ -139,7 +140,7 @@ async function listOutput<E>(
     if (answer.contentType.startsWith("text/plain")) {
       const count = answer.header("x-mapper-entries");
       await checkEmptyTab(client, opts.tab, count === null ? 1 : Number(count));
-      return escapeControls(answer.text, { keepNewlines: true, bidi: true });
+      return escapeControls(answer.text, { keepNewlines: true });
     }
     payload = client.parse<ListPayload<E>>(path, answer.text, valid);
   }
@@ -177,15 +178,14 @@ export async function runNetworkList(opts: NetworkListOptions, io: Io): Promise<
   return 0;
 }
 
+/**
+ * Writes a body the user asked for by the one user-file write: a page's bytes never go through a symbolic link planted
+ * at the path (it is replaced), and a new file is private (0600), since a body can hold a logged-in page's data.
+ */
 async function save(path: string, bytes: Uint8Array, io: Io): Promise<string> {
-  const abs = resolve(io.cwd, path);
-  try {
-    await Deno.writeFile(abs, bytes);
-  } catch (err: unknown) {
-    throw new FileError(`cannot write "${escapeControls(path)}": ${err instanceof Error ? err.message : String(err)}`, {
-      hint: "pass a file path in an existing, writable directory",
-    });
-  }
+  await writeUserFile(resolve(io.cwd, path), bytes, path, {
+    hint: "pass a file path in an existing, writable directory",
+  });
   return path;
 }
 

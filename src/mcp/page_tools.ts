@@ -20,6 +20,13 @@ const TAB = "The tab to use: its id or a unique prefix (tabs lists them). Needed
 const TARGET = 'What to act on: a node id from snapshot (e.g. "42") or a component query, e.g. ' +
   "'ProductCard[name=\"Basalt Coffee Mug\"] AddToCartButton' (brackets test extracted properties; spaces chain " +
   'matched ancestors; "#N" picks the N-th match, 0-based).';
+/**
+ * Why `--allow-scheme` never becomes a parameter: which schemes open is the user's choice when starting the server
+ * (`mapper mcp --allow-scheme`), never an agent's, which a page may have talked into opening `file:` URLs.
+ */
+const ALLOW_SCHEME_REASON =
+  "the user allows schemes when starting the server (mapper mcp --allow-scheme), never an agent";
+
 const browser = (command: string) => ({ register: registerBrowser, command: `browser ${command}` });
 
 /** Read the page, change nothing. */
@@ -34,9 +41,11 @@ const snapshot = defineTool({
   name: "snapshot",
   title: "Snapshot the page through the map",
   description: "Read the current page as an annotated tree: the view it resolves to and that view's memory notes, " +
-    "a [Blocked] line when an overlay covers the page, a [Guide] of component counts, then one line per node: " +
-    'node id, then [Component prop="value" … state…] or role "name". Act on what you see with a component query ' +
-    "(preferred, survives re-renders) or the node id. Call it first on every page, and again after the page changed.",
+    "a [Blocked] line when an overlay covers the page, a [Guide] with the name every line of a component shares " +
+    '(said once, not on each line), then one line per node: node id, then [Component prop="value" … state…] or ' +
+    'role "name" (a name the properties of the node or of the component around it say is not repeated). Act on ' +
+    "what you see with a component query (preferred, survives re-renders) or the node id. Call it first on every " +
+    "page, and again after the page changed.",
   input: cliInput<{
     url?: string;
     tab?: string;
@@ -47,7 +56,7 @@ const snapshot = defineTool({
   }>({
     register: registerSee,
     command: "snapshot",
-    omit: { "--out": "the snapshot is the tool's answer" },
+    omit: { "--out": "the snapshot is the tool's answer", "--allow-scheme": ALLOW_SCHEME_REASON },
     describe: { tab: TAB },
   }),
   annotations: READ_PAGE,
@@ -64,6 +73,7 @@ const snapshot = defineTool({
         depth: a.depth,
         includeHidden: a.include_hidden === true,
         json: false,
+        allowSchemes: ctx.allowSchemes,
       }, io)
     );
   },
@@ -74,9 +84,11 @@ const navigate = defineTool({
   title: "Open a URL",
   description: "Open an absolute URL in the tab and wait for it to load (and for a client-side redirect); answers " +
     "with the final URL and the view it resolves to. Then call wait_for (view or component) if the page renders " +
-    "late, and snapshot.",
+    "late, and snapshot. Only http(s) URLs (and about:blank) open unless the user started the server with " +
+    "--allow-scheme.",
   input: cliInput<{ url: string; timeout_ms?: number; tab?: string }>({
     ...browser("navigate"),
+    omit: { "--allow-scheme": ALLOW_SCHEME_REASON },
     describe: { url: 'An absolute URL, e.g. "http://localhost:3000/cart".', tab: TAB },
   }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
@@ -84,10 +96,14 @@ const navigate = defineTool({
   async call(a, ctx) {
     const { runNavigate } = await import("../see/act_commands.ts");
     return await ctx.capture((io) =>
-      runNavigate(
-        { dir: ctx.dir, tab: a.tab, json: false, url: a.url, timeoutMs: a.timeout_ms ?? NAVIGATE_TIMEOUT_MS },
-        io,
-      )
+      runNavigate({
+        dir: ctx.dir,
+        tab: a.tab,
+        json: false,
+        url: a.url,
+        timeoutMs: a.timeout_ms ?? NAVIGATE_TIMEOUT_MS,
+        allowSchemes: ctx.allowSchemes,
+      }, io)
     );
   },
 });
@@ -353,7 +369,7 @@ const tabs = defineTool({
   input: cliInput<{ action: "list" | "new" | "close"; url?: string; tab?: string; timeout_ms?: number }>({
     ...browser("tabs"),
     // The CLI's one `[arg]` is two parameters here, so a model never passes a URL where a tab id belongs.
-    omit: { "<arg>": "split into url (new) and tab (close)" },
+    omit: { "<arg>": "split into url (new) and tab (close)", "--allow-scheme": ALLOW_SCHEME_REASON },
     schema: { action: z.enum(["list", "new", "close"]) },
     describe: { tab: "close: the id (or unique prefix) of the tab to close." },
     extra: { url: z.string().min(1).optional().describe("new: the absolute URL to open.") },
@@ -371,6 +387,7 @@ const tabs = defineTool({
         op: a.action,
         arg,
         timeoutMs: a.timeout_ms ?? NAVIGATE_TIMEOUT_MS,
+        allowSchemes: ctx.allowSchemes,
       }, io)
     );
   },

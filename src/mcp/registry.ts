@@ -32,6 +32,8 @@ export interface ToolContext {
   readonly io: Io;
   /** The corpus directory (`--dir`), as given. */
   readonly dir: string;
+  /** Schemes besides http(s) the user let the tools open (`mapper mcp --allow-scheme`). */
+  readonly allowSchemes: readonly string[];
   /**
    * Runs a command's module function with its stdout and stderr captured; returns what it printed as one text
    * (stdout, then any stderr notes). Typed errors propagate and become tool errors.

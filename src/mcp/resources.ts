@@ -21,10 +21,22 @@ function plain(err: unknown): never {
   throw err instanceof MapperError ? new Error(errorText(err)) : err;
 }
 
+/** Loads the corpus of `dir`, refusing one another user controls (`trustedCorpusDir`). */
+async function loadTrusted(dir: string, io: Io) {
+  const { load, trustedCorpusDir } = await import("../corpus/mod.ts");
+  const path = resolve(io.cwd, dir);
+  try {
+    trustedCorpusDir(path);
+  } catch (err: unknown) {
+    plain(err);
+  }
+  return await load(path).catch(plain);
+}
+
 /** The compiled corpus of `dir` as pretty JSON. */
 export async function corpusJson(dir: string, io: Io): Promise<string> {
-  const { compile, load, siteName } = await import("../corpus/mod.ts");
-  const { corpus } = await load(resolve(io.cwd, dir)).catch(plain);
+  const { compile, siteName } = await import("../corpus/mod.ts");
+  const { corpus } = await loadTrusted(dir, io);
   return JSON.stringify(compile(corpus, { site: siteName(io.cwd), version: io.now() }), null, 2);
 }
 
@@ -43,9 +55,8 @@ async function openTabs(dir: string, io: Io): Promise<StatusPayload["tabs"] | un
 
 /** The memory notes that apply now, as Markdown. */
 export async function memoryText(dir: string, io: Io): Promise<string> {
-  const { load } = await import("../corpus/mod.ts");
   const { matchUrl } = await import("../authoring/match.ts");
-  const { corpus } = await load(resolve(io.cwd, dir)).catch(plain);
+  const { corpus } = await loadTrusted(dir, io);
   const lines = ["# Memory notes", ""];
   const list = (notes: readonly string[]) => notes.length === 0 ? ["(none)"] : notes.map((n) => `- ${n}`);
   lines.push("## Site", ...list(corpus.memory), "");

@@ -11,8 +11,6 @@
  */
 import { resolve } from "node:path";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import type { Transport, TransportSendOptions } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { JSONRPCMessage, MessageExtraInfo } from "@modelcontextprotocol/sdk/types.js";
 import { capture, type Io, withSinks } from "../io.ts";
 import { describe, errorText, MapperError, ProblemsFound, SessionError } from "../errors.ts";
 import { VERSION } from "../version.ts";
@@ -57,6 +55,7 @@ export async function buildServer(
   const ctx: ToolContext = {
     io,
     dir: opts.dir,
+    allowSchemes: opts.allowSchemes,
     async capture(fn) {
       const out = capture();
       const err = capture();
@@ -128,35 +127,13 @@ function registerTool(
 /** Longest wait for unanswered requests after standard input ended (the tools' own bounds are shorter). */
 const DRAIN_MS = 90_000;
 
-/**
- * Counts the requests read from the transport that have no answer yet, by JSON-RPC id, and resolves `drained()`
- * once none is left: a client may write its last requests and close its end at once, and those still get answers.
- */
-function trackRequests(transport: Transport): { drained(): Promise<void> } {
-  const open = new Set<string | number>();
-  let wake: (() => void) | undefined;
-  const receive = transport.onmessage;
-  transport.onmessage = <T extends JSONRPCMessage>(message: T, extra?: MessageExtraInfo) => {
-    if ("method" in message && "id" in message) open.add(message.id);
-    receive?.(message, extra);
-  };
-  const send = transport.send.bind(transport);
-  transport.send = async (message: JSONRPCMessage, options?: TransportSendOptions) => {
-    await send(message, options);
-    if (!("method" in message) && "id" in message && open.delete(message.id) && open.size === 0) wake?.();
-  };
-  return {
-    drained: () => open.size === 0 ? Promise.resolve() : new Promise<void>((resolve) => (wake = resolve)),
-  };
-}
-
 /** Runs `mapper mcp` until the client disconnects or the process is told to stop; returns the exit code. */
 export async function runMcp(opts: McpOptions, io: Io): Promise<number> {
   const signal = io.signal; // read first: installs the SIGINT/SIGTERM listeners before anything can block
-  const [{ StdioServerTransport }, process] = await Promise.all([
-    import("@modelcontextprotocol/sdk/server/stdio.js"),
-    import("node:process"),
-  ]);
+  const { assertOpenable, schemesOption } = await import("../browser/mod.ts");
+  opts = { ...opts, allowSchemes: schemesOption(opts.allowSchemes) };
+  assertOpenable(opts.url, opts.allowSchemes); // a refused --url fails here, not at the first tool call
+  const { LineTransport } = await import("./_stdio.ts");
   await using keeper = new SessionKeeper(opts, io);
   const server = await buildServer(opts, io, keeper);
   const { promise: closed, resolve: close } = Promise.withResolvers<string>();
@@ -164,12 +141,12 @@ export async function runMcp(opts: McpOptions, io: Io): Promise<number> {
   void stopped.then(() => close("stopped by a signal"));
   server.server.onclose = () => close("the client disconnected");
   server.server.onerror = (err: Error) => io.stderr.write(`[mcp] ${describe(err)}\n`);
-  const transport = new StdioServerTransport();
+  // Our own line reader (size cap, linear buffering) in front of the SDK's protocol layer.
+  const transport = new LineTransport(Deno.stdin, Deno.stdout);
   await server.connect(transport);
-  const requests = trackRequests(transport);
-  process.stdin.once("end", async () => {
+  void transport.ended.then(async () => {
     // Every request read before the end is answered first; a signal cuts the wait short.
-    await Promise.race([requests.drained(), stopped, new Promise((r) => setTimeout(r, DRAIN_MS))]);
+    await Promise.race([transport.drained(), stopped, new Promise((r) => setTimeout(r, DRAIN_MS))]);
     close("standard input ended");
   });
   io.stderr.write(`[mcp] mapper ${VERSION}: ${TOOLS.length} tools on stdio; corpus ${resolve(io.cwd, opts.dir)}\n`);

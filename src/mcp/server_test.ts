@@ -11,7 +11,7 @@ import { SessionKeeper } from "./session.ts";
 /** A server with `tools` connected in memory to a client (with or without elicitation). */
 async function connected(tools: ToolSpec[], elicit = false) {
   const io = testIo();
-  const opts = { dir: ".mapper", headless: true, port: 0 };
+  const opts = { dir: ".mapper", headless: true, port: 0, allowSchemes: [] };
   const server = await buildServer(opts, io, new SessionKeeper(opts, io), tools);
   const [a, b] = InMemoryTransport.createLinkedPair();
   const client = new Client({ name: "unit", version: "1" }, elicit ? { capabilities: { elicitation: {} } } : {});

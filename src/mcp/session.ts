@@ -10,6 +10,7 @@ import { resolve } from "../path.ts";
 import { capture, type Io, withSinks } from "../io.ts";
 import { SessionError } from "../errors.ts";
 import { openSession, readSession, type SessionInfo } from "../browser/mod.ts";
+import { trustedCorpusDir } from "../corpus/find.ts";
 
 /** What the server was asked to start a session with (the `mapper mcp` flags). */
 export interface SessionOptions {
@@ -23,6 +24,8 @@ export interface SessionOptions {
   url?: string | undefined;
   /** Daemon port of a session this server starts (slides up when busy). */
   port: number;
+  /** Schemes besides http(s) the navigate and tabs tools (and `url`) may open (`--allow-scheme`). */
+  allowSchemes: readonly string[];
 }
 
 /** Keeps (or starts) the session; dispose to stop what it started. */
@@ -54,11 +57,11 @@ export class SessionKeeper implements AsyncDisposable {
 
   async #ensure(): Promise<void> {
     const { runBrowserStart } = await import("../browser/start.ts");
-    const dir = resolve(this.#io.cwd, this.#opts.dir);
+    const dir = trustedCorpusDir(resolve(this.#io.cwd, this.#opts.dir));
     const log = (line: string) => this.#io.stderr.write(`[mcp] ${line}\n`);
     const out = capture();
     const quiet = withSinks(this.#io, out, this.#io.stderr);
-    // Only a session that passes the handshake is used; a stale or planted file is reported and removed by it.
+    // Only a verified session is used (`verifySession`); a stale or planted file is reported and removed by it.
     const live = await openSession(dir, this.#io, log);
     if (live) {
       if (this.#opts.url !== undefined && !this.#urlOpened) {
@@ -92,6 +95,7 @@ export class SessionKeeper implements AsyncDisposable {
       profile: undefined,
       headless: this.#opts.headless,
       url: this.#opts.url,
+      allowSchemes: this.#opts.allowSchemes,
       browserFlags: [],
       port: this.#opts.port,
       dir: this.#opts.dir,

@@ -6,7 +6,8 @@
  * @module
  */
 import { z } from "zod";
-import { UsageError } from "../errors.ts";
+import { PolicyError, UsageError } from "../errors.ts";
+import { quote } from "../terminal.ts";
 import { LEVELS } from "../browser/mod.ts";
 import { type Annotations, defineTool, READ_LOCAL, type ToolSpec } from "./registry.ts";
 import { PAGE_TOOLS } from "./page_tools.ts";
@@ -118,7 +119,26 @@ const networkGet = defineTool({
   },
 });
 
-const CATALOG_INDEX = "Catalog location: an HTTPS URL or a local index.json path. Omit for the public atlas.";
+const CATALOG_INDEX = "Catalog location: an HTTPS URL (plain HTTP only on localhost). Omit for the public atlas.";
+
+/**
+ * The catalog an MCP client names: an HTTPS URL (or plain HTTP on the loopback) under the atlas transport policy,
+ * never a local file. A client is an agent a web page may have talked into anything; a local path would let it read
+ * files through catalog parsing (and their first bytes through its errors). Local catalogs are the user's to give,
+ * with `mapper atlas find --index FILE` or `MAPPER_ATLAS_INDEX`.
+ */
+async function clientIndex(index: string | undefined): Promise<string | undefined> {
+  if (index === undefined) return undefined;
+  const { isUrl, allowedUrl } = await import("../atlas/mod.ts");
+  if (!isUrl(index)) {
+    throw new PolicyError(`index ${quote(index)} is not a URL; an MCP client may name only an https:// catalog`, {
+      hint: "pass the catalog's https:// URL (http:// only on localhost); a local catalog file is for the user " +
+        "to give (MAPPER_ATLAS_INDEX)",
+    });
+  }
+  allowedUrl(index, "pass the catalog's https:// URL (http:// only on localhost)");
+  return index;
+}
 
 /** `atlas_find`: `mapper atlas find`. */
 const atlasFind = defineTool({
@@ -139,12 +159,13 @@ const atlasFind = defineTool({
   async call(a, ctx) {
     const { runFind } = await import("../atlas/find.ts");
     const query = (a.query ?? "").trim();
+    const index = await clientIndex(a.index);
     return await ctx.capture((io) =>
       runFind({
         query: query === "" ? [] : [query],
         category: a.category,
         limit: a.limit ?? 10,
-        index: a.index,
+        index,
         refresh: a.refresh,
       }, io)
     );
@@ -170,8 +191,8 @@ const atlasAdd = defineTool({
     },
     describe: {
       slug: 'The atlas entry to install, e.g. "example" (from atlas_find).',
-      index: "The catalog the slug came from (same value as atlas_find's index); archives are fetched beside it. " +
-        "Omit for the public atlas.",
+      index: "The catalog the slug came from (same value as atlas_find's index): an HTTPS URL (plain HTTP only on " +
+        "localhost); archives are fetched beside it. Omit for the public atlas.",
     },
     extra: {
       confirm: z.boolean().optional().describe(
@@ -183,7 +204,15 @@ const atlasAdd = defineTool({
   annotations: ADD,
   browser: false,
   async call(a, ctx) {
-    const asked = await ctx.confirm(`Install the atlas corpus "${a.slug}" into ${ctx.dir}?`);
+    const index = await clientIndex(a.index);
+    const { archiveLocation, indexLocation } = await import("../atlas/mod.ts");
+    // The user decides knowing where the corpus comes from: the catalog the agent chose, and the archive fetched.
+    const archive = archiveLocation({ slug: a.slug, index }, ctx.io);
+    const asked = await ctx.confirm(
+      `Install the atlas corpus ${quote(a.slug)} into ${quote(ctx.dir)}? Catalog: ${
+        quote(indexLocation(index, ctx.io))
+      }. Archive: ${quote(String(archive))}.`,
+    );
     if (asked === false) return `Nothing installed: the user declined installing "${a.slug}".`;
     if (asked === undefined && a.confirm !== true) {
       throw new UsageError(`installing "${a.slug}" needs the user's confirmation`, {
@@ -192,7 +221,7 @@ const atlasAdd = defineTool({
     }
     const { runAdd } = await import("../atlas/install.ts");
     return await ctx.capture((io) =>
-      runAdd({ slug: a.slug, target: ctx.dir, index: a.index, expectSha256: a.expect_sha256 }, io)
+      runAdd({ slug: a.slug, target: ctx.dir, index, expectSha256: a.expect_sha256 }, io)
     );
   },
 });

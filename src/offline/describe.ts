@@ -49,5 +49,5 @@ export function describeElement(node: TreeNode): string {
   for (const [name, value] of keyAttributes(node)) {
     out += value === "" ? `[${name}]` : `[${name}=${JSON.stringify(shorten(value, MAX_VALUE))}]`;
   }
-  return escapeControls(out, { bidi: true });
+  return escapeControls(out);
 }

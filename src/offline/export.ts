@@ -85,7 +85,7 @@ async function send(url: URL, bytes: Uint8Array, views: string, io: Io): Promise
     const reply = new TextDecoder().decode(answer.reply).replace(/\s+/g, " ").trim();
     const start = [...reply].slice(0, 200).join("");
     throw new NetworkError(
-      `POST ${shown} → ${status}${start ? `: ${escapeControls(start, { bidi: true })}` : ""}`,
+      `POST ${shown} → ${status}${start ? `: ${escapeControls(start)}` : ""}`,
       { hint: "the corpus was not accepted; check the URL and what the server expects" },
     );
   }

@@ -26,10 +26,10 @@ function dialogLine(d: DialogInfo): string {
 /** What a click did, after its line: the control's state before → after, or that nothing visibly happened. */
 function effectText(r: PointerResult): string {
   if (r.state && r.state.before !== r.state.after) {
-    return ` — ${r.state.name} ${r.state.before} → ${r.state.after}`;
+    return ` — ${safe(`${r.state.name} ${r.state.before} → ${r.state.after}`)}`;
   }
   if (r.effects?.length === 0) {
-    const state = r.state ? `; it stayed ${r.state.name} ${r.state.after}` : "";
+    const state = r.state ? `; it stayed ${safe(`${r.state.name} ${r.state.after}`)}` : "";
     return ` — no visible effect (nothing on the page changed within ${EFFECT_WINDOW_MS} ms, no request, no navigation${state})`;
   }
   return "";

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { allowedSchemes, schemeRefusal } from "../browser/mod.ts";
 import { PageError } from "./api.ts";
 import type { PageEngine } from "./engine.ts";
 
@@ -26,4 +27,17 @@ export function num(body: Record<string, unknown>, key: string): number | undefi
     throw new PageError("bad_request", `"${key}" must be a number`, { status: 400 });
   }
   return v;
+}
+
+/**
+ * A URL field the tab is to be sent to, or `undefined`: refused (403 `scheme_refused`) unless it is a web URL,
+ * `about:blank`, or its scheme is in the body's `allowSchemes` (the user's `--allow-scheme`). The daemon's check:
+ * every route that navigates reads its URL through here.
+ */
+export function openableUrl(body: Record<string, unknown>, key: string): string | undefined {
+  const url = str(body, key);
+  if (url === undefined) return undefined;
+  const refused = schemeRefusal(url, allowedSchemes(body.allowSchemes));
+  if (refused) throw new PageError("scheme_refused", refused.message, { hint: refused.hint, status: 403 });
+  return url;
 }

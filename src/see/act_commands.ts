@@ -9,11 +9,15 @@
  *
  * @module
  */
-import { dirname, join, resolve } from "node:path";
+import { resolve } from "../path.ts";
 import type { Io } from "../io.ts";
 import { FileError, UsageError } from "../errors.ts";
 import { escapeControls } from "../terminal.ts";
+import { writeUserFile } from "../user_file.ts";
+// The policy file itself, not the browser area's mod.ts (which brings the CDP client): start-up stays light.
+import { assertOpenable, schemesOption } from "../browser/schemes.ts";
 import { pageCall } from "./client.ts";
+import { connect } from "../devtools/client.ts";
 import { writeResult } from "./output.ts";
 import type { FillResult, KeyResult, PointerResult, ScrollResult } from "./actions.ts";
 import type { NavigateResult, WaitResult } from "./navigate.ts";
@@ -58,6 +62,8 @@ async function print(io: Io, opts: ActCommon, text: string, payload: object): Pr
 export interface NavigateOptions extends ActCommon {
   url: string;
   timeoutMs: number;
+  /** Schemes besides http(s) the URL may have (`--allow-scheme`); the daemon enforces it. */
+  allowSchemes?: readonly string[] | undefined;
 }
 
 /** Runs `mapper browser navigate URL`. */
@@ -70,6 +76,7 @@ export async function runNavigate(opts: NavigateOptions, io: Io): Promise<number
   const r = await call<NavigateResult & { view: string | null }>(opts, io, "navigate", {
     url: opts.url,
     timeoutMs: opts.timeoutMs,
+    allowSchemes: schemesOption(opts.allowSchemes),
   }, opts.timeoutMs);
   const view = r.view ? `  view: ${escapeControls(r.view)}\n` : "";
   return await print(io, opts, formatNavigate(r) + view, r);
@@ -241,7 +248,10 @@ function defaultShotName(now: number): string {
   return `screenshot-${d}.png`;
 }
 
-/** Writes the image beside its target first and renames it into place, so a failed write leaves nothing. */
+/**
+ * Writes the image by the one user-file write (beside its target first, then renamed into place): a failed write leaves
+ * nothing, a planted symbolic link is replaced rather than written through, and a new file is private (0600).
+ */
 async function writeImage(path: string, bytes: Uint8Array, shown: string): Promise<void> {
   let st: Deno.FileInfo | undefined;
   try {
@@ -254,19 +264,7 @@ async function writeImage(path: string, bytes: Uint8Array, shown: string): Promi
       hint: "give a file name, e.g. --out shot.png",
     });
   }
-  const tmp = join(dirname(path), `.${crypto.randomUUID()}.tmp`);
-  try {
-    await Deno.writeFile(tmp, bytes, { createNew: true });
-    await Deno.rename(tmp, path);
-  } catch (err: unknown) {
-    await Deno.remove(tmp).catch(() => {});
-    throw new FileError(
-      `cannot write "${escapeControls(shown)}": ${err instanceof Error ? err.message : String(err)}`,
-      {
-        hint: "pass --out with a file path in an existing, writable directory",
-      },
-    );
-  }
+  await writeUserFile(path, bytes, shown, { hint: "pass --out with a file path in an existing, writable directory" });
 }
 
 /** Runs `mapper browser screenshot`. */
@@ -308,6 +306,8 @@ export interface TabsOptions extends ActCommon {
   op: string;
   arg?: string | undefined;
   timeoutMs: number;
+  /** `new`: schemes besides http(s) the URL may have (`--allow-scheme`); the daemon enforces it. */
+  allowSchemes?: readonly string[] | undefined;
 }
 
 /** Runs `mapper browser tabs list|new [URL]|close ID`. */
@@ -319,12 +319,14 @@ export async function runTabs(opts: TabsOptions, io: Io): Promise<number> {
   }
   if (opts.op === "new") {
     const url = opts.arg ?? "about:blank";
+    const allowSchemes = schemesOption(opts.allowSchemes);
+    // Refused before a blank tab is opened for it (the daemon refuses it again when asked to navigate).
+    assertOpenable(url, allowSchemes);
     if (!URL.canParse(url)) {
       throw new UsageError(`${JSON.stringify(escapeControls(url))} is not an absolute URL`, {
         hint: "include the scheme, e.g. https://example.com/",
       });
     }
-    const { connect } = await import("../devtools/mod.ts");
     const client = await connect(opts.dir, io);
     const opened = await client.post<{ tab: string }>(`/devtools/tabs?url=about:blank`, {}, 30_000);
     let text = `opened tab ${opened.tab.slice(0, 8)}\n`;
@@ -334,7 +336,7 @@ export async function runTabs(opts: TabsOptions, io: Io): Promise<number> {
         { ...opts, tab: opened.tab },
         io,
         "navigate",
-        { url, timeoutMs: opts.timeoutMs },
+        { url, timeoutMs: opts.timeoutMs, allowSchemes },
         opts.timeoutMs,
       );
       text = `opened tab ${opened.tab.slice(0, 8)}; ${formatNavigate(nav)}`;

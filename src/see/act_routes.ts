@@ -26,7 +26,7 @@ import { PageError, type ResolvedSummary } from "./api.ts";
 import type { PageEngine, PageTarget } from "./engine.ts";
 import { findNode, matchedNodes, queryMatches, whyNoMatch } from "./resolve.ts";
 import { parseTarget, QueryParseError } from "./query.ts";
-import { num, type PageRoute, str } from "./_body.ts";
+import { num, openableUrl, type PageRoute, str } from "./_body.ts";
 import { ACTION_TIMEOUT_MS } from "../timeouts.ts";
 import type { SeeCollect, SeeNode } from "./page.js";
 import { type ActPage, click, fill, hover, keypress, scroll } from "./actions.ts";
@@ -220,8 +220,9 @@ function condition(body: Record<string, unknown>): WaitCondition {
 /** The acting routes, by command name. */
 export const ACT_ROUTES: Record<string, PageRoute> = {
   navigate: route(async (engine, body) => {
+    const url = openableUrl(body, "url") ?? required(body, "url", "the URL");
     const { page } = await actPage(engine, body);
-    const r = await navigate(page, required(body, "url", "the URL"), timeout(body));
+    const r = await navigate(page, url, timeout(body));
     return { ...r, view: engine.resolution(r.url).view?.name ?? null };
   }),
   click: route(async (engine, body) => {

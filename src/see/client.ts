@@ -5,7 +5,8 @@
  * @module
  */
 import type { Io } from "../io.ts";
-import { connect } from "../devtools/mod.ts";
+// The client itself, not `devtools/mod.ts`, which also brings the console and network commands and their formatter.
+import { connect } from "../devtools/client.ts";
 
 /** Posts `body` to `/devtools/page/<command>` of the session of corpus directory `dir`; resolves with the answer. */
 export async function pageCall<T>(

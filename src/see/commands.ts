@@ -6,6 +6,8 @@
 import { resolve } from "node:path";
 import type { Io } from "../io.ts";
 import { SessionError } from "../errors.ts";
+// The policy file itself, not the browser area's mod.ts (which brings the CDP client): start-up stays light.
+import { schemesOption } from "../browser/schemes.ts";
 import type { SnapshotPayload } from "./api.ts";
 import { pageCall } from "./client.ts";
 import { writeResult } from "./output.ts";
@@ -25,6 +27,8 @@ export interface SnapshotOptions {
   /** `--dir`; absent: the session is found walking up from the working directory. */
   dir?: string | undefined;
   url?: string | undefined;
+  /** Schemes besides http(s) `url` may have (`--allow-scheme`); the daemon enforces it. */
+  allowSchemes?: readonly string[] | undefined;
   tab?: string | undefined;
   interactive: boolean;
   coverage: boolean;
@@ -41,6 +45,7 @@ export async function runSnapshot(opts: SnapshotOptions, io: Io): Promise<number
   const payload = await pageCall<SnapshotPayload>(opts.dir, io, "snapshot", {
     tab: opts.tab,
     url: opts.url,
+    allowSchemes: schemesOption(opts.allowSchemes),
     includeHidden: opts.includeHidden,
     ...(opts.treeOut !== undefined ? { tree: true } : {}),
   });

@@ -8,6 +8,7 @@
  */
 import { type ActPage, assertNoDialog, dialogOpenError } from "./actions.ts";
 import { PageError } from "./api.ts";
+import { escapeControls } from "../terminal.ts";
 import type { DialogInfo } from "./page_events.ts";
 
 /** Result of {@linkcode evaluate}. */
@@ -77,7 +78,8 @@ function describeThrown(d: NonNullable<EvalAnswer["exceptionDetails"]>): string 
   const line = d.lineNumber !== undefined && !/in promise/.test(d.text ?? "")
     ? ` (line ${d.lineNumber + 1}, column ${(d.columnNumber ?? 0) + 1})`
     : "";
-  return `${message}${line}`;
+  // A thrown value is the page's text: one line, every invisible character shown (the error quotes it).
+  return `${escapeControls(message)}${line}`;
 }
 
 async function run(page: ActPage, expression: string, replMode: boolean): Promise<EvalAnswer | { dialog: DialogInfo }> {
@@ -162,7 +164,9 @@ export async function evaluate(page: ActPage, js: string): Promise<EvalResult> {
       returnByValue: true,
     });
     if (s.exceptionDetails) {
-      const why = s.exceptionDetails.exception?.description?.split("\n")[0]?.replace(/^Error: /, "") ?? "not JSON";
+      const why = escapeControls(
+        s.exceptionDetails.exception?.description?.split("\n")[0]?.replace(/^Error: /, "") ?? "not JSON",
+      ); // it names the page's own keys
       throw new PageError("not_json", `the result cannot be returned as JSON: ${why}`, {
         hint: "return plain data: e.g. el.textContent instead of el, or JSON-friendly fields of an object",
       });

@@ -1,13 +1,14 @@
 /**
  * The one writer of the page commands' results: text for people and agents, or `--json` (one object, `"schema": 1`
- * first, on stdout), to stdout or to `--out FILE` (then stdout gets one `saved FILE (N bytes)` line).
+ * first, on stdout), to stdout or to `--out FILE` (then stdout gets one `saved FILE (N bytes)` line; the file is
+ * written by the one user-file write, `src/user_file.ts`).
  *
  * @module
  */
-import { resolve } from "node:path";
+import { resolve } from "../path.ts";
 import type { Io } from "../io.ts";
-import { FileError } from "../errors.ts";
 import { escapeControls, toJson } from "../terminal.ts";
+import { writeUserFile } from "../user_file.ts";
 import { PAGE_SCHEMA } from "./api.ts";
 
 /** Output flags every page command shares. */
@@ -36,13 +37,9 @@ export async function writeResult(
     return;
   }
   const bytes = new TextEncoder().encode(body);
-  try {
-    await Deno.writeFile(resolve(io.cwd, opts.out), bytes);
-  } catch (err: unknown) {
-    throw new FileError(
-      `cannot write "${escapeControls(opts.out)}": ${err instanceof Error ? err.message : String(err)}`,
-      { hint: "pass --out with a file path in an existing, writable directory" },
-    );
-  }
+  // A planted symbolic link at the path is replaced, not written through; a new file is private (0600).
+  await writeUserFile(resolve(io.cwd, opts.out), bytes, opts.out, {
+    hint: "pass --out with a file path in an existing, writable directory",
+  });
   io.stdout.write(`saved ${escapeControls(opts.out)} (${bytes.length} bytes)\n`);
 }

@@ -95,7 +95,7 @@ export function editDistance(a: string, b: string): number {
  */
 function quote(v: string, max = 50): string {
   const cut = v.length > max ? `${v.slice(0, max - 1)}…` : v;
-  return `"${escapeControls(cut.replace(/\\/g, "\\\\").replace(/"/g, '\\"'), { bidi: true })}"`;
+  return `"${escapeControls(cut.replace(/\\/g, "\\\\").replace(/"/g, '\\"'))}"`;
 }
 
 /** `Name k="v" …` with only the given property names (all when `keys` is undefined). */

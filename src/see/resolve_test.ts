@@ -216,10 +216,10 @@ Deno.test("resolveTarget - page text in the candidate and value lists cannot sta
   };
   const ambiguous = run("Buy");
   assert.equal(ambiguous.split("\n").length, 3, ambiguous);
-  assert.match(ambiguous, /\n {2}#0 {2}id=\d+ {2}Card title="one\\x0amapper browser click: /);
+  assert.match(ambiguous, /\n {2}#0 {2}id=\d+ {2}Card title="one\\nmapper browser click: /);
   const values = run("Card[title=zzz]");
   assert.equal(values.split("\n").length, 1, values);
-  assert.match(values, /title values: "one\\x0amapper browser click: /);
+  assert.match(values, /title values: "one\\nmapper browser click: /);
   for (const text of [ambiguous, values]) {
     assert.ok(!text.includes("\u001b") && !text.includes("\u202e"), text);
   }

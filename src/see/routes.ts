@@ -11,7 +11,7 @@
  */
 import { PAGE_SCHEMA, PageError } from "./api.ts";
 import type { PageEngine } from "./engine.ts";
-import { num, type PageRoute, str } from "./_body.ts";
+import { num, openableUrl, type PageRoute, str } from "./_body.ts";
 import { ACT_ROUTES } from "./act_routes.ts";
 
 export { num, type PageRoute, str } from "./_body.ts";
@@ -20,9 +20,10 @@ export const PAGE_ROUTES: Record<string, PageRoute> = {
   ...ACT_ROUTES,
   tabs: async (engine) => ({ tabs: await engine.tabs() }),
   snapshot: async (engine, body) => {
+    const url = openableUrl(body, "url");
     const t = await engine.target(str(body, "tab"));
     const opts = {
-      url: str(body, "url"),
+      url,
       includeHidden: body.includeHidden === true,
       settleMs: num(body, "settleMs") ?? 3000,
     };

@@ -21,7 +21,7 @@ const MAX_SHOWN = 80;
 
 function q(v: string): string {
   const cut = v.length > MAX_SHOWN ? `${v.slice(0, MAX_SHOWN - 1)}…` : v;
-  return `"${escapeControls(cut.replace(/\\/g, "\\\\").replace(/"/g, '\\"'), { bidi: true })}"`;
+  return `"${escapeControls(cut.replace(/\\/g, "\\\\").replace(/"/g, '\\"'))}"`;
 }
 
 /**
@@ -49,19 +49,40 @@ export function nameCarried(name: string, values: readonly string[]): boolean {
   return words.some((w) => w !== "") && used.every(Boolean);
 }
 
-/** One tree line's content (no id, no indent): `[Component k="v" "name" state…]` or `role "name" state…`. */
-export function nodeText(n: SeeNode): string {
+/** What a tree line may leave off because something printed elsewhere already says it. */
+export interface LineContext {
+  /** Property values of the nearest component around the node: a name made only of them is not repeated. */
+  around?: readonly string[] | undefined;
+  /** The name the `[Guide]` says once for every line of this component: not repeated on the line. */
+  guideName?: string | undefined;
+}
+
+/**
+ * The accessible name a line prints: none when the node's own properties or those of the component around it say it
+ * (a card's link named by the card's `name`, a grid row named by its cells), else the name.
+ */
+function shownName(n: SeeNode, around: readonly string[] = []): string {
+  if (!n.name) return "";
+  return nameCarried(n.name, [...(n.props ?? []).map(([, v]) => v), ...around]) ? "" : n.name;
+}
+
+/**
+ * One tree line's content (no id, no indent): `[Component k="v" "name" state…]` or `role "name" state…`. The name is
+ * left off when the properties (the node's or, given `ctx.around`, its component's) say it, or the `[Guide]` does.
+ */
+export function nodeText(n: SeeNode, ctx: LineContext = {}): string {
   const props = [...(n.props ?? [])].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   const values = new Set(props.map(([, v]) => v));
   const bits: string[] = [];
   for (const [k, v] of props) bits.push(`${k}=${q(v)}`);
-  if (n.name && !nameCarried(n.name, [...values])) bits.push(q(n.name));
+  const name = shownName(n, ctx.around);
+  if (name && name !== ctx.guideName) bits.push(q(name));
   bits.push(...(n.states ?? []));
   if (n.value !== undefined && n.value !== "" && !values.has(n.value)) bits.push(`value=${q(n.value)}`);
   if (n.hidden) bits.push("hidden");
   // Roles come from the page (a `role` attribute): escaped like every other page text.
-  if (n.component !== undefined) return `[${[escapeControls(n.component, { bidi: true }), ...bits].join(" ")}]`;
-  return [escapeControls(n.role, { bidi: true }), ...bits].join(" ");
+  if (n.component !== undefined) return `[${[escapeControls(n.component), ...bits].join(" ")}]`;
+  return [escapeControls(n.role), ...bits].join(" ");
 }
 
 /** Cuts a tree: `--interactive` keeps interactive nodes and their matched ancestors; `--depth` cuts levels. */
@@ -84,16 +105,96 @@ export function cutTree(tree: readonly SeeNode[], opts: TreeOptions): SeeNode[] 
   return walk(tree, 0);
 }
 
-function treeLines(tree: readonly SeeNode[]): string[] {
-  const lines: string[] = [];
-  const walk = (nodes: readonly SeeNode[], depth: number) => {
-    for (const n of nodes) {
-      lines.push(`${"  ".repeat(depth)}${n.id} ${nodeText(n)}`);
-      if (n.children) walk(n.children, depth + 1);
+/** A node of the printed tree with its depth and the property values of the component around it. */
+interface Placed {
+  node: SeeNode;
+  depth: number;
+  /** Values that may stand for the node's name: empty unless the node is the only one of its kind around them. */
+  around: readonly string[];
+}
+
+/**
+ * The printed tree in line order. A node's name may be left to the properties of the nearest component around it
+ * only when it is the only node of its kind (its component, else its role) in that component: a card's one link, a
+ * filter's one checkbox. Of two tabs in `[Tabs selected="Settings"]`, neither gives its name up, so which one is
+ * "Settings" stays on its line.
+ */
+function place(tree: readonly SeeNode[]): Placed[] {
+  const out: Array<Placed & { scope: number }> = [];
+  const kinds = new Map<string, number>();
+  const kind = (scope: number, n: SeeNode) => `${scope}\u0000${n.component ?? `role\u0000${n.role}`}`;
+  const values: Array<readonly string[]> = [[]];
+  const walk = (nodes: readonly SeeNode[], depth: number, scope: number) => {
+    for (const node of nodes) {
+      out.push({ node, depth, around: values[scope]!, scope });
+      kinds.set(kind(scope, node), (kinds.get(kind(scope, node)) ?? 0) + 1);
+      let inner = scope;
+      if (node.component !== undefined) {
+        inner = values.length;
+        values.push((node.props ?? []).map(([, v]) => v));
+      }
+      if (node.children) walk(node.children, depth + 1, inner);
     }
   };
-  walk(tree, 0);
-  return lines;
+  walk(tree, 0, 0);
+  return out.map(({ node, depth, around, scope }) => ({
+    node,
+    depth,
+    around: kinds.get(kind(scope, node)) === 1 ? around : [],
+  }));
+}
+
+/**
+ * The names the `[Guide]` says once: a component printed at least twice whose every line would print the same name
+ * (24 "Add to cart" buttons), by component.
+ */
+function sharedNames(placed: readonly Placed[]): Map<string, string> {
+  const seen = new Map<string, { name: string; lines: number }>();
+  const mixed = new Set<string>();
+  for (const { node, around } of placed) {
+    if (node.component === undefined || mixed.has(node.component)) continue;
+    const name = shownName(node, around);
+    const had = seen.get(node.component);
+    if (name === "" || (had && had.name !== name)) {
+      mixed.add(node.component);
+      seen.delete(node.component);
+    } else {
+      seen.set(node.component, { name, lines: (had?.lines ?? 0) + 1 });
+    }
+  }
+  return new Map([...seen].filter(([, s]) => s.lines > 1).map(([c, s]) => [c, s.name]));
+}
+
+function treeLines(placed: readonly Placed[], names: ReadonlyMap<string, string>): string[] {
+  return placed.map(({ node, depth, around }) =>
+    `${" ".repeat(depth)}${node.id} ${
+      nodeText(node, { around, guideName: node.component === undefined ? undefined : names.get(node.component) })
+    }`
+  );
+}
+
+/**
+ * The `[Guide]` lines: only what the tree below does not say. A component is listed with its count when the tree
+ * shows fewer of its (visible) instances than the page has (`--depth`, `--interactive`), and with the name every line
+ * of it shares, said here once instead of on each line.
+ */
+function guideLines(counts: Readonly<Record<string, number>>, placed: readonly Placed[], names: Map<string, string>) {
+  const shown = new Map<string, number>();
+  for (const { node } of placed) {
+    if (node.component !== undefined && !node.hidden) shown.set(node.component, (shown.get(node.component) ?? 0) + 1);
+  }
+  const listed = guide(counts).filter(([c, n]) => names.has(c) || (shown.get(c) ?? 0) < n);
+  for (const c of names.keys()) if (counts[c] === undefined) listed.push([c, 0]);
+  if (!listed.length) return [];
+  const width = Math.max(...listed.map(([c]) => c.length));
+  return [
+    "",
+    "[Guide]",
+    ...listed.map(([c, n]) => {
+      const name = names.get(c);
+      return `${c.padEnd(width)} ${n}${name === undefined ? "" : ` ${q(name)}`}`;
+    }),
+  ];
 }
 
 /** The `[Guide]` counts: most frequent first, ties by name. */
@@ -101,16 +202,12 @@ export function guide(counts: Readonly<Record<string, number>>): Array<[string, 
   return Object.entries(counts).sort(([a, x], [b, y]) => y - x || (a < b ? -1 : a > b ? 1 : 0));
 }
 
-function pct(n: number, of: number): string {
-  return `${of === 0 ? 0 : Math.round((n * 100) / of)}%`;
-}
-
-/** The `[Coverage]` line. */
+/** The `[Coverage]` line: the visible interactive elements, and how many of them are in each tier. */
 export function coverageLine(c: SnapshotPayload["page"]["coverage"]): string {
-  if (c.interactive === 0) return "0 interactive ∅";
-  return `${c.interactive} interactive · ${c.t1} direct T1 (${pct(c.t1, c.interactive)}) · ${c.t2} scoped T2 (${
-    pct(c.t2, c.interactive)
-  }) · ${c.t3} orphaned T3 ${c.t3 === 0 ? "✓" : "✗"}`;
+  if (c.interactive === 0) return "[Coverage] 0 interactive ∅";
+  return `[Coverage] ${c.interactive} interactive: ${c.t1} T1 direct · ${c.t2} T2 scoped · ${c.t3} T3 orphaned ${
+    c.t3 === 0 ? "✓" : "✗"
+  }`;
 }
 
 function head(p: SnapshotPayload): string[] {
@@ -133,9 +230,10 @@ function head(p: SnapshotPayload): string[] {
   }
   const b = p.page.blocked;
   if (b) {
+    const role = escapeControls(b.role);
     const what = b.component
-      ? `${b.component} (${b.role}${b.name ? ` ${q(b.name)}` : ""})`
-      : `${b.role}${b.name ? ` ${q(b.name)}` : ""}`;
+      ? `${b.component} (${role}${b.name ? ` ${q(b.name)}` : ""})`
+      : `${role}${b.name ? ` ${q(b.name)}` : ""}`;
     lines.push("", `[Blocked] ${what} covers the page; accept or dismiss it first (id ${b.id})`);
   }
   return lines;
@@ -150,15 +248,26 @@ function warning(u: SnapshotPayload["unmatched"][number]): string {
 function tail(p: SnapshotPayload): string[] {
   const lines: string[] = [];
   if (p.unmatched.length) {
+    // One line per kind, not per component: `matched nothing: A, B; global: C`, `matched only hidden elements: D (3)`.
+    const names = (list: SnapshotPayload["unmatched"]) =>
+      list.map((u) => `${escapeControls(u.name)}${u.hidden ? ` (${u.hidden})` : ""}`).join(", ");
+    const kind = (list: SnapshotPayload["unmatched"]) => {
+      const here = list.filter((u) => u.view !== null);
+      const global = list.filter((u) => u.view === null);
+      return [names(here), global.length ? `global: ${names(global)}` : ""].filter(Boolean).join("; ");
+    };
+    const nothing = kind(p.unmatched.filter((u) => !u.hidden));
+    const hidden = kind(p.unmatched.filter((u) => u.hidden));
     lines.push("", "[Warnings]");
-    for (const u of p.unmatched) lines.push(`  ${warning(u)}`);
+    if (nothing) lines.push(`  matched nothing: ${nothing}`);
+    if (hidden) lines.push(`  matched only hidden elements: ${hidden}`);
   }
   const conflicts = [
     ...p.viewConflicts.map((v) => `view ${v} is as specific as ${p.view?.name} for this URL; ${p.view?.name} wins`),
     ...p.page.conflicts,
   ];
-  if (conflicts.length) lines.push("", "[Conflicts]", ...conflicts.map((c) => `  ${c}`));
-  lines.push("", "[Coverage] (visible only)", coverageLine(p.page.coverage));
+  if (conflicts.length) lines.push("", "[Conflicts]", ...conflicts.map((c) => `  ${escapeControls(c)}`));
+  lines.push("", coverageLine(p.page.coverage));
   return lines;
 }
 
@@ -175,7 +284,7 @@ export function formatSnapshot(
       lines.push("", "[Empty properties] (visible matches whose extract found nothing)");
       for (const e of empty) {
         lines.push(
-          `  ${escapeControls(`${e.component}.${e.property}`, { bidi: true })} (empty) on ${e.count} of ${e.of} — ` +
+          `  ${escapeControls(`${e.component}.${e.property}`)} (empty) on ${e.count} of ${e.of} — ` +
             `extract ${q(e.extract)}`,
         );
       }
@@ -185,7 +294,7 @@ export function formatSnapshot(
     const clusters = new Map<string, Array<{ role: string; name: string }>>();
     for (const o of p.page.coverage.orphans) clusters.set(o.suggestion, [...(clusters.get(o.suggestion) ?? []), o]);
     for (const [sel, list] of [...clusters].sort((a, b) => b[1].length - a[1].length)) {
-      const roles = escapeControls([...new Set(list.map((o) => o.role))].join("/"), { bidi: true });
+      const roles = escapeControls([...new Set(list.map((o) => o.role))].join("/"));
       const names = [...new Set(list.map((o) => o.name).filter(Boolean))];
       const shown = names.length === 0
         ? "(no text)"
@@ -194,12 +303,10 @@ export function formatSnapshot(
     }
     return lines.join("\n") + "\n";
   }
-  const g = guide(p.page.counts);
-  if (g.length) {
-    const width = Math.max(...g.map(([n]) => n.length));
-    lines.push("", "[Guide]", ...g.map(([n, c]) => `${n.padEnd(width)}  ${String(c).padStart(3)}`));
-  }
-  lines.push("", "--- component tree ---", ...treeLines(cutTree(p.page.tree.children ?? [], opts)));
+  const placed = place(cutTree(p.page.tree.children ?? [], opts));
+  const names = sharedNames(placed);
+  lines.push(...guideLines(p.page.counts, placed, names));
+  lines.push("", "--- component tree ---", ...treeLines(placed, names));
   lines.push(...tail(p));
   return lines.join("\n") + "\n";
 }

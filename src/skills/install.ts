@@ -10,7 +10,7 @@ import { describe, FileError } from "../errors.ts";
 import type { Io } from "../io.ts";
 import { VERSION } from "../version.ts";
 import { toJson } from "../terminal.ts";
-import { replaceDirectory, type SwapOps } from "../staged.ts";
+import { replaceDirectory, type SwapOps } from "../user_file.ts";
 import { isAbsolute, join, resolve } from "node:path";
 
 /** Options of `mapper skills install`. */

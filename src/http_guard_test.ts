@@ -1,7 +1,12 @@
 import assert from "node:assert/strict";
-import { type Access, guarded, newSecret, refusal, sameSecret } from "./_guard.ts";
+import { type Access, guarded, hostsFor, newSecret, refusal, sameSecret } from "./http_guard.ts";
 
-const access: Access = { port: 4000, secret: "ab".repeat(32), extensionOrigin: "chrome-extension://abcdefghijklmnop" };
+const SECRET = "ab".repeat(32);
+const access: Access = {
+  hosts: ["127.0.0.1:4000"],
+  secret: SECRET,
+  extensionOrigin: "chrome-extension://abcdefghijklmnop",
+};
 
 function req(path: string, headers: Record<string, string> = {}, method = "GET"): Request {
   const r = new Request(`http://127.0.0.1:4000${path}`, { method });
@@ -10,7 +15,7 @@ function req(path: string, headers: Record<string, string> = {}, method = "GET")
   return new Request(r, { headers: h });
 }
 
-const auth = { authorization: `Bearer ${access.secret}` };
+const auth = { authorization: `Bearer ${SECRET}` };
 
 async function code(res: Response | undefined): Promise<string | undefined> {
   if (!res) return undefined;
@@ -26,7 +31,7 @@ Deno.test("daemon guard - the devtools API needs the session secret", async () =
     "forbidden_secret",
   );
   assert.equal(
-    await code(refusal(req("/devtools/status", { authorization: access.secret }), access)),
+    await code(refusal(req("/devtools/status", { authorization: SECRET }), access)),
     "forbidden_secret",
   );
   assert.equal(refusal(req("/devtools/status", auth), access), undefined);
@@ -100,4 +105,49 @@ Deno.test("daemon guard - secrets are 256 random bits; comparison needs the exac
   assert.ok(!sameSecret(a, a.slice(0, -1) + (a.endsWith("0") ? "1" : "0")));
   assert.ok(!sameSecret("", ""));
   assert.ok(!sameSecret(a, a + "0"));
+});
+
+/** serve-mapper's access: the loopback names of its port, no secret (it serves nothing but the corpus). */
+const serve: Access = {
+  hosts: hostsFor("127.0.0.1", 7891),
+  secret: undefined,
+  extensionOrigin: access.extensionOrigin,
+};
+
+function at(host: string, path: string, headers: Record<string, string> = {}): Request {
+  return new Request(new Request(`http://${host}${path}`), { headers: new Headers({ host, ...headers }) });
+}
+
+Deno.test("serve-mapper guard - the same Host check: loopback names of its port only, on every path", async () => {
+  for (const host of ["127.0.0.1:7891", "localhost:7891", "LOCALHOST:7891", "[::1]:7891"]) {
+    assert.equal(refusal(at(host, "/mapper"), serve), undefined, host);
+  }
+  for (const host of ["evil.example:7891", "127.0.0.1:7892", "127.0.0.1", "localhost.evil.example:7891"]) {
+    for (const path of ["/mapper", "/mapper/version", "/mapper/diagnostics"]) {
+      assert.equal(await code(refusal(at(host, path), serve)), "forbidden_host", `${host} ${path}`);
+    }
+  }
+  assert.deepEqual(hostsFor("::1", 80), [
+    "127.0.0.1:80",
+    "127.0.0.1",
+    "localhost:80",
+    "localhost",
+    "[::1]:80",
+    "[::1]",
+  ]);
+  assert.equal(hostsFor("0.0.0.0", 7891), undefined, "bound for the network: reached by names it cannot know");
+  assert.equal(hostsFor("192.168.1.5", 7891), undefined);
+});
+
+Deno.test("serve-mapper guard - /mapper/diagnostics refuses a web page's Origin; the corpus stays public", async () => {
+  const page = { origin: "https://evil.example" };
+  assert.equal(await code(refusal(at("127.0.0.1:7891", "/mapper/diagnostics", page), serve)), "forbidden_origin");
+  assert.equal(refusal(at("127.0.0.1:7891", "/mapper/diagnostics"), serve), undefined);
+  assert.equal(
+    refusal(at("127.0.0.1:7891", "/mapper/diagnostics", { origin: access.extensionOrigin! }), serve),
+    undefined,
+  );
+  assert.equal(refusal(at("127.0.0.1:7891", "/mapper", page), serve), undefined);
+  // No secret and no devtools API: anything else goes to the handler (404), it is not a secret path.
+  assert.equal(refusal(at("127.0.0.1:7891", "/other"), serve), undefined);
 });
