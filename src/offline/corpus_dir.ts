@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { resolve } from "node:path";
+import { resolve } from "../path.ts";
 import {
   compile,
   type Corpus,

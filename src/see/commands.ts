@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { resolve } from "node:path";
+import { resolve } from "../path.ts";
 import type { Io } from "../io.ts";
 import { SessionError } from "../errors.ts";
 // The policy file itself, not the browser area's mod.ts (which brings the CDP client): start-up stays light.
@@ -12,9 +12,9 @@ import type { SnapshotPayload } from "./api.ts";
 import { pageCall } from "./client.ts";
 import { writeResult } from "./output.ts";
 import { formatSnapshot, snapshotJson } from "./snapshot.ts";
-import { treeText } from "./capture_tree.ts";
 import { writeUserFile } from "../user_file.ts";
 import { escapeControls } from "../terminal.ts";
+import { lazy } from "../lazy.ts";
 
 const HINT_RESTART = { hint: "restart the session: 'mapper browser stop', then 'mapper browser start'" };
 
@@ -55,6 +55,8 @@ export async function runSnapshot(opts: SnapshotOptions, io: Io): Promise<number
     if (captured === undefined) {
       throw new SessionError("the browser session answered no tree (an older daemon?)", HINT_RESTART);
     }
+    // Loaded only for --tree-out: the tree's format pulls in the offline area, which a plain snapshot never needs.
+    const { treeText } = await lazy<typeof import("./capture_tree.ts")>(new URL("./capture_tree.ts", import.meta.url));
     const text = treeText(captured);
     await writeUserFile(resolve(io.cwd, opts.treeOut), text, opts.treeOut);
     // stderr: stdout carries the snapshot itself (or its JSON).
