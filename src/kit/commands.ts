@@ -17,6 +17,7 @@ import { formatInspect, type InspectResult } from "./inspect.ts";
 import { type ExplainPick, type ExplainResult, formatExplain } from "./explain.ts";
 import { type DraftResult, formatDraftReport } from "./draft.ts";
 import { writeUserFile } from "../user_file.ts";
+import { canonicalize } from "../authoring/mod.ts";
 
 /** Flags every kit command shares. */
 export interface KitCommon {
@@ -249,7 +250,6 @@ async function corpusNames(dir: string | undefined): Promise<string[]> {
  * only with `--force`.
  */
 export async function runDraft(opts: DraftCliOptions, io: Io): Promise<number> {
-  const { canonicalize } = await import("../authoring/canonical.ts");
   const dir = opts.dir !== undefined ? resolve(io.cwd, opts.dir) : findCorpusDirUp(io.cwd);
   const target = opts.out !== undefined && opts.out !== "-" ? resolve(io.cwd, opts.out) : undefined;
   if (target !== undefined && !opts.force && await exists(target)) {

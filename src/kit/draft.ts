@@ -105,7 +105,7 @@ export interface DraftOptions {
 const MAX_DEPTH = 3;
 
 /** A component being drafted: a proposal of `suggest`'s, or a cluster (`kind: "cluster"`). */
-type Part = Omit<Proposal, "kind"> & { kind: string };
+type Part = Omit<Proposal, "kind"> & { kind: string; generic?: boolean };
 
 /** A URL's path with ids folded: digits, UUIDs, hex runs of eight or more, slugs holding a digit → `:id`. */
 export function routeOf(url: string): string {
@@ -179,13 +179,27 @@ export async function draft(page: KitPage, opts: DraftOptions = {}): Promise<Dra
   const known: Array<{ name: string; by: string }> = [];
   const kept: Part[] = [];
   const renamed = new Map<string, string>();
-  for (const p of proposals(page)) {
-    if (/:nth-/.test(p.selector)) continue;
+  const all = proposals(page);
+  // A structure repeated inside one instance of a repeated component (a card's list of details) is that
+  // instance's alone: as a component it would be one per instance, named by the instance's value. Left out.
+  const repeated = all.filter((p) => p.kind === "repeated").map((p) => new Set(p.els));
+  const perInstance = (p: Proposal) =>
+    p.kind === "repeated" && repeated.some((outer) => {
+      const inside = p.els.map((el) => {
+        for (let b = parentAcross(el); b !== null; b = parentAcross(b)) if (outer.has(b)) return b;
+        return null;
+      });
+      return inside[0] !== null && inside.every((b) => b === inside[0]);
+    });
+  for (const p of all) {
+    if (/:nth-/.test(p.selector) || perInstance(p)) continue;
     const owners = p.els.map((el) => page.componentOf(el));
     if (owners.every((o) => o !== undefined)) {
       known.push({ name: p.name, by: owners[0]! });
       continue;
     }
+    // Partly the corpus's: its selector would take elements the corpus claims first; the rest go to the clusters.
+    if (owners.some((o) => o !== undefined)) continue;
     const name = unique(p.name);
     renamed.set(p.name, name);
     kept.push({ ...p, name });
@@ -228,6 +242,7 @@ export async function draft(page: KitPage, opts: DraftOptions = {}): Promise<Dra
     if (name === one && !name.endsWith(word)) name = `${name}${word}`;
     kept.push({
       kind: "cluster",
+      generic: !hook && !one,
       name: unique(name),
       selector: best.selector,
       instances: els.length,
@@ -268,31 +283,13 @@ export async function draft(page: KitPage, opts: DraftOptions = {}): Promise<Dra
     const declared = p.parent !== null ? byName.get(p.parent) : undefined;
     p.parent = (declared ?? holder(p))?.name ?? null;
   }
-  // A structure repeated inside one instance of a repeated component (a card's list of details) is that
-  // instance's alone: the component would be one per instance, named by the instance's value. Left out.
-  const inOne = (p: Part): boolean => {
-    const q = p.parent === null ? undefined : byName.get(p.parent);
-    if (q === undefined || q.els.length < 2) return false;
-    const qs = new Set(q.els);
-    const instanceOf = (el: OfflineElement) => {
-      for (let b = parentAcross(el); b !== null; b = parentAcross(b)) if (qs.has(b)) return b;
-      return null;
-    };
-    return new Set(p.els.map(instanceOf)).size === 1;
-  };
-  for (let i = kept.length - 1; i >= 0; i--) {
-    const p = kept[i]!;
-    if (p.kind !== "repeated" || !inOne(p)) continue;
-    kept.splice(i, 1);
-    byName.delete(p.name);
-    for (const k of kept) if (k.parent === p.name) k.parent = p.parent;
-  }
   // Names a role gave (`LinkItem`) read better from where they are: `MainNav` + `Link`.
   for (const p of kept) {
-    if (p.kind !== "repeated" || p.parent === null || !/^[A-Z][a-z]+Item$/.test(p.name.replace(/\d+$/, ""))) continue;
+    const fromRole = p.kind === "repeated" && /^[A-Z][a-z]+Item$/.test(p.name.replace(/\d+$/, ""));
+    if (p.parent === null || !(fromRole || p.generic === true)) continue;
     const role = p.els[0]!.node.role;
-    const renamedTo = unique(`${p.parent}${ROLE_WORDS[role] ?? pascal(role)}`);
     taken.delete(p.name);
+    const renamedTo = unique(`${p.parent}${ROLE_WORDS[role] ?? pascal(role)}`);
     byName.delete(p.name);
     for (const k of kept) if (k.parent === p.name) k.parent = renamedTo;
     p.name = renamedTo;
