@@ -107,6 +107,10 @@ Deno.test("draft - every selector exact and claimed as intended, one live call, 
   const links = r.components.find((c) => c.parent === "MainNav")!;
   assert.equal(links.name, "MainNavLink");
   assert.equal(links.written, "a");
+  // A child is written inside its parent: the parent's part of the page-wide selector is left out.
+  const footer = r.components.find((c) => c.selector === "footer button")!;
+  assert.equal(footer.parent, "SiteFooter");
+  assert.equal(footer.written, "button");
   // The shadow-root stars: found through their own selector, inside the host.
   assert.ok(
     r.components.some((c) => c.selector === "button[data-v]" && c.name === "XRatingButton" && c.intended === 2),
