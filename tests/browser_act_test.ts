@@ -3,7 +3,7 @@
  * dialog`) run as a user runs them, in real Chromium, on the test shop and its traps: a cookie overlay, a delayed
  * product grid, React-style controlled inputs, prefilled fields, disabled sold-out buttons, 24 identical "Add to
  * cart" buttons, a card far below the fold, a box that scrolls on its own, a confirm(), a client redirect, a
- * second tab. Each step guards one failure the reference or a peer showed (see the issue).
+ * second tab. Each step guards one failure another tool showed (see the issue).
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";

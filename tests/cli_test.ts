@@ -6,7 +6,7 @@ import { isPlainVersion } from "../main.ts";
 import { runCli } from "../src/cli/run.ts";
 import { testIo } from "../src/io.ts";
 
-Deno.test("mapper --help - lists every command of the service description on stdout, exit 0", async () => {
+Deno.test("mapper --help - lists every command on stdout, exit 0", async () => {
   await using home = await tempDir();
   const r = await runMapper(["--help"], { env: { HOME: home.path } });
   assert.deepEqual(r.code, 0);
@@ -17,7 +17,7 @@ Deno.test("mapper --help - lists every command of the service description on std
   await assertGolden("help.txt", r.stdout);
 });
 
-Deno.test("mapper <group> --help - every subcommand of the service description is listed", async () => {
+Deno.test("mapper <group> --help - every subcommand is listed", async () => {
   await using home = await tempDir();
   const groups: Record<string, string[]> = {
     atlas: ["find", "list", "validate", "add", "verify", "serve", "build"],

@@ -16,7 +16,7 @@ import { replaceRegion, slug, stale } from "../tools/docs.ts";
 import { ROOT, tempDir } from "./_helpers.ts";
 
 // deno-lint-ignore no-explicit-any
-type AnyCommand = Command<any, any, any>;
+type AnyCommand = Command<any, any>;
 
 const FORMAT = await Deno.readTextFile(join(ROOT, "docs/corpus-format.md"));
 
@@ -234,11 +234,10 @@ Deno.test("docs - every relative link and #anchor in the documentation resolves"
 });
 
 /**
- * Known offenders, each `path: phrase`, until the text is fixed where it is declared. The test fails when one is
- * gone, so an entry cannot outlive its fix. `fill --clear`'s help (src/cli/browser_act.ts) still says "accepted for
- * scripts written for the reference".
+ * Known offenders, each `path: phrase`, until the text is fixed where it is declared (none today). The test fails
+ * when one is gone, so an entry cannot outlive its fix.
  */
-const KNOWN_CITATIONS = new Set(["docs/commands/browser.md: the reference"]);
+const KNOWN_CITATIONS = new Set<string>([]);
 
 Deno.test("docs - no page cites notes outside the repository or another implementation", async () => {
   const banned = [/\/work\/shared/, /\.md §\d/, /\bthe reference\b/i, /\bsightmap\b(?!\.org)/i, /service description/i];

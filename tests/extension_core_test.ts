@@ -80,7 +80,7 @@ Deno.test("extension corpus - an empty corpus is a loaded corpus with zero compo
   assert.equal(normalizeCorpus({ site: "x" }), null);
 });
 
-Deno.test("extension corpus - also reads the reference wire (selectors arrays under corpus)", () => {
+Deno.test("extension corpus - also reads the wire of other Sightmap servers (selectors arrays under corpus)", () => {
   const corpus = normalizeCorpus({
     site: "github",
     version: "1795297721289",

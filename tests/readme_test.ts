@@ -14,7 +14,7 @@ import { ROOT } from "./_helpers.ts";
 import { ASSETS } from "../src/assets.ts";
 
 // deno-lint-ignore no-explicit-any
-type AnyCommand = Command<any, any, any>;
+type AnyCommand = Command<any, any>;
 
 const README = await Deno.readTextFile(join(ROOT, "README.md"));
 

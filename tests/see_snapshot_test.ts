@@ -69,7 +69,7 @@ Deno.test({
           out,
           /\n {4}\d+ \[ProductCard id="4" name="Cedar Cutting Board XL" price="18\.99"\]\n {6}\d+ link "Cedar Cutting Board XL"\n {6}\d+ \[AddToCartButton "Add to cart"\]\n/,
         );
-        // Sold out: the disabled state is printed (the reference omits it).
+        // Sold out: the disabled state is printed (other tools omit it).
         assert.match(
           out,
           /\[ProductCard id="3" name="Cedar Cutting Board" price="15\.99" sold_out="true"\]\n {6}\d+ link "Cedar Cutting Board"\n {6}\d+ \[AddToCartButton "Add to cart" disabled\]/,

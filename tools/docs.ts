@@ -26,7 +26,7 @@ import { TOOLS } from "../src/mcp/tools.ts";
 import type { ToolSpec } from "../src/mcp/registry.ts";
 
 // deno-lint-ignore no-explicit-any
-type AnyCommand = Command<any, any, any>;
+type AnyCommand = Command<any, any>;
 
 /** The repository root (this file is `tools/docs.ts`). */
 export const ROOT: string = new URL("..", import.meta.url).pathname.replace(/\/$/, "");

@@ -554,7 +554,7 @@ function normalizeComponent(raw, view) {
 
 /**
  * Turns the `/mapper` payload into the extension's corpus. Accepts mapper's wire (`selector` string, integer
- * `version`) and, leniently, the reference wire (`selectors` arrays, string `version`, fields under `corpus`).
+ * `version`) and, leniently, the wire of other Sightmap servers (`selectors` arrays, string `version`, fields under `corpus`).
  * Returns `null` when the payload is not a corpus at all. A corpus with zero components is a valid, empty corpus.
  * @param {unknown} wire
  * @returns {Corpus | null}

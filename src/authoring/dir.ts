@@ -1,6 +1,6 @@
 /**
  * Which corpus an authoring command works on: `--dir D` as given, else the nearest `.mapper/` walking up from the
- * working directory (authoring.md §1), so `mapper validate` works from any folder of a project.
+ * working directory, so `mapper validate` works from any folder of a project.
  *
  * @module
  */

@@ -1,6 +1,6 @@
 /**
  * The one output shape of every authoring command (`validate`, `lint`, `fmt`, `stats`, `match`, `explain`, `init`):
- * the `--json` envelope `{ok, diagnostics, result}` (authoring.md §2), and its two other renderings: text lines for
+ * the `--json` envelope `{ok, diagnostics, result}`, and its two other renderings: text lines for
  * people (`views/home.yaml:4:5: error missing-route: …` + a summary) and GitHub workflow commands
  * (`::error file=…,line=…,col=…,title=CODE::message`) for CI annotations (§10).
  *

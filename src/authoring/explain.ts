@@ -1,7 +1,7 @@
 /**
  * `mapper explain NAME`: everything the corpus says about one name — each component, view, request and message
  * called exactly that (case-sensitive), in corpus order, with where it is declared and where it applies
- * (authoring.md §4). A global component lists the views that `$ref` it; a `$ref` expansion inside a view is not a
+ * . A global component lists the views that `$ref` it; a `$ref` expansion inside a view is not a
  * second definition. No hit is not a failure in `--json` (`ok: true`, `hits: []`, with `suggestions`); in text the
  * command names the closest names and exits 1, so a typo is never read as "nothing to say".
  *

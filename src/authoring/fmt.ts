@@ -1,6 +1,6 @@
 /**
  * `mapper fmt [--check] [--write] [--dir D] [--json] [--format …]`: rewrite every corpus file in the canonical format
- * ({@linkcode canonicalize}, authoring.md §7). A file that does not parse (`fmt.parse-error`), that has any error
+ * ({@linkcode canonicalize}). A file that does not parse (`fmt.parse-error`), that has any error
  * diagnostic (`fmt.schema-invalid`), or whose sorting would change which view wins a URL (`fmt.order-sensitive`) is
  * never touched. `--check` writes nothing and reports each file that is not canonical (`fmt.not-canonical`, exit 1).
  * Files are replaced atomically (temp file beside it, then rename).

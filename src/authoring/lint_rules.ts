@@ -1,5 +1,5 @@
 /**
- * The lint rules (authoring.md §3 "Lint rules", plus mapper's own): style problems that do not make a corpus wrong
+ * The lint rules (the Sightmap format's, plus mapper's own): style problems that do not make a corpus wrong
  * but make it brittle or confusing. Each is a warning whose code is the rule name. Pure: corpus in, diagnostics out.
  *
  * @module

@@ -1,5 +1,5 @@
 /**
- * `mapper match URL [--method M]`: what the corpus says applies at one URL (authoring.md §4, §5) — the single most
+ * `mapper match URL [--method M]`: what the corpus says applies at one URL — the single most
  * specific view and its parameters, every other matching view by precedence, the active components (globals not
  * shadowed by the view, then the view's own) and the requests. Every decision comes from the one resolver
  * (`assets/extension/resolver.js`), the module the extension and the browser session use.

@@ -1,9 +1,9 @@
 /**
  * Authoring: the commands that tell corpus authors when their map is wrong (`validate`, `lint`, `fmt`, and the
  * resolver's `stats`, `match`, `explain`, `init`) and the one output shape they share — the `--json` envelope
- * `{ok, diagnostics, result}` with its text and GitHub-annotation renderings (authoring.md §2, §10).
+ * `{ok, diagnostics, result}` with its text and GitHub-annotation renderings.
  *
- * Diagnostic codes (authoring.md §3), each with one fixture under `tests/fixtures/authoring/<code>/`:
+ * Diagnostic codes, each with one fixture under `tests/fixtures/authoring/<code>/`:
  * - validate, errors: `missing-version`, `unsupported-version` (a quoted "1" is a warning), `field-type-invalid`,
  *   `missing-name`, `missing-route`, `missing-selector`, `ref-unresolved`, `ref-circular`, `unknown-field` beside a
  *   `$ref`, `request-property-{invalid-name,source-invalid,no-extractor,headers-require-field,pattern-invalid}`,

@@ -1,5 +1,5 @@
 /**
- * `mapper stats`: corpus totals and the per-view table (authoring.md §4). The numbers come from the corpus
+ * `mapper stats`: corpus totals and the per-view table. The numbers come from the corpus
  * library's `stats()`, the same function the catalog publishes for each gallery entry, so `mapper stats` and the
  * catalog never disagree.
  *

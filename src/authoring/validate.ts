@@ -1,6 +1,6 @@
 /**
  * `mapper validate [--dir D] [--json] [--format text|json|github]`: every diagnostic the corpus spec defines
- * (authoring.md §3, lint rules aside), each with code, severity, file:line:col, field path and a message naming the
+ * (lint rules aside), each with code, severity, file:line:col, field path and a message naming the
  * fix. Exit 1 on any error, 0 otherwise (warnings alone pass). A file that cannot be parsed is one `parse-error`;
  * the rest of the corpus is still checked.
  *

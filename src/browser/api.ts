@@ -51,7 +51,7 @@ export interface Frame {
   column: number;
 }
 
-/** One captured console message (service description §2.4). */
+/** One captured console message. */
 export interface ConsoleEntry {
   /** Position in the session's console buffer. */
   index: number;
@@ -83,7 +83,7 @@ export interface Header {
   value: string;
 }
 
-/** One captured request (service description §2.5). */
+/** One captured request. */
 export interface NetworkEntry {
   /** Position in the session's network buffer. */
   index: number;

@@ -1,5 +1,5 @@
 /**
- * Text layouts of `mapper console list|get` and `mapper network list|get` (service description §4.3), terminal
+ * Text layouts of `mapper console list|get` and `mapper network list|get`, terminal
  * safety (control characters escaped, binary bodies never printed raw) and secret redaction.
  *
  * The lists are rendered by the daemon (`GET /devtools/console?format=text`, see `api.ts`), where this code is warm,

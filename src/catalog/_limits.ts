@@ -1,7 +1,7 @@
 /**
  * The archive limits the catalog enforces before it publishes an archive. They are the very constants
  * `mapper atlas add` enforces when it downloads and extracts one (imported from the atlas client), so nothing the
- * catalog publishes is refused at install time (catalog-api.md §5).
+ * catalog publishes is refused at install time.
  *
  * @module
  */

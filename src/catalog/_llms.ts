@@ -1,5 +1,5 @@
 /**
- * `/llms.txt`: the agent site index in the llmstxt.org shape (catalog-api.md §6), with mapper's command names.
+ * `/llms.txt`: the agent site index in the llmstxt.org shape, with mapper's command names.
  *
  * @module
  */

@@ -1,5 +1,5 @@
 /**
- * The OpenAPI 3.1 description of the catalog API (service description §2, §4.1; catalog-api.md §2.1). One object,
+ * The OpenAPI 3.1 description of the catalog API. One object,
  * served as JSON at `/openapi.json` and as YAML (produced by the `yaml` library) at `/api/openapi.yaml`.
  *
  * @module

@@ -1,6 +1,6 @@
 /**
  * Deterministic `.tar.gz` archives: ustar members with pinned mode, owner and mtime, then one gzip member at level
- * 9 with mtime 0. Two builds of the same files are byte-identical (catalog-api.md §5.1).
+ * 9 with mtime 0. Two builds of the same files are byte-identical.
  *
  * @module
  */

@@ -52,7 +52,7 @@ export function normalizePath(pathname: string): string {
   return stripped === "" ? "/" : stripped;
 }
 
-/** Builds the JSON Error envelope (service description §2.3) as a response. */
+/** Builds the JSON Error envelope (`{error: {code, message}}`) as a response. */
 export function errorResponse(
   snapshot: Pick<Snapshot, "baseUrl">,
   status: 404 | 405,

@@ -38,7 +38,7 @@ import { type ArchiveFile, tarGz } from "./_tar.ts";
 import { MAX_ARCHIVE_BYTES } from "./_limits.ts";
 import { FRONT_MATTER_KEYS, type FrontMatter, type IndexRecord } from "./_schema.ts";
 
-/** `Cache-Control` of the API documents (catalog-api.md §2.9). */
+/** `Cache-Control` of the API documents. */
 export const CACHE_API = "public, max-age=300";
 /** `Cache-Control` of every other 200: revalidate, so a takedown is never pinned in a cache. */
 export const CACHE_REVALIDATE = "public, max-age=0, must-revalidate";
@@ -183,7 +183,7 @@ function indexRecord(e: GalleryEntry): IndexRecord {
   };
 }
 
-/** The AtlasEntry of one entry (service description §2.1): twelve fields, twin URLs absolute. */
+/** The AtlasEntry of one entry: twelve fields, twin URLs absolute. */
 function apiEntry(base: string, e: GalleryEntry): Record<string, unknown> {
   const f = e.front;
   return {

@@ -8,7 +8,7 @@
 import type { Command, Option } from "./command.ts";
 
 // deno-lint-ignore no-explicit-any
-type AnyCommand = Command<any, any, any>;
+type AnyCommand = Command<any, any>;
 
 const HELP_FLAGS = "-h, --help";
 const HELP_DESCRIPTION = "display help for command";

@@ -17,7 +17,7 @@ import { suggestSimilar } from "./_help.ts";
 import { UsageError } from "../errors.ts";
 
 // deno-lint-ignore no-explicit-any
-type AnyCommand = Command<any, any, any>;
+type AnyCommand = Command<any, any>;
 
 /** What a command line asks for. */
 export type Outcome =

@@ -10,6 +10,7 @@ import { UsageError } from "../errors.ts";
 import { SESSION_DIR_HELP } from "./devtools.ts";
 import { type CliContext, coordinateArg, intArg, signedIntArg } from "./context.ts";
 import { lazy } from "../lazy.ts";
+import { ACTION_TIMEOUT_MS, NAVIGATE_TIMEOUT_MS, WAIT_TIMEOUT_MS } from "../timeouts.ts";
 
 /** The page actions, loaded when one of them runs. */
 const actCommands = () =>
@@ -25,7 +26,7 @@ export function registerBrowserActions(browser: Command, ctx: CliContext): void 
     .command("navigate")
     .description("open URL in the tab, wait for it to load (and for a client redirect), print the final URL")
     .argument("<url>", "absolute URL")
-    .option("--timeout-ms <n>", "longest wait for the load", intArg(1), 30_000)
+    .option("--timeout-ms <n>", "longest wait for the load", intArg(1), NAVIGATE_TIMEOUT_MS)
     .option("--tab <id>", TAB)
     .option("--json", "print as JSON")
     .option("--dir <path>", SESSION_DIR_HELP)
@@ -48,7 +49,7 @@ export function registerBrowserActions(browser: Command, ctx: CliContext): void 
       .argument("[target]", TARGET)
       .option("--x <n>", "viewport x in CSS pixels (with --y, instead of a target)", coordinateArg)
       .option("--y <n>", "viewport y in CSS pixels", coordinateArg)
-      .option("--timeout-ms <n>", "longest wait for the element to be visible and stable", intArg(1), 5000)
+      .option("--timeout-ms <n>", "longest wait for the element to be visible and stable", intArg(1), ACTION_TIMEOUT_MS)
       .option("--tab <id>", TAB)
       .option("--json", "print as JSON")
       .option("--dir <path>", SESSION_DIR_HELP)
@@ -64,9 +65,9 @@ export function registerBrowserActions(browser: Command, ctx: CliContext): void 
     .description("replace a field's value with TEXT by real typing, then verify it holds exactly TEXT")
     .argument("<target>", TARGET)
     .argument("<text>", 'the text (a <select> takes an option\'s label or value; "" empties the field)')
-    .option("--clear", "replace the current value (the default; accepted for scripts written for the reference)")
+    .option("--clear", "replace the current value (the default; says so in a script)")
     .option("--append", "type after the current value instead of replacing it")
-    .option("--timeout-ms <n>", "longest wait for the field to be visible and stable", intArg(1), 5000)
+    .option("--timeout-ms <n>", "longest wait for the field to be visible and stable", intArg(1), ACTION_TIMEOUT_MS)
     .option("--tab <id>", TAB)
     .option("--json", "print as JSON")
     .option("--dir <path>", SESSION_DIR_HELP)
@@ -92,7 +93,7 @@ export function registerBrowserActions(browser: Command, ctx: CliContext): void 
     .description("press a key or chord (Enter, Escape, Tab, ArrowDown, Control+A, Shift+Tab, …)")
     .argument("<key>", "key name, single character, or Modifier+Key")
     .option("--target <target>", `focus this first: ${TARGET}`)
-    .option("--timeout-ms <n>", "longest wait for the target to be visible and stable", intArg(1), 5000)
+    .option("--timeout-ms <n>", "longest wait for the target to be visible and stable", intArg(1), ACTION_TIMEOUT_MS)
     .option("--tab <id>", TAB)
     .option("--json", "print as JSON")
     .option("--dir <path>", SESSION_DIR_HELP)
@@ -110,7 +111,7 @@ export function registerBrowserActions(browser: Command, ctx: CliContext): void 
     .option("--target <target>", TARGET)
     .option("--delta-x <n>", "pixels to scroll right (negative: left)", signedIntArg, 0)
     .option("--delta-y <n>", "pixels to scroll down (negative: up)", signedIntArg, 0)
-    .option("--timeout-ms <n>", "longest wait for the target to be visible and stable", intArg(1), 5000)
+    .option("--timeout-ms <n>", "longest wait for the target to be visible and stable", intArg(1), ACTION_TIMEOUT_MS)
     .option("--tab <id>", TAB)
     .option("--json", "print as JSON")
     .option("--dir <path>", SESSION_DIR_HELP)
@@ -137,7 +138,7 @@ export function registerBrowserActions(browser: Command, ctx: CliContext): void 
     .option("--text <text>", "the page's visible text contains TEXT")
     .option("--load", "the document has finished loading")
     .option("--gone", "wait for the condition to stop holding instead")
-    .option("--timeout-ms <n>", "longest wait", intArg(1), 10_000)
+    .option("--timeout-ms <n>", "longest wait", intArg(1), WAIT_TIMEOUT_MS)
     .option("--tab <id>", TAB)
     .option("--json", "print as JSON")
     .option("--dir <path>", SESSION_DIR_HELP)
@@ -178,7 +179,7 @@ export function registerBrowserActions(browser: Command, ctx: CliContext): void 
     .option("--selector <css>", "capture the first element matching CSS")
     .option("--expand-pct <n>", "margin around the element, percent of its size on each side", intArg(0, 1000))
     .option("--full-page", "capture the whole scrollable page")
-    .option("--timeout-ms <n>", "longest wait for the element to be visible and stable", intArg(1), 5000)
+    .option("--timeout-ms <n>", "longest wait for the element to be visible and stable", intArg(1), ACTION_TIMEOUT_MS)
     .option("--tab <id>", TAB)
     .option("--json", "print as JSON")
     .option("--dir <path>", SESSION_DIR_HELP)
@@ -199,19 +200,62 @@ export function registerBrowserActions(browser: Command, ctx: CliContext): void 
 
   browser
     .command("tabs")
-    .description("list the session's tabs (id, URL, title, view), open one (new [URL]) or close one (close ID)")
-    .argument("<action>", "list, new or close")
-    .argument("[arg]", "new: the URL to open; close: the tab id")
-    .option("--timeout-ms <n>", "new: longest wait for the page to load", intArg(1), 30_000)
-    .option("--tab <id>", "close: the tab id (same as the argument)")
+    .description(
+      "list the session's tabs (id, URL, title, view), open one (new [URL]), close one (close ID) or set its window " +
+        "size (resize W H, or --reset)",
+    )
+    .argument("<action>", "list, new, close or resize")
+    .argument("[arg]", "new: the URL to open; close: the tab id; resize: the width in CSS pixels (200–8192)")
+    .argument("[height]", "resize: the height in CSS pixels (200–8192)")
+    .option("--timeout-ms <n>", "new: longest wait for the page to load", intArg(1), NAVIGATE_TIMEOUT_MS)
+    .option("--dpr <n>", "resize: the device pixel ratio", intArg(1, 8))
+    .option("--mobile", "resize: emulate a mobile viewport (meta viewport, overlay scrollbars)")
+    .option("--reset", "resize: back to the browser window's own size")
+    .option("--tab <id>", "close: the tab id (same as the argument); resize: the tab to size")
     .option("--json", "print as JSON")
     .option("--dir <path>", SESSION_DIR_HELP)
-    .action(async (action, arg, o) => {
+    .action(async (action, arg, height, o) => {
       const { runTabs } = await actCommands();
       ctx.exitCode = await runTabs(
-        { dir: o.dir, tab: o.tab, json: o.json === true, op: action, arg, timeoutMs: o.timeoutMs },
+        {
+          dir: o.dir,
+          tab: o.tab,
+          json: o.json === true,
+          op: action,
+          arg,
+          arg2: height,
+          timeoutMs: o.timeoutMs,
+          dpr: o.dpr,
+          mobile: o.mobile === true,
+          reset: o.reset === true,
+        },
         ctx.io,
       );
+    });
+
+  browser
+    .command("drag")
+    .description("drag one element onto another with real pointer input, verified: FROM moved or the page changed")
+    .argument("<from>", "what to drag: " + TARGET)
+    .argument("<to>", "where to drop it: a node id or component query")
+    .option("--steps <n>", "pointer moves between press and release (default 12)", intArg(1, 200))
+    .option("--mode <mode>", "auto (html5 for draggable elements, links, images), pointer or html5")
+    .option("--timeout-ms <n>", "longest wait for each element to be visible and stable", intArg(1), 5000)
+    .option("--tab <id>", TAB)
+    .option("--json", "print as JSON")
+    .option("--dir <path>", SESSION_DIR_HELP)
+    .action(async (from, to, o) => {
+      const { runDrag } = await actCommands();
+      ctx.exitCode = await runDrag({
+        dir: o.dir,
+        tab: o.tab,
+        json: o.json === true,
+        from,
+        to,
+        steps: o.steps,
+        mode: o.mode,
+        timeoutMs: o.timeoutMs,
+      }, ctx.io);
     });
 
   browser

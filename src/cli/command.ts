@@ -1,14 +1,16 @@
 /**
  * mapper's own command builder: the subset of commander's API the registration files in `src/cli/` use
  * (`.command() .description() .argument() .option() .requiredOption() .addOption() .action()
- * .allowExcessArguments() .addHelpText() .version() .helpCommand() .configureHelp() .hook("preAction") .opts()
+ * .allowExcessArguments() .addHelpText() .version() .helpCommand() .configureHelp() .opts()
  * .args .usage() .name() .parent .commands .options`), with option and argument types inferred from the flag strings
  * the way `@commander-js/extra-typings` does.
  *
  * Why not commander: it is CommonJS, and any CommonJS or `node:` import makes Deno boot its Node compatibility layer
- * (about 25 ms here) before the first flag is read; this module and its two helpers import nothing at all. Parsing
- * lives in `_parse.ts` (commander's rules: options anywhere, `--` ends them, `--flag=value`, a value flag takes the
- * next word even when it starts with `-`), help text in `_help.ts` (commander's layout, byte for byte).
+ * (about 25 ms here) before the first flag is read; this module and its two helpers import nothing at all. Not
+ * `@cliffy/command` or `@std/cli` either: both ship only on JSR, which the build machines cannot reach, and
+ * `@std/cli`'s `parseArgs` has no subcommands, typed actions or help layout. Parsing lives in `_parse.ts`
+ * (commander's rules: options anywhere, `--` ends them, `--flag=value`, a value flag takes the next word even when
+ * it starts with `-`), help text in `_help.ts` (commander's layout, byte for byte).
  *
  * @module
  */
@@ -145,19 +147,15 @@ interface Inherited {
   showSuggestions: boolean;
 }
 
-/** What `preAction` hooks receive: the root and the command about to run. */
-// deno-lint-ignore no-explicit-any
-export type PreActionHook = (root: Command<any, any>, actionCommand: Command<any, any>) => void | Promise<void>;
-
 // deno-lint-ignore no-explicit-any
 type ActionFn = (...args: any[]) => void | Promise<void>;
 
 /**
  * A command (or the program itself). Type parameters track the declared arguments and options so `.action()`
- * receives them typed; `G` exists only for signature compatibility with extra-typings' three-parameter `Command`.
+ * receives them typed.
  */
 // deno-lint-ignore ban-types
-export class Command<Args extends unknown[] = [], Opts extends object = {}, G extends object = {}> {
+export class Command<Args extends unknown[] = [], Opts extends object = {}> {
   /** Subcommands in declaration order. */
   readonly commands: Command<unknown[], object>[] = [];
   /** Options in declaration order (the version flag included, the help flag not). */
@@ -176,10 +174,9 @@ export class Command<Args extends unknown[] = [], Opts extends object = {}, G ex
   #helpBefore: string[] = [];
   #helpAfter: string[] = [];
   #values: Record<string, unknown> = {};
-  #hooks: PreActionHook[] = [];
   #settings: Inherited = { helpWidth: 80, helpCommand: undefined, showSuggestions: false };
   #version: { text: string; option: Option } | undefined;
-  declare readonly _types?: [Args, Opts, G];
+  declare readonly _types?: [Args, Opts];
 
   /** Creates a command; the program is `new Command().name("mapper")`. */
   constructor(name = "") {
@@ -216,35 +213,34 @@ export class Command<Args extends unknown[] = [], Opts extends object = {}, G ex
   }
 
   /** Declares a positional argument: `<name>` required, `[name]` optional, `name...` variadic (last only). */
-  argument<S extends string>(declaration: S, description?: string): Command<[...Args, ArgValue<S>], Opts, G> {
+  argument<S extends string>(declaration: S, description?: string): Command<[...Args, ArgValue<S>], Opts> {
     this.registeredArguments.push(new Argument(declaration, description));
-    return this as unknown as Command<[...Args, ArgValue<S>], Opts, G>;
+    return this as unknown as Command<[...Args, ArgValue<S>], Opts>;
   }
 
   /** Declares a flag (`--json`) or an option with a value (`--dir <path>`), optionally a parser and a default. */
   option<F extends string>(
     flags: F,
     description?: string,
-  ): Command<Args, Flat<Opts & OptionalOpt<F, PlainValue<F>>>, G>;
+  ): Command<Args, Flat<Opts & OptionalOpt<F, PlainValue<F>>>>;
   option<F extends string, T>(
     flags: F,
     description: string,
     parseArg: (value: string, previous: T) => T,
-  ): Command<Args, Flat<Opts & OptionalOpt<F, T>>, G>;
+  ): Command<Args, Flat<Opts & OptionalOpt<F, T>>>;
   option<F extends string, T, D extends T>(
     flags: F,
     description: string,
     parseArg: (value: string, previous: T) => T,
     defaultValue: D,
-  ): Command<Args, Flat<Opts & PresentOpt<F, T>>, G>;
+  ): Command<Args, Flat<Opts & PresentOpt<F, T>>>;
   option<F extends string, D>(
     flags: F,
     description: string,
     defaultValue: D,
   ): Command<
     Args,
-    Flat<Opts & (undefined extends D ? OptionalOpt<F, PlainValue<F>> : PresentOpt<F, PlainValue<F> | D>)>,
-    G
+    Flat<Opts & (undefined extends D ? OptionalOpt<F, PlainValue<F>> : PresentOpt<F, PlainValue<F> | D>)>
   >;
   option(flags: string, description = "", parseOrDefault?: unknown, defaultValue?: unknown): unknown {
     const option = new Option(flags, description);
@@ -261,17 +257,17 @@ export class Command<Args extends unknown[] = [], Opts extends object = {}, G ex
   requiredOption<F extends string>(
     flags: F,
     description?: string,
-  ): Command<Args, Flat<Opts & PresentOpt<F, string>>, G> {
+  ): Command<Args, Flat<Opts & PresentOpt<F, string>>> {
     const option = new Option(flags, description);
     option.mandatory = true;
-    return this.addOption(option) as unknown as Command<Args, Flat<Opts & PresentOpt<F, string>>, G>;
+    return this.addOption(option) as unknown as Command<Args, Flat<Opts & PresentOpt<F, string>>>;
   }
 
   /** Adds a prepared {@linkcode Option} (e.g. one hidden from help). */
-  addOption<F extends string>(option: Option<F>): Command<Args, Flat<Opts & OptionalOpt<F, PlainValue<F>>>, G> {
+  addOption<F extends string>(option: Option<F>): Command<Args, Flat<Opts & OptionalOpt<F, PlainValue<F>>>> {
     this.options.push(option);
     if (option.defaultValue !== undefined) this.#values[option.attributeName()] = option.defaultValue;
-    return this as unknown as Command<Args, Flat<Opts & OptionalOpt<F, PlainValue<F>>>, G>;
+    return this as unknown as Command<Args, Flat<Opts & OptionalOpt<F, PlainValue<F>>>>;
   }
 
   /** Sets what runs when this command is chosen: the declared arguments, then `opts()`, then the command. */
@@ -318,13 +314,6 @@ export class Command<Args extends unknown[] = [], Opts extends object = {}, G ex
     return this;
   }
 
-  /** Registers a hook run before any action (only `preAction` exists): receives the root and the chosen command. */
-  hook(event: "preAction", fn: PreActionHook): this {
-    if (event !== "preAction") throw new Error(`unsupported hook ${String(event)}`);
-    this.#hooks.push(fn);
-    return this;
-  }
-
   // ---- reading ----
 
   /** The option values of the last parse (defaults included), keyed by attribute name. */
@@ -363,11 +352,6 @@ export class Command<Args extends unknown[] = [], Opts extends object = {}, G ex
   /** True when excess operands are allowed. */
   get excessAllowed(): boolean {
     return this.#allowExcess;
-  }
-
-  /** The `preAction` hooks of this command. */
-  get hooks(): readonly PreActionHook[] {
-    return this.#hooks;
   }
 
   /** Stores a parsed option value (used by the parser). */

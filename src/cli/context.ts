@@ -15,35 +15,52 @@ export interface CliContext {
 }
 
 /**
+ * What a value parser accepts, for surfaces that take typed values instead of words (the MCP tool schemas are
+ * derived from the command table through it): a whole number, any number, or a repeatable string.
+ */
+export type ValueKind =
+  | { readonly type: "int"; readonly min?: number; readonly max?: number }
+  | { readonly type: "number"; readonly min?: number }
+  | { readonly type: "list" };
+
+/** A value parser that says what it accepts (see {@linkcode ValueKind}). */
+export type KindedParser<T> = ((value: string) => T) & { readonly valueKind: ValueKind };
+
+/**
  * Parses a flag value as a whole number within `[min, max]`; used as an option's value parser so a bad value is a
  * usage error naming the flag.
  */
-export function intArg(min: number, max = Number.MAX_SAFE_INTEGER): (value: string) => number {
-  return (value: string) => {
+export function intArg(min: number, max = Number.MAX_SAFE_INTEGER): KindedParser<number> {
+  const parse = (value: string) => {
     if (/^-\d+$/.test(value.trim())) throw new InvalidArgumentError(`must be ${min} or greater`);
     if (!/^\d+$/.test(value.trim())) throw new InvalidArgumentError(`expected a whole number, got "${value}"`);
     const n = Number(value.trim());
     if (n < min || n > max) throw new InvalidArgumentError(`expected a number from ${min} to ${max}, got ${n}`);
     return n;
   };
+  const kind: ValueKind = max === Number.MAX_SAFE_INTEGER ? { type: "int", min } : { type: "int", min, max };
+  return Object.assign(parse, { valueKind: kind });
 }
 
 /** Parses a flag value as a whole number that may be negative (a scroll delta). */
-export function signedIntArg(value: string): number {
+export const signedIntArg: KindedParser<number> = Object.assign((value: string): number => {
   if (!/^-?\d+$/.test(value.trim())) throw new InvalidArgumentError(`expected a whole number, got "${value}"`);
   return Number(value.trim());
-}
+}, { valueKind: { type: "int" } as const });
 
 /** Parses a flag value as a CSS pixel coordinate: a number, 0 or more, fractions allowed. */
-export function coordinateArg(value: string): number {
+export const coordinateArg: KindedParser<number> = Object.assign((value: string): number => {
   const n = Number(value.trim());
   if (value.trim() === "" || !Number.isFinite(n) || n < 0) {
     throw new InvalidArgumentError(`expected a number of CSS pixels, 0 or more, got "${value}"`);
   }
   return n;
-}
+}, { valueKind: { type: "number", min: 0 } as const });
 
 /** Collects a repeatable string flag into an array. */
-export function collect(value: string, previous: string[] | undefined): string[] {
-  return [...(previous ?? []), value];
-}
+export const collect: ((value: string, previous: string[] | undefined) => string[]) & {
+  readonly valueKind: ValueKind;
+} = Object.assign(
+  (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value],
+  { valueKind: { type: "list" } as const },
+);

@@ -5,7 +5,7 @@ import { formatHelp } from "./_help.ts";
 import { testIo } from "../io.ts";
 
 // deno-lint-ignore no-explicit-any
-type AnyCommand = Command<any, any, any>;
+type AnyCommand = Command<any, any>;
 
 const ctx = () => ({ io: testIo(), exitCode: 0 });
 

@@ -16,7 +16,7 @@ import { formatHelp } from "./_help.ts";
 import { lazy } from "../lazy.ts";
 
 // deno-lint-ignore no-explicit-any
-type AnyCommand = Command<any, any, any>;
+type AnyCommand = Command<any, any>;
 
 /** Formats the display name of a command path: `mapper` or `mapper atlas find`. */
 function display(path: string): string {
@@ -99,9 +99,6 @@ async function runCommand(argv: readonly string[], io: Io, onCommand: (path: str
     active = outcome.command;
     onCommand(commandPath(active));
     rejectEmptyOptions(active);
-    const chain: AnyCommand[] = [];
-    for (let c: AnyCommand | null = active; c; c = c.parent) chain.unshift(c);
-    for (const cmd of chain) for (const hook of cmd.hooks) await hook(cmd, active);
     await active.actionHandler!(...outcome.args, active.opts(), active);
     return ctx.exitCode;
   } catch (err: unknown) {

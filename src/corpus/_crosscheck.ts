@@ -1,4 +1,4 @@
-// Checks across entries and files (authoring.md §3, §8): merge collisions, duplicate components, route conflicts,
+// Checks across entries and files: merge collisions, duplicate components, route conflicts,
 // message conflicts, a corpus without views, and `source`/`dependencies` globs. They run after the merge, on the
 // decoded files (for declarations as written) and the assembled corpus.
 import { dirname, join, relative, resolve, sep } from "../path.ts";

@@ -62,7 +62,7 @@ class FileDecoder extends YamlReader {
 
   /**
    * A string field that must be written as a string (messages, request/message properties): a number or boolean
-   * is read as its text but reported (`field-type-invalid`), since the reference refuses it.
+   * is read as its text but reported (`field-type-invalid`), since other implementations refuse it.
    */
   text(node: YamlNode | null, what: string, key: string): string | undefined {
     const value = this.string(node, what);

@@ -1,5 +1,5 @@
 /**
- * `compile(corpus, { site, version })`: the wire format served on `/mapper` (service description §2.6).
+ * `compile(corpus, { site, version })`: the wire format served on `/mapper`.
  *
  * Shape: top-level `site, version, memory, globals, views, requests, messages` (always present); each component
  * `name, selector` (selectors joined with `", "`), `ownSelector` (a child's own selectors, not composed),

@@ -52,7 +52,7 @@ Deno.test("compile - an empty corpus has every top-level key", async () => {
   assert.deepEqual(Object.keys(wire), ["site", "version", "memory", "globals", "views", "requests", "messages"]);
 });
 
-Deno.test("compile - the schema rejects the reference's newer envelope and string versions", () => {
+Deno.test("compile - the schema rejects a newer envelope and string versions", () => {
   assert.throws(() => assertWireSchema({ site: "x", version: "1795297721289", corpus: {} }));
   assert.throws(() =>
     assertWireSchema({

@@ -93,7 +93,7 @@ export function sortByLocation(list: Diagnostic[], files: readonly string[]): Di
     .map(({ d }) => d);
 }
 
-/** One diagnostic as the envelope carries it (authoring.md §2). */
+/** One diagnostic as the envelope carries it (the `--json` envelope). */
 export interface EnvelopeDiagnostic {
   /** Stable machine code, e.g. `missing-route`, `selector-invalid`. */
   code: string;

@@ -83,7 +83,7 @@ const RACY_MS = 2_000;
 
 /**
  * Fatal load problems as authoring diagnostics: a file that cannot be decoded (YAML syntax, wrong types,
- * unreadable) is `parse-error` (authoring.md §3); other problems keep their code.
+ * unreadable) is `parse-error`; other problems keep their code.
  */
 export function asParseErrors(problems: readonly Diagnostic[]): Diagnostic[] {
   return problems.map((d) =>
@@ -316,7 +316,7 @@ function assemble(
   fatal: Diagnostic[],
 ): Corpus {
   // DECISION: `$ref` to a name declared more than once resolves to the FIRST declaration in load order, as the
-  // Sightmap spec (schema.md) says; the reference implementation lets the last one win. A warning
+  // Sightmap format says; other implementations let the last one win. A warning
   // (`ref-ambiguous`) names both places so the author can rename one.
   const registry = new Map<string, RawDefinition>();
   const duplicates = new Map<string, RawDefinition[]>();
@@ -417,7 +417,7 @@ class Flattener {
 
   /**
    * Appends `list` flattened in pre-order to `out`. `refs` is the chain of `$ref` names being expanded: a repeat
-   * cuts the cycle there (so a self-reference emits one level of self-expansion, as the reference does).
+   * cuts the cycle there (so a self-reference emits one level of self-expansion, as other implementations do).
    */
   flatten(list: RawComponent[], parent: Parent | undefined, refs: string[], out: CorpusComponent[]): void {
     for (const entry of list) {

@@ -7,15 +7,15 @@
  *
  * CONTRACT (fixed before implementation; the implementation may add exports but must keep these):
  * - `load(dir)` → `{ corpus, diagnostics }`; throws {@linkcode CorpusLoadError} listing every fatal problem.
- * - `compile(corpus, { site, version })` → {@linkcode WireCorpus} (service description §2.6).
- * - `stats(corpus)` → {@linkcode CorpusStats} (catalog-api.md §3.2 semantics).
+ * - `compile(corpus, { site, version })` → {@linkcode WireCorpus}.
+ * - `stats(corpus)` → {@linkcode CorpusStats} (as the atlas catalog publishes them).
  * - `startCorpusService(options)` → a live, watching {@linkcode CorpusService} whose `handle(request)` answers
  *   `/mapper` and `/mapper/version` (and returns `undefined` for any other path, so a host server can route on).
  *
- * Decisions where the reference implementation and the Sightmap spec differ or are silent:
+ * Decisions where the Sightmap format is silent or its other implementations differ:
  * - `$ref` to a name declared more than once resolves to the FIRST root declaration in load order (the spec's
- *   rule; the reference lets the last win), with a `ref-ambiguous` warning.
- * - Only the first YAML document of a file is read (as the reference); every further document gets an
+ *   rule; other implementations let the last win), with a `ref-ambiguous` warning.
+ * - Only the first YAML document of a file is read (as other implementations do); every further document gets an
  *   `ignored-document` warning. A syntax error in any document is fatal.
  * - Views and messages are never dropped (missing name → `""`, warned); components and requests missing a required
  *   field are dropped with an error diagnostic, subtree included. Nothing is dropped without a diagnostic.

@@ -1,5 +1,5 @@
 /**
- * The per-value validation rules of a corpus (authoring.md §3): each takes the value as written and returns the
+ * The per-value validation rules of a corpus: each takes the value as written and returns the
  * problem(s) with a code, a severity and a message that names the fix. The decoder calls them with the value's
  * location; `validate`, `lint`, the corpus server's `/mapper/diagnostics` and `fmt` all see the same findings.
  *
@@ -110,7 +110,7 @@ export function transform(value: string): Problem | undefined {
 }
 
 /**
- * Translates an RE2 pattern (the reference's regex dialect) to a JavaScript one, or explains why it cannot be used:
+ * Translates an RE2 pattern (the regex dialect Sightmap corpora are written in) to a JavaScript one, or explains why it cannot be used:
  * RE2 has no lookaround, backreferences or atomic groups; its `(?P<name>…)` groups and leading `(?flags)` are mapped.
  */
 export function re2(pattern: string): { source: string; flags: string } | { problem: string } {

@@ -1,5 +1,5 @@
 /**
- * `stats(corpus)`: catalog statistics with the reference's semantics (catalog-api.md §3.2).
+ * `stats(corpus)`: catalog statistics as the atlas catalog publishes them for an entry.
  *
  * - `views`: number of views.
  * - `components`: distinct component names corpus-wide (a global reused by views counts once).
@@ -28,7 +28,7 @@ export interface ViewStats {
   requests: number;
 }
 
-/** Catalog statistics with the reference's semantics (catalog-api.md §3.2). */
+/** Catalog statistics, as the atlas catalog publishes them for an entry. */
 export interface CorpusStats {
   /** Number of views. */
   views: number;

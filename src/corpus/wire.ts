@@ -113,7 +113,7 @@ export interface WireView {
   requests: WireRequest[];
 }
 
-/** The compiled corpus served on `/mapper` (service description §2.6). All top-level keys are always present. */
+/** The compiled corpus served on `/mapper`. All top-level keys are always present. */
 export interface WireCorpus {
   /** Basename of the directory the server was started in. */
   site: string;

@@ -1,6 +1,6 @@
 /**
  * The `mapper console` and `mapper network` commands: find the running session, ask its daemon, format the
- * answer (text layouts of the service description §4.3, or `--json`). The command table loads `commands.ts`
+ * answer (text layouts, or `--json`). The command table loads `commands.ts`
  * lazily; the text layouts live beside the API they render (`src/browser/format.ts`), since the daemon renders the
  * lists.
  *

@@ -11,7 +11,7 @@ import { candidatesFor, hookOf } from "./candidates.ts";
 import { parentAcross } from "./clusters.ts";
 import { checkCandidates, type CheckedCandidate } from "./gap.ts";
 import { describeElement, type KitPage, textOf, visibility } from "./page.ts";
-import { liveElements, table } from "./probe.ts";
+import { liveElements, type NodeFacts, table } from "./probe.ts";
 import { didYouMean } from "../../assets/extension/resolver.js";
 
 /** States nearly every element has: not worth a word. */
@@ -21,23 +21,9 @@ const ORDINARY_STATES = new Set(["enabled", "optional", "valid", "read-write"]);
 export type ExplainPick = { id: number } | { grep: string } | { selector: string };
 
 /** One node explained. */
-export interface ExplainNode {
-  /** Snapshot id. */
-  id: number;
-  /** `tag#id.class[key="value"]` (every attribute). */
-  element: string;
-  /** ARIA role. */
-  role: string;
-  /** Accessible name. */
-  name: string;
-  /** Text, 80 characters. */
-  text: string;
-  /** `visible`, `hidden`, `boxless`. */
-  visibility: string;
+export interface ExplainNode extends NodeFacts {
   /** Interactive in the snapshot's sense. */
   interactive: boolean;
-  /** Recorded states. */
-  states: string[];
   /** 1, 2 or 3. */
   tier: 1 | 2 | 3;
   /** Owning component (itself at T1, nearest owned ancestor at T2). */

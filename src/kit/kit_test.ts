@@ -200,3 +200,18 @@ Deno.test("inspect - shadow roots and frames are lines of their own, owners mark
   assert.equal(sub.split("\n")[0]!.includes("footer"), true);
   assert.equal(sub.includes("header"), false);
 });
+
+Deno.test("probe - live ids that differ from the offline engine's are reported, never hidden", async () => {
+  const { page: p } = page();
+  const live = p.source.live;
+  // A page whose live answer has one element more than the tree (as a matcher bug would show).
+  (p.source as { live: typeof live }).live = async (selectors) =>
+    (await live(selectors)).map((a) => "ids" in a ? { ids: [...a.ids, Number(p.doc.elements[0]!.node.id)] } : a);
+  const r = await probe(p, "footer a");
+  assert.equal(r.agrees, false);
+  assert.equal(r.live, 3);
+  assert.equal(r.offline, 2);
+  assert.match(formatProbe(r), /offline 2 ✗ \(a mapper bug/);
+  const g = await gap(p);
+  assert.ok(g.clusters.every((c) => c.candidates.every((x) => !x.verified)));
+});

@@ -10,8 +10,8 @@ import { PageError } from "../see/api.ts";
 import type { OfflineElement } from "../offline/mod.ts";
 import { describeElement, type KitPage, sameIds, textOf, visibility } from "./page.ts";
 
-/** One match as `probe` reports it. */
-export interface ProbeMatch {
+/** What the kit says of any node: the facts `probe` and `explain` both print. */
+export interface NodeFacts {
   /** Snapshot id. */
   id: number;
   /** `tag#id.class[key="value"]`. */
@@ -24,8 +24,12 @@ export interface ProbeMatch {
   text: string;
   /** `visible`, `hidden` or `boxless`. */
   visibility: string;
-  /** Recorded states (`disabled`, `checked`, …). */
+  /** Recorded states (`disabled`, `checked`, …), the ordinary ones (`enabled`, `valid`, …) left out. */
   states: string[];
+}
+
+/** One match as `probe` reports it. */
+export interface ProbeMatch extends NodeFacts {
   /** `T1 Name`, `T2 Name` (nearest claimed ancestor) or `T3`. */
   owner: string;
   /** Owning components, outermost first. */

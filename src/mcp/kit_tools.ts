@@ -8,10 +8,13 @@
 import { z } from "zod";
 import { UsageError } from "../errors.ts";
 import { type Annotations, defineTool, type ToolSpec } from "./registry.ts";
+import { cliInput } from "./from_cli.ts";
+import { registerKit } from "../cli/kit.ts";
+import { registerCorpusCommands } from "../cli/corpus_cmds.ts";
 
-const tab = z.string().min(1).optional().describe(
-  "The tab to read: its id or a unique prefix (tabs lists them). Needed only when several pages are open.",
-);
+// Parameters come from the commands' flags (`from_cli.ts`); these descriptions are written for an agent instead.
+const TAB = "The tab to read: its id or a unique prefix (tabs lists them). Needed only when several pages are open.";
+const kitCommand = (command: string) => ({ register: registerKit, command });
 
 /** Reads the live page, changes nothing. */
 const READ_PAGE: Annotations = {
@@ -29,13 +32,10 @@ const probe = defineTool({
   description: "How many elements a CSS selector matches on the live page (every root: document, open shadow " +
     "roots, same-origin frames), each with its node id, role, name, visibility and owning component (T1/T2/T3). " +
     "Probe every selector before writing it into the map; expect makes a wrong count an error.",
-  input: {
-    selector: z.string().min(1).describe('A CSS selector, e.g. "li.card" or "[data-testid=\'save\']".'),
-    max: z.number().int().min(0).optional().describe("Matches listed (default 10)."),
-    expect: z.number().int().min(0).optional().describe("Fail unless exactly this many elements match."),
-    all: z.boolean().optional().describe("Count it in every view's url: instead (loads each in a scratch tab)."),
-    tab,
-  },
+  input: cliInput<{ selector: string; max?: number; expect?: number; all?: boolean; tab?: string }>({
+    ...kitCommand("probe"),
+    describe: { selector: 'A CSS selector, e.g. "li.card" or "[data-testid=\'save\']".', tab: TAB },
+  }),
   annotations: { ...READ_PAGE, openWorldHint: true },
   browser: true,
   async call(a, ctx) {
@@ -60,19 +60,23 @@ const gap = defineTool({
   description: "The interactive nodes no component of the map covers, grouped into clusters (same role, nearest " +
     "hooked ancestor, element shape), each with up to three selectors counted live (covers N/N, live count). " +
     "Use it after snapshot coverage shows orphans; probe a candidate, then add it to the view.",
-  input: {
-    scope: z.string().min(1).optional().describe(
-      "A component: list the nodes inside it that no component claims themselves (T2).",
-    ),
-    include_hidden: z.boolean().optional().describe("Hidden interactive nodes too."),
-    tab,
-  },
+  input: cliInput<{ scope?: string; include_hidden?: boolean; max_clusters?: number; tab?: string }>({
+    ...kitCommand("gap"),
+    describe: { tab: TAB },
+  }),
   annotations: READ_PAGE,
   browser: true,
   async call(a, ctx) {
     const { runGap } = await kit();
     return await ctx.capture((io) =>
-      runGap({ dir: ctx.dir, tab: a.tab, json: false, scope: a.scope, includeHidden: a.include_hidden === true }, io)
+      runGap({
+        dir: ctx.dir,
+        tab: a.tab,
+        json: false,
+        scope: a.scope,
+        includeHidden: a.include_hidden === true,
+        maxClusters: a.max_clusters,
+      }, io)
     );
   },
 });
@@ -83,15 +87,20 @@ const suggest = defineTool({
   description: "Candidate components: landmarks, hooks (test ids, data-component, custom elements), forms and " +
     "fields, repeated structures (cards, rows) with a per-instance discriminator, and the controls inside them, " +
     "each with a proposed name and a selector counted live. yaml gives them ready to paste under components:.",
-  input: {
-    exclude_known: z.boolean().optional().describe("Leave out candidates whose elements are all claimed already."),
-    group: z.boolean().optional().describe("Say for each candidate the component it is inside."),
-    max: z.number().int().min(1).optional().describe("Candidates listed (default 20)."),
-    min_count: z.number().int().min(1).optional().describe("Only candidates with at least this many elements."),
-    kind: z.enum(["hooks", "landmarks", "repeated", "controls"]).optional().describe("Only this kind of candidate."),
-    yaml: z.boolean().optional().describe("Answer YAML to paste under a view's components: instead of a table."),
-    tab,
-  },
+  input: cliInput<{
+    exclude_known?: boolean;
+    group?: boolean;
+    max?: number;
+    min_count?: number;
+    kind?: "hooks" | "landmarks" | "repeated" | "controls";
+    include_hidden?: boolean;
+    yaml?: boolean;
+    tab?: string;
+  }>({
+    ...kitCommand("suggest"),
+    schema: { kind: z.enum(["hooks", "landmarks", "repeated", "controls"]) },
+    describe: { tab: TAB },
+  }),
   annotations: READ_PAGE,
   browser: true,
   async call(a, ctx) {
@@ -106,7 +115,7 @@ const suggest = defineTool({
         max: a.max,
         minCount: a.min_count,
         kind: a.kind,
-        includeHidden: false,
+        includeHidden: a.include_hidden === true,
         yaml: a.yaml === true,
       }, io)
     );
@@ -150,13 +159,18 @@ const inspect = defineTool({
   description: "The page's elements as a tree for writing selectors: node id, tag, id, stable classes (generated " +
     "ones marked ~), hook attributes, role and name, owning component; shadow roots and frames as their own lines. " +
     "Narrow it with selector or id: a whole page is long.",
-  input: {
-    selector: z.string().min(1).optional().describe("Only the subtrees of the elements this CSS selector matches."),
-    id: z.number().int().min(1).optional().describe("Only the subtree of this node id."),
-    depth: z.number().int().min(0).optional().describe("Levels shown below each root."),
-    interactive: z.boolean().optional().describe("Only interactive elements and what contains them."),
-    tab,
-  },
+  input: cliInput<{
+    selector?: string;
+    id?: number;
+    depth?: number;
+    interactive?: boolean;
+    attributes?: boolean;
+    include_hidden?: boolean;
+    tab?: string;
+  }>({
+    ...kitCommand("inspect"),
+    describe: { tab: TAB },
+  }),
   annotations: READ_PAGE,
   browser: true,
   async call(a, ctx) {
@@ -170,8 +184,8 @@ const inspect = defineTool({
         id: a.id,
         depth: a.depth,
         interactive: a.interactive === true,
-        attributes: false,
-        includeHidden: false,
+        attributes: a.attributes === true,
+        includeHidden: a.include_hidden === true,
       }, io)
     );
   },
@@ -183,14 +197,12 @@ const explainNode = defineTool({
   description: "Exactly one of: name — what the corpus says about a component, view, request or message; id, " +
     "grep or selector — nodes of the live page with their facts, tier (T1/T2/T3) and owning component, ranked " +
     "selector candidates each with its live count, and their ancestors' hooks (for a node with no obvious hook).",
-  input: {
-    name: z.string().min(1).optional().describe("A name in the corpus, e.g. SiteHeader (exact, case-sensitive)."),
-    id: z.number().int().min(1).optional().describe("A node id from snapshot."),
-    grep: z.string().min(1).optional().describe("Text found in the node's name, role, text or attribute values."),
-    selector: z.string().min(1).optional().describe("A CSS selector."),
-    max: z.number().int().min(1).optional().describe("Nodes explained (default 10)."),
-    tab,
-  },
+  input: cliInput<{ name?: string; id?: number; grep?: string; selector?: string; max?: number; tab?: string }>({
+    register: registerCorpusCommands,
+    command: "explain",
+    omit: { "--format": "tools answer in the text layout; the other formats are for CI annotations and scripts" },
+    describe: { tab: TAB },
+  }),
   annotations: READ_PAGE,
   browser: true,
   async call(a, ctx) {

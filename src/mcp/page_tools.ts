@@ -10,17 +10,17 @@ import { join } from "node:path";
 import { z } from "zod";
 import type { Content } from "./registry.ts";
 import { type Annotations, defineTool, type ToolSpec } from "./registry.ts";
+import { cliInput } from "./from_cli.ts";
+import { registerBrowser } from "../cli/browser.ts";
+import { registerSee } from "../cli/see.ts";
+import { ACTION_TIMEOUT_MS, NAVIGATE_TIMEOUT_MS, WAIT_TIMEOUT_MS } from "../timeouts.ts";
 
-const tab = z.string().min(1).optional().describe(
-  "The tab to use: its id or a unique prefix (tabs lists them). Needed only when several pages are open.",
-);
-const target = z.string().min(1).describe(
-  'What to act on: a node id from snapshot (e.g. "42") or a component query, e.g. ' +
-    "'ProductCard[name=\"Basalt Coffee Mug\"] AddToCartButton' (brackets test extracted properties; spaces chain " +
-    'matched ancestors; "#N" picks the N-th match, 0-based).',
-);
-const timeout = (ms: number, what: string) =>
-  z.number().int().min(1).optional().describe(`Longest wait ${what}, in milliseconds (default ${ms}).`);
+// Parameters come from the commands' flags (`from_cli.ts`); these descriptions are written for an agent instead.
+const TAB = "The tab to use: its id or a unique prefix (tabs lists them). Needed only when several pages are open.";
+const TARGET = 'What to act on: a node id from snapshot (e.g. "42") or a component query, e.g. ' +
+  "'ProductCard[name=\"Basalt Coffee Mug\"] AddToCartButton' (brackets test extracted properties; spaces chain " +
+  'matched ancestors; "#N" picks the N-th match, 0-based).';
+const browser = (command: string) => ({ register: registerBrowser, command: `browser ${command}` });
 
 /** Read the page, change nothing. */
 const READ_PAGE: Annotations = {
@@ -37,15 +37,19 @@ const snapshot = defineTool({
     "a [Blocked] line when an overlay covers the page, a [Guide] of component counts, then one line per node: " +
     'node id, then [Component prop="value" … state…] or role "name". Act on what you see with a component query ' +
     "(preferred, survives re-renders) or the node id. Call it first on every page, and again after the page changed.",
-  input: {
-    tab,
-    interactive: z.boolean().optional().describe("Only interactive nodes and the components around them."),
-    coverage: z.boolean().optional().describe(
-      "Only the view, blocking overlay, warnings and coverage (how much of the page the map names).",
-    ),
-    depth: z.number().int().min(0).optional().describe("Cut the tree below this depth (0 = top level only)."),
-    include_hidden: z.boolean().optional().describe("Also show hidden nodes (display: none, aria-hidden, inert)."),
-  },
+  input: cliInput<{
+    url?: string;
+    tab?: string;
+    interactive?: boolean;
+    coverage?: boolean;
+    depth?: number;
+    include_hidden?: boolean;
+  }>({
+    register: registerSee,
+    command: "snapshot",
+    omit: { "--out": "the snapshot is the tool's answer" },
+    describe: { tab: TAB },
+  }),
   annotations: READ_PAGE,
   browser: true,
   async call(a, ctx) {
@@ -54,6 +58,7 @@ const snapshot = defineTool({
       runSnapshot({
         dir: ctx.dir,
         tab: a.tab,
+        url: a.url,
         interactive: a.interactive === true,
         coverage: a.coverage === true,
         depth: a.depth,
@@ -70,17 +75,19 @@ const navigate = defineTool({
   description: "Open an absolute URL in the tab and wait for it to load (and for a client-side redirect); answers " +
     "with the final URL and the view it resolves to. Then call wait_for (view or component) if the page renders " +
     "late, and snapshot.",
-  input: {
-    url: z.string().min(1).describe('An absolute URL, e.g. "http://localhost:3000/cart".'),
-    timeout_ms: timeout(30_000, "for the load"),
-    tab,
-  },
+  input: cliInput<{ url: string; timeout_ms?: number; tab?: string }>({
+    ...browser("navigate"),
+    describe: { url: 'An absolute URL, e.g. "http://localhost:3000/cart".', tab: TAB },
+  }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   browser: true,
   async call(a, ctx) {
     const { runNavigate } = await import("../see/act_commands.ts");
     return await ctx.capture((io) =>
-      runNavigate({ dir: ctx.dir, tab: a.tab, json: false, url: a.url, timeoutMs: a.timeout_ms ?? 30_000 }, io)
+      runNavigate(
+        { dir: ctx.dir, tab: a.tab, json: false, url: a.url, timeoutMs: a.timeout_ms ?? NAVIGATE_TIMEOUT_MS },
+        io,
+      )
     );
   },
 });
@@ -103,13 +110,10 @@ const pointer = (name: "click" | "hover") =>
         "wait for what the click causes: follow with wait_for when it navigates or loads."
       : "Move the pointer over an element by component query or snapshot node id (or a viewport point x/y), to " +
         "open menus or tooltips. Refused with an error when the element is covered.",
-    input: {
-      target: target.optional(),
-      x: z.number().optional().describe("Viewport x in CSS pixels (with y, instead of target)."),
-      y: z.number().optional().describe("Viewport y in CSS pixels (with x, instead of target)."),
-      timeout_ms: timeout(5000, "for the element to be visible and stable"),
-      tab,
-    },
+    input: cliInput<{ target?: string; x?: number; y?: number; timeout_ms?: number; tab?: string }>({
+      ...browser(name),
+      describe: { target: TARGET, tab: TAB },
+    }),
     annotations: name === "click"
       ? ACT
       : { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
@@ -125,7 +129,7 @@ const pointer = (name: "click" | "hover") =>
           target: a.target,
           x: a.x,
           y: a.y,
-          timeoutMs: a.timeout_ms ?? 5000,
+          timeoutMs: a.timeout_ms ?? ACTION_TIMEOUT_MS,
         }, io)
       );
     },
@@ -138,13 +142,11 @@ const fill = defineTool({
     "then read it back: an error shows the value found when it is not exactly the text. On a <select>, text picks " +
     "an option by label or value. A wrapper component holding one text field (a web component like sl-input) is " +
     "filled through it. Refused when the field is covered or disabled; for checkboxes and radios use click.",
-  input: {
-    target,
-    text: z.string().describe('The text the field must hold afterwards ("" empties it).'),
-    append: z.boolean().optional().describe("Type after the current value instead of replacing it."),
-    timeout_ms: timeout(5000, "for the field to be visible and stable"),
-    tab,
-  },
+  input: cliInput<{ target: string; text: string; append?: boolean; timeout_ms?: number; tab?: string }>({
+    ...browser("fill"),
+    omit: { "--clear": "replacing is what fill does without append; the flag only lets a script say so" },
+    describe: { target: TARGET, text: 'The text the field must hold afterwards ("" empties it).', tab: TAB },
+  }),
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
   browser: true,
   async call(a, ctx) {
@@ -157,7 +159,7 @@ const fill = defineTool({
         target: a.target,
         text: a.text,
         append: a.append === true,
-        timeoutMs: a.timeout_ms ?? 5000,
+        timeoutMs: a.timeout_ms ?? ACTION_TIMEOUT_MS,
       }, io)
     );
   },
@@ -168,12 +170,14 @@ const pressKey = defineTool({
   title: "Press a key",
   description: "Press a key or chord with real key events: Enter, Escape, Tab, ArrowDown, Backspace, a single " +
     "character, or Modifier+Key such as Control+A or Shift+Tab. With target, that element is focused first.",
-  input: {
-    key: z.string().min(1).describe('The key or chord, e.g. "Enter", "Escape", "Control+A".'),
-    target: target.optional().describe("Focus this element first (a node id or a component query)."),
-    timeout_ms: timeout(5000, "for the target to be visible and stable"),
-    tab,
-  },
+  input: cliInput<{ key: string; target?: string; timeout_ms?: number; tab?: string }>({
+    ...browser("keypress"),
+    describe: {
+      key: 'The key or chord, e.g. "Enter", "Escape", "Control+A".',
+      target: "Focus this element first (a node id or a component query).",
+      tab: TAB,
+    },
+  }),
   annotations: ACT,
   browser: true,
   async call(a, ctx) {
@@ -185,7 +189,7 @@ const pressKey = defineTool({
         json: false,
         key: a.key,
         target: a.target,
-        timeoutMs: a.timeout_ms ?? 5000,
+        timeoutMs: a.timeout_ms ?? ACTION_TIMEOUT_MS,
       }, io)
     );
   },
@@ -196,13 +200,10 @@ const scroll = defineTool({
   title: "Scroll",
   description: "Bring an element into view (verified: an error names the container that did not move), or " +
     "scroll the page (or the target's scrolling container) by delta_x / delta_y pixels and report the new position.",
-  input: {
-    target: target.optional(),
-    delta_x: z.number().int().optional().describe("Pixels to scroll right (negative: left)."),
-    delta_y: z.number().int().optional().describe("Pixels to scroll down (negative: up)."),
-    timeout_ms: timeout(5000, "for the target to be visible and stable"),
-    tab,
-  },
+  input: cliInput<{ target?: string; delta_x?: number; delta_y?: number; timeout_ms?: number; tab?: string }>({
+    ...browser("scroll"),
+    describe: { target: TARGET, tab: TAB },
+  }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   browser: true,
   async call(a, ctx) {
@@ -215,7 +216,7 @@ const scroll = defineTool({
         target: a.target,
         deltaX: a.delta_x ?? 0,
         deltaY: a.delta_y ?? 0,
-        timeoutMs: a.timeout_ms ?? 5000,
+        timeoutMs: a.timeout_ms ?? ACTION_TIMEOUT_MS,
       }, io)
     );
   },
@@ -228,17 +229,24 @@ const waitFor = defineTool({
     "component query matches), view (the URL resolves to this view), url (the URL contains text), selector (a CSS " +
     "match is visible), text (visible text contains it) or load (the document finished loading). With gone, wait " +
     "for it to stop holding. A timeout error says what was last seen. Use it after every action that navigates.",
-  input: {
-    component: z.string().min(1).optional().describe('A component query, e.g. "ProductCard".'),
-    view: z.string().min(1).optional().describe('A view name from the corpus, e.g. "Checkout".'),
-    url: z.string().min(1).optional().describe("Text the tab's URL must contain."),
-    selector: z.string().min(1).optional().describe("A CSS selector that must match a visible element."),
-    text: z.string().min(1).optional().describe("Text the page must visibly contain."),
-    load: z.boolean().optional().describe("Wait for the document to finish loading."),
-    gone: z.boolean().optional().describe("Wait for the condition to stop holding instead."),
-    timeout_ms: timeout(10_000, ""),
-    tab,
-  },
+  input: cliInput<{
+    url?: string;
+    selector?: string;
+    component?: string;
+    view?: string;
+    text?: string;
+    load?: boolean;
+    gone?: boolean;
+    timeout_ms?: number;
+    tab?: string;
+  }>({
+    ...browser("wait-for"),
+    describe: {
+      component: 'A component query, e.g. "ProductCard".',
+      view: 'A view name from the corpus, e.g. "Checkout".',
+      tab: TAB,
+    },
+  }),
   annotations: READ_PAGE,
   browser: true,
   async call(a, ctx) {
@@ -255,7 +263,7 @@ const waitFor = defineTool({
         text: a.text,
         load: a.load === true,
         gone: a.gone === true,
-        timeoutMs: a.timeout_ms ?? 10_000,
+        timeoutMs: a.timeout_ms ?? WAIT_TIMEOUT_MS,
       }, io)
     );
   },
@@ -267,10 +275,11 @@ const evaluate = defineTool({
   description: "Run JavaScript in the page: an expression, or a body with return statements (await allowed). " +
     "Promises are awaited; the result comes back as JSON. A DOM node, function or cyclic value is an error (return " +
     "plain data such as el.textContent). Prefer the other tools for interaction: this one bypasses every check.",
-  input: {
-    script: z.string().min(1).describe('The script, e.g. "document.title" or "return [...document.links].length".'),
-    tab,
-  },
+  input: cliInput<{ script: string; tab?: string }>({
+    ...browser("eval"),
+    rename: { "<js>": "script" },
+    describe: { script: 'The script, e.g. "document.title" or "return [...document.links].length".', tab: TAB },
+  }),
   annotations: ACT,
   browser: true,
   async call(a, ctx) {
@@ -285,18 +294,22 @@ const screenshot = defineTool({
   description: "Capture the viewport, the full page, or one element (target: a component query, or selector: " +
     "CSS) scrolled into view and clipped to its box; answers with the PNG image and a line naming its size and " +
     "target. Scrolls the page when the element is out of view.",
-  input: {
-    target: z.string().min(1).optional().describe(
-      "A component query for the element to capture, e.g. 'ProductCard[name=\"Basalt Coffee Mug\"]'.",
-    ),
-    selector: z.string().min(1).optional().describe("A CSS selector for the element to capture (instead of target)."),
-    expand_pct: z.number().int().min(0).max(1000).optional().describe(
-      "Margin around the element, in percent of its size on each side.",
-    ),
-    full_page: z.boolean().optional().describe("Capture the whole scrollable page."),
-    timeout_ms: timeout(5000, "for the element to be visible and stable"),
-    tab,
-  },
+  input: cliInput<{
+    target?: string;
+    selector?: string;
+    expand_pct?: number;
+    full_page?: boolean;
+    timeout_ms?: number;
+    tab?: string;
+  }>({
+    ...browser("screenshot"),
+    omit: { "--out": "the image is the tool's answer (an MCP image block), never a file" },
+    rename: { "--component": "target" },
+    describe: {
+      target: "A component query for the element to capture, e.g. 'ProductCard[name=\"Basalt Coffee Mug\"]'.",
+      tab: TAB,
+    },
+  }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   browser: true,
   async call(a, ctx) {
@@ -315,7 +328,7 @@ const screenshot = defineTool({
           selector: a.selector,
           expandPct: a.expand_pct,
           fullPage: a.full_page === true,
-          timeoutMs: a.timeout_ms ?? 5000,
+          timeoutMs: a.timeout_ms ?? ACTION_TIMEOUT_MS,
         }, io)
       );
       const meta = JSON.parse(printed) as { width: number; height: number; target?: string };
@@ -337,19 +350,34 @@ const tabs = defineTool({
   title: "List, open or close tabs",
   description: "action list: every tab with its id, URL, title and the view it resolves to. action new: open a tab " +
     "(on url when given, waiting for the load). action close: close the tab whose id (or prefix) is tab.",
-  input: {
-    action: z.enum(["list", "new", "close"]).describe("list, new or close."),
-    url: z.string().min(1).optional().describe("new: the absolute URL to open."),
-    tab: z.string().min(1).optional().describe("close: the id (or unique prefix) of the tab to close."),
-    timeout_ms: timeout(30_000, "for a new tab's page to load"),
-  },
+  input: cliInput<{ action: "list" | "new" | "close"; url?: string; tab?: string; timeout_ms?: number }>({
+    ...browser("tabs"),
+    // The CLI's one `[arg]` is two parameters here, so a model never passes a URL where a tab id belongs.
+    omit: {
+      "<arg>": "split into url (new) and tab (close)",
+      "<height>": "resizing is the resize tool",
+      "--dpr": "resizing is the resize tool",
+      "--mobile": "resizing is the resize tool",
+      "--reset": "resizing is the resize tool",
+    },
+    schema: { action: z.enum(["list", "new", "close"]) },
+    describe: { tab: "close: the id (or unique prefix) of the tab to close." },
+    extra: { url: z.string().min(1).optional().describe("new: the absolute URL to open.") },
+  }),
   annotations: ACT,
   browser: true,
   async call(a, ctx) {
     const { runTabs } = await import("../see/act_commands.ts");
     const arg = a.action === "new" ? a.url : a.action === "close" ? a.tab : undefined;
     return await ctx.capture((io) =>
-      runTabs({ dir: ctx.dir, tab: undefined, json: false, op: a.action, arg, timeoutMs: a.timeout_ms ?? 30_000 }, io)
+      runTabs({
+        dir: ctx.dir,
+        tab: undefined,
+        json: false,
+        op: a.action,
+        arg,
+        timeoutMs: a.timeout_ms ?? NAVIGATE_TIMEOUT_MS,
+      }, io)
     );
   },
 });
@@ -359,17 +387,89 @@ const handleDialog = defineTool({
   title: "Answer a dialog",
   description: "Answer the alert, confirm or prompt that blocks the tab: accept (with text for a prompt) or " +
     "dismiss. While a dialog is open every other page tool says so instead of hanging.",
-  input: {
-    action: z.enum(["accept", "dismiss"]).describe("accept or dismiss."),
-    text: z.string().optional().describe("The answer typed into a prompt (with accept)."),
-    tab,
-  },
+  input: cliInput<{ action: "accept" | "dismiss"; text?: string; tab?: string }>({
+    ...browser("dialog"),
+    schema: { action: z.enum(["accept", "dismiss"]) },
+    describe: { text: "The answer typed into a prompt (with accept).", tab: TAB },
+  }),
   annotations: ACT,
   browser: true,
   async call(a, ctx) {
     const { runDialog } = await import("../see/act_commands.ts");
     return await ctx.capture((io) =>
       runDialog({ dir: ctx.dir, tab: a.tab, json: false, op: a.action, text: a.text }, io)
+    );
+  },
+});
+
+const drag = defineTool({
+  name: "drag",
+  title: "Drag one element onto another",
+  description: "Drag FROM onto TO with real pointer input (a slider knob, a sortable row, an HTML5 drag source): " +
+    "FROM gets a click's checks, the button is held through every move, and the result says what changed (moved, " +
+    "dom); a drag that changes nothing is an error naming the mode.",
+  input: cliInput<
+    { from: string; to: string; steps?: number; mode?: "auto" | "pointer" | "html5"; timeout_ms?: number; tab?: string }
+  >({
+    ...browser("drag"),
+    schema: { mode: z.enum(["auto", "pointer", "html5"]) },
+    describe: { from: `What to drag. ${TARGET}`, tab: TAB },
+  }),
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+  browser: true,
+  async call(a, ctx) {
+    const { runDrag } = await import("../see/act_commands.ts");
+    return await ctx.capture((io) =>
+      runDrag({
+        dir: ctx.dir,
+        tab: a.tab,
+        json: false,
+        from: a.from,
+        to: a.to,
+        mode: a.mode,
+        steps: a.steps,
+        timeoutMs: a.timeout_ms ?? ACTION_TIMEOUT_MS,
+      }, io)
+    );
+  },
+});
+
+const resize = defineTool({
+  name: "resize",
+  title: "Set the tab's window size",
+  description: "Set the tab's viewport to width × height CSS pixels (200–8192; kept across navigations), or reset " +
+    "it to the browser window's size; answers the size read back and the size before.",
+  input: cliInput<{ width?: number; height?: number; dpr?: number; mobile?: boolean; reset?: boolean; tab?: string }>({
+    ...browser("tabs"),
+    omit: { "<action>": "this tool is the resize action", "--timeout-ms": "resizing loads nothing" },
+    rename: { "<arg>": "width" },
+    schema: {
+      width: z.number().int().min(200).max(8192),
+      height: z.number().int().min(200).max(8192),
+    },
+    describe: {
+      width: "Viewport width in CSS pixels (200–8192).",
+      height: "Viewport height in CSS pixels (200–8192).",
+      tab: TAB,
+    },
+  }),
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  browser: true,
+  async call(a, ctx) {
+    const { runTabs } = await import("../see/act_commands.ts");
+    return await ctx.capture((io) =>
+      runTabs({
+        dir: ctx.dir,
+        tab: a.tab,
+        json: false,
+        op: "resize",
+        arg: a.reset ? undefined : a.width === undefined ? undefined : String(a.width),
+        arg2: a.reset ? undefined : a.height === undefined ? undefined : String(a.height),
+        timeoutMs: 10_000,
+        dpr: a.dpr,
+        mobile: a.mobile === true,
+        reset: a.reset === true,
+      }, io)
     );
   },
 });
@@ -388,4 +488,6 @@ export const PAGE_TOOLS: readonly ToolSpec[] = [
   screenshot,
   tabs,
   handleDialog,
+  drag,
+  resize,
 ];

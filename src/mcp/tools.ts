@@ -11,12 +11,15 @@ import { LEVELS } from "../browser/mod.ts";
 import { type Annotations, defineTool, READ_LOCAL, type ToolSpec } from "./registry.ts";
 import { PAGE_TOOLS } from "./page_tools.ts";
 import { KIT_TOOLS } from "./kit_tools.ts";
+import { cliInput } from "./from_cli.ts";
+import { registerDevtools } from "../cli/devtools.ts";
+import { registerCorpusCommands } from "../cli/corpus_cmds.ts";
+import { registerOffline } from "../cli/offline.ts";
+import { registerAtlas } from "../cli/atlas.ts";
 
-const tab = z.string().min(1).optional().describe(
-  "Only this tab: its id or a unique prefix of it (the 8-character ids listings show). Omit for every tab.",
-);
-const limit = (what: string) =>
-  z.number().int().min(1).optional().describe(`Only the most recent N ${what} (after the other filters).`);
+// Parameters come from the commands' flags (`from_cli.ts`); these descriptions are written for an agent instead.
+const TAB = "Only this tab: its id or a unique prefix of it (the 8-character ids listings show). Omit for every tab.";
+const FORMAT_REASON = "tools answer in the text layout; the other formats are for CI annotations and scripts";
 
 /** `console_list`: `mapper console list`. */
 const consoleList = defineTool({
@@ -26,13 +29,12 @@ const consoleList = defineTool({
     "`[index] level text`. Uncaught exceptions and browser log entries are included (level `exception`, …). " +
     "Use the index with console_get for the source location and time. The session keeps the last 1000 messages " +
     "across navigations; a line says when older ones were dropped.",
-  input: {
-    level: z.array(z.enum(LEVELS)).min(1).optional().describe(
-      'Only these levels, e.g. ["error", "exception"]. Omit for all.',
-    ),
-    tab,
-    limit: limit("messages"),
-  },
+  input: cliInput<{ level?: Array<typeof LEVELS[number]>; tab?: string; limit?: number }>({
+    register: registerDevtools,
+    command: "console list",
+    schema: { level: z.array(z.enum(LEVELS)).min(1) },
+    describe: { level: 'Only these levels, e.g. ["error", "exception"]. Omit for all.', tab: TAB },
+  }),
   annotations: READ_LOCAL,
   browser: true,
   async call(a, ctx) {
@@ -49,9 +51,12 @@ const consoleGet = defineTool({
   title: "Get one console message",
   description: "Show one captured console message in full: level and tab, the whole text, the source location " +
     "(function, URL, line, column), the time, and the corpus messages it matched.",
-  input: {
-    index: z.number().int().min(0).describe("The message index, as console_list shows it in brackets."),
-  },
+  input: cliInput<{ index: number }>({
+    register: registerDevtools,
+    command: "console get",
+    schema: { index: z.number().int().min(0) },
+    describe: { index: "The message index, as console_list shows it in brackets." },
+  }),
   annotations: READ_LOCAL,
   browser: true,
   async call(a, ctx) {
@@ -67,14 +72,11 @@ const networkList = defineTool({
   description: "List the requests the browser session captured, oldest to newest, one line each: " +
     "`[index] METHOD url → status (ResourceType)`. Filter by resource type or URL text to keep the answer short. " +
     "Use the index with network_get for headers and the response body.",
-  input: {
-    type: z.string().min(1).optional().describe(
-      "Only this resource type (case-insensitive): Document, XHR, Fetch, Script, Stylesheet, Image, Font, Other, ….",
-    ),
-    url: z.string().min(1).optional().describe("Only URLs containing this text (case-insensitive)."),
-    tab,
-    limit: limit("requests"),
-  },
+  input: cliInput<{ type?: string; url?: string; tab?: string; limit?: number }>({
+    register: registerDevtools,
+    command: "network list",
+    describe: { tab: TAB },
+  }),
   annotations: READ_LOCAL,
   browser: true,
   async call(a, ctx) {
@@ -92,12 +94,20 @@ const networkGet = defineTool({
   description: "Show one captured request: method, URL, status, timing, request and response headers, then a " +
     "preview of the response body (the first 4096 bytes of text; binary bodies are described, never dumped). " +
     "Authorization, Cookie and Set-Cookie values are redacted unless show_secrets is true.",
-  input: {
-    index: z.number().int().min(0).describe("The request index, as network_list shows it in brackets."),
-    show_secrets: z.boolean().optional().describe(
-      "Show Authorization, Cookie and Set-Cookie values instead of redacting them. Only when the task needs them.",
-    ),
-  },
+  input: cliInput<{ index: number; show_secrets?: boolean }>({
+    register: registerDevtools,
+    command: "network get",
+    omit: {
+      "--response-file": "the preview is the answer; a tool writes no files the user did not ask for",
+      "--request-file": "the preview is the answer; a tool writes no files the user did not ask for",
+    },
+    schema: { index: z.number().int().min(0) },
+    describe: {
+      index: "The request index, as network_list shows it in brackets.",
+      show_secrets:
+        "Show Authorization, Cookie and Set-Cookie values instead of redacting them. Only when the task needs them.",
+    },
+  }),
   annotations: READ_LOCAL,
   browser: true,
   async call(a, ctx) {
@@ -108,9 +118,7 @@ const networkGet = defineTool({
   },
 });
 
-const catalogIndex = z.string().min(1).optional().describe(
-  "Catalog location: an HTTPS URL or a local index.json path. Omit for the public atlas.",
-);
+const CATALOG_INDEX = "Catalog location: an HTTPS URL or a local index.json path. Omit for the public atlas.";
 
 /** `atlas_find`: `mapper atlas find`. */
 const atlasFind = defineTool({
@@ -119,13 +127,13 @@ const atlasFind = defineTool({
   description: "Search the atlas, the catalog of community-made site maps (corpora), by domain or words. Each hit " +
     "shows the slug, what it covers and how to install it (atlas_add with that slug). Use it before mapping a site " +
     "yourself. An empty query lists the catalog. The catalog is cached for 24 hours.",
-  input: {
-    query: z.string().optional().describe('A domain or words, e.g. "example.com" or "shop checkout".'),
-    category: z.string().min(1).optional().describe("Only entries in this category."),
-    limit: z.number().int().min(0).optional().describe("Show at most N hits (default 10; 0 = all)."),
-    index: catalogIndex,
-    refresh: z.boolean().optional().describe("Ignore the cached catalog and fetch it again."),
-  },
+  input: cliInput<{ query?: string; category?: string; limit?: number; index?: string; refresh?: boolean }>({
+    register: registerAtlas,
+    command: "atlas find",
+    // One string of words: the CLI's words are split by the shell, a model passes a phrase.
+    schema: { query: z.string() },
+    describe: { query: 'A domain or words, e.g. "example.com" or "shop checkout".', index: CATALOG_INDEX },
+  }),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   browser: false,
   async call(a, ctx) {
@@ -153,18 +161,25 @@ const atlasAdd = defineTool({
     "be empty or missing (nothing is ever overwritten). The archive is fetched over HTTPS, size-capped, checked for " +
     "unsafe paths and loaded before it is moved into place. The user is asked to confirm through the client when " +
     "the client supports it; otherwise ask the user yourself and pass confirm: true.",
-  input: {
-    slug: z.string().min(1).describe('The atlas entry to install, e.g. "example" (from atlas_find).'),
-    index: catalogIndex.describe(
-      "The catalog the slug came from (same value as atlas_find's index); archives are fetched beside it. " +
+  input: cliInput<{ slug: string; index?: string; expect_sha256?: string; confirm?: boolean }>({
+    register: registerAtlas,
+    command: "atlas add",
+    omit: {
+      "--target": "a tool installs only into the server's corpus directory (mapper mcp --dir)",
+      "--source": "archives come from beside the catalog the user chose; a model never picks an archive URL",
+    },
+    describe: {
+      slug: 'The atlas entry to install, e.g. "example" (from atlas_find).',
+      index: "The catalog the slug came from (same value as atlas_find's index); archives are fetched beside it. " +
         "Omit for the public atlas.",
-    ),
-    expect_sha256: z.string().optional().describe("Refuse the archive unless its SHA-256 is this hex value."),
-    confirm: z.boolean().optional().describe(
-      "Set true once the user agreed to this install. Needed only when the client cannot ask the user itself " +
-        "(without elicitation support); ignored otherwise, because the client then asks.",
-    ),
-  },
+    },
+    extra: {
+      confirm: z.boolean().optional().describe(
+        "Set true once the user agreed to this install. Needed only when the client cannot ask the user itself " +
+          "(without elicitation support); ignored otherwise, because the client then asks.",
+      ),
+    },
+  }),
   annotations: ADD,
   browser: false,
   async call(a, ctx) {
@@ -189,10 +204,12 @@ const match = defineTool({
   description: "Which view of the corpus a URL resolves to (the single most specific route) and its route " +
     "parameters, the other views that also match, the components active there (global or view-scoped, with their " +
     "selectors) and the API requests that apply. Reads the corpus only: no browser, nothing changes.",
-  input: {
-    url: z.string().min(1).describe('A page URL or path, e.g. "https://shop.example.com/product/42" or "/product/42".'),
-    method: z.string().min(1).optional().describe("Only requests accepting this HTTP method (GET, POST, …)."),
-  },
+  input: cliInput<{ url: string; method?: string }>({
+    register: registerCorpusCommands,
+    command: "match",
+    omit: { "--format": FORMAT_REASON },
+    describe: { url: 'A page URL or path, e.g. "https://shop.example.com/product/42" or "/product/42".' },
+  }),
   annotations: READ_LOCAL,
   browser: false,
   async call(a, ctx) {
@@ -213,15 +230,16 @@ const selCheck = defineTool({
     "(hidden ones and roots named) and the matches (id, element with key attributes, role, accessible name). A " +
     "selector a capture cannot answer (:hover, a cut attribute value, an unrecorded state) is reported as such, " +
     "never as 0 matches. Nothing changes.",
-  input: {
-    selector: z.string().min(1).describe('The whole CSS selector (or list), e.g. "li.card" or "nav a[href^=\'/p/\']".'),
-    files: z.array(z.string().min(1)).min(1).describe(
-      "Tree files to answer it on, relative to the server's working directory (e.g. " +
+  input: cliInput<{ selector: string; files: string[]; limit?: number; include_hidden?: boolean }>({
+    register: registerOffline,
+    command: "sel-check",
+    rename: { "<file>": "files" },
+    schema: { selector: z.string().min(1), files: z.array(z.string().min(1)).min(1) },
+    describe: {
+      files: "Tree files to answer it on, relative to the server's working directory (e.g. " +
         '".mapper/snapshots/Catalog/20260607T193000Z.snap.tree.json").',
-    ),
-    limit: z.number().int().min(1).optional().describe("List at most this many matches per file (default 20)."),
-    include_hidden: z.boolean().optional().describe("Also list hidden matches (they are always counted)."),
-  },
+    },
+  }),
   annotations: READ_LOCAL,
   browser: false,
   async call(a, ctx) {
@@ -246,19 +264,22 @@ const search = defineTool({
     "components, views, requests and messages) with a JavaScript regular expression, case-insensitive by default. " +
     "Each hit: file:line:col, the path to the declaration (View › Parent › Component), the field and its value. " +
     "Reads the corpus only: no browser, nothing changes.",
-  input: {
-    pattern: z.string().min(1).describe(
-      'A JavaScript regular expression, e.g. "card|tile" (or plain text with fixed).',
-    ),
-    field: z.enum(["name", "selector", "description", "memory", "route", "url", "all"]).optional().describe(
-      "Look only in this field (default all).",
-    ),
-    type: z.enum(["component", "view", "request", "message", "all"]).optional().describe(
-      "Look only at this kind of declaration (default all).",
-    ),
-    case: z.boolean().optional().describe("Match upper and lower case exactly (default: case-insensitive)."),
-    fixed: z.boolean().optional().describe("The pattern is plain text, not a regular expression."),
-  },
+  input: cliInput<{
+    pattern: string;
+    field?: "name" | "selector" | "description" | "memory" | "route" | "url" | "all";
+    type?: "component" | "view" | "request" | "message" | "all";
+    case?: boolean;
+    fixed?: boolean;
+  }>({
+    register: registerOffline,
+    command: "search",
+    schema: {
+      pattern: z.string().min(1),
+      field: z.enum(["name", "selector", "description", "memory", "route", "url", "all"]),
+      type: z.enum(["component", "view", "request", "message", "all"]),
+    },
+    describe: { pattern: 'A JavaScript regular expression, e.g. "card|tile" (or plain text with fixed).' },
+  }),
   annotations: READ_LOCAL,
   browser: false,
   async call(a, ctx) {

@@ -178,6 +178,8 @@ export async function prepareElement(opts) {
   let scrolled = false;
   /** @type {DOMRect | undefined} */
   let last;
+  /** @type {CSSNumberish | null | undefined} */
+  let lastTime;
   let stableFrames = 0;
   for (;;) {
     if (!el.isConnected) return fail("detached");
@@ -189,10 +191,19 @@ export async function prepareElement(opts) {
         scrolled = true;
         last = undefined;
       } else {
+        // Two reads prove stillness only across a rendered frame: a loaded machine can fire the fallback timer
+        // before the next frame, and two reads in one frame see one animation time (a moving box looks still). A
+        // hidden tab renders no frames and animates nothing, so there the timer's reads count.
+        const now = document.timeline.currentTime;
+        const advanced = document.visibilityState === "hidden" || lastTime === undefined || now !== lastTime;
         const same = last !== undefined && last.x === r.x && last.y === r.y && last.width === r.width &&
           last.height === r.height;
-        stableFrames = same ? stableFrames + 1 : 0;
-        last = r;
+        if (!same) stableFrames = 0;
+        else if (advanced) stableFrames += 1;
+        if (!same || advanced) {
+          last = r;
+          lastTime = now;
+        }
         if (stableFrames >= 1) break;
       }
     } else if (visible && (r.width === 0 || r.height === 0) && el.getClientRects().length > 0) {

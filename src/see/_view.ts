@@ -1,5 +1,5 @@
 /**
- * The current view of a URL: the single most-specific view (authoring.md §5), its memory notes, and the active
+ * The current view of a URL: the single most-specific view (docs/corpus-format.md, "Routes"), its memory notes, and the active
  * components (globals plus that view's), all through the resolver module the extension uses.
  *
  * @module

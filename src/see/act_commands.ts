@@ -15,7 +15,7 @@ import { FileError, UsageError } from "../errors.ts";
 import { escapeControls } from "../terminal.ts";
 import { pageCall } from "./client.ts";
 import { writeResult } from "./output.ts";
-import type { FillResult, KeyResult, PointerResult, ScrollResult } from "./actions.ts";
+import type { DragResult, FillResult, KeyResult, PointerResult, ScrollResult } from "./actions.ts";
 import type { NavigateResult, WaitResult } from "./navigate.ts";
 import type { EvalResult } from "./evaluate.ts";
 import type { ScreenshotResult } from "./screenshot.ts";
@@ -108,6 +108,33 @@ export async function runClick(opts: PointerOptions, io: Io): Promise<number> {
 export async function runHover(opts: PointerOptions, io: Io): Promise<number> {
   const r = await call<PointerResult>(opts, io, "hover", pointerBody(opts), opts.timeoutMs);
   return await print(io, opts, formatPointer(r), r);
+}
+
+/** Options of `browser drag`. */
+export interface DragCliOptions extends ActCommon {
+  from: string;
+  to: string;
+  steps?: number | undefined;
+  mode?: string | undefined;
+  timeoutMs: number;
+}
+
+/** Runs `mapper browser drag FROM TO`. Exit 1 when the drag changed nothing. */
+export async function runDrag(opts: DragCliOptions, io: Io): Promise<number> {
+  if (opts.mode !== undefined && !["auto", "pointer", "html5"].includes(opts.mode)) {
+    throw new UsageError(`--mode must be auto, pointer or html5, not "${escapeControls(opts.mode)}"`);
+  }
+  const r = await call<DragResult>(opts, io, "drag", {
+    from: opts.from,
+    to: opts.to,
+    steps: opts.steps,
+    mode: opts.mode,
+    timeoutMs: opts.timeoutMs,
+  }, opts.timeoutMs * 2);
+  const text = `dragged ${escapeControls(r.from)} onto ${escapeControls(r.to)} (${r.mode}: (${
+    r.path[0].join(", ")
+  }) → (${r.path[1].join(", ")})): ${r.effects.join(", ")}\n`;
+  return await print(io, opts, text, r);
 }
 
 /** Options of `browser fill`. */
@@ -307,7 +334,25 @@ export async function runScreenshot(opts: ScreenshotOptions, io: Io): Promise<nu
 export interface TabsOptions extends ActCommon {
   op: string;
   arg?: string | undefined;
+  /** `resize`: the height. */
+  arg2?: string | undefined;
   timeoutMs: number;
+  /** `resize --dpr`. */
+  dpr?: number | undefined;
+  /** `resize --mobile`. */
+  mobile?: boolean;
+  /** `resize --reset`. */
+  reset?: boolean;
+}
+
+/** A window side for `tabs resize`: a whole number of CSS pixels from 200 to 8192, else a usage error. */
+function side(value: string | undefined, what: string): number {
+  if (value === undefined || !/^\d+$/.test(value) || Number(value) < 200 || Number(value) > 8192) {
+    throw new UsageError(`the ${what} must be a whole number from 200 to 8192, not ${JSON.stringify(value ?? "")}`, {
+      hint: "e.g. 'mapper browser tabs resize 800 600', or --reset",
+    });
+  }
+  return Number(value);
 }
 
 /** Runs `mapper browser tabs list|new [URL]|close ID`. */
@@ -349,7 +394,26 @@ export async function runTabs(opts: TabsOptions, io: Io): Promise<number> {
     const r = await call<{ closed: string; url: string }>({ ...opts, tab: id }, io, "tab-close", {}, 10_000);
     return await print(io, opts, `closed tab ${r.closed.slice(0, 8)} (${escapeControls(r.url)})\n`, r);
   }
-  throw new UsageError(`unknown tabs action "${escapeControls(opts.op)}"`, { hint: "use list, new [URL] or close ID" });
+  if (opts.op === "resize") {
+    const body: Record<string, unknown> = opts.reset
+      ? { reset: true }
+      : { width: side(opts.arg, "width"), height: side(opts.arg2, "height"), dpr: opts.dpr, mobile: opts.mobile };
+    if (opts.reset && opts.arg !== undefined) throw new UsageError("--reset takes no size", { hint: "drop W H" });
+    const r = await call<{ tab: string; width: number; height: number; was: { width: number; height: number } }>(
+      opts,
+      io,
+      "tab-resize",
+      body,
+      10_000,
+    );
+    const text = `${opts.reset ? "reset" : "resized"} ${
+      r.tab.slice(0, 8)
+    } to ${r.width}×${r.height} (was ${r.was.width}×${r.was.height})\n`;
+    return await print(io, opts, text, r);
+  }
+  throw new UsageError(`unknown tabs action "${escapeControls(opts.op)}"`, {
+    hint: "use list, new [URL], close ID or resize W H",
+  });
 }
 
 /** Options of `browser dialog`. */

@@ -15,6 +15,8 @@
  * | `screenshot` | `{tab?, component? \| selector?, expandPct?, fullPage?, format?, quality?}` | {@linkcode ScreenshotResult} (base64 `data`) |
  * | `tab-list` | `{}` | `{tabs: TabInfo[]}` |
  * | `tab-close` | `{tab}` | `{closed: id}` |
+ * | `tab-resize` | `{tab?, width, height, dpr?, mobile?} \| {tab?, reset: true}` | `{tab, width, height, was}` |
+ * | `drag` | `{tab?, from, to, steps?, mode?, timeoutMs?}` | {@linkcode DragResult} |
  * | `dialog` | `{tab?, accept, text?}` | {@linkcode DialogResult} |
  *
  * Errors are `PageError`s (usage mistakes with status 400, so the CLI exits 2).
@@ -27,8 +29,9 @@ import type { PageEngine, PageTarget } from "./engine.ts";
 import { findNode, matchedNodes, queryMatches, whyNoMatch } from "./resolve.ts";
 import { parseTarget, QueryParseError } from "./query.ts";
 import { num, type PageRoute, str } from "./_body.ts";
+import { ACTION_TIMEOUT_MS } from "../timeouts.ts";
 import type { SeeCollect, SeeNode } from "./page.js";
-import { type ActPage, click, fill, hover, keypress, scroll } from "./actions.ts";
+import { type ActPage, click, drag, fill, hover, keypress, scroll } from "./actions.ts";
 import { navigate, type WaitCondition, waitFor } from "./navigate.ts";
 import { evaluate } from "./evaluate.ts";
 import { screenshot } from "./screenshot.ts";
@@ -227,6 +230,50 @@ export const ACT_ROUTES: Record<string, PageRoute> = {
     const { page } = await actPage(engine, body);
     return { ...await click(page, pointerTarget(body), timeout(body)) };
   }),
+  drag: route(async (engine, body) => {
+    const { page } = await actPage(engine, body);
+    const mode = str(body, "mode");
+    if (mode !== undefined && !["auto", "pointer", "html5"].includes(mode)) {
+      throw new PageError("bad_request", `--mode must be auto, pointer or html5, not "${mode}"`, { status: 400 });
+    }
+    const steps = num(body, "steps");
+    return {
+      ...await drag(page, required(body, "from", "FROM"), required(body, "to", "TO"), {
+        ...timeout(body),
+        ...(steps !== undefined ? { steps } : {}),
+        ...(mode !== undefined ? { mode: mode as "auto" | "pointer" | "html5" } : {}),
+      }),
+    };
+  }),
+  "tab-resize": route(async (engine, body) => {
+    const t = await engine.target(str(body, "tab"));
+    const size = async () =>
+      (await engine.evaluate<{ width: number; height: number }>(
+        t,
+        "({ width: innerWidth, height: innerHeight })",
+      )).value;
+    const was = await size();
+    if (body.reset === true) {
+      await engine.send(t, "Emulation.clearDeviceMetricsOverride", {});
+    } else {
+      const width = num(body, "width");
+      const height = num(body, "height");
+      for (const [name, v] of [["width", width], ["height", height]] as const) {
+        if (v === undefined || !Number.isInteger(v) || v < 200 || v > 8192) {
+          throw new PageError("bad_request", `${name} must be a whole number from 200 to 8192`, { status: 400 });
+        }
+      }
+      const dpr = num(body, "dpr");
+      // Kept by the browser for this tab across navigations, until --reset (or the session stops).
+      await engine.send(t, "Emulation.setDeviceMetricsOverride", {
+        width: width!,
+        height: height!,
+        deviceScaleFactor: dpr ?? 0,
+        mobile: body.mobile === true,
+      });
+    }
+    return { action: "tab-resize", tab: t.tab, ...await size(), was, reset: body.reset === true };
+  }),
   hover: route(async (engine, body) => {
     const { page } = await actPage(engine, body);
     return { ...await hover(page, pointerTarget(body), timeout(body)) };
@@ -317,7 +364,7 @@ export const ACT_ROUTES: Record<string, PageRoute> = {
       throw new PageError("bad_request", "give --component or --selector, not both", { status: 400 });
     }
     let element;
-    if (component !== undefined) element = await page.resolve(component, num(body, "timeoutMs") ?? 5000);
+    if (component !== undefined) element = await page.resolve(component, num(body, "timeoutMs") ?? ACTION_TIMEOUT_MS);
     else if (selector !== undefined) {
       const valid = (await engine.evaluate<boolean>(
         t,

@@ -12,6 +12,7 @@
  */
 import { CdpError, type CdpSessionSend } from "../browser/mod.ts";
 import { UsageError } from "../errors.ts";
+import { ACTION_TIMEOUT_MS } from "../timeouts.ts";
 import { EFFECT_WINDOW_MS, PageError } from "./api.ts";
 import { chordEvents, clickEvents, moveEvents, parseChord, pressEvents } from "./input.ts";
 import type { DialogInfo, PageEvents } from "./page_events.ts";
@@ -62,9 +63,6 @@ export interface ActPage {
 
 /** A target: a node id or component query, or a viewport point (`click --x --y`). */
 export type Target = string | { x: number; y: number };
-
-/** Default bound of the attached/visible/stable wait. */
-export const ACTION_TIMEOUT_MS = 5000;
 
 /** Options shared by the pointer actions. */
 export interface ActionOptions {
@@ -639,6 +637,150 @@ export async function hover(page: ActPage, target: Target, opts: ActionOptions =
   return { action: "hover", target: el.label, id: el.id, x: at.x, y: at.y, scrolled: at.scrolled === true };
 }
 
+/** Options of {@linkcode drag}. */
+export interface DragOptions extends ActionOptions {
+  /** Pointer moves between the press and the release (default 12). */
+  steps?: number;
+  /** `pointer`: press, move, release; `html5`: the browser's drag and drop; `auto`: html5 for draggable elements. */
+  mode?: "auto" | "pointer" | "html5";
+}
+
+/** Result of {@linkcode drag}. */
+export interface DragResult {
+  /** The action performed. */
+  action: "drag";
+  /** FROM, named as a snapshot line would. */
+  from: string;
+  /** TO, named the same way. */
+  to: string;
+  /** The mode used. */
+  mode: "pointer" | "html5";
+  /** Where the press was and where the release was. */
+  path: [[number, number], [number, number]];
+  /** What it changed: `moved` (FROM's box moved), `dom` (the document changed). */
+  effects: string[];
+}
+
+/** Page side: remembers FROM's box and counts DOM changes from now on (in FROM's document and root). */
+function dragWatch(this: Element): boolean {
+  const r = this.getBoundingClientRect();
+  const w = { box: [r.x, r.y, r.width, r.height], changes: 0, observer: null as MutationObserver | null };
+  w.observer = new MutationObserver((list) => (w.changes += list.length));
+  const opts = { subtree: true, childList: true, attributes: true, characterData: true };
+  w.observer.observe(this.ownerDocument, opts);
+  const root = this.getRootNode();
+  if (root !== this.ownerDocument) w.observer.observe(root, opts);
+  (globalThis as unknown as { __mapperDrag?: typeof w }).__mapperDrag = w;
+  return true;
+}
+
+/** Page side: what changed since {@linkcode dragWatch} (FROM's box moved, DOM changes), and stops watching. */
+function dragSeen(this: Element): { moved: boolean; changes: number } {
+  const w = (globalThis as unknown as {
+    __mapperDrag?: { box: number[]; changes: number; observer: MutationObserver | null };
+  }).__mapperDrag;
+  if (!w) return { moved: false, changes: 0 };
+  w.changes += w.observer?.takeRecords().length ?? 0;
+  w.observer?.disconnect();
+  const r = this.isConnected ? this.getBoundingClientRect() : null;
+  const moved = r === null || Math.abs(r.x - w.box[0]!) > 1 || Math.abs(r.y - w.box[1]!) > 1;
+  return { moved, changes: w.changes };
+}
+
+/** Page side: the centre of an element's visible box in the viewport (it was scrolled in before). */
+function centreOf(this: Element): { x: number; y: number; draggable: boolean } {
+  const r = this.getBoundingClientRect();
+  const html = this as HTMLElement;
+  const draggable = html.draggable === true || this.tagName === "IMG" ||
+    (this.tagName === "A" && this.hasAttribute("href"));
+  return { x: r.x + r.width / 2, y: r.y + r.height / 2, draggable };
+}
+
+/**
+ * Drags FROM onto TO with real input: TO is scrolled into view, then FROM gets a click's checks (visible, stable,
+ * enabled, uncovered, scrolled in); the pointer presses on FROM, moves in `steps` with the button held, and
+ * releases on TO (`pointer`), or, for a draggable element, the browser's own drag and drop carries the data to TO
+ * (`html5`: the drag the press started is intercepted and dropped on TO). Verified: FROM moved or the document
+ * changed; otherwise refused (`no_effect`), naming the mode.
+ */
+export async function drag(page: ActPage, from: string, to: string, opts: DragOptions = {}): Promise<DragResult> {
+  const steps = Math.max(1, Math.min(opts.steps ?? 12, 200));
+  const dest = await ready(page, to, "drag onto", opts);
+  const src = await ready(page, from, "drag", opts);
+  const end = await callOn<{ x: number; y: number }>(page, dest.el.objectId, centreOf.toString());
+  const start = await callOn<{ x: number; y: number; draggable: boolean }>(page, src.el.objectId, centreOf.toString());
+  const mode = opts.mode === "pointer" || opts.mode === "html5" ? opts.mode : start.draggable ? "html5" : "pointer";
+  await callOn(page, src.el.objectId, dragWatch.toString());
+  const path = (i: number) => ({
+    x: start.x + ((end.x - start.x) * i) / steps,
+    y: start.y + ((end.y - start.y) * i) / steps,
+  });
+  const held = (p: { x: number; y: number }) => ({ type: "mouseMoved", ...p, button: "left", buttons: 1 });
+  if (mode === "pointer") {
+    await mouse(page, [
+      ...moveEvents(start.x, start.y),
+      { type: "mousePressed", ...start, button: "left", buttons: 1, clickCount: 1 },
+    ]);
+    for (let i = 1; i <= steps; i++) await mouse(page, [held(path(i))]);
+    await mouse(page, [{ type: "mouseReleased", ...end, button: "left", buttons: 0, clickCount: 1 }]);
+  } else {
+    await page.send("Input.setInterceptDrags", { enabled: true });
+    try {
+      let data: unknown;
+      const sub = page.events.listen((ev) => {
+        if (ev.sessionId === page.sessionId && ev.method === "Input.dragIntercepted") {
+          data = (ev.params as { data?: unknown }).data;
+        }
+      });
+      try {
+        await mouse(page, [
+          ...moveEvents(start.x, start.y),
+          { type: "mousePressed", ...start, button: "left", buttons: 1, clickCount: 1 },
+        ]);
+        for (let i = 1; i <= steps && data === undefined; i++) await mouse(page, [held(path(i))]);
+        for (let waited = 0; data === undefined && waited < 500; waited += 20) await delay(20);
+      } finally {
+        sub[Symbol.dispose]();
+      }
+      if (data !== undefined) {
+        for (const type of ["dragEnter", "dragOver", "drop"]) {
+          await page.send("Input.dispatchDragEvent", {
+            type: type as "dragEnter" | "dragOver" | "drop",
+            x: end.x,
+            y: end.y,
+            data: data as { items: Array<{ mimeType: string; data: string }>; dragOperationsMask: number },
+          });
+        }
+      }
+      await mouse(page, [{ type: "mouseReleased", ...end, button: "left", buttons: 0, clickCount: 1 }]);
+    } finally {
+      await page.send("Input.setInterceptDrags", { enabled: false }).catch(() => {});
+    }
+  }
+  const seen = await callOn<{ moved: boolean; changes: number }>(page, src.el.objectId, dragSeen.toString())
+    .catch(() => ({ moved: true, changes: 1 }));
+  const effects = [...(seen.moved ? ["moved"] : []), ...(seen.changes > 0 ? ["dom"] : [])];
+  if (effects.length === 0) {
+    throw new PageError(
+      "no_effect",
+      `dragging ${src.el.label} onto ${dest.el.label} (${mode} mode) changed nothing: it did not move and the page did not change`,
+      {
+        hint: mode === "pointer"
+          ? "if the page uses HTML5 drag and drop, pass --mode html5"
+          : "if the page follows the pointer instead, pass --mode pointer",
+      },
+    );
+  }
+  return {
+    action: "drag",
+    from: src.el.label,
+    to: dest.el.label,
+    mode,
+    path: [[Math.round(start.x), Math.round(start.y)], [Math.round(end.x), Math.round(end.y)]],
+    effects,
+  };
+}
+
 /** Options of {@linkcode fill}. */
 export interface FillOptions extends ActionOptions {
   /** Keep the current value and type after it (default: replace it). */
@@ -826,3 +968,5 @@ async function evaluateIn<T>(page: ActPage, expression: string): Promise<T> {
   }
   return answer.result.result.value as T;
 }
+
+export { ACTION_TIMEOUT_MS };

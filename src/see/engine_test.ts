@@ -10,7 +10,8 @@ function engineOver(urls: string[]): PageEngine {
     tabs: () => Promise.resolve(urls.map((url, i) => ({ id: `T${i + 1}`, url, title: "" }))),
     session: (targetId) => Promise.resolve(`S-${targetId}`),
     corpus: () => undefined,
-    events: {} as PageEvents,
+    // Only what the constructor touches: it subscribes to navigations to install the page script.
+    events: { listen: () => ({ [Symbol.dispose]: () => {} }) } as unknown as PageEvents,
   }, "");
 }
 

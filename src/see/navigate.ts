@@ -11,11 +11,8 @@ import { asKnownEvent, type CdpEvent } from "../browser/mod.ts";
 import { NetworkError, UsageError } from "../errors.ts";
 import { type ActPage, assertNoDialog, dialogOpenError } from "./actions.ts";
 import { PageError } from "./api.ts";
+import { NAVIGATE_TIMEOUT_MS, WAIT_TIMEOUT_MS } from "../timeouts.ts";
 
-/** Default bound of a navigation. */
-export const NAVIGATE_TIMEOUT_MS = 30_000;
-/** Default bound of `wait-for`. */
-export const WAIT_TIMEOUT_MS = 10_000;
 /** How long the page must stay on one document after its load before the navigation counts as finished. */
 export const REDIRECT_WINDOW_MS = 400;
 /** How often `wait-for` re-checks its condition. */
@@ -316,3 +313,5 @@ export async function waitFor(
     await new Promise((r) => setTimeout(r, POLL_MS));
   }
 }
+
+export { NAVIGATE_TIMEOUT_MS, WAIT_TIMEOUT_MS };

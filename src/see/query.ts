@@ -1,5 +1,5 @@
 /**
- * The component query language (the reference's grammar, kept so its users' queries work unchanged):
+ * The component query language (the Sightmap query grammar, kept so queries written for other tools work unchanged):
  *
  * ```
  * query      = part (WS part)* ("#" digits)?      ; the last part is the target; "#N" picks the N-th (0-based)

@@ -1,5 +1,5 @@
 /**
- * The text and JSON layouts of `mapper snapshot` (snapshot.md §2): `[View: …]` with route and memory, `[Blocked]`,
+ * The text and JSON layouts of `mapper snapshot` (docs/snapshot.md): `[View: …]` with route and memory, `[Blocked]`,
  * `[Guide]`, the annotated tree, `[Warnings]`, `[Conflicts]`, `[Coverage]`. Pure: formats a
  * {@linkcode SnapshotPayload} the daemon answered.
  *
