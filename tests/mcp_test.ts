@@ -20,9 +20,13 @@ Deno.test("mcp - lists every tool with described arguments and truthful annotati
   assert.deepEqual(tools.map((t) => t.name).sort(), [
     "atlas_add",
     "atlas_find",
+    "capture",
+    "capture_prune",
     "click",
     "console_get",
     "console_list",
+    "coverage",
+    "discover",
     "draft",
     "drag",
     "evaluate",
@@ -33,11 +37,13 @@ Deno.test("mcp - lists every tool with described arguments and truthful annotati
     "hover",
     "inspect",
     "match",
+    "multi_coverage",
     "navigate",
     "network_get",
     "network_list",
     "press_key",
     "probe",
+    "report",
     "resize",
     "screenshot",
     "scroll",
@@ -71,6 +77,9 @@ Deno.test("mcp - lists every tool with described arguments and truthful annotati
       "match",
       "search",
       "sel_check",
+      "coverage",
+      "report",
+      "multi_coverage",
       "console_list",
       "console_get",
       "network_list",
@@ -281,6 +290,19 @@ Deno.test("mcp - search and sel_check answer with the text of 'mapper search' an
   const bad = await mcp.call("sel_check", { selector: "button[", files: ["p.snap.tree.json"] });
   assert.equal(bad.isError, true);
   assert.match(bad.text, /^invalid selector "button\[" at character 7: /);
+  // coverage and report read the same capture: the CLI's text, the gate's exit as an error result.
+  await Deno.mkdir(dir.join(".mapper", "snapshots", "Product"), { recursive: true });
+  await Deno.copyFile(
+    dir.join("p.snap.tree.json"),
+    dir.join(".mapper", "snapshots", "Product", "20260607T193000Z.snap.tree.json"),
+  );
+  for (const [tool, args] of [["coverage", ["coverage"]], ["report", ["report"]]] as const) {
+    const got = await mcp.call(tool, {});
+    const cliOut = await runMapper(args, { cwd: dir.path, env });
+    assert.equal(got.text.trimEnd(), cliOut.stdout.trimEnd(), tool);
+    assert.equal(got.isError, cliOut.code !== 0, tool);
+  }
+  assert.match((await mcp.call("report", {})).text, /^ Product +\/product\/:id +- +1 /m);
 });
 
 Deno.test("mcp - answers what it read before standard input ended; a garbage line is logged, stdout stays protocol", async () => {

@@ -71,6 +71,11 @@ export const GROUPS: readonly Group[] = [
     load: async () => (await lazy<typeof import("./kit.ts")>(new URL("./kit.ts", import.meta.url))).registerKit,
   },
   {
+    names: ["capture", "capture-novelty", "capture-prune", "coverage", "report", "multi-coverage", "discover"],
+    load: async () =>
+      (await lazy<typeof import("./captures.ts")>(new URL("./captures.ts", import.meta.url))).registerCaptures,
+  },
+  {
     names: ["mcp"],
     load: async () => (await lazy<typeof import("./mcp.ts")>(new URL("./mcp.ts", import.meta.url))).registerMcp,
   },

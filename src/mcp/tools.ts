@@ -16,6 +16,7 @@ import { registerDevtools } from "../cli/devtools.ts";
 import { registerCorpusCommands } from "../cli/corpus_cmds.ts";
 import { registerOffline } from "../cli/offline.ts";
 import { registerAtlas } from "../cli/atlas.ts";
+import { registerCaptures } from "../cli/captures.ts";
 
 // Parameters come from the commands' flags (`from_cli.ts`); these descriptions are written for an agent instead.
 const TAB = "Only this tab: its id or a unique prefix of it (the 8-character ids listings show). Omit for every tab.";
@@ -297,6 +298,149 @@ const search = defineTool({
   },
 });
 
+/** `coverage`: `mapper coverage`. */
+const coverage = defineTool({
+  name: "coverage",
+  title: "Check the map against its captures",
+  description: "Re-matches every capture (or the files given) at its recorded URL with the current corpus, without a " +
+    "browser: per capture interactive nodes and tiers (T1 a component itself, T2 inside one, T3 orphaned); per view " +
+    "components that matched nothing in any capture (absent, broken scope, shadowed by an earlier component, " +
+    "unknown), presence K/N, advisory annotation gaps. trace lists the orphans in clusters. A capture whose URL now " +
+    "resolves to another view is stale and left out. An error result means the gate failed (orphans, an empty or " +
+    "unreadable capture); the text says which. Nothing changes.",
+  input: cliInput<{ files?: string[]; include_hidden?: boolean; trace?: boolean }>({
+    register: registerCaptures,
+    command: "coverage",
+    schema: { files: z.array(z.string().min(1)).optional() },
+    describe: {
+      files: "Capture files relative to the server's working directory (default: every .snap.tree.json under " +
+        ".mapper/snapshots/).",
+    },
+  }),
+  annotations: READ_LOCAL,
+  browser: false,
+  async call(a, ctx) {
+    const { runCoverage } = await import("../kit/coverage.ts");
+    return await ctx.capture((io) =>
+      runCoverage({
+        dir: ctx.dir,
+        files: a.files,
+        includeHidden: a.include_hidden === true,
+        trace: a.trace === true,
+        json: false,
+      }, io)
+    );
+  },
+});
+
+/** `report`: `mapper report`. */
+const report = defineTool({
+  name: "report",
+  title: "The map's state per view",
+  description: "One row per view of the corpus: route, whether it has a url:, captures and the last one's time, " +
+    "T1/T2/T3 over its captures, dead components, the component with the most T2 nodes; views with a url: but no " +
+    "capture say 'missing: mapper capture --all'. An error result means something needs attention (orphans, dead " +
+    "components, missing captures). Reads files only: nothing changes.",
+  input: cliInput<Record<string, never>>({ register: registerCaptures, command: "report" }),
+  annotations: READ_LOCAL,
+  browser: false,
+  async call(_a, ctx) {
+    const { runReport } = await import("../kit/coverage.ts");
+    return await ctx.capture((io) => runReport({ dir: ctx.dir, json: false }, io));
+  },
+});
+
+/** `multi_coverage`: `mapper multi-coverage`. */
+const multiCoverage = defineTool({
+  name: "multi_coverage",
+  title: "Components across views",
+  description: "A components × views matrix from the captures (each cell: most elements the component claimed in one " +
+    "capture of the view; g marks a global), then advice: the same component declared alike in several views " +
+    "(promote it to a global), the same name with different selectors (unify, or keep scoped), different names " +
+    "with one selector (duplicates). Stale captures are left out with a warning. Nothing changes.",
+  input: cliInput<{ files?: string[] }>({
+    register: registerCaptures,
+    command: "multi-coverage",
+    schema: { files: z.array(z.string().min(1)).optional() },
+    describe: {
+      files: "Capture files relative to the server's working directory (default: every .snap.tree.json under " +
+        ".mapper/snapshots/).",
+    },
+  }),
+  annotations: READ_LOCAL,
+  browser: false,
+  async call(a, ctx) {
+    const { runMultiCoverage } = await import("../kit/coverage.ts");
+    return await ctx.capture((io) => runMultiCoverage({ dir: ctx.dir, files: a.files, json: false }, io));
+  },
+});
+
+/** `capture`: `mapper capture`. */
+const capture = defineTool({
+  name: "capture",
+  title: "Keep the current page for offline checks",
+  description: "Saves the current page's snapshot text and captured tree under .mapper/snapshots/<View>/ — only when " +
+    "it is the view's first capture or adds a component or an orphan slot the view's captures lack (else 'not " +
+    "saved: adds nothing', unless force). Refused: no view for the URL, a page without an interactive node (unless " +
+    "force). all captures every view's url: in scratch tabs (the current tab stays). Writes files in the corpus.",
+  input: cliInput<{ url?: string; all?: boolean; force?: boolean; tab?: string }>({
+    register: registerCaptures,
+    command: "capture",
+  }),
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  browser: true,
+  async call(a, ctx) {
+    const { runCapture } = await import("../kit/capture.ts");
+    return await ctx.capture((io) =>
+      runCapture({
+        dir: ctx.dir,
+        url: a.url,
+        tab: a.tab,
+        all: a.all === true,
+        force: a.force === true,
+        json: false,
+      }, io)
+    );
+  },
+});
+
+/** `capture_prune`: `mapper capture-prune`. */
+const capturePrune = defineTool({
+  name: "capture_prune",
+  title: "Remove captures the rest already cover",
+  description: "Removes the captures of a view (or every view with all) whose components and orphan slots the other " +
+    "captures of the set already have, oldest first, never the last one. dry_run only says what would go. Deletes " +
+    "files under .mapper/snapshots/.",
+  input: cliInput<{ view?: string; all?: boolean; dry_run?: boolean }>({
+    register: registerCaptures,
+    command: "capture-prune",
+  }),
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+  browser: false,
+  async call(a, ctx) {
+    const { runCapturePrune } = await import("../kit/capture.ts");
+    return await ctx.capture((io) =>
+      runCapturePrune({ dir: ctx.dir, view: a.view, all: a.all === true, dryRun: a.dry_run === true, json: false }, io)
+    );
+  },
+});
+
+/** `discover`: `mapper discover`. */
+const discover = defineTool({
+  name: "discover",
+  title: "Where the map could go next",
+  description: "Folds the current page's same-origin links (every root; with all, the captures' links too) into URL " +
+    "patterns (/products/:id) and marks each: mapped by a view, reached only by a catch-all route (warned: give it " +
+    "a view), surveyed (captured, no view) or unseen. Reads the page, changes nothing.",
+  input: cliInput<{ all?: boolean; tab?: string }>({ register: registerCaptures, command: "discover" }),
+  annotations: READ_LOCAL,
+  browser: true,
+  async call(a, ctx) {
+    const { runDiscover } = await import("../kit/discover.ts");
+    return await ctx.capture((io) => runDiscover({ dir: ctx.dir, tab: a.tab, all: a.all === true, json: false }, io));
+  },
+});
+
 /** Every tool the server offers, in the order `tools/list` shows them. */
 export const TOOLS: readonly ToolSpec[] = [
   ...PAGE_TOOLS,
@@ -304,6 +448,12 @@ export const TOOLS: readonly ToolSpec[] = [
   match,
   search,
   selCheck,
+  coverage,
+  report,
+  multiCoverage,
+  capture,
+  capturePrune,
+  discover,
   consoleList,
   consoleGet,
   networkList,

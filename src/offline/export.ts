@@ -19,22 +19,14 @@
  * @module
  */
 import { resolve } from "node:path";
-import {
-  compile,
-  CorpusLoadError,
-  DEFAULT_CORPUS_DIR,
-  findCorpusDirUp,
-  formatDiagnostic,
-  isDirectory,
-  load,
-  siteName,
-} from "../corpus/mod.ts";
+import { formatDiagnostic } from "../corpus/mod.ts";
 import { allowedUrl, post } from "../atlas/transport.ts";
 import { DataError, NetworkError, UsageError } from "../errors.ts";
 import type { Io } from "../io.ts";
 import { redactUrl } from "../redact.ts";
 import { escapeControls, jsonSafe } from "../terminal.ts";
 import { writeUserFile } from "../user_file.ts";
+import { corpusDir, loadCorpus } from "./corpus_dir.ts";
 
 /** Options of {@linkcode runExport} (the command's flags). */
 export interface ExportOptions {
@@ -61,16 +53,7 @@ export async function runExport(opts: ExportOptions, io: Io): Promise<number> {
     ? undefined
     : allowedUrl(opts.url, "use an https:// URL (plain http:// only to 127.0.0.1, [::1] or localhost)");
   const dir = corpusDir(opts.dir, io);
-  let loaded;
-  try {
-    loaded = await load(dir.path, { validate: true, sources: false });
-  } catch (err: unknown) {
-    if (!(err instanceof CorpusLoadError)) throw err;
-    for (const p of err.problems) io.stderr.write(`${escapeControls(formatDiagnostic(p))}\n`);
-    throw new DataError(`cannot compile "${escapeControls(dir.shown)}" (problems listed above)`, {
-      hint: "fix the YAML ('mapper validate' lists every problem) and run this again",
-    });
-  }
+  const loaded = await loadCorpus(dir, io, true);
   const errors = loaded.diagnostics.filter((d) => d.severity === "error");
   if (errors.length > 0) {
     for (const d of errors) io.stderr.write(`${escapeControls(formatDiagnostic(d))} [${d.code}]\n`);
@@ -80,7 +63,7 @@ export async function runExport(opts: ExportOptions, io: Io): Promise<number> {
       { hint: "fix them ('mapper validate' explains each) and run this again" },
     );
   }
-  const wire = compile(loaded.corpus, { site: siteName(io.cwd), version: Math.trunc(io.now()) });
+  const wire = loaded.wire;
   const json = JSON.stringify(wire);
   const bytes = new TextEncoder().encode(json);
   const views = `${wire.views.length} ${wire.views.length === 1 ? "view" : "views"}`;
@@ -109,24 +92,4 @@ async function send(url: URL, bytes: Uint8Array, views: string, io: Io): Promise
   io.stdout.write(`sent ${size(bytes.length)} (${views}) to ${shown} → ${status}\n`);
   if (answer.replyCut) io.stderr.write("note: the reply was longer than 64 KiB; the rest was not read\n");
   return 0;
-}
-
-/** `--dir` as given, else the nearest `.mapper/` here or above (the walk every corpus command uses). */
-function corpusDir(given: string | undefined, io: Io): { path: string; shown: string } {
-  if (given !== undefined) {
-    const path = resolve(io.cwd, given);
-    if (!isDirectory(path)) {
-      throw new UsageError(`corpus directory "${escapeControls(given)}" does not exist or is not a directory`, {
-        hint: "pass the .mapper/ directory with --dir",
-      });
-    }
-    return { path, shown: given };
-  }
-  const found = findCorpusDirUp(io.cwd);
-  if (found === undefined) {
-    throw new UsageError(`no ${DEFAULT_CORPUS_DIR}/ directory here or in any parent of "${escapeControls(io.cwd)}"`, {
-      hint: "pass one with --dir, or run 'mapper init' to create one",
-    });
-  }
-  return { path: found, shown: found };
 }

@@ -35,6 +35,7 @@ export {
   type TreeViewport,
 } from "./tree.ts";
 export { parseTree, readTreeFile, TreeShapeError } from "./read.ts";
+export { type CorpusDir, corpusDir, loadCorpus, type LoadedCorpus } from "./corpus_dir.ts";
 export {
   indexTree,
   type OfflineDocument,

@@ -1,0 +1,324 @@
+/**
+ * The captures of a map: what `mapper capture` keeps under `.mapper/snapshots/<View>/` — per capture the snapshot
+ * text (`<stamp>.snap`) and the captured tree (`<stamp>.snap.tree.json`) — and what the offline commands read back.
+ * Captures are filed by the view's **name** (views declared in one file keep separate sets); `<stamp>` is the UTC
+ * time `YYYYMMDDTHHMMSSZ` (`-2`, `-3`… on a clash). Every file is written through the one user-file write (beside,
+ * renamed in; a link planted at the path is replaced, never followed). Reading refuses what is not a regular file
+ * (a symbolic link, a FIFO) and anything over the tree cap, naming the file; the rest are still read.
+ *
+ * Then each capture is re-matched with the current corpus ({@linkcode rematch}): the view its recorded URL resolves
+ * to now, the claim on the tree, the tiers of its visible interactive elements, and its orphan slots (role, nearest
+ * hooked ancestor and leaf shape: `clusters.ts`'s key), which the novelty rule and the coverage commands compare.
+ *
+ * @module
+ */
+import { join } from "node:path";
+import { activeComponents, matchViews, normalizeCorpus } from "../../assets/extension/resolver.js";
+import type { WireCorpus } from "../corpus/mod.ts";
+import { DataError, UsageError } from "../errors.ts";
+import {
+  type CapturedTree,
+  type ClaimComponent,
+  type OfflineElement,
+  type OfflineEngine,
+  readTreeFile,
+} from "../offline/mod.ts";
+import { escapeControls } from "../terminal.ts";
+import { writeUserFile } from "../user_file.ts";
+import { type Cluster, clusterNodes } from "./clusters.ts";
+import { KitPage } from "./page.ts";
+
+/** The folder of captures inside the corpus directory (never compiled, never watched). */
+export const SNAPSHOTS_DIR = "snapshots";
+/** The suffix of a captured tree file. */
+export const TREE_SUFFIX = ".snap.tree.json";
+/** The suffix of a capture's snapshot text. */
+export const SNAP_SUFFIX = ".snap";
+
+const SAFE_NAME = /^[A-Za-z0-9._-]+$/;
+
+/** Hex SHA-256 of a text. */
+async function sha256(text: string): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/**
+ * The folder name of a view's captures: the name as is when it is made of `A-Z a-z 0-9 . _ -` (and not `.` or
+ * `..`), else a slug and the first 8 hex digits of its SHA-256 — also when another view's name differs from it only
+ * in case (a case-insensitive file system would merge their folders).
+ */
+export async function viewDirName(name: string, allNames: readonly string[] = []): Promise<string> {
+  const clash = allNames.some((other) => other !== name && other.toLowerCase() === name.toLowerCase());
+  if (SAFE_NAME.test(name) && name !== "." && name !== ".." && !clash) return name;
+  const slug = name.normalize("NFKD").replace(/[^A-Za-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 40) || "view";
+  return `${slug}-${(await sha256(name)).slice(0, 8)}`;
+}
+
+/** A capture's stamp: the UTC time `YYYYMMDDTHHMMSSZ`. */
+export function captureStamp(at: Date): string {
+  return at.toISOString().replace(/\.\d+Z$/, "Z").replace(/[-:]/g, "");
+}
+
+/** A capture file as found. */
+export interface StoredCapture {
+  /** The tree file's path. */
+  path: string;
+  /** The path shown (relative to the corpus directory: `snapshots/Catalog/20260607T193000Z.snap.tree.json`). */
+  shown: string;
+  /** Its folder under `snapshots/` (`""` for a file given on the command line outside it). */
+  dirName: string;
+  /** The stamp (the file name without the suffix). */
+  stamp: string;
+  /** The tree as read. */
+  tree: CapturedTree;
+}
+
+/** A file that could not be read as a capture, and why. */
+export interface UnreadableCapture {
+  /** The path shown. */
+  shown: string;
+  /** Why (one line). */
+  reason: string;
+}
+
+/** Reads one tree file; refuses what is not a regular file (never follows a link). */
+async function readOne(path: string, shown: string, dirName: string): Promise<StoredCapture | UnreadableCapture> {
+  try {
+    const info = await Deno.lstat(path);
+    if (info.isSymlink) return { shown, reason: "a symbolic link (captures are read only as regular files)" };
+    if (!info.isFile) return { shown, reason: "not a regular file" };
+    const tree = await readTreeFile(path);
+    const name = path.slice(path.lastIndexOf("/") + 1);
+    const stamp = name.endsWith(TREE_SUFFIX) ? name.slice(0, -TREE_SUFFIX.length) : name.replace(/\.json$/, "");
+    return { path, shown, dirName, stamp, tree };
+  } catch (err: unknown) {
+    const message = err instanceof Error ? err.message : String(err);
+    return { shown, reason: message.startsWith(`${shown}: `) ? message.slice(shown.length + 2) : message };
+  }
+}
+
+/**
+ * Every capture under `<corpus>/snapshots/*\/`, or the files given (`files`, relative to `cwd`), sorted by folder
+ * and stamp. Unreadable files are listed apart, never thrown: one bad file does not hide the others.
+ */
+export async function readCaptures(
+  corpusPath: string,
+  opts: { files?: readonly string[]; cwd?: string; dirName?: string } = {},
+): Promise<{ captures: StoredCapture[]; unreadable: UnreadableCapture[] }> {
+  const jobs: Array<() => Promise<StoredCapture | UnreadableCapture>> = [];
+  if (opts.files && opts.files.length > 0) {
+    for (const f of opts.files) {
+      const path = join(opts.cwd ?? ".", f);
+      jobs.push(() => readOne(f.startsWith("/") ? f : path, f, ""));
+    }
+  } else {
+    const root = join(corpusPath, SNAPSHOTS_DIR);
+    for (const dir of await listDir(root)) {
+      if (!dir.isDirectory || (opts.dirName !== undefined && dir.name !== opts.dirName)) continue;
+      for (const f of await listDir(join(root, dir.name))) {
+        if (!f.name.endsWith(TREE_SUFFIX) || f.name.startsWith(".")) continue;
+        const shown = `${SNAPSHOTS_DIR}/${dir.name}/${f.name}`;
+        jobs.push(() => readOne(join(root, dir.name, f.name), shown, dir.name));
+      }
+    }
+  }
+  // A few files at a time: reading overlaps parsing, and at most a few 16 MiB files are in memory at once.
+  const found: Array<StoredCapture | UnreadableCapture> = new Array(jobs.length);
+  let next = 0;
+  await Promise.all(Array.from({ length: Math.min(4, jobs.length) }, async () => {
+    while (next < jobs.length) {
+      const i = next++;
+      found[i] = await jobs[i]!();
+    }
+  }));
+  const captures = found.filter((c): c is StoredCapture => "tree" in c);
+  captures.sort((a, b) => (a.dirName + "/" + a.stamp < b.dirName + "/" + b.stamp ? -1 : 1));
+  return { captures, unreadable: found.filter((c): c is UnreadableCapture => "reason" in c) };
+}
+
+/** Entries of a directory (none when it does not exist; a link to a directory is not entered). */
+async function listDir(path: string): Promise<Deno.DirEntry[]> {
+  const out: Deno.DirEntry[] = [];
+  try {
+    for await (const e of Deno.readDir(path)) out.push(e);
+  } catch (err: unknown) {
+    if (err instanceof Deno.errors.NotFound || err instanceof Deno.errors.NotADirectory) return [];
+    throw new DataError(`cannot read "${escapeControls(path)}": ${err instanceof Error ? err.message : String(err)}`);
+  }
+  return out.sort((a, b) => (a.name < b.name ? -1 : 1));
+}
+
+/**
+ * Saves a capture's two files under `<corpus>/snapshots/<dirName>/` with the stamp of `at` (`-2`, … when taken).
+ * Refuses a folder that is a symbolic link. Answers the stamp and the path shown.
+ */
+export async function saveCapture(
+  corpusPath: string,
+  dirName: string,
+  files: { snap: string; tree: string },
+  at: Date,
+): Promise<{ stamp: string; shown: string }> {
+  if (!SAFE_NAME.test(dirName) || dirName === "." || dirName === "..") {
+    throw new UsageError(`"${escapeControls(dirName)}" cannot name a capture folder`, {
+      hint: "this is a mapper bug: report it",
+    });
+  }
+  const root = join(corpusPath, SNAPSHOTS_DIR);
+  const dir = join(root, dirName);
+  for (const d of [root, dir]) {
+    try {
+      const info = await Deno.lstat(d);
+      if (!info.isDirectory) {
+        throw new DataError(`"${escapeControls(d)}" is not a directory (a link or a file is in its place)`, {
+          hint: "move it away so mapper can create the captures folder",
+        });
+      }
+    } catch (err: unknown) {
+      if (!(err instanceof Deno.errors.NotFound)) throw err;
+      await Deno.mkdir(d, { mode: 0o700 });
+    }
+  }
+  const base = captureStamp(at);
+  for (let n = 1;; n++) {
+    const stamp = n === 1 ? base : `${base}-${n}`;
+    const treePath = join(dir, stamp + TREE_SUFFIX);
+    const snapPath = join(dir, stamp + SNAP_SUFFIX);
+    if (await exists(treePath) || await exists(snapPath)) continue;
+    await writeUserFile(treePath, files.tree, `${SNAPSHOTS_DIR}/${dirName}/${stamp}${TREE_SUFFIX}`);
+    await writeUserFile(snapPath, files.snap, `${SNAPSHOTS_DIR}/${dirName}/${stamp}${SNAP_SUFFIX}`);
+    return { stamp, shown: `${SNAPSHOTS_DIR}/${dirName}/${stamp}` };
+  }
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await Deno.lstat(path);
+    return true;
+  } catch (err: unknown) {
+    if (err instanceof Deno.errors.NotFound) return false;
+    throw err;
+  }
+}
+
+/** Removes a capture's two files (the snapshot text may be missing). */
+export async function removeCapture(c: StoredCapture): Promise<void> {
+  await Deno.remove(c.path);
+  await Deno.remove(c.path.slice(0, -TREE_SUFFIX.length) + SNAP_SUFFIX).catch((err: unknown) => {
+    if (!(err instanceof Deno.errors.NotFound)) throw err;
+  });
+}
+
+/** A capture re-matched with the current corpus. */
+export interface Rematched {
+  /** The capture. */
+  tree: CapturedTree;
+  /** The view recorded at capture time (`null`: none). */
+  recordedView: string | null;
+  /** The view its URL resolves to now (`null`: none). */
+  view: string | null;
+  /** The recorded view differs from the one its URL resolves to now: listed, left out of unions. */
+  stale: boolean;
+  /** The page, indexed and claimed. */
+  page: KitPage;
+  /** Visible elements each component claims (components that claim none are absent). */
+  claimed: Map<string, number>;
+  /** Visible interactive elements. */
+  interactive: number;
+  /** Of those: a component themselves. */
+  t1: number;
+  /** Inside one. */
+  t2: number;
+  /** Orphans (T3), in document order. */
+  orphans: OfflineElement[];
+  /** The orphans' clusters (computed on first use). */
+  readonly clusters: Cluster[];
+  /** One key per cluster: what the novelty rule compares (computed on first use). */
+  readonly slots: Set<string>;
+  /** Components whose selector this capture cannot answer, with why. */
+  unknown: Array<{ component: string; reason: string }>;
+}
+
+const normalized = new WeakMap<WireCorpus, ReturnType<typeof normalizeCorpus>>();
+
+/** The view a URL resolves to in a compiled corpus, and the components active there. */
+export function resolveAt(wire: WireCorpus, url: string): { view: string | null; components: ClaimComponent[] } {
+  // Normalized once per compiled corpus: a run re-matches many captures with the same one.
+  let corpus = normalized.get(wire);
+  if (corpus === undefined) normalized.set(wire, corpus = normalizeCorpus(wire));
+  if (corpus === null) return { view: null, components: [] };
+  const active = activeComponents(corpus, url);
+  const best = matchViews(corpus.views, url)[0];
+  return { view: best?.view.name ?? null, components: active.components };
+}
+
+/** A cluster's key: role, ancestor hook, boundary and leaf shape. */
+export function slotKey(c: Cluster): string {
+  return `${c.role} in ${c.ancestorHook ?? "(page)"}${c.boundary ? ` (${c.boundary})` : ""}: ${c.shape}`;
+}
+
+/** Re-matches a capture at its recorded URL with the current corpus (see the module documentation). */
+export function rematch(tree: CapturedTree, wire: WireCorpus, engine: OfflineEngine, includeHidden = false): Rematched {
+  const { view, components } = resolveAt(wire, tree.tree.url);
+  const page = new KitPage({
+    tree: tree.tree,
+    tab: "",
+    components,
+    live: () => Promise.reject(new Error("a capture has no live page")),
+  }, engine);
+  const claimed = new Map<string, number>();
+  for (const [el, index] of page.owner) {
+    if (!includeHidden && el.node.visible === false) continue;
+    const name = components[index]!.name;
+    claimed.set(name, (claimed.get(name) ?? 0) + 1);
+  }
+  let interactive = 0;
+  let t1 = 0;
+  let t2 = 0;
+  const orphans: OfflineElement[] = [];
+  for (const el of page.doc.elements) {
+    if (el.node.interactive !== true || (!includeHidden && el.node.visible !== true)) continue;
+    interactive++;
+    const tier = page.ownership(el).tier;
+    if (tier === 1) t1++;
+    else if (tier === 2) t2++;
+    else orphans.push(el);
+  }
+  const recordedView = tree.tree.view?.name ?? null;
+  // Clusters only when asked for (novelty, --trace): `report` never needs them.
+  let clusters: Cluster[] | undefined;
+  let slots: Set<string> | undefined;
+  return {
+    tree,
+    recordedView,
+    view,
+    stale: recordedView !== null && recordedView !== view,
+    page,
+    claimed,
+    interactive,
+    t1,
+    t2,
+    orphans,
+    get clusters() {
+      return clusters ??= clusterNodes(orphans);
+    },
+    get slots() {
+      return slots ??= new Set(this.clusters.map(slotKey));
+    },
+    unknown: page.unknown.map((u) => ({ component: components[u.index]?.name ?? "?", reason: u.reason })),
+  };
+}
+
+/** What a capture adds to a set: components it has that none of the set has, and orphan slots likewise. */
+export function novelty(candidate: Rematched, set: readonly Rematched[]): { components: string[]; slots: string[] } {
+  const components = new Set<string>();
+  const slots = new Set<string>();
+  for (const r of set) {
+    for (const c of r.claimed.keys()) components.add(c);
+    for (const s of r.slots) slots.add(s);
+  }
+  return {
+    components: [...candidate.claimed.keys()].filter((c) => !components.has(c)),
+    slots: [...candidate.slots].filter((s) => !slots.has(s)),
+  };
+}
