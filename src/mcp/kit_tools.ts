@@ -129,12 +129,14 @@ const draft = defineTool({
     "repeated cards/rows with a per-instance discriminator, and a component for each remaining cluster of " +
     "interactive nodes, every selector counted live to match exactly what it names. Answers the YAML, then the " +
     "coverage before and after and every node it gave up on. Writes nothing: save it with 'mapper draft --out FILE'.",
-  input: {
-    url: z.string().url().optional().describe("Open this URL in the tab first (only when it shows another page)."),
-    view: z.string().min(1).optional().describe("The view's name (default: from the page's h1 or title)."),
-    route: z.string().min(1).optional().describe("The view's route (default: the URL's path, ids as :id)."),
-    tab,
-  },
+  input: cliInput<{ url?: string; view?: string; route?: string; tab?: string }>({
+    ...kitCommand("draft"),
+    omit: {
+      "--out": "the YAML is the tool's answer; writing it is the separate step 'mapper draft --out FILE'",
+      "--force": "the tool writes nothing",
+    },
+    describe: { tab: TAB },
+  }),
   annotations: { ...READ_PAGE, openWorldHint: true },
   browser: true,
   async call(a, ctx) {
