@@ -58,7 +58,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   see: ["corpus", "assets", "browser", "devtools", "offline", "kit"],
   mcp: ["*"],
   offline: ["corpus", "atlas", "assets"],
-  kit: ["corpus", "assets", "offline", "see", "browser", "devtools"],
+  kit: ["corpus", "assets", "offline", "see", "browser", "devtools", "authoring"],
   skills: ["assets"],
   assets: [],
 };

@@ -44,6 +44,7 @@ Deno.test("mcp - lists every tool with described arguments and truthful annotati
     "console_list",
     "coverage",
     "discover",
+    "draft",
     "drag",
     "evaluate",
     "explain",
@@ -122,6 +123,15 @@ Deno.test("mcp - lists every tool with described arguments and truthful annotati
     assert.ok(props("wait_for").includes(p), `wait_for takes ${p}`);
   }
   assert.equal(by("atlas_find").annotations?.openWorldHint, true);
+  // draft reads the page (url: may open another one) and writes nothing: the file is the CLI's --out.
+  assert.deepEqual(by("draft").annotations, {
+    title: by("draft").title,
+    readOnlyHint: true,
+    destructiveHint: false,
+    idempotentHint: true,
+    openWorldHint: true,
+  });
+  assert.ok(!props("draft").includes("out"), "draft never writes");
   assert.equal(by("atlas_add").annotations?.readOnlyHint, false);
   assert.equal(by("atlas_add").annotations?.idempotentHint, false);
   assert.deepEqual(by("network_get").inputSchema.required, ["index"]);

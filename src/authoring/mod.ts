@@ -51,4 +51,5 @@ export {
   writeEnvelope,
 } from "./envelope.ts";
 export { DEFAULT_CORPUS_DIR, findCorpusDir, resolveCorpusDir } from "./dir.ts";
+export { canonicalize, type CanonicalResult } from "./canonical.ts";
 export type { Io, Sink } from "../io.ts";

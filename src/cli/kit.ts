@@ -1,4 +1,4 @@
-/** Wiring of the live authoring kit: `mapper probe`, `gap`, `suggest`, `inspect` (`src/kit/`). @module */
+/** Wiring of the live authoring kit: `mapper probe`, `gap`, `suggest`, `draft`, `inspect` (`src/kit/`). @module */
 import type { Command } from "./command.ts";
 import { type CliContext, intArg } from "./context.ts";
 import { SESSION_DIR_HELP } from "./devtools.ts";
@@ -8,7 +8,7 @@ const TAB = "the tab to read (id or prefix from 'mapper browser tabs list'); nee
 
 const kitCommands = () => lazy<typeof import("../kit/commands.ts")>(new URL("../kit/commands.ts", import.meta.url));
 
-/** Registers `probe`, `gap`, `suggest` and `inspect`. */
+/** Registers `probe`, `gap`, `suggest`, `draft` and `inspect`. */
 export function registerKit(program: Command, ctx: CliContext): void {
   program
     .command("probe")
@@ -95,6 +95,38 @@ export function registerKit(program: Command, ctx: CliContext): void {
         kind: o.kind,
         includeHidden: o.includeHidden === true,
         yaml: o.yaml === true,
+      }, ctx.io);
+    });
+
+  program
+    .command("draft")
+    .description("a first view for the live page: landmarks, forms, repeated cards/rows, controls, each probed")
+    .option("--url <url>", "open this URL in the tab first (only when it shows another page)")
+    .option("--out <file>", "write the view file there (never over an existing file without --force)")
+    .option("--force", "replace --out, and write it even when a hard check fails")
+    .option("--view <name>", "the view's name (default: from the page's h1 or title)")
+    .option("--route <route>", "the view's route (default: the URL's path, ids and slugs as :id)")
+    .option("--tab <id>", TAB)
+    .option("--json", 'print as JSON (the YAML in "yaml")')
+    .option("--dir <path>", SESSION_DIR_HELP)
+    .addHelpText(
+      "after",
+      "\nBuilt from what suggest and gap find, each selector ranked as they rank them and counted live: exactly the\n" +
+        "elements it is meant for. Components the corpus already has are left to it. Prints the YAML (the report on\n" +
+        "stderr) or writes it with --out; says the coverage before and after and every interactive node it gave up\n" +
+        "on. Exit 1 when a selector does not match exactly what it names (nothing written unless --force).",
+    )
+    .action(async (o) => {
+      const { runDraft } = await kitCommands();
+      ctx.exitCode = await runDraft({
+        dir: o.dir,
+        tab: o.tab,
+        json: o.json === true,
+        url: o.url,
+        out: o.out,
+        force: o.force === true,
+        view: o.view,
+        route: o.route,
       }, ctx.io);
     });
 

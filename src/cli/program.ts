@@ -67,7 +67,7 @@ export const GROUPS: readonly Group[] = [
     load: async () => (await lazy<typeof import("./see.ts")>(new URL("./see.ts", import.meta.url))).registerSee,
   },
   {
-    names: ["probe", "gap", "suggest", "inspect"],
+    names: ["probe", "gap", "suggest", "draft", "inspect"],
     load: async () => (await lazy<typeof import("./kit.ts")>(new URL("./kit.ts", import.meta.url))).registerKit,
   },
   {

@@ -1,5 +1,5 @@
 /**
- * The CLI side of the authoring kit: `mapper probe`, `gap`, `suggest`, `inspect` and node-mode `explain`. Thin:
+ * The CLI side of the authoring kit: `mapper probe`, `gap`, `suggest`, `draft`, `inspect` and node-mode `explain`. Thin:
  * flags → one daemon call (`POST /devtools/page/<command>`) → text or `--json` (`"schema": 1`).
  *
  * @module
@@ -15,6 +15,9 @@ import { formatGap, type GapResult } from "./gap.ts";
 import { formatSuggest, type SuggestKindGroup, type SuggestResult, suggestYaml } from "./suggest.ts";
 import { formatInspect, type InspectResult } from "./inspect.ts";
 import { type ExplainPick, type ExplainResult, formatExplain } from "./explain.ts";
+import { type DraftResult, formatDraftReport } from "./draft.ts";
+import { writeUserFile } from "../user_file.ts";
+import { canonicalize } from "../authoring/mod.ts";
 
 /** Flags every kit command shares. */
 export interface KitCommon {
@@ -213,4 +216,88 @@ export async function runExplainNode(opts: ExplainNodeOptions, io: Io): Promise<
   const r = await pageCall<ExplainResult>(opts.dir, io, "explain", { tab: opts.tab, ...opts.pick, max: opts.max });
   await writeResult(io, opts, formatExplain(r), { ...r });
   return 0;
+}
+
+/** Options of `mapper draft`. */
+export interface DraftCliOptions extends KitCommon {
+  /** `--url`: navigate there first (only when elsewhere). */
+  url?: string | undefined;
+  /** `--out FILE`. */
+  out?: string | undefined;
+  /** `--force`: overwrite `--out`, and write it even when a hard check fails. */
+  force: boolean;
+  /** `--view NAME`. */
+  view?: string | undefined;
+  /** `--route R`. */
+  route?: string | undefined;
+}
+
+/** The names a corpus uses (views and components): a draft never reuses one. */
+async function corpusNames(dir: string | undefined): Promise<string[]> {
+  if (dir === undefined) return [];
+  const { corpus } = await load(dir, { tolerant: true });
+  return [
+    ...corpus.views.map((v) => v.name),
+    ...corpus.globals.map((c) => c.name),
+    ...corpus.views.flatMap((v) => v.components.map((c) => c.name)),
+  ];
+}
+
+/**
+ * Runs `mapper draft`: the YAML to stdout and the report to stderr, or with `--out` the file written (never over
+ * an existing one without `--force`) and the report to stdout. Exit 1 when a hard check fails (a selector not
+ * matching exactly what it is meant for, a repeated component without a discriminator); `--out` is then written
+ * only with `--force`.
+ */
+export async function runDraft(opts: DraftCliOptions, io: Io): Promise<number> {
+  const dir = opts.dir !== undefined ? resolve(io.cwd, opts.dir) : findCorpusDirUp(io.cwd);
+  const target = opts.out !== undefined && opts.out !== "-" ? resolve(io.cwd, opts.out) : undefined;
+  if (target !== undefined && !opts.force && await exists(target)) {
+    throw new UsageError(`${opts.out} exists; draft never overwrites a file`, {
+      hint: "pass --force to replace it, or give another --out",
+    });
+  }
+  const r = await pageCall<DraftResult>(opts.dir, io, "draft", {
+    tab: opts.tab,
+    url: opts.url,
+    view: opts.view,
+    route: opts.route,
+    taken: await corpusNames(dir),
+  });
+  // The file is written canonical, so `mapper fmt --check` passes on it as drafted.
+  const canonical = canonicalize(r.yaml);
+  const yaml = canonical.kind === "ok" ? canonical.text : r.yaml;
+  const failed = r.checks.exact.length + r.checks.distinct.length > 0;
+  let written: string | null = null;
+  if (target !== undefined && (!failed || opts.force)) {
+    await writeUserFile(target, yaml, opts.out);
+    written = opts.out!;
+  }
+  const report = formatDraftReport(r, written);
+  if (opts.json) {
+    await writeResult(io, opts, "", { ...r, yaml, written });
+  } else if (target === undefined) {
+    io.stdout.write(yaml);
+    io.stderr.write(report);
+  } else {
+    io.stdout.write(report);
+  }
+  if (failed) {
+    throw new ProblemsFound("the draft fails a hard check (✗ above)", {
+      hint: target !== undefined && written === null
+        ? "nothing was written; fix the page's hooks or pass --force to write it anyway"
+        : "fix the components marked ✗ before using the draft",
+    });
+  }
+  return 0;
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await Deno.lstat(path);
+    return true;
+  } catch (err: unknown) {
+    if (err instanceof Deno.errors.NotFound) return false;
+    throw err;
+  }
 }

@@ -1,5 +1,5 @@
 /**
- * The daemon side of the authoring kit: `POST /devtools/page/probe|probe-all|gap|suggest|explain|inspect`. Each
+ * The daemon side of the authoring kit: `POST /devtools/page/probe|probe-all|gap|suggest|draft|explain|inspect`. Each
  * takes one pass of the page engine (the captured tree, same ids as the snapshot), builds a {@linkcode KitPage}
  * (the offline engine over that tree, the shared claim with the components active at the URL) and counts what it
  * prints live in one more call (`querySelectorAll` per root, the selectors passed as data).
@@ -16,6 +16,7 @@ import { gap } from "./gap.ts";
 import { KIND_GROUPS, suggest, type SuggestKindGroup } from "./suggest.ts";
 import { explainNodes, type ExplainPick } from "./explain.ts";
 import { inspect } from "./inspect.ts";
+import { draft } from "./draft.ts";
 
 /** What the kit needs of a URL's resolution: the view and the active components (`view: null` for a global). */
 export interface KitResolution {
@@ -75,8 +76,12 @@ function int(body: Record<string, unknown>, key: string): number | undefined {
 }
 
 /** One pass of the engine on a tab, made into a {@linkcode KitPage}. */
-export async function kitPage(engine: KitEngine, t: PageTarget): Promise<{ page: KitPage; resolution: KitResolution }> {
-  const [{ payload, tree }, eng] = await Promise.all([engine.captureTree(t), offlineEngine()]);
+export async function kitPage(
+  engine: KitEngine,
+  t: PageTarget,
+  url?: string,
+): Promise<{ page: KitPage; resolution: KitResolution }> {
+  const [{ payload, tree }, eng] = await Promise.all([engine.captureTree(t, { url }), offlineEngine()]);
   const resolution = engine.resolution(payload.url);
   const page = new KitPage({
     tree,
@@ -88,7 +93,7 @@ export async function kitPage(engine: KitEngine, t: PageTarget): Promise<{ page:
 }
 
 async function onTab(engine: KitEngine, body: Record<string, unknown>) {
-  return await kitPage(engine, await engine.target(str(body, "tab")));
+  return await kitPage(engine, await engine.target(str(body, "tab")), str(body, "url"));
 }
 
 /** The kit's routes, by command name. */
@@ -164,6 +169,11 @@ export const KIT_ROUTES: Record<string, KitRoute> = {
         includeHidden: body.includeHidden === true,
       }),
     };
+  },
+  draft: async (engine, body) => {
+    const { page } = await onTab(engine, body);
+    const taken = Array.isArray(body.taken) ? body.taken.filter((n): n is string => typeof n === "string") : [];
+    return { ...await draft(page, { view: str(body, "view"), route: str(body, "route"), taken }) };
   },
   explain: async (engine, body) => {
     const id = int(body, "id");

@@ -174,11 +174,18 @@ function pascalLower(s: string): string {
   return p ? p[0]!.toLowerCase() + p.slice(1) : s;
 }
 
-/** Runs `suggest` on a page. */
-export async function suggest(page: KitPage, opts: SuggestOptions = {}): Promise<SuggestResult> {
+/** A candidate before it is counted live: its elements on the tree. */
+export type Proposal = Omit<Suggestion, "count" | "verified" | "known"> & { els: OfflineElement[] };
+
+/**
+ * The candidate components of a page, on its tree (nothing counted live yet): landmarks, repeated structures and
+ * the controls inside them, forms and their fields, hooks — each with the best exact selector of `candidates.ts`.
+ * `suggest` lists them; `draft` builds a view from them.
+ */
+export function proposals(page: KitPage, opts: { includeHidden?: boolean } = {}): Proposal[] {
   const shown = (el: OfflineElement) => opts.includeHidden === true || el.node.visible !== false;
   const elements = page.doc.elements.filter(shown);
-  type Draft = Omit<Suggestion, "count" | "verified" | "known"> & { els: OfflineElement[]; intended: boolean };
+  type Draft = Proposal;
   const drafts: Draft[] = [];
   const names = new Set<string>();
   const unique = (name: string) => {
@@ -205,7 +212,6 @@ export async function suggest(page: KitPage, opts: SuggestOptions = {}): Promise
       properties: props,
       ids: els.map((e) => Number(e.node.id)),
       els,
-      intended: true,
     };
     drafts.push(draft);
     return draft;
@@ -287,7 +293,13 @@ export async function suggest(page: KitPage, opts: SuggestOptions = {}): Promise
     if (!hook) continue;
     if (add("hook", hookName(hook.selector), [el], null, [])) taken.add(el);
   }
+  return drafts;
+}
 
+/** Runs `suggest` on a page. */
+export async function suggest(page: KitPage, opts: SuggestOptions = {}): Promise<SuggestResult> {
+  type Draft = Proposal;
+  const drafts = proposals(page, { includeHidden: opts.includeHidden === true });
   // Filters, then one live call for everything kept.
   let list = drafts.filter((d) => d.instances >= (opts.minCount ?? 1));
   if (opts.kind) list = list.filter((d) => KIND_GROUPS[opts.kind!].includes(d.kind));
@@ -302,13 +314,13 @@ export async function suggest(page: KitPage, opts: SuggestOptions = {}): Promise
     url: page.url,
     view: page.view,
     excluded,
-    candidates: list.map(({ els, intended: _, ...d }) => {
+    candidates: list.map(({ els, ...d }) => {
       const v = verified.get(d.selector)!;
       const s: Suggestion = {
         ...d,
         count: v.live,
         verified: v.agrees && v.live === d.instances,
-        known: known({ ...d, els, intended: true }),
+        known: known({ ...d, els }),
       };
       if (opts.group) {
         let g: string | null = null;

@@ -1,6 +1,6 @@
 /**
- * The authoring kit's tools: `probe`, `gap`, `suggest`, `inspect` and `explain` over `mapper probe|gap|suggest|
- * inspect|explain` (`src/kit/commands.ts`; `explain` with a name is the corpus lookup): thin adapters answering what the command prints.
+ * The authoring kit's tools: `probe`, `gap`, `suggest`, `draft`, `inspect` and `explain` over `mapper probe|gap|
+ * suggest|draft|inspect|explain` (`src/kit/commands.ts`; `explain` with a name is the corpus lookup): thin adapters answering what the command prints.
  * All read the page and change nothing (`probe` with `all` loads the views' pages in a scratch tab).
  *
  * @module
@@ -122,6 +122,39 @@ const suggest = defineTool({
   },
 });
 
+const draft = defineTool({
+  name: "draft",
+  title: "A first view for the live page",
+  description: "Drafts a view for the page: its route from the URL (ids as :id), landmarks, forms and fields, " +
+    "repeated cards/rows with a per-instance discriminator, and a component for each remaining cluster of " +
+    "interactive nodes, every selector counted live to match exactly what it names. Answers the YAML, then the " +
+    "coverage before and after and every node it gave up on. Writes nothing: save it with 'mapper draft --out FILE'.",
+  input: cliInput<{ url?: string; view?: string; route?: string; tab?: string }>({
+    ...kitCommand("draft"),
+    omit: {
+      "--out": "the YAML is the tool's answer; writing it is the separate step 'mapper draft --out FILE'",
+      "--force": "the tool writes nothing",
+    },
+    describe: { tab: TAB },
+  }),
+  annotations: { ...READ_PAGE, openWorldHint: true },
+  browser: true,
+  async call(a, ctx) {
+    const { runDraft } = await kit();
+    return await ctx.capture((io) =>
+      runDraft({
+        dir: ctx.dir,
+        tab: a.tab,
+        json: false,
+        url: a.url,
+        force: false,
+        view: a.view,
+        route: a.route,
+      }, io)
+    );
+  },
+});
+
 const inspect = defineTool({
   name: "inspect",
   title: "The raw DOM tree for writing selectors",
@@ -192,4 +225,4 @@ const explainNode = defineTool({
 });
 
 /** The authoring kit's tools, in the order an author uses them. */
-export const KIT_TOOLS: readonly ToolSpec[] = [suggest, gap, probe, explainNode, inspect];
+export const KIT_TOOLS: readonly ToolSpec[] = [suggest, draft, gap, probe, explainNode, inspect];

@@ -1,0 +1,146 @@
+/**
+ * `mapper draft` as a user runs it, in real Chromium: on the test shop (the ~2,000-element catalog with 24 product
+ * cards, and a product page) and on the pages built from real npm packages (Shoelace sign-up form, Tom Select
+ * typeahead, Tabulator grid, Swagger UI). For each: the draft is written with --out, then the session, started
+ * with it, covers ≥ 80% of the visible interactive nodes directly (T1) and orphans none (T3); the file passes
+ * validate, lint and fmt --check; every selector matches live exactly the count the draft meant (probed); no
+ * generated class; repeated components have a discriminator unique on the page; a second run prints the same file.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { startSite } from "./site/server.ts";
+import { APP_PAGES, startApps } from "./apps/server.ts";
+import { skipBrowserTests, startSession, type TestSession } from "./site/harness.ts";
+
+const GENERATED = /(^|[\s.[])(css-|sc-|jsx-|svelte-)|\d{4,}/;
+
+interface DraftJson {
+  schema: number;
+  view: { name: string; route: string };
+  yaml: string;
+  written: string | null;
+  components: Array<{
+    name: string;
+    kind: string;
+    selector: string;
+    written: string;
+    intended: number;
+    live: number;
+    claimed: number;
+    properties: Array<{ name: string; extract: string; distinct: number; of: number }>;
+  }>;
+  known: Array<{ name: string; by: string }>;
+  coverage: { before: { interactive: number }; after: { interactive: number; t1: number; t3: number } };
+  gaveUp: unknown[];
+}
+
+async function ok(s: TestSession, args: string[]) {
+  const r = await s.run(args);
+  assert.equal(r.code, 0, `${args.join(" ")}: ${r.stdout}\n${r.stderr}`);
+  return r;
+}
+
+/** The probe's live count (its daemon route: the check runs once per component, the CLI's spawn would dominate). */
+async function probeCount(s: TestSession, selector: string): Promise<number> {
+  const res = await fetch(`http://127.0.0.1:${s.port}/devtools/page/probe`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${s.secret}`, "content-type": "application/json" },
+    body: JSON.stringify({ selector, max: 0 }),
+  });
+  const r = await res.json();
+  assert.equal(res.status, 200, JSON.stringify(r));
+  assert.equal(r.agrees, true, `live and offline agree on ${selector}`);
+  return r.live;
+}
+
+/** The snapshot's own `[Coverage]` line, as numbers. */
+async function coverage(s: TestSession): Promise<{ interactive: number; t1: number; t3: number }> {
+  const out = (await ok(s, ["snapshot", "--coverage"])).stdout;
+  const m = /(\d+) interactive · (\d+) direct T1 .* (\d+) orphaned T3/.exec(out);
+  assert.ok(m, out);
+  return { interactive: Number(m[1]), t1: Number(m[2]), t3: Number(m[3]) };
+}
+
+Deno.test({
+  name: "draft - a working view on the shop and on real-package pages: T1 ≥ 80%, no orphan, every count probed",
+  ignore: skipBrowserTests(),
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn(t) {
+    await using site = startSite();
+    await using apps = await startApps();
+    await using s = await startSession(["--url", `${site.origin}/shop/?consent=1`]);
+    const pages: Array<[string, string, string]> = [
+      ["catalog", `${site.origin}/shop/?consent=1`, "article.product-card"],
+      ["product", `${site.origin}/shop/product/2`, "input[name=quantity]"],
+      ["signup", apps.origin + APP_PAGES.signup, "body[data-ready]"],
+      ["typeahead", apps.origin + APP_PAGES.typeahead, "body[data-ready]"],
+      ["grid", apps.origin + APP_PAGES.grid, "body[data-ready]"],
+      ["api-console", apps.origin + APP_PAGES.apiConsole, "body[data-ready]"],
+    ];
+    for (const [name, url, ready] of pages) {
+      await t.step(name, async () => {
+        await ok(s, ["browser", "navigate", url]);
+        await ok(s, ["browser", "wait-for", "--selector", ready, "--timeout-ms", "20000"]);
+        const before = await coverage(s);
+        assert.equal(before.t1, 0, "nothing mapped yet");
+        const first = await ok(s, ["draft"]);
+        assert.match(first.stderr, /^draft: view \w+ \(\/[^)]*\) from /);
+        const r = JSON.parse((await ok(s, ["draft", "--json"])).stdout) as DraftJson;
+        assert.equal(r.schema, 1);
+        assert.equal(r.yaml, first.stdout, "a second run gives the same file");
+        assert.ok(r.components.length > 0);
+        for (const c of r.components) {
+          assert.doesNotMatch(c.selector, GENERATED, `${c.name}: no generated token`);
+          assert.doesNotMatch(c.selector, /:nth-/);
+          assert.equal(c.live, c.intended, `${c.name} ${c.selector}`);
+          assert.equal(c.claimed, c.intended, `${c.name} claimed`);
+          assert.equal(await probeCount(s, c.selector), c.intended, `probe ${c.selector}`);
+          if (c.kind === "repeated") {
+            assert.equal(c.properties[0]?.distinct, c.intended, `${c.name}: discriminator unique on the page`);
+          }
+          assert.match(c.name, /^[A-Z][A-Za-z0-9]*$/);
+        }
+        const names = r.components.map((c) => c.name);
+        assert.equal(new Set(names).size, names.length, "names unique");
+
+        const file = join(".mapper", `${name}.yaml`);
+        const wrote = await ok(s, ["draft", "--out", file]);
+        assert.match(wrote.stdout, new RegExp(`wrote ${file.replace(".", "\\.")}\\n$`));
+        assert.equal(await Deno.readTextFile(join(s.cwd, file)), first.stdout);
+        const after = await coverage(s);
+        assert.equal(after.interactive, before.interactive);
+        assert.ok(after.t1 >= 0.8 * after.interactive, `T1 ${after.t1} of ${after.interactive}`);
+        assert.equal(after.t3, 0, "no orphan");
+        assert.deepEqual({ t1: after.t1, t3: after.t3 }, { t1: r.coverage.after.t1, t3: r.coverage.after.t3 });
+        assert.match((await ok(s, ["validate"])).stdout, /no problems/);
+        assert.match((await ok(s, ["lint"])).stdout, /no lint findings/);
+        await ok(s, ["fmt", "--check"]);
+
+        // With the view in the corpus, a new draft leaves every component to it: nothing is duplicated.
+        const rerun = JSON.parse((await ok(s, ["draft", "--json"])).stdout) as DraftJson;
+        assert.deepEqual(rerun.components, []);
+        assert.ok(rerun.known.length > 0);
+        await Deno.remove(join(s.cwd, file));
+      });
+    }
+
+    await t.step("--out: never over a file without --force; a link there is replaced, not followed", async () => {
+      const target = join(s.cwd, "mine.yaml");
+      await Deno.writeTextFile(target, "precious\n");
+      const r = await s.run(["draft", "--out", "mine.yaml"]);
+      assert.equal(r.code, 2);
+      assert.equal(r.stdout, "");
+      assert.match(r.stderr, /^mapper draft: mine\.yaml exists; draft never overwrites a file — pass --force/);
+      assert.equal(await Deno.readTextFile(target), "precious\n");
+      const outside = join(s.tmp.path, "outside.txt");
+      await Deno.writeTextFile(outside, "keep\n");
+      await Deno.symlink(outside, join(s.cwd, "link.yaml"));
+      await ok(s, ["draft", "--out", "link.yaml", "--force"]);
+      assert.equal(await Deno.readTextFile(outside), "keep\n");
+      assert.match(await Deno.readTextFile(join(s.cwd, "link.yaml")), /^version: 1\n/);
+      await ok(s, ["draft", "--out", "mine.yaml", "--force"]);
+      assert.match(await Deno.readTextFile(target), /^version: 1\n/);
+    });
+  },
+});
