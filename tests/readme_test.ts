@@ -54,12 +54,6 @@ function codeLines(text: string = README): string[] {
   return lines;
 }
 
-async function findCommand(path: string[]): Promise<AnyCommand | undefined> {
-  let cmd: AnyCommand | undefined = await dryProgram();
-  for (const name of path) cmd = cmd?.commands.find((c) => c.name() === name) as AnyCommand | undefined;
-  return cmd;
-}
-
 /** Parses every `mapper …` line of a document's `sh` blocks with the real command table; fails naming the line. */
 async function assertLinesParse(what: string, text: string, atLeast: number): Promise<number> {
   const lines = codeLines(text).filter((l) => l.startsWith("mapper ") || l.startsWith("deno task mapper "));
