@@ -53,10 +53,20 @@ async function probeCount(s: TestSession, selector: string): Promise<number> {
   return r.live;
 }
 
+/** {@linkcode coverage} once the session serves a corpus with components (bounded: 15 s). */
+async function servedCoverage(s: TestSession): Promise<{ interactive: number; t1: number; t3: number }> {
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const c = await coverage(s);
+    if (c.t1 > 0 || Date.now() > deadline) return c;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
 /** The snapshot's own `[Coverage]` line, as numbers. */
 async function coverage(s: TestSession): Promise<{ interactive: number; t1: number; t3: number }> {
   const out = (await ok(s, ["snapshot", "--coverage"])).stdout;
-  const m = /(\d+) interactive · (\d+) direct T1 .* (\d+) orphaned T3/.exec(out);
+  const m = /\[Coverage\] (\d+) interactive: (\d+) T1 direct · \d+ T2 scoped · (\d+) T3 orphaned/.exec(out);
   assert.ok(m, out);
   return { interactive: Number(m[1]), t1: Number(m[2]), t3: Number(m[3]) };
 }
@@ -108,7 +118,8 @@ Deno.test({
         const wrote = await ok(s, ["draft", "--out", file]);
         assert.match(wrote.stdout, new RegExp(`wrote ${file.replace(".", "\\.")}\\n$`));
         assert.equal(await Deno.readTextFile(join(s.cwd, file)), first.stdout);
-        const after = await coverage(s);
+        // The session recompiles on the file's change event, after its debounce: wait for the version holding it.
+        const after = await servedCoverage(s);
         assert.equal(after.interactive, before.interactive);
         assert.ok(after.t1 >= 0.8 * after.interactive, `T1 ${after.t1} of ${after.interactive}`);
         assert.equal(after.t3, 0, "no orphan");
