@@ -52,3 +52,14 @@ export async function readRegularTextFile(path: string): Promise<string> {
   await assertRegularFile(path);
   return await Deno.readTextFile(path);
 }
+
+/** Whether anything (a file, a directory, a link — not followed) is at `path`; other errors are thrown. */
+export async function exists(path: string): Promise<boolean> {
+  try {
+    await Deno.lstat(path);
+    return true;
+  } catch (err: unknown) {
+    if (err instanceof Deno.errors.NotFound) return false;
+    throw err;
+  }
+}

@@ -12,6 +12,7 @@
  *
  * @module
  */
+import { exists } from "../files.ts";
 import { join } from "node:path";
 import { activeComponents, matchViews, normalizeCorpus } from "../../assets/extension/resolver.js";
 import type { WireCorpus } from "../corpus/mod.ts";
@@ -188,16 +189,6 @@ export async function saveCapture(
     await writeUserFile(treePath, files.tree, `${SNAPSHOTS_DIR}/${dirName}/${stamp}${TREE_SUFFIX}`);
     await writeUserFile(snapPath, files.snap, `${SNAPSHOTS_DIR}/${dirName}/${stamp}${SNAP_SUFFIX}`);
     return { stamp, shown: `${SNAPSHOTS_DIR}/${dirName}/${stamp}` };
-  }
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await Deno.lstat(path);
-    return true;
-  } catch (err: unknown) {
-    if (err instanceof Deno.errors.NotFound) return false;
-    throw err;
   }
 }
 

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { exists } from "../files.ts";
 import { resolve } from "node:path";
 import type { Io } from "../io.ts";
 import { findCorpusDirUp, load } from "../corpus/mod.ts";
@@ -290,14 +291,4 @@ export async function runDraft(opts: DraftCliOptions, io: Io): Promise<number> {
     });
   }
   return 0;
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await Deno.lstat(path);
-    return true;
-  } catch (err: unknown) {
-    if (err instanceof Deno.errors.NotFound) return false;
-    throw err;
-  }
 }
