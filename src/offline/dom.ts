@@ -77,6 +77,18 @@ export interface OfflineDocument {
 const EMPTY: readonly OfflineNode[] = Object.freeze([]);
 
 /** Attribute lookup keyed by lower-cased names; the captured object itself when its names already are. */
+/**
+ * The attributes of an SVG or MathML element that an un-namespaced attribute selector can see: the HTML parser puts
+ * `xmlns`, `xmlns:*`, `xlink:*` and `xml:*` on foreign elements in their namespaces, so `[xmlns]` or
+ * `[xlink:href]`-style tests never match them in the browser (seen by the differential test: `[xmlns*="http://www."]`
+ * matched two `<svg>` offline, none live).
+ */
+function unNamespaced(attrs: Record<string, string>): Record<string, string> {
+  const NAMESPACED = /^(xmlns(:|$)|xlink:|xml:)/;
+  if (!Object.keys(attrs).some((k) => NAMESPACED.test(k))) return attrs;
+  return Object.fromEntries(Object.entries(attrs).filter(([k]) => !NAMESPACED.test(k)));
+}
+
 function lowerKeys(attrs: Record<string, string>): Record<string, string> {
   let lower = true;
   for (const key in attrs) {
@@ -137,7 +149,7 @@ export function indexTree(tree: CapturedTree): OfflineDocument {
       name: node.tag.toLowerCase(),
       html,
       // The HTML parser and setAttribute lower-case an HTML element's attribute names already.
-      attrs: html ? node.attrs : lowerKeys(node.attrs),
+      attrs: html ? node.attrs : unNamespaced(lowerKeys(node.attrs)),
       cut: node.cut && node.cut.length > 0 ? new Set(node.cut.map((c) => c.toLowerCase())) : undefined,
       states: node.states && node.states.length > 0 ? new Set(node.states) : undefined,
       parent,
