@@ -14,16 +14,10 @@
  */
 import { exists } from "../files.ts";
 import { join } from "node:path";
-import { activeComponents, matchViews, normalizeCorpus } from "../../assets/extension/resolver.js";
+import { activeComponents, type Component, matchViews, normalizeCorpus } from "../../assets/extension/resolver.js";
 import type { WireCorpus } from "../corpus/mod.ts";
 import { DataError, UsageError } from "../errors.ts";
-import {
-  type CapturedTree,
-  type ClaimComponent,
-  type OfflineElement,
-  type OfflineEngine,
-  readTreeFile,
-} from "../offline/mod.ts";
+import { type CapturedTree, type OfflineElement, type OfflineEngine, readTreeFile } from "../offline/mod.ts";
 import { escapeControls } from "../terminal.ts";
 import { writeUserFile } from "../user_file.ts";
 import { type Cluster, clusterNodes } from "./clusters.ts";
@@ -212,6 +206,8 @@ export interface Rematched {
   stale: boolean;
   /** The page, indexed and claimed. */
   page: KitPage;
+  /** The components active at its URL now, in declaration order (what the claim ran with). */
+  components: readonly Component[];
   /** Visible elements each component claims (components that claim none are absent). */
   claimed: Map<string, number>;
   /** Visible interactive elements. */
@@ -233,7 +229,7 @@ export interface Rematched {
 const normalized = new WeakMap<WireCorpus, ReturnType<typeof normalizeCorpus>>();
 
 /** The view a URL resolves to in a compiled corpus, and the components active there. */
-export function resolveAt(wire: WireCorpus, url: string): { view: string | null; components: ClaimComponent[] } {
+export function resolveAt(wire: WireCorpus, url: string): { view: string | null; components: Component[] } {
   // Normalized once per compiled corpus: a run re-matches many captures with the same one.
   let corpus = normalized.get(wire);
   if (corpus === undefined) normalized.set(wire, corpus = normalizeCorpus(wire));
@@ -285,6 +281,7 @@ export function rematch(tree: CapturedTree, wire: WireCorpus, engine: OfflineEng
     view,
     stale: recordedView !== null && recordedView !== view,
     page,
+    components,
     claimed,
     interactive,
     t1,

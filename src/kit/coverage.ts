@@ -32,6 +32,8 @@ import {
 } from "./captures.ts";
 import { coverageText, pct } from "./capture.ts";
 import { describeElement, textOf } from "./page.ts";
+import { type Component, propertyValue } from "../../assets/extension/resolver.js";
+import type { OfflineElement } from "../offline/mod.ts";
 
 /** Options every offline coverage command shares. */
 export interface CoverageOptions {
@@ -162,6 +164,72 @@ function deadIn(
     out.push({ component: c.name, kind, why: why || `${leaf} matches nothing` });
   }
   return out;
+}
+
+/** A property no capture could give a value to: always empty, or unknown where a capture cannot tell. */
+interface EmptyProperty {
+  component: string;
+  property: string;
+  extract: string;
+  /** In how many captures of the set the component matched (every one of them gave no value). */
+  captures: number;
+  /** Set when some capture cannot tell (the value may be there on the page): why. */
+  unknown?: string;
+}
+
+/**
+ * The declared properties of `components` that had no value on any element their component claimed, in any capture
+ * of `set` where it claimed one (components that claimed nothing are dead, not listed here). Extracted by the
+ * resolver's one extraction over the capture (`offline/tree_dom.ts`); a property some capture cannot evaluate (a
+ * selector it cannot answer, text it does not record, `inner_text` that depends on style) is listed as unknown,
+ * never as empty. `exists:` properties are left out: their empty value is the answer "no", as in the snapshot.
+ */
+function emptyProperties(set: readonly Entry[], keep: (c: Component) => boolean): EmptyProperty[] {
+  const found = new Map<string, EmptyProperty & { seen: boolean }>();
+  for (const e of set) {
+    const components = e.r.components;
+    const byName = new Map(components.map((c) => [c.name, c]));
+    const elements = new Map<number, OfflineElement[]>();
+    for (const [el, i] of e.r.page.owner) {
+      if (el.node.visible !== false) elements.set(i, [...(elements.get(i) ?? []), el]);
+    }
+    const dom = e.r.page.engine.claimDom(e.r.page.doc);
+    for (const [i, els] of elements) {
+      const c = components[i]!;
+      if (!keep(c)) continue;
+      for (const p of c.properties) {
+        if (p.extract.trim().startsWith("exists:")) continue;
+        const key = `${c.name}\u0000${p.name}`;
+        let f = found.get(key);
+        if (f === undefined) {
+          found.set(key, f = { component: c.name, property: p.name, extract: p.extract, captures: 0, seen: false });
+        }
+        if (f.seen) continue;
+        f.captures++;
+        for (const el of els) {
+          dom.takeDoubt();
+          if (propertyValue(el, p, byName, dom) !== "") {
+            f.seen = true;
+            break;
+          }
+          const doubt = dom.takeDoubt();
+          if (doubt !== undefined) f.unknown ??= doubt;
+        }
+      }
+    }
+  }
+  return [...found.values()].filter((f) => !f.seen).map(({ seen: _, ...f }) => f);
+}
+
+/** `View > Component > property (extract: …)` and what was found, for the report. */
+function emptyLine(view: string, p: EmptyProperty): string {
+  const where = `${escapeControls(view)} > ${escapeControls(p.component)} > ${escapeControls(p.property)}`;
+  const extract = `(extract: ${escapeControls(p.extract)})`;
+  if (p.unknown !== undefined) {
+    return `cannot be judged offline: ${where} ${extract}: ${escapeControls(p.unknown)}`;
+  }
+  const n = p.captures === 1 ? "the 1 capture" : `all ${p.captures} captures`;
+  return `always empty: ${where} ${extract} in ${n} where ${escapeControls(p.component)} matched`;
 }
 
 /** Named headings and regions no component covers: content a map reader would want named (advisory). */
@@ -313,6 +381,8 @@ interface ReportRow {
   t3: number;
   dead: number;
   largestT2: { component: string; count: number } | null;
+  /** The view's own components' properties with no value in any capture (or that a capture cannot judge). */
+  emptyProperties: EmptyProperty[];
   status: "ok" | "missing" | "no url" | "attention";
 }
 
@@ -357,6 +427,7 @@ export async function runReport(opts: ReportOptions, io: Io): Promise<number> {
       t3: sum((e) => e.r.orphans.length),
       dead: set.length ? deadIn(set, v.name, corpus.wire).length : 0,
       largestT2: largest ? { component: largest[0], count: largest[1] } : null,
+      emptyProperties: emptyProperties(set, (c) => c.view === v.name),
       status: "ok",
     };
     row.status = set.length === 0
@@ -402,6 +473,10 @@ export async function runReport(opts: ReportOptions, io: Io): Promise<number> {
       avg === null ? "" : ` · avg T1 ${avg}%`
     }`,
   );
+  for (const r of rows) lines.push(...r.emptyProperties.map((p) => emptyLine(r.view, p)));
+  const live = entries.filter((e) => !e.r.stale);
+  const globals = emptyProperties(live, (c) => c.view === null);
+  lines.push(...globals.map((p) => emptyLine("(globals)", p)));
   const stale = entries.filter((e) => e.r.stale);
   for (const e of stale) {
     lines.push(
@@ -413,6 +488,7 @@ export async function runReport(opts: ReportOptions, io: Io): Promise<number> {
   for (const u of unreadable) lines.push(`unreadable: ${escapeControls(u.shown)}: ${escapeControls(u.reason)}`);
   await writeResult(io, opts, lines.join("\n") + "\n", {
     views: rows,
+    globals: { emptyProperties: globals },
     stale: stale.map((e) => ({ file: e.stored.shown, recorded: e.r.recordedView, now: e.r.view })),
     unreadable,
   });
