@@ -97,10 +97,25 @@ async function readOne(path: string, shown: string, dirName: string): Promise<St
  * Every capture under `<corpus>/snapshots/*\/`, or the files given (`files`, relative to `cwd`), sorted by folder
  * and stamp. Unreadable files are listed apart, never thrown: one bad file does not hide the others.
  */
-export async function readCaptures(
+export function readCaptures(
+  corpusPath: string,
+  opts?: { files?: readonly string[]; cwd?: string; dirName?: string },
+): Promise<{ captures: StoredCapture[]; unreadable: UnreadableCapture[] }>;
+/**
+ * The same, each capture handed to `each` as soon as it is read and only its answer kept (in the same order): the
+ * tree can be dropped before the next is read, so a run over many large captures holds one summary each, not every
+ * tree at once.
+ */
+export function readCaptures<T>(
+  corpusPath: string,
+  opts: { files?: readonly string[]; cwd?: string; dirName?: string },
+  each: (capture: StoredCapture) => T,
+): Promise<{ captures: T[]; unreadable: UnreadableCapture[] }>;
+export async function readCaptures<T>(
   corpusPath: string,
   opts: { files?: readonly string[]; cwd?: string; dirName?: string } = {},
-): Promise<{ captures: StoredCapture[]; unreadable: UnreadableCapture[] }> {
+  each?: (capture: StoredCapture) => T,
+): Promise<{ captures: Array<T | StoredCapture>; unreadable: UnreadableCapture[] }> {
   const jobs: Array<() => Promise<StoredCapture | UnreadableCapture>> = [];
   if (opts.files && opts.files.length > 0) {
     for (const f of opts.files) {
@@ -119,17 +134,20 @@ export async function readCaptures(
     }
   }
   // A few files at a time: reading overlaps parsing, and at most a few 16 MiB files are in memory at once.
-  const found: Array<StoredCapture | UnreadableCapture> = new Array(jobs.length);
+  const captures: Array<{ key: string; value: T | StoredCapture }> = [];
+  const unreadable: Array<{ index: number; value: UnreadableCapture }> = [];
   let next = 0;
   await Promise.all(Array.from({ length: Math.min(4, jobs.length) }, async () => {
     while (next < jobs.length) {
-      const i = next++;
-      found[i] = await jobs[i]!();
+      const index = next++;
+      const c = await jobs[index]!();
+      if ("reason" in c) unreadable.push({ index, value: c });
+      else captures.push({ key: `${c.dirName}/${c.stamp}`, value: each ? each(c) : c });
     }
   }));
-  const captures = found.filter((c): c is StoredCapture => "tree" in c);
-  captures.sort((a, b) => (a.dirName + "/" + a.stamp < b.dirName + "/" + b.stamp ? -1 : 1));
-  return { captures, unreadable: found.filter((c): c is UnreadableCapture => "reason" in c) };
+  captures.sort((a, b) => (a.key < b.key ? -1 : 1));
+  unreadable.sort((a, b) => a.index - b.index);
+  return { captures: captures.map((c) => c.value), unreadable: unreadable.map((u) => u.value) };
 }
 
 /** Entries of a directory (none when it does not exist; a link to a directory is not entered). */

@@ -192,6 +192,19 @@ function stringList(value: unknown, path: string, fail: Fail): asserts value is 
 }
 
 /**
+ * A file's bytes in chunks of about its size (one read, usually): without a stream's machinery, which cost a
+ * fifth of reading 100 captures.
+ */
+async function* chunks(file: Deno.FsFile, size: number): AsyncGenerator<Uint8Array> {
+  for (;;) {
+    const buffer = new Uint8Array(Math.max(size + 1, 64 * 1024));
+    const n = await file.read(buffer);
+    if (n === null) return;
+    yield buffer.subarray(0, n);
+  }
+}
+
+/**
  * Reads a tree file: a regular file (a FIFO or directory is refused without opening it) of at most
  * {@linkcode MAX_TREE_BYTES}, UTF-8, then {@linkcode parseTree}. `shown` is the name used in messages (default:
  * `path`).
@@ -207,7 +220,7 @@ export async function readTreeFile(path: string, shown = path): Promise<Captured
     if (info.size > MAX_TREE_BYTES) throw tooBig();
     using file = await Deno.open(path);
     // Counted on the bytes read too: the file may grow after the size check.
-    bytes = await readAllCapped(file.readable, MAX_TREE_BYTES, tooBig);
+    bytes = await readAllCapped(chunks(file, info.size), MAX_TREE_BYTES, tooBig);
   } catch (err: unknown) {
     if (err instanceof DataError) throw err;
     if (err instanceof Deno.errors.NotFound) {
