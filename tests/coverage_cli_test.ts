@@ -222,3 +222,65 @@ Deno.test("report - properties with no value in any capture where their componen
   });
   assert.equal(j.globals.emptyProperties.length, 2);
 });
+
+Deno.test("coverage and multi-coverage - the other implementation's trees filed under snapshots/ are read", async () => {
+  await using tmp = await tempDir();
+  const corpus = join(tmp.path, ".mapper");
+  await Deno.mkdir(join(corpus, "snapshots", "Legacy"), { recursive: true });
+  await Deno.writeTextFile(
+    join(corpus, "map.yaml"),
+    'version: 1\ncomponents:\n  - name: ProductCard\n    selector: "div.product-card"\n',
+  );
+  await Deno.copyFile(
+    join(FIXTURES, "002-class-selector", "component-tree.json"),
+    join(corpus, "snapshots", "Legacy", "20260101T000000Z.snap.tree.json"),
+  );
+  const r = await runMapper(["coverage", "--include-hidden", "--json"], { cwd: tmp.path });
+  assert.equal(r.stderr, "");
+  const j = JSON.parse(r.stdout);
+  assert.deepEqual(j.unreadable, []);
+  assert.deepEqual(j.captures.map((c: { file: string }) => c.file), [
+    "snapshots/Legacy/20260101T000000Z.snap.tree.json",
+  ]);
+  assert.deepEqual(j.captures[0].claimed, { ProductCard: 2 });
+  const m = await runMapper(["multi-coverage"], { cwd: tmp.path });
+  assert.equal(m.code, 0, m.stderr);
+  assert.match(m.stdout, /^ ProductCard g +2$/m);
+});
+
+Deno.test("capture-prune - --dry-run over one view or --all lists what would go and removes nothing", async () => {
+  await using tmp = await tempDir();
+  const { snaps } = await project(tmp);
+  // A third Shop capture that adds nothing to the first (the second is stale: its URL is Cart's now).
+  await Deno.writeTextFile(
+    join(snaps, "Shop", "20260607T193200Z.snap.tree.json"),
+    TREE("https://shop.test/shop", "Shop", `${BUTTON(3, "buy")},${BUTTON(4, "other")}`),
+  );
+  await Deno.mkdir(join(snaps, "Cart"));
+  for (const stamp of ["20260607T193000Z", "20260607T193100Z"]) {
+    await Deno.writeTextFile(
+      join(snaps, "Cart", `${stamp}.snap.tree.json`),
+      TREE("https://shop.test/cart", "Cart", BUTTON(3, "buy")),
+    );
+  }
+  const listing = async () =>
+    [
+      ...[...Deno.readDirSync(join(snaps, "Shop"))].map((e) => `Shop/${e.name}`),
+      ...[...Deno.readDirSync(join(snaps, "Cart"))].map((e) => `Cart/${e.name}`),
+    ].sort();
+  const before = await listing();
+  const one = await runMapper(["capture-prune", "Shop", "--dry-run"], { cwd: tmp.path });
+  assert.equal(one.stderr, "");
+  assert.equal(one.code, 0);
+  assert.equal(one.stdout, "Shop: would prune 1 of 2 (20260607T193000Z)\n");
+  const all = await runMapper(["capture-prune", "--all", "--dry-run"], { cwd: tmp.path });
+  assert.equal(all.code, 0, all.stderr);
+  assert.equal(
+    all.stdout,
+    "Shop: would prune 1 of 2 (20260607T193000Z)\nCart: would prune 1 of 2 (20260607T193000Z)\n",
+  );
+  assert.deepEqual(await listing(), before);
+  const real = await runMapper(["capture-prune", "--all"], { cwd: tmp.path });
+  assert.equal(real.code, 0, real.stderr);
+  assert.deepEqual(await listing(), before.filter((f) => !/^(Shop|Cart)\/20260607T193000Z/.test(f)));
+});
