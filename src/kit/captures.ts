@@ -236,6 +236,8 @@ export interface Rematched {
   t2: number;
   /** Orphans (T3), in document order. */
   orphans: OfflineElement[];
+  /** Of the T2 elements: how many are inside each component (its nearest owned ancestor's). */
+  t2By: Map<string, number>;
   /** The orphans' clusters (computed on first use). */
   readonly clusters: Cluster[];
   /** One key per cluster: what the novelty rule compares (computed on first use). */
@@ -281,13 +283,17 @@ export function rematch(tree: CapturedTree, wire: WireCorpus, engine: OfflineEng
   let t1 = 0;
   let t2 = 0;
   const orphans: OfflineElement[] = [];
+  const t2By = new Map<string, number>();
   for (const el of page.doc.elements) {
     if (el.node.interactive !== true || (!includeHidden && el.node.visible !== true)) continue;
     interactive++;
-    const tier = page.ownership(el).tier;
-    if (tier === 1) t1++;
-    else if (tier === 2) t2++;
-    else orphans.push(el);
+    const o = page.ownership(el);
+    if (o.tier === 1) t1++;
+    else if (o.tier === 3) orphans.push(el);
+    else {
+      t2++;
+      if (o.component !== null) t2By.set(o.component, (t2By.get(o.component) ?? 0) + 1);
+    }
   }
   const recordedView = tree.tree.view?.name ?? null;
   // Clusters only when asked for (novelty, --trace): `report` never needs them.
@@ -305,6 +311,7 @@ export function rematch(tree: CapturedTree, wire: WireCorpus, engine: OfflineEng
     t1,
     t2,
     orphans,
+    t2By,
     get clusters() {
       return clusters ??= clusterNodes(orphans);
     },

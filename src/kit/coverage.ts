@@ -99,12 +99,6 @@ function summarize(r: Rematched, opts: CoverageOptions, needs: Needs): Summary {
     const selector = countOn(r, c.selector);
     misses.set(c.name, { selector, leaf: leaf === c.selector || selector > 0 ? selector : countOn(r, leaf) });
   }
-  const t2By = new Map<string, number>();
-  for (const el of r.page.doc.elements) {
-    if (el.node.interactive !== true || el.node.visible !== true) continue;
-    const o = r.page.ownership(el);
-    if (o.tier === 2 && o.component) t2By.set(o.component, (t2By.get(o.component) ?? 0) + 1);
-  }
   const coverage = needs.coverage === true && !r.stale;
   return {
     recordedView: r.recordedView,
@@ -117,7 +111,7 @@ function summarize(r: Rematched, opts: CoverageOptions, needs: Needs): Summary {
     t3: r.orphans.length,
     unknown: r.unknown,
     misses,
-    t2By,
+    t2By: r.t2By,
     orphans: needs.coverage
       ? r.orphans.map((o) => ({ id: o.node.id, role: o.node.role, name: o.node.name, element: describeElement(o) }))
       : [],
