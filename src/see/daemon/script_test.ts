@@ -45,7 +45,7 @@ Deno.test("buildPageScript - the real modules build into one parseable script", 
     "vendor/dom_accessibility_api.js",
     "extension/resolver.js",
     "extension/live_dom.js",
-    "see/page_tree.js",
-    "see/page.js",
+    "page/page_tree.js",
+    "page/page.js",
   ]);
 });
