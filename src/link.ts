@@ -1,6 +1,6 @@
 /**
  * The one linker of mapper's plain ES modules into one classic script: the page engine's script for a tab's isolated
- * world (`src/see/_script.ts`) and the extension's content script (`src/browser/extension.ts`), so neither needs a
+ * world (`src/see/daemon/_script.ts`) and the extension's content script (`src/browser/extension.ts`), so neither needs a
  * module loader in the page. Each module becomes an expression evaluating to the object of its exports; its
  * `import { … } from "./x.js"` lines (and `export { … } from "./x.js"` re-exports) turn into destructuring of the
  * module objects linked before it. Only what these modules use is understood: named imports and exports, at the start

@@ -6,12 +6,12 @@
  *
  * @module
  */
-import accnameSource from "../../assets/extension/vendor/dom_accessibility_api.js" with { type: "text" };
-import resolverSource from "../../assets/extension/resolver.js" with { type: "text" };
-import liveDomSource from "../../assets/extension/live_dom.js" with { type: "text" };
-import pageTreeSource from "./page_tree.js" with { type: "text" };
-import pageSource from "./page.js" with { type: "text" };
-import { linkModules, type ModuleText } from "../link.ts";
+import accnameSource from "../../../assets/extension/vendor/dom_accessibility_api.js" with { type: "text" };
+import resolverSource from "../../../assets/extension/resolver.js" with { type: "text" };
+import liveDomSource from "../../../assets/extension/live_dom.js" with { type: "text" };
+import pageTreeSource from "../page/page_tree.js" with { type: "text" };
+import pageSource from "../page/page.js" with { type: "text" };
+import { linkModules, type ModuleText } from "../../link.ts";
 
 /** The global the script installs in the isolated world (never visible to the page's own scripts). */
 export const SEE_GLOBAL = "__mapperSee";
@@ -19,13 +19,13 @@ export const SEE_GLOBAL = "__mapperSee";
 /** The page script's modules, in dependency order (a module imports only modules listed before it). */
 export const PAGE_MODULES: readonly ModuleText[] = [
   {
-    url: new URL("../../assets/extension/vendor/dom_accessibility_api.js", import.meta.url).href,
+    url: new URL("../../../assets/extension/vendor/dom_accessibility_api.js", import.meta.url).href,
     source: accnameSource,
   },
-  { url: new URL("../../assets/extension/resolver.js", import.meta.url).href, source: resolverSource },
-  { url: new URL("../../assets/extension/live_dom.js", import.meta.url).href, source: liveDomSource },
-  { url: new URL("./page_tree.js", import.meta.url).href, source: pageTreeSource },
-  { url: new URL("./page.js", import.meta.url).href, source: pageSource },
+  { url: new URL("../../../assets/extension/resolver.js", import.meta.url).href, source: resolverSource },
+  { url: new URL("../../../assets/extension/live_dom.js", import.meta.url).href, source: liveDomSource },
+  { url: new URL("../page/page_tree.js", import.meta.url).href, source: pageTreeSource },
+  { url: new URL("../page/page.js", import.meta.url).href, source: pageSource },
 ];
 
 /**
