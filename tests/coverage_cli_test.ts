@@ -263,11 +263,13 @@ Deno.test("capture-prune - --dry-run over one view or --all lists what would go 
       TREE("https://shop.test/cart", "Cart", BUTTON(3, "buy")),
     );
   }
-  const listing = async () =>
-    [
-      ...[...Deno.readDirSync(join(snaps, "Shop"))].map((e) => `Shop/${e.name}`),
-      ...[...Deno.readDirSync(join(snaps, "Cart"))].map((e) => `Cart/${e.name}`),
-    ].sort();
+  const listing = async () => {
+    const out: string[] = [];
+    for (const view of ["Shop", "Cart"]) {
+      for await (const e of Deno.readDir(join(snaps, view))) out.push(`${view}/${e.name}`);
+    }
+    return out.sort();
+  };
   const before = await listing();
   const one = await runMapper(["capture-prune", "Shop", "--dry-run"], { cwd: tmp.path });
   assert.equal(one.stderr, "");

@@ -19,14 +19,13 @@
  */
 import { EXIT_FAILURE, EXIT_OK, NotFoundError } from "../errors.ts";
 import type { Io } from "../io.ts";
-import { corpusDir, loadCorpus, type LoadedCorpus, loadEngine } from "../offline/mod.ts";
+import { corpusDir, loadCorpus, type LoadedCorpus, loadEngine, type OfflineElement } from "../offline/mod.ts";
 import { writeResult } from "../see/output.ts";
 import { escapeControls } from "../terminal.ts";
 import { readCaptures, rematch, type Rematched, resolveAt, type UnreadableCapture } from "./captures.ts";
 import { coverageText, pct } from "./capture.ts";
 import { describeElement, textOf } from "./page.ts";
 import { propertyValue } from "../../assets/extension/resolver.js";
-import type { OfflineElement } from "../offline/mod.ts";
 
 /** Options every offline coverage command shares. */
 export interface CoverageOptions {
