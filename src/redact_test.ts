@@ -20,3 +20,75 @@ Deno.test("redact url - a user:password part loses the password, also in text no
   assert.equal(redactUrl("https://ada@h.test/x"), "https://ada@h.test/x");
   assert.equal(redactUrl("http://u:p w@h/ ?key=1"), "http://u:REDACTED@h/ ?key=REDACTED");
 });
+
+Deno.test("redact url - a name is judged by its whole words, never by a fragment of one", () => {
+  const redacted = [
+    "token",
+    "access_token",
+    "accessToken",
+    "X-Amz-Signature",
+    "X-Amz-Security-Token",
+    "api_key",
+    "apiKey",
+    "APIKey",
+    "x-api-key",
+    "apikey",
+    "key",
+    "sessionid",
+    "JSESSIONID",
+    "PHPSESSID",
+    "sessionId",
+    "session",
+    "sig",
+    "signature",
+    "auth",
+    "oauth_token",
+    "Authorization",
+    "code",
+    "auth_code",
+    "authCode",
+    "verification_code",
+    "password",
+    "passwd",
+    "PASSWORD",
+    "pass",
+    "client_secret",
+    "passcode",
+    "id_token",
+    "refresh_token",
+    "token2",
+    "to%6Ben",
+    "api.key",
+  ];
+  const kept = [
+    "author",
+    "authorId",
+    "author-name",
+    "authored",
+    "keyword",
+    "keywords",
+
+    "zipcode",
+    "zip_code",
+    "promoCode",
+    "country_code",
+    "passenger",
+    "signal",
+    "signup",
+    "design",
+    "monkey",
+    "hotkeys",
+    "sessions2x",
+    "q",
+    "page",
+    "tokenizer",
+    "codec",
+    "encoding",
+  ];
+  for (const name of redacted) {
+    assert.equal(redactUrl(`https://h.test/?${name}=v&x=1`), `https://h.test/?${name}=REDACTED&x=1`, name);
+  }
+  for (const name of kept) {
+    assert.equal(redactUrl(`https://h.test/?${name}=v&x=1`), `https://h.test/?${name}=v&x=1`, name);
+  }
+});

@@ -2,7 +2,7 @@
  * `mapper capture`, `capture-novelty`, `capture-prune` as a user runs them, in real Chromium on the test site's
  * trap page (`tests/site/tree.html`) with the corpus `tests/fixtures/captures/`: the files and their names, the
  * novelty rule, `--force`, the `∅` refusal, no view, `--all` in scratch tabs (the user's tab stays), a view name
- * with path characters, a folder planted as a link, pruning.
+ * with path characters, a folder planted as a link, pruning; `discover` and its catch-all warning.
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
@@ -190,6 +190,18 @@ Deno.test({
       const j = JSON.parse((await s.run(["discover", "--all", "--json"])).stdout);
       assert.equal(j.schema, 1);
       assert.ok(j.patterns.some((p: { pattern: string }) => p.pattern === "/account"));
+      // A catch-all view swallows every other pattern: each is marked, and one line warns about it.
+      await Deno.writeTextFile(
+        join(s.cwd, ".mapper", "zz-everything.yaml"),
+        "version: 1\nviews:\n  - name: Everything\n    route: /**\n",
+      );
+      const wide = await s.run(["discover"]);
+      assert.equal(wide.code, 0, wide.stderr);
+      assert.match(wide.stdout, /^~ {2}\/p\/:id +only catch-all Everything \(\/\*\*\) · 2 links$/m);
+      assert.match(
+        wide.stdout,
+        /^⚠ \d+ patterns are mapped only by a catch-all route; give them a view of its own \(a catch-all swallows/m,
+      );
     });
   },
 });

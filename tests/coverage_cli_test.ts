@@ -154,3 +154,135 @@ Deno.test("coverage - hostile capture folders: a planted link, an oversized and 
     'mapper report: corpus directory "missing" does not exist or is not a directory — pass the .mapper/ directory with --dir\n',
   );
 });
+
+Deno.test("report - properties with no value in any capture where their component matched, and what it cannot judge", async () => {
+  await using tmp = await tempDir();
+  const corpus = join(tmp.path, ".mapper");
+  const snaps = join(corpus, "snapshots", "Shop");
+  await Deno.mkdir(snaps, { recursive: true });
+  await Deno.writeTextFile(
+    join(corpus, "views.yaml"),
+    "version: 1\ncomponents:\n  - name: Header\n    selector: header\n    properties:\n" +
+      "      - {name: title, extract: h1}\n      - {name: home, extract: attr=data-home}\n" +
+      "views:\n  - name: Shop\n    route: /shop\n    url: https://shop.test/shop\n    components:\n" +
+      "      - name: Card\n        selector: li.card\n        properties:\n" +
+      "          - {name: name, extract: text}\n          - {name: sku, extract: attr=data-sku}\n" +
+      "          - {name: price, extract: .price, transform: first_dollar}\n" +
+      "          - {name: hot, extract: 'button:hover'}\n          - {name: note, extract: p.note}\n" +
+      "          - {name: sale, extract: 'exists:.sale'}\n" +
+      "      - name: Promo\n        selector: aside.promo\n        properties:\n          - {name: text, extract: text}\n" +
+      "      - name: Gone\n        selector: div.gone\n        properties:\n          - {name: text, extract: text}\n",
+  );
+  const el = (id: number, tag: string, attrs: Record<string, string>, children: string, visible = true) =>
+    `{"id":${id},"tag":"${tag}","attrs":${JSON.stringify(attrs)},"role":"generic","name":"","visible":${visible},` +
+    `"children":[${children}]}`;
+  const card = (id: number, name: string) =>
+    el(
+      id,
+      "li",
+      { class: "card" },
+      [
+        name === "" ? "" : JSON.stringify(name),
+        el(id + 1, "p", { class: "note" }, '"members only"', false),
+        el(id + 2, "span", { class: "price" }, '"$3"'),
+      ].filter((c) => c !== "").join(","),
+    );
+  const header = el(20, "header", {}, el(21, "a", { href: "/" }, '"Home"'));
+  await Deno.writeTextFile(
+    join(snaps, "20260607T193000Z.snap.tree.json"),
+    TREE("https://shop.test/shop", "Shop", [header, card(3, ""), BUTTON(9, "buy")].join(",")),
+  );
+  await Deno.writeTextFile(
+    join(snaps, "20260607T193100Z.snap.tree.json"),
+    TREE(
+      "https://shop.test/shop",
+      "Shop",
+      [header, card(3, "Lamp"), el(10, "aside", { class: "promo" }, '"  "'), BUTTON(11, "buy")].join(","),
+    ),
+  );
+  const r = await runMapper(["report"], { cwd: tmp.path });
+  assert.equal(r.stderr, "");
+  assert.equal(
+    r.stdout.split("\n").filter((l) => /^(always empty|cannot be judged)/.test(l)).join("\n"),
+    "always empty: Shop > Card > sku (extract: attr=data-sku) in all 2 captures where Card matched\n" +
+      'cannot be judged offline: Shop > Card > hot (extract: button:hover): selector "button:hover" uses :hover, ' +
+      "which only matches during user interaction; drop it so the component matches the page at rest\n" +
+      "cannot be judged offline: Shop > Card > note (extract: p.note): inner_text of a hidden <p>: whether it " +
+      "renders depends on style a capture does not record\n" +
+      "always empty: Shop > Promo > text (extract: text) in the 1 capture where Promo matched\n" +
+      "always empty: (globals) > Header > title (extract: h1) in all 2 captures where Header matched\n" +
+      "always empty: (globals) > Header > home (extract: attr=data-home) in all 2 captures where Header matched",
+  );
+  const j = JSON.parse((await runMapper(["report", "--json"], { cwd: tmp.path })).stdout);
+  assert.deepEqual(j.views[0].emptyProperties[0], {
+    component: "Card",
+    property: "sku",
+    extract: "attr=data-sku",
+    captures: 2,
+  });
+  assert.equal(j.globals.emptyProperties.length, 2);
+});
+
+Deno.test("coverage and multi-coverage - the other implementation's trees filed under snapshots/ are read", async () => {
+  await using tmp = await tempDir();
+  const corpus = join(tmp.path, ".mapper");
+  await Deno.mkdir(join(corpus, "snapshots", "Legacy"), { recursive: true });
+  await Deno.writeTextFile(
+    join(corpus, "map.yaml"),
+    'version: 1\ncomponents:\n  - name: ProductCard\n    selector: "div.product-card"\n',
+  );
+  await Deno.copyFile(
+    join(FIXTURES, "002-class-selector", "component-tree.json"),
+    join(corpus, "snapshots", "Legacy", "20260101T000000Z.snap.tree.json"),
+  );
+  const r = await runMapper(["coverage", "--include-hidden", "--json"], { cwd: tmp.path });
+  assert.equal(r.stderr, "");
+  const j = JSON.parse(r.stdout);
+  assert.deepEqual(j.unreadable, []);
+  assert.deepEqual(j.captures.map((c: { file: string }) => c.file), [
+    "snapshots/Legacy/20260101T000000Z.snap.tree.json",
+  ]);
+  assert.deepEqual(j.captures[0].claimed, { ProductCard: 2 });
+  const m = await runMapper(["multi-coverage"], { cwd: tmp.path });
+  assert.equal(m.code, 0, m.stderr);
+  assert.match(m.stdout, /^ ProductCard g +2$/m);
+});
+
+Deno.test("capture-prune - --dry-run over one view or --all lists what would go and removes nothing", async () => {
+  await using tmp = await tempDir();
+  const { snaps } = await project(tmp);
+  // A third Shop capture that adds nothing to the first (the second is stale: its URL is Cart's now).
+  await Deno.writeTextFile(
+    join(snaps, "Shop", "20260607T193200Z.snap.tree.json"),
+    TREE("https://shop.test/shop", "Shop", `${BUTTON(3, "buy")},${BUTTON(4, "other")}`),
+  );
+  await Deno.mkdir(join(snaps, "Cart"));
+  for (const stamp of ["20260607T193000Z", "20260607T193100Z"]) {
+    await Deno.writeTextFile(
+      join(snaps, "Cart", `${stamp}.snap.tree.json`),
+      TREE("https://shop.test/cart", "Cart", BUTTON(3, "buy")),
+    );
+  }
+  const listing = async () => {
+    const out: string[] = [];
+    for (const view of ["Shop", "Cart"]) {
+      for await (const e of Deno.readDir(join(snaps, view))) out.push(`${view}/${e.name}`);
+    }
+    return out.sort();
+  };
+  const before = await listing();
+  const one = await runMapper(["capture-prune", "Shop", "--dry-run"], { cwd: tmp.path });
+  assert.equal(one.stderr, "");
+  assert.equal(one.code, 0);
+  assert.equal(one.stdout, "Shop: would prune 1 of 2 (20260607T193000Z)\n");
+  const all = await runMapper(["capture-prune", "--all", "--dry-run"], { cwd: tmp.path });
+  assert.equal(all.code, 0, all.stderr);
+  assert.equal(
+    all.stdout,
+    "Shop: would prune 1 of 2 (20260607T193000Z)\nCart: would prune 1 of 2 (20260607T193000Z)\n",
+  );
+  assert.deepEqual(await listing(), before);
+  const real = await runMapper(["capture-prune", "--all"], { cwd: tmp.path });
+  assert.equal(real.code, 0, real.stderr);
+  assert.deepEqual(await listing(), before.filter((f) => !/^(Shop|Cart)\/20260607T193000Z/.test(f)));
+});

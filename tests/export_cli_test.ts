@@ -212,3 +212,25 @@ Deno.test("export - a huge reply is read only up to 64 KiB; a failure shows the 
     );
   });
 });
+
+Deno.test("export - plain HTTP reaches a literal loopback address; an HTTPS server redirecting to it is not followed", async () => {
+  await withCorpus(async (dir) => {
+    const heard: string[] = [];
+    await using plain = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, async (req) => {
+      heard.push(`${req.method} ${new URL(req.url).pathname} ${(await req.text()).length > 0}`);
+      return new Response("ok", { status: 200 });
+    });
+    const direct = await exportCmd(["--url", `http://127.0.0.1:${plain.addr.port}/in`], dir.path);
+    assert.equal(direct.code, 0, direct.stderr);
+    assert.match(direct.stdout, new RegExp(`^sent .* to http://127\\.0\\.0\\.1:${plain.addr.port}/in → 200 OK\\n$`));
+    assert.deepEqual(heard, ["POST /in true"]);
+    // A hostile HTTPS server answering with a downgrade to plain HTTP: refused, the plain server hears nothing more.
+    await using srv = await httpsServer(() =>
+      new Response(null, { status: 308, headers: { location: `http://127.0.0.1:${plain.addr.port}/stolen` } })
+    );
+    const r = await exportCmd(["--url", `${srv.url}up`], dir.path, ["--cert", srv.caFile]);
+    assert.equal(r.code, 1);
+    assert.match(r.stderr, /answered 308 .*redirects are never followed/);
+    assert.deepEqual(heard, ["POST /in true"]);
+  });
+});

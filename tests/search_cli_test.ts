@@ -152,3 +152,47 @@ Deno.test("search - a bad pattern or filter is exit 2 in one line", async () => 
     assert.equal(empty.code, 2);
   });
 });
+
+Deno.test("search - a property's name is a hit with the breadcrumb View › Component › property", async () => {
+  await using dir = await tempDir();
+  await Deno.mkdir(dir.join(".mapper"));
+  await Deno.writeTextFile(
+    dir.join(".mapper", "map.yaml"),
+    `version: 1
+components:
+  - name: Header
+    selector: header
+    properties:
+      - name: Price_note
+        extract: .note
+views:
+  - name: Catalog
+    route: /
+    components:
+      - $ref: Header
+      - name: Grid
+        selector: ul.grid
+        children:
+          - name: Card
+            selector: li.card
+            properties:
+              - name: title
+                extract: h3
+              - name: price
+                extract: .price
+`,
+  );
+  const r = await search(["price", "--field", "name"], dir.path);
+  assert.equal(r.stderr, "");
+  assert.equal(r.code, 0);
+  assert.equal(
+    r.stdout,
+    "map.yaml:6:15  Header › Price_note  name: Price_note\n" +
+      "map.yaml:21:23  Catalog › Grid › Card › price  name: price\n" +
+      "2 hits in 1 file searched\n",
+  );
+  const exact = await search(["Price", "--case"], dir.path);
+  assert.equal(exact.stdout, "map.yaml:6:15  Header › Price_note  name: Price_note\n1 hit in 1 file searched\n");
+  const selectors = await search(["price", "--field", "selector"], dir.path);
+  assert.equal(selectors.stdout, 'no match for "price" in 1 file searched\n');
+});

@@ -1,10 +1,11 @@
 /**
  * `mapper search PATTERN`: a JavaScript regular expression (or, with `--fixed`, plain text) over the corpus's
  * declarations as written — names, selectors (each list item), descriptions, memory notes, routes and URLs of
- * components, views, requests and messages — each hit with where it is written and the path to it:
+ * components, views, requests and messages, and the names of components' properties — each hit with where it is written and the path to it:
  *
  * ```
  * views/home.yaml:12:15  Catalog › ProductCard  selector: li.card
+ * views/home.yaml:14:17  Catalog › ProductCard › price  name: price
  * ```
  *
  * Case-insensitive unless `--case`. A declaration reached through several `$ref`s is one hit, at its definition.
@@ -137,6 +138,9 @@ export function searchCorpus(
     listed("component", path, "selector", c.selectorText, c.fieldAt);
     add("component", path, "description", c.description, c.fieldAt?.description);
     listed("component", path, "memory", c.memory, c.fieldAt);
+    c.properties.forEach((p, i) =>
+      add("component", [...path, p.name], "name", p.name, c.fieldAt?.[`properties[${i}].name`])
+    );
   };
   const on = new Set(types);
   if (on.has("file")) corpus.memory.forEach((m, i) => add("file", [], `memory[${i}]`, m, corpus.memoryAt?.[i]));

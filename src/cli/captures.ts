@@ -105,7 +105,12 @@ export function registerCaptures(program: Command, ctx: CliContext): void {
     .description("one row per view: captures, their age, T1/T2/T3, dead components, the largest T2 component")
     .option("--json", "print as JSON")
     .option("--dir <path>", DIR_HELP)
-    .addHelpText("after", "\nExit 1 on orphans (T3), dead components or views with a url: but no capture.")
+    .addHelpText(
+      "after",
+      "\nThen the properties that had no value in any capture where their component matched (extracted offline as\n" +
+        "on the page), and those a capture cannot judge (a selector it cannot answer, inner_text hidden by style).\n" +
+        "Exit 1 on orphans (T3), dead components or views with a url: but no capture.",
+    )
     .action(async (o) => {
       const { runReport } = await coverageCommands();
       ctx.exitCode = await runReport({ dir: o.dir, json: o.json === true }, ctx.io);

@@ -42,7 +42,9 @@ export function registerOffline(program: Command, ctx: CliContext): void {
 
   program
     .command("search")
-    .description("find text in the corpus as written: names, selectors, descriptions, memory, routes, URLs")
+    .description(
+      "find text in the corpus as written: names (properties too), selectors, descriptions, memory, routes, URLs",
+    )
     .argument("<pattern>", "a JavaScript regular expression (case-insensitive unless --case), e.g. 'card|tile'")
     .option("--field <field>", "look only in name, selector, description, memory, route or url (default all)")
     .option("--type <type>", "look only at component, view, request or message declarations (default all)")

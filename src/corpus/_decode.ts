@@ -341,7 +341,7 @@ class FileDecoder extends YamlReader {
           break;
         case "properties":
           for (const item of this.items(e.value, `a component's "properties"`) ?? []) {
-            const p = this.componentProperty(item);
+            const p = this.componentProperty(item, def, `properties[${def.properties.length}]`);
             if (p) def.properties.push(p);
           }
           break;
@@ -390,13 +390,19 @@ class FileDecoder extends YamlReader {
     }
   }
 
-  componentProperty(node: YamlNode | null): WireProperty | undefined {
+  /** A component's property; where its `name` is written is recorded on `owner` as `<key>.name` (for search). */
+  componentProperty(
+    node: YamlNode | null,
+    owner: { fieldAt?: FieldLocations },
+    key: string,
+  ): WireProperty | undefined {
     const entries = this.entry(node, "a component property");
     if (!entries) return undefined;
     const p: WireProperty = { name: "", extract: "" };
     for (const e of entries) {
       if (e.key === "name") {
         p.name = this.string(e.value, `a property's "name"`) ?? "";
+        this.mark(owner, `${key}.name`, e.value);
         if (p.name) this.reportAt(rules.propertyName(p.name, "property-invalid-name"), e.value);
       } else if (e.key === "extract") {
         p.extract = this.string(e.value, `a property's "extract"`) ?? "";

@@ -14,16 +14,10 @@
  */
 import { exists } from "../files.ts";
 import { join } from "node:path";
-import { activeComponents, matchViews, normalizeCorpus } from "../../assets/extension/resolver.js";
+import { activeComponents, type Component, matchViews, normalizeCorpus } from "../../assets/extension/resolver.js";
 import type { WireCorpus } from "../corpus/mod.ts";
 import { DataError, UsageError } from "../errors.ts";
-import {
-  type CapturedTree,
-  type ClaimComponent,
-  type OfflineElement,
-  type OfflineEngine,
-  readTreeFile,
-} from "../offline/mod.ts";
+import { type CapturedTree, type OfflineElement, type OfflineEngine, readTreeFile } from "../offline/mod.ts";
 import { escapeControls } from "../terminal.ts";
 import { writeUserFile } from "../user_file.ts";
 import { type Cluster, clusterNodes } from "./clusters.ts";
@@ -103,10 +97,25 @@ async function readOne(path: string, shown: string, dirName: string): Promise<St
  * Every capture under `<corpus>/snapshots/*\/`, or the files given (`files`, relative to `cwd`), sorted by folder
  * and stamp. Unreadable files are listed apart, never thrown: one bad file does not hide the others.
  */
-export async function readCaptures(
+export function readCaptures(
+  corpusPath: string,
+  opts?: { files?: readonly string[]; cwd?: string; dirName?: string },
+): Promise<{ captures: StoredCapture[]; unreadable: UnreadableCapture[] }>;
+/**
+ * The same, each capture handed to `each` as soon as it is read and only its answer kept (in the same order): the
+ * tree can be dropped before the next is read, so a run over many large captures holds one summary each, not every
+ * tree at once.
+ */
+export function readCaptures<T>(
+  corpusPath: string,
+  opts: { files?: readonly string[]; cwd?: string; dirName?: string },
+  each: (capture: StoredCapture) => T,
+): Promise<{ captures: T[]; unreadable: UnreadableCapture[] }>;
+export async function readCaptures<T>(
   corpusPath: string,
   opts: { files?: readonly string[]; cwd?: string; dirName?: string } = {},
-): Promise<{ captures: StoredCapture[]; unreadable: UnreadableCapture[] }> {
+  each?: (capture: StoredCapture) => T,
+): Promise<{ captures: Array<T | StoredCapture>; unreadable: UnreadableCapture[] }> {
   const jobs: Array<() => Promise<StoredCapture | UnreadableCapture>> = [];
   if (opts.files && opts.files.length > 0) {
     for (const f of opts.files) {
@@ -125,17 +134,20 @@ export async function readCaptures(
     }
   }
   // A few files at a time: reading overlaps parsing, and at most a few 16 MiB files are in memory at once.
-  const found: Array<StoredCapture | UnreadableCapture> = new Array(jobs.length);
+  const captures: Array<{ key: string; value: T | StoredCapture }> = [];
+  const unreadable: Array<{ index: number; value: UnreadableCapture }> = [];
   let next = 0;
   await Promise.all(Array.from({ length: Math.min(4, jobs.length) }, async () => {
     while (next < jobs.length) {
-      const i = next++;
-      found[i] = await jobs[i]!();
+      const index = next++;
+      const c = await jobs[index]!();
+      if ("reason" in c) unreadable.push({ index, value: c });
+      else captures.push({ key: `${c.dirName}/${c.stamp}`, value: each ? each(c) : c });
     }
   }));
-  const captures = found.filter((c): c is StoredCapture => "tree" in c);
-  captures.sort((a, b) => (a.dirName + "/" + a.stamp < b.dirName + "/" + b.stamp ? -1 : 1));
-  return { captures, unreadable: found.filter((c): c is UnreadableCapture => "reason" in c) };
+  captures.sort((a, b) => (a.key < b.key ? -1 : 1));
+  unreadable.sort((a, b) => a.index - b.index);
+  return { captures: captures.map((c) => c.value), unreadable: unreadable.map((u) => u.value) };
 }
 
 /** Entries of a directory (none when it does not exist; a link to a directory is not entered). */
@@ -212,6 +224,8 @@ export interface Rematched {
   stale: boolean;
   /** The page, indexed and claimed. */
   page: KitPage;
+  /** The components active at its URL now, in declaration order (what the claim ran with). */
+  components: readonly Component[];
   /** Visible elements each component claims (components that claim none are absent). */
   claimed: Map<string, number>;
   /** Visible interactive elements. */
@@ -222,6 +236,8 @@ export interface Rematched {
   t2: number;
   /** Orphans (T3), in document order. */
   orphans: OfflineElement[];
+  /** Of the T2 elements: how many are inside each component (its nearest owned ancestor's). */
+  t2By: Map<string, number>;
   /** The orphans' clusters (computed on first use). */
   readonly clusters: Cluster[];
   /** One key per cluster: what the novelty rule compares (computed on first use). */
@@ -233,7 +249,7 @@ export interface Rematched {
 const normalized = new WeakMap<WireCorpus, ReturnType<typeof normalizeCorpus>>();
 
 /** The view a URL resolves to in a compiled corpus, and the components active there. */
-export function resolveAt(wire: WireCorpus, url: string): { view: string | null; components: ClaimComponent[] } {
+export function resolveAt(wire: WireCorpus, url: string): { view: string | null; components: Component[] } {
   // Normalized once per compiled corpus: a run re-matches many captures with the same one.
   let corpus = normalized.get(wire);
   if (corpus === undefined) normalized.set(wire, corpus = normalizeCorpus(wire));
@@ -267,13 +283,17 @@ export function rematch(tree: CapturedTree, wire: WireCorpus, engine: OfflineEng
   let t1 = 0;
   let t2 = 0;
   const orphans: OfflineElement[] = [];
+  const t2By = new Map<string, number>();
   for (const el of page.doc.elements) {
     if (el.node.interactive !== true || (!includeHidden && el.node.visible !== true)) continue;
     interactive++;
-    const tier = page.ownership(el).tier;
-    if (tier === 1) t1++;
-    else if (tier === 2) t2++;
-    else orphans.push(el);
+    const o = page.ownership(el);
+    if (o.tier === 1) t1++;
+    else if (o.tier === 3) orphans.push(el);
+    else {
+      t2++;
+      if (o.component !== null) t2By.set(o.component, (t2By.get(o.component) ?? 0) + 1);
+    }
   }
   const recordedView = tree.tree.view?.name ?? null;
   // Clusters only when asked for (novelty, --trace): `report` never needs them.
@@ -285,11 +305,13 @@ export function rematch(tree: CapturedTree, wire: WireCorpus, engine: OfflineEng
     view,
     stale: recordedView !== null && recordedView !== view,
     page,
+    components,
     claimed,
     interactive,
     t1,
     t2,
     orphans,
+    t2By,
     get clusters() {
       return clusters ??= clusterNodes(orphans);
     },

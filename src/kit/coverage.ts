@@ -19,19 +19,13 @@
  */
 import { EXIT_FAILURE, EXIT_OK, NotFoundError } from "../errors.ts";
 import type { Io } from "../io.ts";
-import { corpusDir, loadCorpus, type LoadedCorpus, loadEngine, type OfflineEngine } from "../offline/mod.ts";
+import { corpusDir, loadCorpus, type LoadedCorpus, loadEngine, type OfflineElement } from "../offline/mod.ts";
 import { writeResult } from "../see/output.ts";
 import { escapeControls } from "../terminal.ts";
-import {
-  readCaptures,
-  rematch,
-  type Rematched,
-  resolveAt,
-  type StoredCapture,
-  type UnreadableCapture,
-} from "./captures.ts";
+import { readCaptures, rematch, type Rematched, resolveAt, type UnreadableCapture } from "./captures.ts";
 import { coverageText, pct } from "./capture.ts";
 import { describeElement, textOf } from "./page.ts";
+import { propertyValue } from "../../assets/extension/resolver.js";
 
 /** Options every offline coverage command shares. */
 export interface CoverageOptions {
@@ -47,31 +41,106 @@ export interface CoverageOptions {
   json: boolean;
 }
 
-/** A capture with its re-match. */
+/** What the commands keep of a capture's re-match: the tree itself is dropped once it is summarized. */
+interface Summary {
+  recordedView: string | null;
+  view: string | null;
+  stale: boolean;
+  claimed: Map<string, number>;
+  interactive: number;
+  t1: number;
+  t2: number;
+  t3: number;
+  unknown: Rematched["unknown"];
+  /** Per component of the view that claimed nothing here: what its selector and its last compounds match. */
+  misses: Map<string, { selector: number; leaf: number }>;
+  /** Visible interactive elements inside each component (T2), by component. */
+  t2By: Map<string, number>;
+  /** `coverage` only: the orphans, the annotation gaps, and with `--trace` the clusters. */
+  orphans: Array<{ id: number | string; role: string; name: string; element: string }>;
+  gaps: string[];
+  clusters: Array<{ line: string; json: Record<string, unknown> }>;
+}
+
+/** A capture, summarized. */
 interface Entry {
-  stored: StoredCapture;
-  r: Rematched;
+  stored: { shown: string; stamp: string };
+  /** The URL it was captured at. */
+  url: string;
+  r: Summary;
   /** The view it belongs to: the recorded one, else the one its URL resolves to now. */
   group: string;
 }
 
-/** Reads and re-matches the captures; the corpus and engine come along for the commands' own checks. */
-async function gather(opts: CoverageOptions, io: Io): Promise<{
+/** What a command needs beyond the tiers and claims. */
+interface Needs {
+  /** `coverage`: orphans, annotation gaps, clusters with `--trace`. */
+  coverage?: boolean;
+  /** `report`: the properties no capture gave a value. */
+  properties?: EmptyTracker;
+}
+
+/** Counts a selector's matches on a re-matched capture; 0 when it cannot be answered. */
+function countOn(r: Rematched, selector: string): number {
+  try {
+    return r.page.query(selector).length;
+  } catch {
+    return 0;
+  }
+}
+
+/** Summarizes one re-matched capture (see {@linkcode Summary}). */
+function summarize(r: Rematched, opts: CoverageOptions, needs: Needs): Summary {
+  const misses = new Map<string, { selector: number; leaf: number }>();
+  for (const c of r.components) {
+    if ((r.claimed.get(c.name) ?? 0) > 0) continue;
+    const leaf = lastCompounds(c.ownSelector ?? c.selector);
+    const selector = countOn(r, c.selector);
+    misses.set(c.name, { selector, leaf: leaf === c.selector || selector > 0 ? selector : countOn(r, leaf) });
+  }
+  const coverage = needs.coverage === true && !r.stale;
+  return {
+    recordedView: r.recordedView,
+    view: r.view,
+    stale: r.stale,
+    claimed: r.claimed,
+    interactive: r.interactive,
+    t1: r.t1,
+    t2: r.t2,
+    t3: r.orphans.length,
+    unknown: r.unknown,
+    misses,
+    t2By: r.t2By,
+    orphans: needs.coverage
+      ? r.orphans.map((o) => ({ id: o.node.id, role: o.node.role, name: o.node.name, element: describeElement(o) }))
+      : [],
+    gaps: coverage ? annotationGaps(r) : [],
+    clusters: coverage && opts.trace ? clustersOf(r) : [],
+  };
+}
+
+/** Reads, re-matches and summarizes the captures, one at a time; the corpus comes along for the commands' checks. */
+async function gather(opts: CoverageOptions, io: Io, needs: Needs = {}): Promise<{
   entries: Entry[];
   unreadable: UnreadableCapture[];
   corpus: LoadedCorpus;
-  engine: OfflineEngine;
 }> {
   const dir = corpusDir(opts.dir, io);
   const corpus = await loadCorpus(dir, io);
   const engine = await loadEngine();
   const files = opts.files && opts.files.length > 0 ? { files: opts.files, cwd: io.cwd } : {};
-  const { captures, unreadable } = await readCaptures(dir.path, files);
-  const entries = captures.map((stored) => {
+  const { captures: entries, unreadable } = await readCaptures(dir.path, files, (stored): Entry => {
     const r = rematch(stored.tree, corpus.wire, engine, opts.includeHidden === true);
-    return { stored, r, group: r.recordedView ?? r.view ?? "(no view)" };
+    const group = r.recordedView ?? r.view ?? "(no view)";
+    if (needs.properties && !r.stale) needs.properties.add(r, group);
+    return {
+      stored: { shown: stored.shown, stamp: stored.stamp },
+      url: stored.tree.tree.url,
+      r: summarize(r, opts, needs),
+      group,
+    };
   });
-  return { entries, unreadable, corpus, engine };
+  return { entries, unreadable, corpus };
 }
 
 /** Entries by group, in first-seen order. */
@@ -129,8 +198,7 @@ function deadIn(
 ): Array<{ component: string; kind: DeadKind; why: string }> {
   const first = set[0];
   if (!first) return [];
-  const components = resolveAt(wire, first.r.tree.tree.url).components
-    .filter((c) => (c as { view?: string | null }).view === view);
+  const components = resolveAt(wire, first.url).components.filter((c) => c.view === view);
   const out: Array<{ component: string; kind: DeadKind; why: string }> = [];
   for (const c of components) {
     if (set.some((e) => (e.r.claimed.get(c.name) ?? 0) > 0)) continue;
@@ -144,19 +212,13 @@ function deadIn(
         why = unknown.reason;
         break;
       }
-      const count = (sel: string): number => {
-        try {
-          return e.r.page.query(sel).length;
-        } catch {
-          return 0;
-        }
-      };
-      if (count(c.selector) > 0) {
+      const miss = e.r.misses.get(c.name) ?? { selector: 0, leaf: 0 };
+      if (miss.selector > 0) {
         kind = "shadowed";
-        why = `${c.selector} matches ${count(c.selector)}, all claimed by components declared before it`;
-      } else if (kind !== "shadowed" && leaf !== c.selector && count(leaf) > 0) {
+        why = `${c.selector} matches ${miss.selector}, all claimed by components declared before it`;
+      } else if (kind !== "shadowed" && leaf !== c.selector && miss.leaf > 0) {
         kind = "broken scope";
-        why = `${leaf} matches ${count(leaf)}, ${c.selector} none`;
+        why = `${leaf} matches ${miss.leaf}, ${c.selector} none`;
       }
     }
     out.push({ component: c.name, kind, why: why || `${leaf} matches nothing` });
@@ -164,35 +226,134 @@ function deadIn(
   return out;
 }
 
+/** A property no capture could give a value to: always empty, or unknown where a capture cannot tell. */
+interface EmptyProperty {
+  component: string;
+  property: string;
+  extract: string;
+  /** In how many captures of the set the component matched (every one of them gave no value). */
+  captures: number;
+  /** Set when some capture cannot tell (the value may be there on the page): why. */
+  unknown?: string;
+}
+
+/**
+ * The declared properties that had no value on any element their component claimed, in any capture of a set where
+ * it claimed one (components that claimed nothing are dead, not listed here): a view's own components over its
+ * captures, the globals over every capture. Fed one re-matched capture at a time ({@linkcode EmptyTracker.add});
+ * extracted by the resolver's one extraction over the capture (`offline/tree_dom.ts`), only until a value shows up.
+ * A property some capture cannot evaluate (a selector it cannot answer, text it does not record, `inner_text` that
+ * depends on style) is listed as unknown, never as empty. `exists:` properties are left out: their empty value is
+ * the answer "no", as in the snapshot.
+ */
+class EmptyTracker {
+  readonly #found = new Map<string, EmptyProperty & { scope: string; order: number; seen: boolean }>();
+
+  /** Extracts on one capture of view `group` (not stale). */
+  add(r: Rematched, group: string): void {
+    const byName = new Map(r.components.map((c) => [c.name, c]));
+    const elements = new Map<number, OfflineElement[]>();
+    for (const [el, i] of r.page.owner) {
+      if (el.node.visible === false) continue;
+      const list = elements.get(i);
+      if (list) list.push(el);
+      else elements.set(i, [el]);
+    }
+    const dom = r.page.engine.claimDom(r.page.doc);
+    for (const [i, els] of elements) {
+      const c = r.components[i]!;
+      const scope = c.view === null ? GLOBALS : group;
+      c.properties.forEach((p, n) => {
+        if (p.extract.trim().startsWith("exists:")) return;
+        const key = `${scope}\u0000${c.name}\u0000${p.name}`;
+        let f = this.#found.get(key);
+        if (f === undefined) {
+          f = {
+            scope,
+            order: i * 1000 + n,
+            component: c.name,
+            property: p.name,
+            extract: p.extract,
+            captures: 0,
+            seen: false,
+          };
+          this.#found.set(key, f);
+        }
+        if (f.seen) return;
+        f.captures++;
+        for (const el of els) {
+          dom.takeDoubt();
+          if (propertyValue(el, p, byName, dom) !== "") {
+            f.seen = true;
+            return;
+          }
+          const doubt = dom.takeDoubt();
+          if (doubt !== undefined) f.unknown ??= doubt;
+        }
+      });
+    }
+  }
+
+  /** The properties of `scope` (a view's name, or {@linkcode GLOBALS}) never given a value, in declaration order. */
+  of(scope: string): EmptyProperty[] {
+    return [...this.#found.values()].filter((f) => f.scope === scope && !f.seen).sort((a, b) => a.order - b.order)
+      .map(({ scope: _s, order: _o, seen: _seen, ...f }) => f);
+  }
+}
+
+/** The scope of global components' properties in the report. */
+const GLOBALS = "(globals)";
+
+/** `View > Component > property (extract: …)` and what was found, for the report. */
+function emptyLine(view: string, p: EmptyProperty): string {
+  const where = `${escapeControls(view)} > ${escapeControls(p.component)} > ${escapeControls(p.property)}`;
+  const extract = `(extract: ${escapeControls(p.extract)})`;
+  if (p.unknown !== undefined) {
+    return `cannot be judged offline: ${where} ${extract}: ${escapeControls(p.unknown)}`;
+  }
+  const n = p.captures === 1 ? "the 1 capture" : `all ${p.captures} captures`;
+  return `always empty: ${where} ${extract} in ${n} where ${escapeControls(p.component)} matched`;
+}
+
 /** Named headings and regions no component covers: content a map reader would want named (advisory). */
-function annotationGaps(e: Entry): string[] {
+function annotationGaps(r: Rematched): string[] {
   const out = new Map<string, number>();
-  for (const el of e.r.page.doc.elements) {
+  for (const el of r.page.doc.elements) {
     const role = el.node.role;
     if (el.node.visible !== true || el.node.name === "") continue;
     if (role !== "heading" && role !== "region" && role !== "img" && role !== "table") continue;
-    if (e.r.page.ownership(el).tier !== 3) continue;
+    if (r.page.ownership(el).tier !== 3) continue;
     const key = `${role} "${el.node.name.slice(0, 40)}"`;
     out.set(key, (out.get(key) ?? 0) + 1);
   }
   return [...out].map(([k, n]) => (n > 1 ? `${k} ×${n}` : k));
 }
 
-/** The clusters of a capture's orphans as lines: `2× button "1", "2"  in x-rating (shadow)  button.star`. */
-function clusterLines(e: Entry): string[] {
-  return e.r.clusters.map((c) => {
+/** The clusters of a capture's orphans: as lines (`2× button "1", "2"  in x-rating (shadow)  button.star`) and JSON. */
+function clustersOf(r: Rematched): Summary["clusters"] {
+  return r.clusters.map((c) => {
     const names = [...new Set(c.nodes.map((n) => n.node.name || textOf(n, 30)))].slice(0, 3)
       .map((n) => JSON.stringify(n)).join(", ");
     const where = c.ancestorHook ? `in ${c.ancestorHook}${c.boundary ? ` (${c.boundary})` : ""}` : "in the page";
-    return `  ${c.nodes.length}× ${c.role} ${escapeControls(names)}  ${escapeControls(where)}  ${
-      escapeControls(describeElement(c.nodes[0]!))
-    }`;
+    return {
+      line: `  ${c.nodes.length}× ${c.role} ${escapeControls(names)}  ${escapeControls(where)}  ${
+        escapeControls(describeElement(c.nodes[0]!))
+      }`,
+      json: {
+        count: c.nodes.length,
+        role: c.role,
+        ancestor: c.ancestorHook,
+        boundary: c.boundary,
+        shape: c.shape,
+        ids: c.nodes.map((n) => n.node.id),
+      },
+    };
   });
 }
 
 /** Runs `mapper coverage [FILES…]`. */
 export async function runCoverage(opts: CoverageOptions, io: Io): Promise<number> {
-  const { entries, unreadable, corpus } = await gather(opts, io);
+  const { entries, unreadable, corpus } = await gather(opts, io, { coverage: true });
   if (entries.length === 0 && unreadable.length === 0) {
     throw new NotFoundError("no captures to check", {
       hint: "capture pages first: 'mapper capture' (the current page) or 'mapper capture --all'",
@@ -202,7 +363,7 @@ export async function runCoverage(opts: CoverageOptions, io: Io): Promise<number
   const json: Record<string, unknown>[] = [];
   let failed = unreadable.length > 0;
   for (const e of entries) {
-    const t3 = e.r.orphans.length;
+    const t3 = e.r.t3;
     const c = { interactive: e.r.interactive, t1: e.r.t1, t2: e.r.t2, t3 };
     if (e.r.stale) {
       lines.push(
@@ -215,7 +376,7 @@ export async function runCoverage(opts: CoverageOptions, io: Io): Promise<number
       lines.push(`[Coverage] ${escapeControls(e.stored.shown)} — ${escapeControls(e.group)} — ${coverageText(c)}`);
       if (c.interactive === 0) lines.push("  ∅ no interactive node");
       if (t3 > 0 || c.interactive === 0) failed = true;
-      if (opts.trace && t3 > 0) lines.push(...clusterLines(e));
+      if (opts.trace && t3 > 0) lines.push(...e.r.clusters.map((cl) => cl.line));
     }
     json.push({
       file: e.stored.shown,
@@ -223,24 +384,8 @@ export async function runCoverage(opts: CoverageOptions, io: Io): Promise<number
       stale: e.r.stale,
       ...c,
       claimed: Object.fromEntries(e.r.claimed),
-      orphans: e.r.orphans.map((o) => ({
-        id: o.node.id,
-        role: o.node.role,
-        name: o.node.name,
-        element: describeElement(o),
-      })),
-      ...(opts.trace
-        ? {
-          clusters: e.r.clusters.map((cl) => ({
-            count: cl.nodes.length,
-            role: cl.role,
-            ancestor: cl.ancestorHook,
-            boundary: cl.boundary,
-            shape: cl.shape,
-            ids: cl.nodes.map((n) => n.node.id),
-          })),
-        }
-        : {}),
+      orphans: e.r.orphans,
+      ...(opts.trace ? { clusters: e.r.clusters.map((cl) => cl.json) } : {}),
     });
   }
   for (const u of unreadable) {
@@ -252,7 +397,7 @@ export async function runCoverage(opts: CoverageOptions, io: Io): Promise<number
     if (set.length === 0) continue;
     const dead = deadIn(set, view, corpus.wire);
     const presence = presenceOf(set, corpus.wire);
-    const gaps = [...new Set(set.flatMap(annotationGaps))];
+    const gaps = [...new Set(set.flatMap((e) => e.r.gaps))];
     lines.push("", `[View: ${escapeControls(view)}] ${set.length} ${set.length === 1 ? "capture" : "captures"}`);
     if (dead.length > 0) {
       lines.push("[Dead]");
@@ -284,7 +429,7 @@ function presenceOf(
 ): Array<{ component: string; present: number; of: number; last: string | null }> {
   const names: string[] = [];
   for (const e of set) {
-    for (const c of resolveAt(wire, e.r.tree.tree.url).components) if (!names.includes(c.name)) names.push(c.name);
+    for (const c of resolveAt(wire, e.url).components) if (!names.includes(c.name)) names.push(c.name);
   }
   return names.map((component) => {
     const having = set.filter((e) => (e.r.claimed.get(component) ?? 0) > 0);
@@ -313,6 +458,8 @@ interface ReportRow {
   t3: number;
   dead: number;
   largestT2: { component: string; count: number } | null;
+  /** The view's own components' properties with no value in any capture (or that a capture cannot judge). */
+  emptyProperties: EmptyProperty[];
   status: "ok" | "missing" | "no url" | "attention";
 }
 
@@ -324,7 +471,8 @@ function shownStamp(stamp: string | null): string {
 
 /** Runs `mapper report`. */
 export async function runReport(opts: ReportOptions, io: Io): Promise<number> {
-  const { entries, unreadable, corpus } = await gather({ ...opts }, io);
+  const empty = new EmptyTracker();
+  const { entries, unreadable, corpus } = await gather({ ...opts }, io, { properties: empty });
   const views = corpus.model.views;
   if (views.length === 0) {
     throw new NotFoundError("the corpus declares no views", {
@@ -336,15 +484,7 @@ export async function runReport(opts: ReportOptions, io: Io): Promise<number> {
     const set = (groups.get(v.name) ?? []).filter((e) => !e.r.stale);
     const sum = (f: (e: Entry) => number) => set.reduce((n, e) => n + f(e), 0);
     const latest = set.at(-1);
-    const t2 = new Map<string, number>();
-    if (latest) {
-      for (const el of latest.r.page.doc.elements) {
-        if (el.node.interactive !== true || el.node.visible !== true) continue;
-        const o = latest.r.page.ownership(el);
-        if (o.tier === 2 && o.component) t2.set(o.component, (t2.get(o.component) ?? 0) + 1);
-      }
-    }
-    const largest = [...t2].sort((a, b) => b[1] - a[1])[0];
+    const largest = [...(latest?.r.t2By ?? [])].sort((a, b) => b[1] - a[1])[0];
     const row: ReportRow = {
       view: v.name,
       route: v.route ?? "",
@@ -354,9 +494,10 @@ export async function runReport(opts: ReportOptions, io: Io): Promise<number> {
       interactive: sum((e) => e.r.interactive),
       t1: sum((e) => e.r.t1),
       t2: sum((e) => e.r.t2),
-      t3: sum((e) => e.r.orphans.length),
+      t3: sum((e) => e.r.t3),
       dead: set.length ? deadIn(set, v.name, corpus.wire).length : 0,
       largestT2: largest ? { component: largest[0], count: largest[1] } : null,
+      emptyProperties: empty.of(v.name),
       status: "ok",
     };
     row.status = set.length === 0
@@ -402,6 +543,9 @@ export async function runReport(opts: ReportOptions, io: Io): Promise<number> {
       avg === null ? "" : ` · avg T1 ${avg}%`
     }`,
   );
+  for (const r of rows) lines.push(...r.emptyProperties.map((p) => emptyLine(r.view, p)));
+  const globals = empty.of(GLOBALS);
+  lines.push(...globals.map((p) => emptyLine(GLOBALS, p)));
   const stale = entries.filter((e) => e.r.stale);
   for (const e of stale) {
     lines.push(
@@ -413,6 +557,7 @@ export async function runReport(opts: ReportOptions, io: Io): Promise<number> {
   for (const u of unreadable) lines.push(`unreadable: ${escapeControls(u.shown)}: ${escapeControls(u.reason)}`);
   await writeResult(io, opts, lines.join("\n") + "\n", {
     views: rows,
+    globals: { emptyProperties: globals },
     stale: stale.map((e) => ({ file: e.stored.shown, recorded: e.r.recordedView, now: e.r.view })),
     unreadable,
   });

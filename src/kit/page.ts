@@ -56,8 +56,7 @@ export interface Ownership {
 export class KitPage {
   /** The tree as indexed. */
   readonly doc: OfflineDocument;
-  /** The element of each snapshot id. */
-  readonly byId: Map<number, OfflineElement>;
+  #byId: Map<number, OfflineElement> | undefined;
   /** Each claimed element → index into {@linkcode KitSource.components}. */
   readonly owner: Map<OfflineElement, number>;
   /** Components whose selector the tree could not answer. */
@@ -72,11 +71,18 @@ export class KitPage {
       recorded: { states: true, text: true },
     };
     this.doc = indexTree(captured);
-    this.byId = new Map();
-    for (const el of this.doc.elements) if (typeof el.node.id === "number") this.byId.set(el.node.id, el);
     const claim = claimElements(source.components, engine.claimDom(this.doc));
     this.owner = claim.owner;
     this.unknown = claim.unknown;
+  }
+
+  /** The element of each snapshot id (built on first use: the offline commands re-match many captures without it). */
+  get byId(): Map<number, OfflineElement> {
+    if (this.#byId === undefined) {
+      this.#byId = new Map();
+      for (const el of this.doc.elements) if (typeof el.node.id === "number") this.#byId.set(el.node.id, el);
+    }
+    return this.#byId;
   }
 
   /** The page URL. */

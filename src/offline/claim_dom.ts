@@ -11,7 +11,8 @@
  * - live (page engine): `roots()` = the document, every open shadow root, every same-origin iframe document
  *   (recursively); `queryAll` = `root.querySelectorAll`; `parent` = `parentElement`, else the shadow host, else
  *   `null` (an iframe document's element has no parent: maps never scope across frames);
- * - offline (`engine.ts` `offlineClaimDom`): the same three over a captured tree.
+ * - offline (`tree_dom.ts`, through the engine's `claimDom`): the same three over a captured tree, and property
+ *   extraction's members too.
  *
  * @module
  */

@@ -30,9 +30,9 @@
 import { _compileUnsafe, type Options } from "css-select";
 import { parse, type Selector, stringify } from "css-what";
 import { loadSelectorCheck, type SelectorProblem } from "../corpus/mod.ts";
-import type { ClaimDom } from "./claim_dom.ts";
 import type { OfflineDocument, OfflineElement, OfflineNode, OfflineRoot } from "./dom.ts";
 import { STATE_PSEUDOS } from "./tree.ts";
+import { type TreeDom, treeDom } from "./tree_dom.ts";
 
 /** The selector can never be answered offline (or is invalid CSS): why, and for invalid CSS where. */
 export class SelectorNotEvaluable extends Error {
@@ -407,16 +407,12 @@ export class OfflineEngine {
     return answer;
   }
 
-  /** The claim's view of a tree (see `claim_dom.ts`): its roots, per-root queries, parents across shadow hosts. */
-  claimDom(doc: OfflineDocument): ClaimDom<OfflineElement, OfflineRoot> {
-    return {
-      roots: () => doc.roots,
-      queryAll: (root, selector) => {
-        const matches = this.query(doc, selector);
-        return matches.roots.find((r) => r.root === root)?.elements ?? [];
-      },
-      parent: (el) => el.parent ?? (el.root.kind === "shadow" ? el.root.host : null),
-    };
+  /**
+   * The resolver's view of a tree (see `tree_dom.ts`): the claim's roots, per-root queries and parents across shadow
+   * hosts, and property extraction's text, attributes and element queries, with doubts recorded.
+   */
+  claimDom(doc: OfflineDocument): TreeDom {
+    return treeDom(doc, (selector) => this.query(doc, selector).roots);
   }
 }
 

@@ -45,6 +45,7 @@ export {
   type OfflineText,
 } from "./dom.ts";
 export { type ClaimComponent, type ClaimDom, claimElements, type ClaimResult } from "./claim.ts";
+export type { TreeDom } from "./tree_dom.ts";
 export type {
   CaptureCannotAnswer,
   CompiledSelector,

@@ -114,73 +114,104 @@ function checkMapperTree(json: Record<string, unknown>, fail: Fail): MapperTree 
 
 const isFiniteNumber = (v: unknown): v is number => typeof v === "number" && Number.isFinite(v);
 
+/**
+ * A node waiting to be checked, with the way to it; its JSON path (`root.children[2].children[0]`) is spelled out
+ * only when a message needs it (building it for every node was a tenth of reading a capture).
+ */
+interface Pending {
+  value: unknown;
+  up: Pending | null;
+  /** Its index in the parent's `children`, or in the `children` of the shadow or frame entry at `entry`. */
+  index: number;
+  /** The index of that shadow or frame entry in the parent's `children`; -1 when the node is a direct child. */
+  entry: number;
+}
+
+function pathOf(p: Pending, rootPath: string): string {
+  const steps: string[] = [];
+  for (let at: Pending | null = p; at !== null && at.up !== null; at = at.up) {
+    steps.push(at.entry < 0 ? `.children[${at.index}]` : `.children[${at.entry}].children[${at.index}]`);
+  }
+  return rootPath + steps.reverse().join("");
+}
+
 /** Checks a node and everything below it (iteratively: a deep page must not exhaust the stack). */
 function checkNode(root: unknown, rootPath: string, fail: Fail): void {
-  const stack: Array<[unknown, string]> = [[root, rootPath]];
+  const stack: Pending[] = [{ value: root, up: null, index: 0, entry: -1 }];
   while (stack.length > 0) {
-    const [value, path] = stack.pop()!;
-    if (!isObject(value)) fail(path, `expected an element node, found ${found(value)}`);
+    const item = stack.pop()!;
+    const value = item.value;
+    let known: string | undefined;
+    const path = () => (known ??= pathOf(item, rootPath));
+    if (!isObject(value)) fail(path(), `expected an element node, found ${found(value)}`);
     const n = value as Partial<TreeNode> & Record<string, unknown>;
     const id = n.id;
     if (!(typeof id === "number" && Number.isSafeInteger(id)) && !(typeof id === "string" && id !== "")) {
-      fail(`${path}.id`, `expected a whole number, found ${found(id)}`);
+      fail(`${path()}.id`, `expected a whole number, found ${found(id)}`);
     }
-    if (typeof n.tag !== "string" || n.tag === "") fail(`${path}.tag`, `expected a tag name, found ${found(n.tag)}`);
-    if (n.ns !== undefined && typeof n.ns !== "string") fail(`${path}.ns`, `expected a string, found ${found(n.ns)}`);
+    if (typeof n.tag !== "string" || n.tag === "") fail(`${path()}.tag`, `expected a tag name, found ${found(n.tag)}`);
+    if (n.ns !== undefined && typeof n.ns !== "string") fail(`${path()}.ns`, `expected a string, found ${found(n.ns)}`);
     const attrs = n.attrs;
-    if (!isObject(attrs)) fail(`${path}.attrs`, `expected an object of strings, found ${found(attrs)}`);
+    if (!isObject(attrs)) fail(`${path()}.attrs`, `expected an object of strings, found ${found(attrs)}`);
     for (const key in attrs) {
       if (typeof attrs[key] !== "string") {
-        fail(`${path}.attrs[${JSON.stringify(key)}]`, `expected a string, found ${found(attrs[key])}`);
+        fail(`${path()}.attrs[${JSON.stringify(key)}]`, `expected a string, found ${found(attrs[key])}`);
       }
     }
-    if (n.cut !== undefined) stringList(n.cut, `${path}.cut`, fail);
-    if (typeof n.role !== "string") fail(`${path}.role`, `expected a string, found ${found(n.role)}`);
-    if (typeof n.name !== "string") fail(`${path}.name`, `expected a string, found ${found(n.name)}`);
+    if (n.cut !== undefined) stringList(n.cut, `${path()}.cut`, fail);
+    if (typeof n.role !== "string") fail(`${path()}.role`, `expected a string, found ${found(n.role)}`);
+    if (typeof n.name !== "string") fail(`${path()}.name`, `expected a string, found ${found(n.name)}`);
     if (typeof n.visible !== "boolean" && n.visible !== "boxless") {
-      fail(`${path}.visible`, `expected true, false or "boxless", found ${found(n.visible)}`);
+      fail(`${path()}.visible`, `expected true, false or "boxless", found ${found(n.visible)}`);
     }
     if (n.interactive !== undefined && n.interactive !== true) {
-      fail(`${path}.interactive`, `expected true or nothing, found ${found(n.interactive)}`);
+      fail(`${path()}.interactive`, `expected true or nothing, found ${found(n.interactive)}`);
     }
     if (n.states !== undefined) {
-      stringList(n.states, `${path}.states`, fail);
+      stringList(n.states, `${path()}.states`, fail);
       for (const [i, s] of n.states.entries()) {
         if (!STATES.has(s)) {
-          fail(`${path}.states[${i}]`, `unknown state ${found(s)} (known: ${STATE_PSEUDOS.join(", ")})`);
+          fail(`${path()}.states[${i}]`, `unknown state ${found(s)} (known: ${STATE_PSEUDOS.join(", ")})`);
         }
       }
     }
     if (n.box !== undefined && !(Array.isArray(n.box) && n.box.length === 4 && n.box.every(isFiniteNumber))) {
-      fail(`${path}.box`, `expected [x, y, width, height], found ${found(n.box)}`);
+      fail(`${path()}.box`, `expected [x, y, width, height], found ${found(n.box)}`);
     }
     const children = n.children;
-    if (!Array.isArray(children)) fail(`${path}.children`, `expected an array, found ${found(children)}`);
+    if (!Array.isArray(children)) fail(`${path()}.children`, `expected an array, found ${found(children)}`);
     for (let i = children.length - 1; i >= 0; i--) {
       const child = children[i] as unknown;
-      const at = `${path}.children[${i}]`;
       if (typeof child === "string") continue;
+      const at = () => `${path()}.children[${i}]`;
       if (isObject(child) && "shadow" in child) {
-        if (child.shadow !== "open") fail(`${at}.shadow`, `expected "open", found ${found(child.shadow)}`);
-        pushEntries(child.children, at, stack, fail);
+        if (child.shadow !== "open") fail(`${at()}.shadow`, `expected "open", found ${found(child.shadow)}`);
+        pushEntries(child.children, item, i, at, stack, fail);
       } else if (isObject(child) && "frame" in child) {
         if (child.frame !== "same-origin" && child.frame !== "cross-origin") {
-          fail(`${at}.frame`, `expected "same-origin" or "cross-origin", found ${found(child.frame)}`);
+          fail(`${at()}.frame`, `expected "same-origin" or "cross-origin", found ${found(child.frame)}`);
         }
-        if (typeof child.url !== "string") fail(`${at}.url`, `expected a string, found ${found(child.url)}`);
-        pushEntries(child.children, at, stack, fail);
+        if (typeof child.url !== "string") fail(`${at()}.url`, `expected a string, found ${found(child.url)}`);
+        pushEntries(child.children, item, i, at, stack, fail);
       } else {
-        stack.push([child, at]);
+        stack.push({ value: child, up: item, index: i, entry: -1 });
       }
     }
   }
 }
 
 /** Queues the element entries of a shadow root's or frame's `children` (text allowed, nothing nested). */
-function pushEntries(children: unknown, at: string, stack: Array<[unknown, string]>, fail: Fail): void {
-  if (!Array.isArray(children)) fail(`${at}.children`, `expected an array, found ${found(children)}`);
+function pushEntries(
+  children: unknown,
+  up: Pending,
+  entry: number,
+  at: () => string,
+  stack: Pending[],
+  fail: Fail,
+): void {
+  if (!Array.isArray(children)) fail(`${at()}.children`, `expected an array, found ${found(children)}`);
   for (let j = children.length - 1; j >= 0; j--) {
-    if (typeof children[j] !== "string") stack.push([children[j], `${at}.children[${j}]`]);
+    if (typeof children[j] !== "string") stack.push({ value: children[j], up, index: j, entry });
   }
 }
 
@@ -189,6 +220,19 @@ function stringList(value: unknown, path: string, fail: Fail): asserts value is 
   value.forEach((v, i) => {
     if (typeof v !== "string") fail(`${path}[${i}]`, `expected a string, found ${found(v)}`);
   });
+}
+
+/**
+ * A file's bytes in chunks of about its size (one read, usually): without a stream's machinery, which cost a
+ * fifth of reading 100 captures.
+ */
+async function* chunks(file: Deno.FsFile, size: number): AsyncGenerator<Uint8Array> {
+  for (;;) {
+    const buffer = new Uint8Array(Math.max(size + 1, 64 * 1024));
+    const n = await file.read(buffer);
+    if (n === null) return;
+    yield buffer.subarray(0, n);
+  }
 }
 
 /**
@@ -207,7 +251,7 @@ export async function readTreeFile(path: string, shown = path): Promise<Captured
     if (info.size > MAX_TREE_BYTES) throw tooBig();
     using file = await Deno.open(path);
     // Counted on the bytes read too: the file may grow after the size check.
-    bytes = await readAllCapped(file.readable, MAX_TREE_BYTES, tooBig);
+    bytes = await readAllCapped(chunks(file, info.size), MAX_TREE_BYTES, tooBig);
   } catch (err: unknown) {
     if (err instanceof DataError) throw err;
     if (err instanceof Deno.errors.NotFound) {

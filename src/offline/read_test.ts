@@ -35,6 +35,11 @@ Deno.test("tree reader - a malformed tree is refused naming the file and the pla
   const shadowBad = structuredClone(t);
   ((shadowBad.root.children[0]!.children[0] as { children: Array<{ shadow: string }> }).children[0]!).shadow = "closed";
   refused(shadowBad, 't.json: root.children[0].children[0].children[0].shadow: expected "open", found "closed"');
+  const inShadow = structuredClone(t) as unknown as {
+    root: { children: Array<{ children: Array<{ children: Array<{ children: Array<{ role: unknown }> }> }> }> };
+  };
+  inShadow.root.children[0]!.children[0]!.children[0]!.children[0]!.role = 7;
+  refused(inShadow, "t.json: root.children[0].children[0].children[0].children[0].role: expected a string, found 7");
   refused({ ...good(), schema: 2 }, "t.json: schema: schema 2 is newer than this mapper reads (1); update mapper");
   refused({ ...good(), view: "Home" }, 't.json: view: expected {name, route} or null, found "Home"');
   refused({ ...good(), kind: "other" }, 't.json: kind: expected "mapper-tree", found "other"');
