@@ -140,3 +140,35 @@ Deno.test("draft - the same page gives the same file; names never reuse the corp
   assert.ok(a.components.some((c) => c.name === "Card2"));
   assert.ok(!a.components.some((c) => c.name === "Card"));
 });
+
+Deno.test("draft - odd and even rows of a grid are one component, told apart by a property", async () => {
+  const rows = Array.from({ length: 6 }, (_, i) =>
+    h(
+      "div",
+      { class: `tabulator-row tabulator-selectable tabulator-row-${i % 2 ? "even" : "odd"}`, $: { role: "row" } },
+      h("div", { class: "tabulator-cell", $: { role: "gridcell" } }, `Person ${i}`),
+      h("div", { class: "tabulator-cell", $: { role: "gridcell" } }, `${20 + i}`),
+    ));
+  const captured = tree(
+    h(
+      "html",
+      {},
+      h("body", {}, h("main", { $: { role: "main" } }, h("h1", {}, "People"), h("div", { class: "rows" }, ...rows))),
+    ),
+    "https://grid.test/people",
+  );
+  const p = new KitPage({
+    tree: captured.tree,
+    tab: "ABCDEF1234",
+    components: [],
+    live(selectors): Promise<LiveAnswer[]> {
+      return Promise.resolve(selectors.map((s) => ({ ids: engine.query(p.doc, s).all.map((e) => Number(e.node.id)) })));
+    },
+  }, engine);
+  const r = await draft(p);
+  const repeated = r.components.filter((c) => c.kind === "repeated");
+  assert.deepEqual(repeated.map((c) => [c.name, c.intended]), [["TabulatorRow", 6]], JSON.stringify(r.components));
+  assert.doesNotMatch(repeated[0]!.selector, /odd|even/);
+  assert.equal(repeated[0]!.properties[0]?.distinct, 6);
+  assert.deepEqual(r.checks, { exact: [], distinct: [] });
+});
