@@ -32,12 +32,21 @@ interface DraftJson {
   known: Array<{ name: string; by: string }>;
   coverage: { before: { interactive: number }; after: { interactive: number; t1: number; t3: number } };
   gaveUp: unknown[];
+  extends: { name: string; route: string } | null;
 }
 
 async function ok(s: TestSession, args: string[]) {
   const r = await s.run(args);
   assert.equal(r.code, 0, `${args.join(" ")}: ${r.stdout}\n${r.stderr}`);
   return r;
+}
+
+/** The snapshot's `[Coverage]` counts. */
+interface Tiers {
+  interactive: number;
+  t1: number;
+  t2: number;
+  t3: number;
 }
 
 /** The probe's live count (its daemon route: the check runs once per component, the CLI's spawn would dominate). */
@@ -53,22 +62,25 @@ async function probeCount(s: TestSession, selector: string): Promise<number> {
   return r.live;
 }
 
-/** {@linkcode coverage} once the session serves a corpus with components (bounded: 15 s). */
-async function servedCoverage(s: TestSession): Promise<{ interactive: number; t1: number; t3: number }> {
+/** {@linkcode coverage} once the session serves the corpus just written (`served` tells; bounded: 15 s). */
+async function servedCoverage(
+  s: TestSession,
+  served = (c: Tiers) => c.t1 > 0,
+): Promise<Tiers> {
   const deadline = Date.now() + 15_000;
   for (;;) {
     const c = await coverage(s);
-    if (c.t1 > 0 || Date.now() > deadline) return c;
+    if (served(c) || Date.now() > deadline) return c;
     await new Promise((r) => setTimeout(r, 200));
   }
 }
 
 /** The snapshot's own `[Coverage]` line, as numbers. */
-async function coverage(s: TestSession): Promise<{ interactive: number; t1: number; t3: number }> {
+async function coverage(s: TestSession): Promise<Tiers> {
   const out = (await ok(s, ["snapshot", "--coverage"])).stdout;
   const m = /\[Coverage\] (\d+) interactive: (\d+) T1 direct · \d+ T2 scoped · (\d+) T3 orphaned/.exec(out);
   assert.ok(m, out);
-  return { interactive: Number(m[1]), t1: Number(m[2]), t3: Number(m[3]) };
+  return { interactive: Number(m[1]), t1: Number(m[2]), t2: Number(m[3]), t3: Number(m[4]) };
 }
 
 Deno.test({
@@ -130,11 +142,49 @@ Deno.test({
 
         // With the view in the corpus, a new draft leaves every component to it: nothing is duplicated.
         const rerun = JSON.parse((await ok(s, ["draft", "--json"])).stdout) as DraftJson;
+        assert.deepEqual(rerun.extends, r.view);
         assert.deepEqual(rerun.components, []);
         assert.ok(rerun.known.length > 0);
         await Deno.remove(join(s.cwd, file));
       });
     }
+
+    await t.step("a page a view serves: the draft adds to that view, where it is declared", async () => {
+      await ok(s, ["browser", "navigate", apps.origin + APP_PAGES.grid]);
+      await ok(s, ["browser", "wait-for", "--selector", "body[data-ready]", "--timeout-ms", "20000"]);
+      const file = join(".mapper", "people.yaml");
+      const mine = "version: 1\n\nviews:\n  - name: People # by hand\n    route: /grid.html\n    components:\n" +
+        "      - name: PeopleTable\n        selector: '#people'\n";
+      await Deno.writeTextFile(join(s.cwd, file), mine);
+      assert.ok((await servedCoverage(s, (c) => c.t2 > 0)).t2 > 0, "the table's insides are scoped by the view");
+      const printed = await ok(s, ["draft"]);
+      assert.match(printed.stderr, /^draft: additions to view People \(\/grid\.html\), which serves /);
+      assert.match(
+        printed.stdout,
+        /^# additions to view People \(\/grid\.html\) in \.mapper\/people\.yaml: paste under/,
+      );
+      assert.doesNotMatch(printed.stdout, /views:|PeopleTable/);
+      // Elsewhere it would declare the view twice: refused, nothing written.
+      const elsewhere = await s.run(["draft", "--out", "other.yaml"]);
+      assert.equal(elsewhere.code, 2, elsewhere.stderr);
+      assert.match(elsewhere.stderr, /view People serves this page; .* pass --out \.mapper\/people\.yaml --force/);
+      await assert.rejects(Deno.stat(join(s.cwd, "other.yaml")), Deno.errors.NotFound);
+      assert.equal((await s.run(["draft", "--out", file])).code, 2, "never over the file without --force");
+      await ok(s, ["draft", "--out", file, "--force"]);
+      const text = await Deno.readTextFile(join(s.cwd, file));
+      assert.match(text, /- name: People # by hand\n/);
+      assert.equal(text.match(/^ {2}- name: /gm)?.length, 1, "one view");
+      assert.match(text, /- name: PeopleTable\n {8}selector: '#people'\n {6}- name: /);
+      const after = await servedCoverage(s, (c) => c.t3 === 0);
+      assert.equal(after.t3, 0);
+      assert.ok(after.t1 >= 0.8 * after.interactive, `T1 ${after.t1} of ${after.interactive}`);
+      assert.match((await ok(s, ["validate"])).stdout, /no problems/);
+      assert.match((await ok(s, ["lint"])).stdout, /no lint findings/);
+      await ok(s, ["fmt", "--check"]);
+      const rerun = JSON.parse((await ok(s, ["draft", "--json"])).stdout) as DraftJson;
+      assert.deepEqual(rerun.components, []);
+      await Deno.remove(join(s.cwd, file));
+    });
 
     await t.step("--out: never over a file without --force; a link there is replaced, not followed", async () => {
       const target = join(s.cwd, "mine.yaml");

@@ -5,10 +5,10 @@
  * @module
  */
 import { exists } from "../files.ts";
-import { resolve } from "node:path";
+import { relative, resolve } from "node:path";
 import type { Io } from "../io.ts";
 import { findCorpusDirUp, load } from "../corpus/mod.ts";
-import { ProblemsFound, UsageError } from "../errors.ts";
+import { DataError, ProblemsFound, UsageError } from "../errors.ts";
 import { pageCall } from "../see/client.ts";
 import { writeResult } from "../see/output.ts";
 import { formatProbe, type ProbeResult } from "./probe.ts";
@@ -18,7 +18,7 @@ import { formatInspect, type InspectResult } from "./inspect.ts";
 import { type ExplainPick, type ExplainResult, formatExplain } from "./explain.ts";
 import { type DraftResult, formatDraftReport } from "./draft.ts";
 import { writeUserFile } from "../user_file.ts";
-import { canonicalize } from "../authoring/mod.ts";
+import { addToView, canonicalize } from "../authoring/mod.ts";
 
 /** Flags every kit command shares. */
 export interface KitCommon {
@@ -233,15 +233,18 @@ export interface DraftCliOptions extends KitCommon {
   route?: string | undefined;
 }
 
-/** The names a corpus uses (views and components): a draft never reuses one. */
-async function corpusNames(dir: string | undefined): Promise<string[]> {
-  if (dir === undefined) return [];
+/** What a draft needs of the corpus: the names it uses (never reused) and where each view is declared. */
+async function corpusFacts(dir: string | undefined): Promise<{ taken: string[]; files: Map<string, string> }> {
+  if (dir === undefined) return { taken: [], files: new Map() };
   const { corpus } = await load(dir, { tolerant: true });
-  return [
-    ...corpus.views.map((v) => v.name),
-    ...corpus.globals.map((c) => c.name),
-    ...corpus.views.flatMap((v) => v.components.map((c) => c.name)),
-  ];
+  return {
+    taken: [
+      ...corpus.views.map((v) => v.name),
+      ...corpus.globals.map((c) => c.name),
+      ...corpus.views.flatMap((v) => v.components.map((c) => c.name)),
+    ],
+    files: new Map(corpus.views.map((v) => [v.name, v.location.file])),
+  };
 }
 
 /**
@@ -258,21 +261,50 @@ export async function runDraft(opts: DraftCliOptions, io: Io): Promise<number> {
       hint: "pass --force to replace it, or give another --out",
     });
   }
+  const facts = await corpusFacts(dir);
   const r = await pageCall<DraftResult>(opts.dir, io, "draft", {
     tab: opts.tab,
     url: opts.url,
     view: opts.view,
     route: opts.route,
-    taken: await corpusNames(dir),
+    taken: facts.taken,
   });
-  // The file is written canonical, so `mapper fmt --check` passes on it as drafted.
-  const canonical = canonicalize(r.yaml);
-  const yaml = canonical.kind === "ok" ? canonical.text : r.yaml;
   const failed = r.checks.exact.length + r.checks.distinct.length > 0;
+  let yaml: string;
   let written: string | null = null;
-  if (target !== undefined && (!failed || opts.force)) {
-    await writeUserFile(target, yaml, opts.out);
-    written = opts.out!;
+  if (r.extends !== null) {
+    // Additions to a view the corpus has: printed as a list to paste, or added where the view is declared.
+    const home = facts.files.get(r.extends.name);
+    const shown = home === undefined ? "the corpus" : relative(io.cwd, home) || home;
+    yaml = r.yaml === ""
+      ? `# view ${r.extends.name} (${r.extends.route}) in ${shown} has everything the draft finds\n`
+      : `# additions to view ${r.extends.name} (${r.extends.route}) in ${shown}: paste under its components:\n${r.yaml}`;
+    if (target !== undefined) {
+      if (home === undefined || resolve(io.cwd, home) !== target) {
+        throw new UsageError(`view ${r.extends.name} serves this page; draft adds to it where it is declared`, {
+          hint: home === undefined
+            ? "load the corpus with --dir, or leave out --out to print the additions"
+            : `pass --out ${shown} --force to add the components there, or leave out --out to print them`,
+        });
+      }
+      const merged = addToView(await Deno.readTextFile(target), r.extends.name, r.yaml);
+      if (merged.kind !== "ok") {
+        throw new DataError(`${opts.out}: ${merged.message}`, { hint: "fix the file, then run draft again" });
+      }
+      if (!failed || opts.force) {
+        const canonical = canonicalize(merged.text);
+        await writeUserFile(target, canonical.kind === "ok" ? canonical.text : merged.text, opts.out);
+        written = opts.out!;
+      }
+    }
+  } else {
+    // The file is written canonical, so `mapper fmt --check` passes on it as drafted.
+    const canonical = canonicalize(r.yaml);
+    yaml = canonical.kind === "ok" ? canonical.text : r.yaml;
+    if (target !== undefined && (!failed || opts.force)) {
+      await writeUserFile(target, yaml, opts.out);
+      written = opts.out!;
+    }
   }
   const report = formatDraftReport(r, written);
   if (opts.json) {

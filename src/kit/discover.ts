@@ -22,6 +22,7 @@ import { pageCall } from "../see/client.ts";
 import { writeResult } from "../see/output.ts";
 import { escapeControls } from "../terminal.ts";
 import { readCaptures } from "./captures.ts";
+import { isCatchAll } from "./draft.ts";
 
 /** A link found on a page. */
 export interface FoundLink {
@@ -148,7 +149,7 @@ export function foldLinks(
     if (!p) {
       const best = corpus ? matchViews(corpus.views, it.url)[0] : undefined;
       const route = best?.view.route ?? null;
-      const catchAll = route !== null && parseRoute(route).some((s) => s.kind === "globstar");
+      const catchAll = route !== null && isCatchAll(route);
       const re = new RegExp(
         "^" + it.segs.map((s) => (s === ":id" ? "/[^/]+" : "/" + s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))).join("") +
           "/?$",

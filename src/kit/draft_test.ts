@@ -55,8 +55,9 @@ function shop() {
   );
 }
 
-function page(components: Array<[string, string]> = []) {
+function page(components: Array<[string, string]> = [], view: { name: string; route: string } | null = null) {
   const captured = shop();
+  captured.tree.view = view;
   let calls = 0;
   const p = new KitPage({
     tree: captured.tree,
@@ -171,4 +172,23 @@ Deno.test("draft - odd and even rows of a grid are one component, told apart by 
   assert.doesNotMatch(repeated[0]!.selector, /odd|even/);
   assert.equal(repeated[0]!.properties[0]?.distinct, 6);
   assert.deepEqual(r.checks, { exact: [], distinct: [] });
+});
+
+Deno.test("draft - a page a view serves gets additions to that view, never a second view or a copy", async () => {
+  const view = { name: "Mugs", route: "/catalog/:slug/:id" };
+  const { page: p } = page([["SiteHeader", "header.site"], ["Card", "li.card"]], view);
+  const r = await draft(p, { taken: ["Mugs", "SiteHeader", "Card"] });
+  assert.deepEqual(r.extends, view);
+  assert.deepEqual(r.view, view);
+  // A list of components to add, no view around them; nothing the view has is there again.
+  assert.match(r.yaml, /^- name: /);
+  assert.doesNotMatch(r.yaml, /views:|route:|name: Card\n|li\.card'/);
+  assert.deepEqual(r.known.map((k) => k.by), ["SiteHeader", "Card"]);
+  assert.ok(r.components.some((c) => c.name === "AddToCartButton"));
+  assert.match(formatDraftReport(r, null), /^draft: additions to view Mugs \(\/catalog\/:slug\/:id\), which serves /);
+  // A catch-all swallows structurally different pages: the page gets a view of its own.
+  const wide = await draft(page([], { name: "Everything", route: "/**" }).page, { taken: ["Everything"] });
+  assert.equal(wide.extends, null);
+  assert.equal(wide.view.route, "/catalog/:id/:id");
+  assert.match(wide.yaml, /^version: 1\n\nviews:\n {2}- name: OurMugs\n/);
 });
