@@ -78,7 +78,7 @@ async function servedCoverage(
 /** The snapshot's own `[Coverage]` line, as numbers. */
 async function coverage(s: TestSession): Promise<Tiers> {
   const out = (await ok(s, ["snapshot", "--coverage"])).stdout;
-  const m = /\[Coverage\] (\d+) interactive: (\d+) T1 direct · \d+ T2 scoped · (\d+) T3 orphaned/.exec(out);
+  const m = /\[Coverage\] (\d+) interactive: (\d+) T1 direct · (\d+) T2 scoped · (\d+) T3 orphaned/.exec(out);
   assert.ok(m, out);
   return { interactive: Number(m[1]), t1: Number(m[2]), t2: Number(m[3]), t3: Number(m[4]) };
 }
