@@ -49,6 +49,51 @@ interface Tiers {
   t3: number;
 }
 
+/**
+ * A small site of several pages on the loopback: a home page linking to an about page, three item pages of one
+ * shape, and links no crawler may follow (logout, a DELETE link, a download, another origin). Records every path
+ * asked for.
+ */
+function multiPageSite(): AsyncDisposable & { origin: string; asked: string[] } {
+  const asked: string[] = [];
+  const page = (title: string, body: string) =>
+    new Response(
+      `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title></head><body>` +
+        `<header><nav aria-label="Site"><a href="/">Home</a> <a href="/about">About</a></nav></header>` +
+        `<main><h1>${title}</h1>${body}</main></body></html>`,
+      { headers: { "content-type": "text/html; charset=utf-8" } },
+    );
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, (req) => {
+    const path = new URL(req.url).pathname;
+    asked.push(`${req.method} ${path}`);
+    if (path === "/") {
+      return page(
+        "Welcome",
+        `<ul class="items">${
+          [1, 2, 3].map((i) => `<li class="item"><a href="/items/${i}">Item ${i}</a></li>`).join("")
+        }</ul><a href="/logout">Log out</a> <a href="/items/1/purge" data-method="delete">Purge</a> ` +
+          `<a href="/export.csv" download>Export</a> <a href="http://example.invalid/elsewhere">Elsewhere</a>`,
+      );
+    }
+    if (path === "/about") {
+      return page(
+        "About us",
+        `<form aria-label="Contact"><input name="email" aria-label="Email"><button>Send</button></form>`,
+      );
+    }
+    const item = /^\/items\/(\d)$/.exec(path);
+    if (item) return page(`Item ${item[1]}`, `<p class="price">£${item[1]}0</p><button id="buy">Buy</button>`);
+    return new Response("gone", { status: 404 });
+  });
+  return {
+    origin: `http://127.0.0.1:${server.addr.port}`,
+    asked,
+    async [Symbol.asyncDispose]() {
+      await server.shutdown();
+    },
+  };
+}
+
 /** The probe's live count (its daemon route: the check runs once per component, the CLI's spawn would dominate). */
 async function probeCount(s: TestSession, selector: string): Promise<number> {
   const res = await fetch(`http://127.0.0.1:${s.port}/devtools/page/probe`, {
@@ -123,6 +168,12 @@ Deno.test({
           }
           assert.match(c.name, /^[A-Z][A-Za-z0-9]*$/);
         }
+        if (name === "grid") {
+          // Odd and even rows (tabulator-row-odd/-even) are one component, told apart by a property.
+          const rows = r.components.filter((c) => /tabulator-row/.test(c.selector));
+          assert.deepEqual(rows.map((c) => [c.kind, c.intended > 10]), [["repeated", true]], JSON.stringify(rows));
+          assert.doesNotMatch(rows[0]!.selector, /odd|even/);
+        }
         const names = r.components.map((c) => c.name);
         assert.equal(new Set(names).size, names.length, "names unique");
 
@@ -186,6 +237,62 @@ Deno.test({
       await Deno.remove(join(s.cwd, file));
     });
 
+    await t.step(
+      "--all: a view per route of the pages one link away, never a logout, non-GET or foreign link",
+      async () => {
+        await using site = multiPageSite();
+        await ok(s, ["browser", "navigate", `${site.origin}/`]);
+        const views = join(s.cwd, ".mapper/views");
+        // Never over a file without --force, and then nothing at all is written.
+        await Deno.mkdir(views);
+        await Deno.writeTextFile(join(views, "about-us.yaml"), "version: 1\n");
+        const refused = await s.run(["draft", "--all", "--out", ".mapper/views"]);
+        assert.equal(refused.code, 2, refused.stderr);
+        assert.match(
+          refused.stderr,
+          /^mapper draft: \.mapper\/views\/about-us\.yaml exists; draft never overwrites a file/,
+        );
+        assert.deepEqual((await Array.fromAsync(Deno.readDir(views))).map((e) => e.name), ["about-us.yaml"]);
+        assert.equal(await Deno.readTextFile(join(views, "about-us.yaml")), "version: 1\n");
+        await Deno.remove(join(views, "about-us.yaml"));
+        site.asked.length = 0;
+
+        const r = await ok(s, ["draft", "--all", "--out", ".mapper/views"]);
+        assert.match(r.stdout, /^draft: view Welcome \(\/\) from /m);
+        assert.match(r.stdout, /^draft: view AboutUs \(\/about\) from /m);
+        assert.match(r.stdout, /^draft: view Item1 \(\/items\/:id\) from /m);
+        assert.match(r.stdout, /^ {2}3 links of this route folded into it$/m);
+        assert.match(
+          r.stdout,
+          /^draft --all: 3 pages of http:\/\/127\.0\.0\.1:\d+ \(one per route, at most 20\) · 3 files/m,
+        );
+        assert.match(r.stdout, /skipped http:\/\/127\.0\.0\.1:\d+\/logout — not followed: reads as logout/);
+        assert.match(r.stdout, /skipped http:\/\/127\.0\.0\.1:\d+\/items\/1\/purge — not followed: a DELETE link/);
+        assert.match(r.stdout, /skipped http:\/\/127\.0\.0\.1:\d+\/export\.csv — not followed: a download/);
+        // Nothing the crawl must not touch was asked for; one item page stands for the three.
+        const gets = site.asked.filter((a) => !a.endsWith("/favicon.ico"));
+        assert.deepEqual([...new Set(gets)].sort(), ["GET /", "GET /about", "GET /items/1"]);
+        const files = (await Array.fromAsync(Deno.readDir(views))).map((e) => e.name).sort();
+        assert.deepEqual(files, ["about-us.yaml", "item1.yaml", "welcome.yaml"]);
+        assert.match(await Deno.readTextFile(join(s.cwd, ".mapper/views/item1.yaml")), /route: \/items\/:id\n/);
+        // The tab is back where it was.
+        assert.equal(
+          JSON.parse((await ok(s, ["browser", "eval", "location.href", "--json"])).stdout).value,
+          `${site.origin}/`,
+        );
+        assert.match((await ok(s, ["validate"])).stdout, /no problems/);
+        assert.match((await ok(s, ["lint"])).stdout, /no lint findings/);
+        await ok(s, ["fmt", "--check"]);
+        // With the views in the corpus, each page is its view's: nothing new to write, nothing duplicated.
+        const mapped = await ok(s, ["draft", "--all", "--out", "more"]);
+        assert.match(mapped.stdout, /· 0 files written/);
+        assert.match(mapped.stdout, /not written: view Welcome serves it/);
+        await assert.rejects(Deno.stat(join(s.cwd, "more")), Deno.errors.NotFound);
+        assert.equal((await s.run(["draft", "--all"])).code, 2, "--all needs --out DIR");
+        await Deno.remove(views, { recursive: true });
+      },
+    );
+
     await t.step("--out: never over a file without --force; a link there is replaced, not followed", async () => {
       const target = join(s.cwd, "mine.yaml");
       await Deno.writeTextFile(target, "precious\n");
@@ -202,6 +309,10 @@ Deno.test({
       assert.match(await Deno.readTextFile(join(s.cwd, "link.yaml")), /^version: 1\n/);
       await ok(s, ["draft", "--out", "mine.yaml", "--force"]);
       assert.match(await Deno.readTextFile(target), /^version: 1\n/);
+      // --json goes to stdout; the file holds the YAML.
+      const json = JSON.parse((await ok(s, ["draft", "--out", "json.yaml", "--json"])).stdout) as DraftJson;
+      assert.equal(json.written, "json.yaml");
+      assert.equal(await Deno.readTextFile(join(s.cwd, "json.yaml")), json.yaml);
     });
   },
 });

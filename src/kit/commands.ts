@@ -17,6 +17,7 @@ import { formatSuggest, type SuggestKindGroup, type SuggestResult, suggestYaml }
 import { formatInspect, type InspectResult } from "./inspect.ts";
 import { type ExplainPick, type ExplainResult, formatExplain } from "./explain.ts";
 import { type DraftResult, formatDraftReport } from "./draft.ts";
+import { runDraftAll } from "./draft_all.ts";
 import { writeUserFile } from "../user_file.ts";
 import { addToView, canonicalize } from "../authoring/mod.ts";
 
@@ -231,6 +232,8 @@ export interface DraftCliOptions extends KitCommon {
   view?: string | undefined;
   /** `--route R`. */
   route?: string | undefined;
+  /** `--all`: every page one link away, one file per view under `--out DIR`. */
+  all?: boolean;
 }
 
 /** What a draft needs of the corpus: the names it uses (never reused) and where each view is declared. */
@@ -255,6 +258,21 @@ async function corpusFacts(dir: string | undefined): Promise<{ taken: string[]; 
  */
 export async function runDraft(opts: DraftCliOptions, io: Io): Promise<number> {
   const dir = opts.dir !== undefined ? resolve(io.cwd, opts.dir) : findCorpusDirUp(io.cwd);
+  if (opts.all === true) {
+    if (opts.out === undefined || opts.out === "-") {
+      throw new UsageError("draft --all writes one file per view: it needs --out DIR", {
+        hint: "pass a directory, e.g. --out .mapper/views",
+      });
+    }
+    const one = opts.view !== undefined ? "--view" : opts.route !== undefined ? "--route" : opts.url ? "--url" : null;
+    if (one !== null) {
+      throw new UsageError(`${one} names one page; draft --all drafts the pages the current one links to`, {
+        hint: "leave it out (open the start page first with 'mapper browser navigate URL')",
+      });
+    }
+    const { taken } = await corpusFacts(dir);
+    return await runDraftAll({ ...opts, out: opts.out, taken }, io);
+  }
   const target = opts.out !== undefined && opts.out !== "-" ? resolve(io.cwd, opts.out) : undefined;
   if (target !== undefined && !opts.force && await exists(target)) {
     throw new UsageError(`${opts.out} exists; draft never overwrites a file`, {
@@ -308,7 +326,7 @@ export async function runDraft(opts: DraftCliOptions, io: Io): Promise<number> {
   }
   const report = formatDraftReport(r, written);
   if (opts.json) {
-    await writeResult(io, opts, "", { ...r, yaml, written });
+    await writeResult(io, { json: true }, "", { ...r, yaml, written }); // never to --out: that is the YAML's
   } else if (target === undefined) {
     io.stdout.write(yaml);
     io.stderr.write(report);
