@@ -71,8 +71,32 @@ function multiPageSite(): AsyncDisposable & { origin: string; asked: string[] } 
         "Welcome",
         `<ul class="items">${
           [1, 2, 3].map((i) => `<li class="item"><a href="/items/${i}">Item ${i}</a></li>`).join("")
-        }</ul><a href="/logout">Log out</a> <a href="/items/1/purge" data-method="delete">Purge</a> ` +
+        }</ul><a href="/docs/intro">Intro</a> <a href="/docs/setup">Setup</a> <a href="/docs/faq">FAQ</a> <a href="/logout">Log out</a> <a href="/items/1/purge" data-method="delete">Purge</a> ` +
           `<a href="/export.csv" download>Export</a> <a href="http://example.invalid/elsewhere">Elsewhere</a>`,
+      );
+    }
+    // Three pages under /docs/ fold into one pattern by their number, but each has a structure of its own.
+    if (path === "/docs/intro") {
+      return page(
+        "Introduction",
+        `<form aria-label="Subscribe"><input name="email" aria-label="Email"><button>Join</button></form>`,
+      );
+    }
+    if (path === "/docs/setup") {
+      return page(
+        "Setup guide",
+        `<ol class="steps">${
+          ["Install", "Configure", "Run"].map((t) =>
+            `<li class="step" data-step="${t}">${t} <button>Done</button></li>`
+          )
+            .join("")
+        }</ol>`,
+      );
+    }
+    if (path === "/docs/faq") {
+      return page(
+        "Questions",
+        `<details><summary>Why?</summary>Because.</details><details><summary>How?</summary>So.</details>`,
       );
     }
     if (path === "/about") {
@@ -261,19 +285,38 @@ Deno.test({
         assert.match(r.stdout, /^draft: view Welcome \(\/\) from /m);
         assert.match(r.stdout, /^draft: view AboutUs \(\/about\) from /m);
         assert.match(r.stdout, /^draft: view Item1 \(\/items\/:id\) from /m);
+        // /docs/intro, /docs/setup, /docs/faq fold into /docs/:id, but their structures differ: a route each.
+        assert.match(r.stdout, /^draft: view Introduction \(\/docs\/intro\) from /m);
+        assert.match(r.stdout, /^draft: view SetupGuide \(\/docs\/setup\) from /m);
+        assert.match(r.stdout, /^draft: view Questions \(\/docs\/faq\) from /m);
         assert.match(r.stdout, /^ {2}3 links of this route folded into it$/m);
         assert.match(
           r.stdout,
-          /^draft --all: 3 pages of http:\/\/127\.0\.0\.1:\d+ \(one per route, at most 20\) · 3 files/m,
+          /^draft --all: 6 views from 7 pages of http:\/\/127\.0\.0\.1:\d+ \(one view per route, at most 20 pages\) · 6 files written$/m,
         );
         assert.match(r.stdout, /skipped http:\/\/127\.0\.0\.1:\d+\/logout — not followed: reads as logout/);
         assert.match(r.stdout, /skipped http:\/\/127\.0\.0\.1:\d+\/items\/1\/purge — not followed: a DELETE link/);
         assert.match(r.stdout, /skipped http:\/\/127\.0\.0\.1:\d+\/export\.csv — not followed: a download/);
-        // Nothing the crawl must not touch was asked for; one item page stands for the three.
+        // Nothing the crawl must not touch was asked for; two item pages (one structure) stand for the three.
         const gets = site.asked.filter((a) => !a.endsWith("/favicon.ico"));
-        assert.deepEqual([...new Set(gets)].sort(), ["GET /", "GET /about", "GET /items/1"]);
+        assert.deepEqual([...new Set(gets)].sort(), [
+          "GET /",
+          "GET /about",
+          "GET /docs/faq",
+          "GET /docs/intro",
+          "GET /docs/setup",
+          "GET /items/1",
+          "GET /items/2",
+        ]);
         const files = (await Array.fromAsync(Deno.readDir(views))).map((e) => e.name).sort();
-        assert.deepEqual(files, ["about-us.yaml", "item1.yaml", "welcome.yaml"]);
+        assert.deepEqual(files, [
+          "about-us.yaml",
+          "introduction.yaml",
+          "item1.yaml",
+          "questions.yaml",
+          "setup-guide.yaml",
+          "welcome.yaml",
+        ]);
         assert.match(await Deno.readTextFile(join(s.cwd, ".mapper/views/item1.yaml")), /route: \/items\/:id\n/);
         // The tab is back where it was.
         assert.equal(

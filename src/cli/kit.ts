@@ -122,7 +122,8 @@ export function registerKit(program: Command, ctx: CliContext): void {
         "A page a view serves already gets the components that view lacks: printed to paste under it, or added with\n" +
         "--out naming the file that declares it (and --force).\n" +
         "--all --out DIR: the current page and each page it links to on its origin (never a logout-like, download or\n" +
-        "non-GET link), one page per route pattern, at most 20; one file per view in DIR.",
+        "non-GET link), at most 20 pages; pages of one route pattern are one view when their structure matches, else\n" +
+        "a view each. One file per view in DIR.",
     )
     .action(async (o) => {
       const { runDraft } = await kitCommands();

@@ -19,6 +19,7 @@ import { type ExplainPick, type ExplainResult, formatExplain } from "./explain.t
 import { type DraftResult, formatDraftReport } from "./draft.ts";
 import { runDraftAll } from "./draft_all.ts";
 import { writeUserFile } from "../user_file.ts";
+import { escapeControls } from "../terminal.ts";
 import { addToView, canonicalize } from "../authoring/mod.ts";
 
 /** Flags every kit command shares. */
@@ -294,9 +295,11 @@ export async function runDraft(opts: DraftCliOptions, io: Io): Promise<number> {
     // Additions to a view the corpus has: printed as a list to paste, or added where the view is declared.
     const home = facts.files.get(r.extends.name);
     const shown = home === undefined ? "the corpus" : relative(io.cwd, home) || home;
+    // One comment line, whatever the names hold.
+    const view = escapeControls(`view ${r.extends.name} (${r.extends.route}) in ${shown}`);
     yaml = r.yaml === ""
-      ? `# view ${r.extends.name} (${r.extends.route}) in ${shown} has everything the draft finds\n`
-      : `# additions to view ${r.extends.name} (${r.extends.route}) in ${shown}: paste under its components:\n${r.yaml}`;
+      ? `# ${view} has everything the draft finds\n`
+      : `# additions to ${view}: paste under its components:\n${r.yaml}`;
     if (target !== undefined) {
       if (home === undefined || resolve(io.cwd, home) !== target) {
         throw new UsageError(`view ${r.extends.name} serves this page; draft adds to it where it is declared`, {

@@ -2,10 +2,12 @@
  * `mapper draft --all --out DIR`: a draft for every page one link away. The links of the session's current page
  * (every root, as `discover` reads them) on its origin, less those that could do more than read a page (a non-GET
  * link, a download, a URL that reads as logout or a destructive action), are folded into route patterns as
- * `discover` folds them; pages of one pattern share a route and a structure, so one page of each is drafted, as a
- * view with that pattern for its route. At most {@linkcode MAX_PAGES} pages, the current one first; each is opened
- * in the session's tab in turn, and the tab is sent back to the page it showed at the end. One file per view under
- * DIR, none written over an existing file without `--force` (checked for all before any is written).
+ * `discover` folds them. A pattern is one view (its route the pattern) when two of its pages have the same structure
+ * ({@linkcode sameStructure}); when they differ (`/docs/intro` and `/docs/faq` fold by their number, not their
+ * shape), each of its pages is a view of its own, routed by its path. At most {@linkcode MAX_PAGES} pages are
+ * opened, the current one first, each in the session's tab in turn; the tab is sent back to the page it showed at
+ * the end. One file per view under DIR, none written over an existing file without `--force` (checked for all before
+ * any is written). A page a view serves already is reported, not written.
  *
  * @module
  */
@@ -21,7 +23,7 @@ import { pageCall } from "../see/client.ts";
 import { writeResult } from "../see/output.ts";
 import { escapeControls } from "../terminal.ts";
 import { writeUserFile } from "../user_file.ts";
-import { type DraftResult, formatDraftReport } from "./draft.ts";
+import { type DraftResult, draftYaml, formatDraftReport } from "./draft.ts";
 import { foldLinks, type FoundLink, linksOf } from "./discover.ts";
 
 /** Pages `draft --all` drafts at most (the current one included). */
@@ -35,6 +37,8 @@ export interface PlannedPage {
   url: string;
   /** Same-origin links folded into the pattern. */
   links: number;
+  /** The pattern's other pages (origin and path), in link order. */
+  others: string[];
 }
 
 /** A link `draft --all` did not follow, and why. */
@@ -79,9 +83,47 @@ export function planPages(
       continue;
     }
     // The current page is drafted where it is (its query kept); others at their link, query and fragment dropped.
-    pages.push({ route: p.pattern, url: p === mine ? current : p.sample, links: p.links - (p === mine ? 1 : 0) });
+    const url = p === mine ? current : p.sample;
+    const of = new RegExp(
+      "^" + p.pattern.split("/").slice(1).map((seg) => seg === ":id" ? "/[^/]+" : `/${escapeRegExp(seg)}`).join("") +
+        "/?$",
+    );
+    const others = [
+      ...new Set(
+        safe.map((l) => new URL(l.url)).filter((u) => of.test(decodePath(u.pathname)))
+          .map((u) => u.origin + u.pathname),
+      ),
+    ].filter((u) => u !== p.sample);
+    pages.push({ route: p.pattern, url, links: p.links - (p === mine ? 1 : 0), others });
   }
   return { pages, skipped };
+}
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+function decodePath(path: string): string {
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path;
+  }
+}
+
+/**
+ * Whether two drafts of pages of one route pattern show the same structure: at least three quarters of their
+ * components (kind and selector) are shared. A page lacking an optional section still folds with its siblings;
+ * pages that share only the site's frame do not.
+ */
+export function sameStructure(a: DraftResult, b: DraftResult): boolean {
+  const key = (r: DraftResult) => new Set(r.components.map((c) => `${c.kind} ${c.selector}`));
+  const x = key(a), y = key(b);
+  const union = new Set([...x, ...y]).size;
+  if (union === 0) return true;
+  let shared = 0;
+  for (const k of x) if (y.has(k)) shared++;
+  return shared / union >= 0.75;
 }
 
 /** `OurMugs` → `our-mugs.yaml`. */
@@ -126,27 +168,61 @@ export async function runDraftAll(opts: DraftAllOptions, io: Io): Promise<number
   const { pages, skipped } = planPages(start.tree.url, linksOf(start.tree), wire);
   const taken = [...opts.taken];
   const drafted: Drafted[] = [];
+  const origin = new URL(start.tree.url).origin;
+  let loaded = 0;
+  /** One page drafted (counted against the bound), `null` when it could not be or went elsewhere. */
+  const draftPage = async (url: string, route: string): Promise<DraftResult | null> => {
+    if (loaded >= MAX_PAGES) {
+      skipped.push({ url, why: `past the bound of ${MAX_PAGES} pages` });
+      return null;
+    }
+    loaded++;
+    let result: DraftResult;
+    try {
+      result = await pageCall<DraftResult>(opts.dir, io, "draft", { tab: opts.tab, url, route, taken });
+    } catch (err: unknown) {
+      skipped.push({ url, why: `not drafted: ${err instanceof Error ? err.message : String(err)}` });
+      return null;
+    }
+    if (new URL(result.url).origin !== origin) {
+      skipped.push({ url, why: `it went to another origin (${result.url})` });
+      return null;
+    }
+    taken.push(result.view.name);
+    return result;
+  };
+  const keep = (page: PlannedPage, result: DraftResult) => {
+    const failed = result.checks.exact.length + result.checks.distinct.length > 0;
+    drafted.push({ page, result, file: null, failed });
+  };
+  /** A draft given its page's own path for a route (its pattern's pages differ in structure). */
+  const ownRoute = (r: DraftResult): DraftResult => {
+    const route = decodePath(new URL(r.url).pathname);
+    return { ...r, view: { ...r.view, route }, yaml: draftYaml({ ...r.view, route, url: r.url }, r.components) };
+  };
   try {
     for (const page of pages) {
-      let result: DraftResult;
-      try {
-        result = await pageCall<DraftResult>(opts.dir, io, "draft", {
-          tab: opts.tab,
-          url: page.url,
-          route: page.route,
-          taken,
-        });
-      } catch (err: unknown) {
-        skipped.push({ url: page.url, why: `not drafted: ${err instanceof Error ? err.message : String(err)}` });
+      const first = await draftPage(page.url, page.route);
+      if (first === null) continue;
+      const other = page.others[0];
+      if (first.extends !== null || other === undefined || loaded >= MAX_PAGES) {
+        keep(page, first);
         continue;
       }
-      if (new URL(result.url).origin !== new URL(start.tree.url).origin) {
-        skipped.push({ url: page.url, why: `it went to another origin (${result.url})` });
+      // A second page of the pattern tells whether the pattern is one structure (one view) or several pages.
+      const second = await draftPage(other, page.route);
+      if (second === null || second.extends !== null || sameStructure(first, second)) {
+        if (second !== null) taken.splice(taken.lastIndexOf(second.view.name), 1); // one view: its name is free
+        keep(page, first);
         continue;
       }
-      taken.push(result.view.name);
-      const failed = result.checks.exact.length + result.checks.distinct.length > 0;
-      drafted.push({ page, result, file: null, failed });
+      keep({ ...page, links: 1, others: [] }, ownRoute(first));
+      const rest = page.others.slice(1);
+      keep({ ...page, url: other, links: 1, others: [] }, ownRoute(second));
+      for (const url of rest) {
+        const r = await draftPage(url, decodePath(new URL(url).pathname));
+        if (r !== null) keep({ ...page, url, links: 1, others: [] }, r);
+      }
     }
   } finally {
     // The tab goes back to the page it showed.
@@ -192,14 +268,16 @@ export async function runDraftAll(opts: DraftAllOptions, io: Io): Promise<number
       lines.push("  not written: a hard check failed (✗ above); --force writes it anyway");
     }
   }
+  const plural = (n: number, what: string) => `${n} ${what}${n === 1 ? "" : "s"}`;
   lines.push(
-    `draft --all: ${drafted.length} page${drafted.length === 1 ? "" : "s"} of ${new URL(start.tree.url).origin} ` +
-      `(one per route, at most ${MAX_PAGES}) · ${writes.length} file${writes.length === 1 ? "" : "s"} written`,
+    `draft --all: ${plural(drafted.length, "view")} from ${plural(loaded, "page")} of ${origin} (one view per ` +
+      `route, at most ${MAX_PAGES} pages) · ${plural(writes.length, "file")} written`,
   );
   for (const s of skipped) lines.push(`  skipped ${escapeControls(s.url)} — ${escapeControls(s.why)}`);
   await writeResult(io, { json: opts.json }, lines.join("\n") + "\n", {
-    origin: new URL(start.tree.url).origin,
+    origin,
     max: MAX_PAGES,
+    pages: loaded,
     views: drafted.map((d) => ({
       view: d.result.view,
       url: d.result.url,

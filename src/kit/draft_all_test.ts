@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { MAX_PAGES, planPages, viewFileName } from "./draft_all.ts";
+import { MAX_PAGES, planPages, sameStructure, viewFileName } from "./draft_all.ts";
+import type { DraftResult } from "./draft.ts";
 import { type FoundLink, unsafeLink } from "./discover.ts";
 
 const O = "http://127.0.0.1:8000";
@@ -35,9 +36,9 @@ Deno.test("planPages - one page per route pattern, the current one first; other 
     { url: "http://example.test/elsewhere", visible: true },
   ], undefined);
   assert.deepEqual(pages, [
-    { route: "/", url: `${O}/?tab=1`, links: 1 },
-    { route: "/about", url: `${O}/about`, links: 1 },
-    { route: "/items/:id", url: `${O}/items/1`, links: 3 },
+    { route: "/", url: `${O}/?tab=1`, links: 1, others: [] },
+    { route: "/about", url: `${O}/about`, links: 1, others: [] },
+    { route: "/items/:id", url: `${O}/items/1`, links: 3, others: [`${O}/items/2`, `${O}/items/3`] },
   ]);
   assert.deepEqual(skipped, [
     { url: `${O}/logout`, why: "not followed: reads as logout" },
@@ -60,4 +61,16 @@ Deno.test("planPages - bounded: past the bound a page is named, never drafted", 
 Deno.test("viewFileName - the view's name in kebab case", () => {
   assert.equal(viewFileName("OurMugs"), "our-mugs.yaml");
   assert.equal(viewFileName("Item2"), "item2.yaml");
+});
+
+Deno.test("sameStructure - pages sharing three quarters of their components fold; a shared frame alone does not", () => {
+  const of = (...selectors: string[]) =>
+    ({ components: selectors.map((selector) => ({ kind: "cluster", selector })) }) as unknown as DraftResult;
+  const frame = ["header", "nav", "nav a", "main"];
+  assert.ok(sameStructure(of(...frame, "li.item", "button#buy"), of(...frame, "li.item", "button#buy")));
+  // One optional section missing of eight: still one structure.
+  const page = [...frame, "li.item", "button#buy", "p.price", "ul.reviews"];
+  assert.ok(sameStructure(of(...page), of(...page.slice(0, -1))));
+  assert.ok(!sameStructure(of(...frame, "form", "input[name=email]"), of(...frame, "li.step", "li.step button")));
+  assert.ok(sameStructure(of(), of()));
 });
