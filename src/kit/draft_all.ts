@@ -18,7 +18,7 @@ import { ProblemsFound, UsageError } from "../errors.ts";
 import { exists } from "../files.ts";
 import type { Io } from "../io.ts";
 import { corpusDir, loadCorpus } from "../offline/mod.ts";
-import type { SnapshotPayload } from "../see/api.ts";
+import type { SnapshotPayload } from "../see/page_api.ts";
 import { pageCall } from "../see/client.ts";
 import { writeResult } from "../see/output.ts";
 import { escapeControls } from "../terminal.ts";
