@@ -247,7 +247,12 @@ export function proposals(page: KitPage, opts: { includeHidden?: boolean } = {})
   const repeatedSets: OfflineElement[][] = [];
   for (const list of groups.values()) {
     const byClass = new Map<string, OfflineElement[]>();
-    for (const el of list) byClass.set(leafShape(el), [...(byClass.get(leafShape(el)) ?? []), el]);
+    for (const el of list) {
+      const shape = leafShape(el);
+      const same = byClass.get(shape);
+      if (same) same.push(el);
+      else byClass.set(shape, [el]);
+    }
     if (byClass.size > 1 && repeatable(list) && discriminator(page, list) !== null) {
       const [best] = candidatesFor(page.doc, list, page.engine, { max: 1 });
       if (best?.exact) {
