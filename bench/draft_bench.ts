@@ -29,14 +29,19 @@ const pages: Array<[string, string, string]> = [
   ["api console (Swagger UI)", apps.origin + APP_PAGES.apiConsole, "body[data-ready]"],
 ];
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-const route = async () => {
-  const t0 = performance.now();
-  const r = await fetch(`http://127.0.0.1:${s.port}/devtools/page/draft`, {
+/** POSTs a page route of the daemon (what the CLI asks it) and answers its JSON. */
+const post = async (command: string) => {
+  const r = await fetch(`http://127.0.0.1:${s.port}/devtools/page/${command}`, {
     method: "POST",
     headers: { authorization: `Bearer ${s.secret}`, "content-type": "application/json" },
     body: "{}",
   });
-  await r.json();
+  if (!r.ok) throw new Error(`${command}: ${r.status} ${await r.text()}`);
+  return await r.json();
+};
+const route = async () => {
+  const t0 = performance.now();
+  await post("draft");
   return performance.now() - t0;
 };
 console.log(`load: ${(await Deno.readTextFile("/proc/loadavg").catch(() => "?")).trim()}`);
@@ -58,8 +63,8 @@ for (const [name, url, ready] of pages) {
   }
   const d = JSON.parse(out);
   const after = d.coverage.after;
-  const snap = await s.run(["snapshot", "--json"]);
-  const elements = JSON.parse(snap.stdout).page?.elements ?? "?";
+  // The elements the page script walked: the daemon's snapshot payload says it (`snapshot --json` does not).
+  const elements = (await post("snapshot")).page.elements as number;
   const t1 = `${after.t1}/${after.interactive} (${Math.round((after.t1 * 100) / Math.max(1, after.interactive))}%)`;
   console.log(
     `${name.padEnd(25)} ${String(elements).padStart(8)}  ${String(d.components.length).padStart(5)}  ${t1.padEnd(13)} ${

@@ -32,12 +32,90 @@ interface DraftJson {
   known: Array<{ name: string; by: string }>;
   coverage: { before: { interactive: number }; after: { interactive: number; t1: number; t3: number } };
   gaveUp: unknown[];
+  extends: { name: string; route: string } | null;
 }
 
 async function ok(s: TestSession, args: string[]) {
   const r = await s.run(args);
   assert.equal(r.code, 0, `${args.join(" ")}: ${r.stdout}\n${r.stderr}`);
   return r;
+}
+
+/** The snapshot's `[Coverage]` counts. */
+interface Tiers {
+  interactive: number;
+  t1: number;
+  t2: number;
+  t3: number;
+}
+
+/**
+ * A small site of several pages on the loopback: a home page linking to an about page, three item pages of one
+ * shape, and links no crawler may follow (logout, a DELETE link, a download, another origin). Records every path
+ * asked for.
+ */
+function multiPageSite(): AsyncDisposable & { origin: string; asked: string[] } {
+  const asked: string[] = [];
+  const page = (title: string, body: string) =>
+    new Response(
+      `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title></head><body>` +
+        `<header><nav aria-label="Site"><a href="/">Home</a> <a href="/about">About</a></nav></header>` +
+        `<main><h1>${title}</h1>${body}</main></body></html>`,
+      { headers: { "content-type": "text/html; charset=utf-8" } },
+    );
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, (req) => {
+    const path = new URL(req.url).pathname;
+    asked.push(`${req.method} ${path}`);
+    if (path === "/") {
+      return page(
+        "Welcome",
+        `<ul class="items">${
+          [1, 2, 3].map((i) => `<li class="item"><a href="/items/${i}">Item ${i}</a></li>`).join("")
+        }</ul><a href="/docs/intro">Intro</a> <a href="/docs/setup">Setup</a> <a href="/docs/faq">FAQ</a> <a href="/logout">Log out</a> <a href="/items/1/purge" data-method="delete">Purge</a> ` +
+          `<a href="/export.csv" download>Export</a> <a href="http://example.invalid/elsewhere">Elsewhere</a>`,
+      );
+    }
+    // Three pages under /docs/ fold into one pattern by their number, but each has a structure of its own.
+    if (path === "/docs/intro") {
+      return page(
+        "Introduction",
+        `<form aria-label="Subscribe"><input name="email" aria-label="Email"><button>Join</button></form>`,
+      );
+    }
+    if (path === "/docs/setup") {
+      return page(
+        "Setup guide",
+        `<ol class="steps">${
+          ["Install", "Configure", "Run"].map((t) =>
+            `<li class="step" data-step="${t}">${t} <button>Done</button></li>`
+          )
+            .join("")
+        }</ol>`,
+      );
+    }
+    if (path === "/docs/faq") {
+      return page(
+        "Questions",
+        `<details><summary>Why?</summary>Because.</details><details><summary>How?</summary>So.</details>`,
+      );
+    }
+    if (path === "/about") {
+      return page(
+        "About us",
+        `<form aria-label="Contact"><input name="email" aria-label="Email"><button>Send</button></form>`,
+      );
+    }
+    const item = /^\/items\/(\d)$/.exec(path);
+    if (item) return page(`Item ${item[1]}`, `<p class="price">£${item[1]}0</p><button id="buy">Buy</button>`);
+    return new Response("gone", { status: 404 });
+  });
+  return {
+    origin: `http://127.0.0.1:${server.addr.port}`,
+    asked,
+    async [Symbol.asyncDispose]() {
+      await server.shutdown();
+    },
+  };
 }
 
 /** The probe's live count (its daemon route: the check runs once per component, the CLI's spawn would dominate). */
@@ -53,22 +131,25 @@ async function probeCount(s: TestSession, selector: string): Promise<number> {
   return r.live;
 }
 
-/** {@linkcode coverage} once the session serves a corpus with components (bounded: 15 s). */
-async function servedCoverage(s: TestSession): Promise<{ interactive: number; t1: number; t3: number }> {
+/** {@linkcode coverage} once the session serves the corpus just written (`served` tells; bounded: 15 s). */
+async function servedCoverage(
+  s: TestSession,
+  served = (c: Tiers) => c.t1 > 0,
+): Promise<Tiers> {
   const deadline = Date.now() + 15_000;
   for (;;) {
     const c = await coverage(s);
-    if (c.t1 > 0 || Date.now() > deadline) return c;
+    if (served(c) || Date.now() > deadline) return c;
     await new Promise((r) => setTimeout(r, 200));
   }
 }
 
 /** The snapshot's own `[Coverage]` line, as numbers. */
-async function coverage(s: TestSession): Promise<{ interactive: number; t1: number; t3: number }> {
+async function coverage(s: TestSession): Promise<Tiers> {
   const out = (await ok(s, ["snapshot", "--coverage"])).stdout;
-  const m = /\[Coverage\] (\d+) interactive: (\d+) T1 direct · \d+ T2 scoped · (\d+) T3 orphaned/.exec(out);
+  const m = /\[Coverage\] (\d+) interactive: (\d+) T1 direct · (\d+) T2 scoped · (\d+) T3 orphaned/.exec(out);
   assert.ok(m, out);
-  return { interactive: Number(m[1]), t1: Number(m[2]), t3: Number(m[3]) };
+  return { interactive: Number(m[1]), t1: Number(m[2]), t2: Number(m[3]), t3: Number(m[4]) };
 }
 
 Deno.test({
@@ -111,6 +192,12 @@ Deno.test({
           }
           assert.match(c.name, /^[A-Z][A-Za-z0-9]*$/);
         }
+        if (name === "grid") {
+          // Odd and even rows (tabulator-row-odd/-even) are one component, told apart by a property.
+          const rows = r.components.filter((c) => /tabulator-row/.test(c.selector));
+          assert.deepEqual(rows.map((c) => [c.kind, c.intended > 10]), [["repeated", true]], JSON.stringify(rows));
+          assert.doesNotMatch(rows[0]!.selector, /odd|even/);
+        }
         const names = r.components.map((c) => c.name);
         assert.equal(new Set(names).size, names.length, "names unique");
 
@@ -130,11 +217,124 @@ Deno.test({
 
         // With the view in the corpus, a new draft leaves every component to it: nothing is duplicated.
         const rerun = JSON.parse((await ok(s, ["draft", "--json"])).stdout) as DraftJson;
+        assert.deepEqual(rerun.extends, r.view);
         assert.deepEqual(rerun.components, []);
         assert.ok(rerun.known.length > 0);
         await Deno.remove(join(s.cwd, file));
       });
     }
+
+    await t.step("a page a view serves: the draft adds to that view, where it is declared", async () => {
+      await ok(s, ["browser", "navigate", apps.origin + APP_PAGES.grid]);
+      await ok(s, ["browser", "wait-for", "--selector", "body[data-ready]", "--timeout-ms", "20000"]);
+      const file = join(".mapper", "people.yaml");
+      const mine = "version: 1\n\nviews:\n  - name: People # by hand\n    route: /grid.html\n    components:\n" +
+        "      - name: PeopleTable\n        selector: '#people'\n";
+      await Deno.writeTextFile(join(s.cwd, file), mine);
+      assert.ok((await servedCoverage(s, (c) => c.t2 > 0)).t2 > 0, "the table's insides are scoped by the view");
+      const printed = await ok(s, ["draft"]);
+      assert.match(printed.stderr, /^draft: additions to view People \(\/grid\.html\), which serves /);
+      assert.match(
+        printed.stdout,
+        /^# additions to view People \(\/grid\.html\) in \.mapper\/people\.yaml: paste under/,
+      );
+      assert.doesNotMatch(printed.stdout, /views:|PeopleTable/);
+      // Elsewhere it would declare the view twice: refused, nothing written.
+      const elsewhere = await s.run(["draft", "--out", "other.yaml"]);
+      assert.equal(elsewhere.code, 2, elsewhere.stderr);
+      assert.match(elsewhere.stderr, /view People serves this page; .* pass --out \.mapper\/people\.yaml --force/);
+      await assert.rejects(Deno.stat(join(s.cwd, "other.yaml")), Deno.errors.NotFound);
+      assert.equal((await s.run(["draft", "--out", file])).code, 2, "never over the file without --force");
+      await ok(s, ["draft", "--out", file, "--force"]);
+      const text = await Deno.readTextFile(join(s.cwd, file));
+      assert.match(text, /- name: People # by hand\n/);
+      assert.equal(text.match(/^ {2}- name: /gm)?.length, 1, "one view");
+      assert.match(text, /- name: PeopleTable\n {8}selector: '#people'\n {6}- name: /);
+      const after = await servedCoverage(s, (c) => c.t3 === 0);
+      assert.equal(after.t3, 0);
+      assert.ok(after.t1 >= 0.8 * after.interactive, `T1 ${after.t1} of ${after.interactive}`);
+      assert.match((await ok(s, ["validate"])).stdout, /no problems/);
+      assert.match((await ok(s, ["lint"])).stdout, /no lint findings/);
+      await ok(s, ["fmt", "--check"]);
+      const rerun = JSON.parse((await ok(s, ["draft", "--json"])).stdout) as DraftJson;
+      assert.deepEqual(rerun.components, []);
+      await Deno.remove(join(s.cwd, file));
+    });
+
+    await t.step(
+      "--all: a view per route of the pages one link away, never a logout, non-GET or foreign link",
+      async () => {
+        await using site = multiPageSite();
+        await ok(s, ["browser", "navigate", `${site.origin}/`]);
+        const views = join(s.cwd, ".mapper/views");
+        // Never over a file without --force, and then nothing at all is written.
+        await Deno.mkdir(views);
+        await Deno.writeTextFile(join(views, "about-us.yaml"), "version: 1\n");
+        const refused = await s.run(["draft", "--all", "--out", ".mapper/views"]);
+        assert.equal(refused.code, 2, refused.stderr);
+        assert.match(
+          refused.stderr,
+          /^mapper draft: \.mapper\/views\/about-us\.yaml exists; draft never overwrites a file/,
+        );
+        assert.deepEqual((await Array.fromAsync(Deno.readDir(views))).map((e) => e.name), ["about-us.yaml"]);
+        assert.equal(await Deno.readTextFile(join(views, "about-us.yaml")), "version: 1\n");
+        await Deno.remove(join(views, "about-us.yaml"));
+        site.asked.length = 0;
+
+        const r = await ok(s, ["draft", "--all", "--out", ".mapper/views"]);
+        assert.match(r.stdout, /^draft: view Welcome \(\/\) from /m);
+        assert.match(r.stdout, /^draft: view AboutUs \(\/about\) from /m);
+        assert.match(r.stdout, /^draft: view Item1 \(\/items\/:id\) from /m);
+        // /docs/intro, /docs/setup, /docs/faq fold into /docs/:id, but their structures differ: a route each.
+        assert.match(r.stdout, /^draft: view Introduction \(\/docs\/intro\) from /m);
+        assert.match(r.stdout, /^draft: view SetupGuide \(\/docs\/setup\) from /m);
+        assert.match(r.stdout, /^draft: view Questions \(\/docs\/faq\) from /m);
+        assert.match(r.stdout, /^ {2}3 links of this route folded into it$/m);
+        assert.match(
+          r.stdout,
+          /^draft --all: 6 views from 7 pages of http:\/\/127\.0\.0\.1:\d+ \(one view per route, at most 20 pages\) · 6 files written$/m,
+        );
+        assert.match(r.stdout, /skipped http:\/\/127\.0\.0\.1:\d+\/logout — not followed: reads as logout/);
+        assert.match(r.stdout, /skipped http:\/\/127\.0\.0\.1:\d+\/items\/1\/purge — not followed: a DELETE link/);
+        assert.match(r.stdout, /skipped http:\/\/127\.0\.0\.1:\d+\/export\.csv — not followed: a download/);
+        // Nothing the crawl must not touch was asked for; two item pages (one structure) stand for the three.
+        const gets = site.asked.filter((a) => !a.endsWith("/favicon.ico"));
+        assert.deepEqual([...new Set(gets)].sort(), [
+          "GET /",
+          "GET /about",
+          "GET /docs/faq",
+          "GET /docs/intro",
+          "GET /docs/setup",
+          "GET /items/1",
+          "GET /items/2",
+        ]);
+        const files = (await Array.fromAsync(Deno.readDir(views))).map((e) => e.name).sort();
+        assert.deepEqual(files, [
+          "about-us.yaml",
+          "introduction.yaml",
+          "item1.yaml",
+          "questions.yaml",
+          "setup-guide.yaml",
+          "welcome.yaml",
+        ]);
+        assert.match(await Deno.readTextFile(join(s.cwd, ".mapper/views/item1.yaml")), /route: \/items\/:id\n/);
+        // The tab is back where it was.
+        assert.equal(
+          JSON.parse((await ok(s, ["browser", "eval", "location.href", "--json"])).stdout).value,
+          `${site.origin}/`,
+        );
+        assert.match((await ok(s, ["validate"])).stdout, /no problems/);
+        assert.match((await ok(s, ["lint"])).stdout, /no lint findings/);
+        await ok(s, ["fmt", "--check"]);
+        // With the views in the corpus, each page is its view's: nothing new to write, nothing duplicated.
+        const mapped = await ok(s, ["draft", "--all", "--out", "more"]);
+        assert.match(mapped.stdout, /· 0 files written/);
+        assert.match(mapped.stdout, /not written: view Welcome serves it/);
+        await assert.rejects(Deno.stat(join(s.cwd, "more")), Deno.errors.NotFound);
+        assert.equal((await s.run(["draft", "--all"])).code, 2, "--all needs --out DIR");
+        await Deno.remove(views, { recursive: true });
+      },
+    );
 
     await t.step("--out: never over a file without --force; a link there is replaced, not followed", async () => {
       const target = join(s.cwd, "mine.yaml");
@@ -152,6 +352,10 @@ Deno.test({
       assert.match(await Deno.readTextFile(join(s.cwd, "link.yaml")), /^version: 1\n/);
       await ok(s, ["draft", "--out", "mine.yaml", "--force"]);
       assert.match(await Deno.readTextFile(target), /^version: 1\n/);
+      // --json goes to stdout; the file holds the YAML.
+      const json = JSON.parse((await ok(s, ["draft", "--out", "json.yaml", "--json"])).stdout) as DraftJson;
+      assert.equal(json.written, "json.yaml");
+      assert.equal(await Deno.readTextFile(join(s.cwd, "json.yaml")), json.yaml);
     });
   },
 });

@@ -52,4 +52,5 @@ export {
 } from "./envelope.ts";
 export { DEFAULT_CORPUS_DIR, findCorpusDir, resolveCorpusDir } from "./dir.ts";
 export { canonicalize, type CanonicalResult } from "./canonical.ts";
+export { addToView, type AddToViewResult } from "./add_to_view.ts";
 export type { Io, Sink } from "../io.ts";

@@ -102,7 +102,11 @@ export function registerKit(program: Command, ctx: CliContext): void {
     .command("draft")
     .description("a first view for the live page: landmarks, forms, repeated cards/rows, controls, each probed")
     .option("--url <url>", "open this URL in the tab first (only when it shows another page)")
-    .option("--out <file>", "write the view file there (never over an existing file without --force)")
+    .option(
+      "--out <file>",
+      "write the view file there (never over an existing file without --force); a directory with --all",
+    )
+    .option("--all", "every page the current one links to on its origin (at most 20, one per route): a file per view")
     .option("--force", "replace --out, and write it even when a hard check fails")
     .option("--view <name>", "the view's name (default: from the page's h1 or title)")
     .option("--route <route>", "the view's route (default: the URL's path, ids and slugs as :id)")
@@ -114,7 +118,12 @@ export function registerKit(program: Command, ctx: CliContext): void {
       "\nBuilt from what suggest and gap find, each selector ranked as they rank them and counted live: exactly the\n" +
         "elements it is meant for. Components the corpus already has are left to it. Prints the YAML (the report on\n" +
         "stderr) or writes it with --out; says the coverage before and after and every interactive node it gave up\n" +
-        "on. Exit 1 when a selector does not match exactly what it names (nothing written unless --force).",
+        "on. Exit 1 when a selector does not match exactly what it names (nothing written unless --force).\n" +
+        "A page a view serves already gets the components that view lacks: printed to paste under it, or added with\n" +
+        "--out naming the file that declares it (and --force).\n" +
+        "--all --out DIR: the current page and each page it links to on its origin (never a logout-like, download or\n" +
+        "non-GET link), at most 20 pages; pages of one route pattern are one view when their structure matches, else\n" +
+        "a view each. One file per view in DIR.",
     )
     .action(async (o) => {
       const { runDraft } = await kitCommands();
@@ -127,6 +136,7 @@ export function registerKit(program: Command, ctx: CliContext): void {
         force: o.force === true,
         view: o.view,
         route: o.route,
+        all: o.all === true,
       }, ctx.io);
     });
 

@@ -46,10 +46,14 @@ export function nearestHooked(el: OfflineElement): { element: OfflineElement; ho
   return null;
 }
 
-/** The value-free shape of an element: tag, stable classes (sorted), `[type=…]`, the names of its data hooks. */
-export function leafShape(el: OfflineElement): string {
+/**
+ * The value-free shape of an element: tag, stable classes (sorted), `[type=…]`, the names of its data hooks. With
+ * `classes: false` its structure alone (what a grid's odd and even rows share: they differ by a class).
+ */
+export function leafShape(el: OfflineElement, opts: { classes?: boolean } = {}): string {
   let shape = el.name;
-  for (const cls of stableClasses(el).filter((c) => !isUtilityClass(c)).sort()) shape += `.${cls}`;
+  const classes = opts.classes === false ? [] : stableClasses(el).filter((c) => !isUtilityClass(c)).sort();
+  for (const cls of classes) shape += `.${cls}`;
   const type = el.attrs["type"];
   if (type && (el.name === "input" || el.name === "button")) shape += `[type=${type.toLowerCase()}]`;
   const data = Object.keys(el.attrs).filter((a) => a.startsWith("data-") && !/^data-v-/.test(a)).sort();

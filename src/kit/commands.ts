@@ -5,10 +5,10 @@
  * @module
  */
 import { exists } from "../files.ts";
-import { resolve } from "node:path";
+import { relative, resolve } from "node:path";
 import type { Io } from "../io.ts";
 import { findCorpusDirUp, load } from "../corpus/mod.ts";
-import { ProblemsFound, UsageError } from "../errors.ts";
+import { DataError, ProblemsFound, UsageError } from "../errors.ts";
 import { pageCall } from "../see/client.ts";
 import { writeResult } from "../see/output.ts";
 import { formatProbe, type ProbeResult } from "./probe.ts";
@@ -17,8 +17,10 @@ import { formatSuggest, type SuggestKindGroup, type SuggestResult, suggestYaml }
 import { formatInspect, type InspectResult } from "./inspect.ts";
 import { type ExplainPick, type ExplainResult, formatExplain } from "./explain.ts";
 import { type DraftResult, formatDraftReport } from "./draft.ts";
+import { runDraftAll } from "./draft_all.ts";
 import { writeUserFile } from "../user_file.ts";
-import { canonicalize } from "../authoring/mod.ts";
+import { escapeControls } from "../terminal.ts";
+import { addToView, canonicalize } from "../authoring/mod.ts";
 
 /** Flags every kit command shares. */
 export interface KitCommon {
@@ -231,17 +233,22 @@ export interface DraftCliOptions extends KitCommon {
   view?: string | undefined;
   /** `--route R`. */
   route?: string | undefined;
+  /** `--all`: every page one link away, one file per view under `--out DIR`. */
+  all?: boolean;
 }
 
-/** The names a corpus uses (views and components): a draft never reuses one. */
-async function corpusNames(dir: string | undefined): Promise<string[]> {
-  if (dir === undefined) return [];
+/** What a draft needs of the corpus: the names it uses (never reused) and where each view is declared. */
+async function corpusFacts(dir: string | undefined): Promise<{ taken: string[]; files: Map<string, string> }> {
+  if (dir === undefined) return { taken: [], files: new Map() };
   const { corpus } = await load(dir, { tolerant: true });
-  return [
-    ...corpus.views.map((v) => v.name),
-    ...corpus.globals.map((c) => c.name),
-    ...corpus.views.flatMap((v) => v.components.map((c) => c.name)),
-  ];
+  return {
+    taken: [
+      ...corpus.views.map((v) => v.name),
+      ...corpus.globals.map((c) => c.name),
+      ...corpus.views.flatMap((v) => v.components.map((c) => c.name)),
+    ],
+    files: new Map(corpus.views.map((v) => [v.name, v.location.file])),
+  };
 }
 
 /**
@@ -252,31 +259,77 @@ async function corpusNames(dir: string | undefined): Promise<string[]> {
  */
 export async function runDraft(opts: DraftCliOptions, io: Io): Promise<number> {
   const dir = opts.dir !== undefined ? resolve(io.cwd, opts.dir) : findCorpusDirUp(io.cwd);
+  if (opts.all === true) {
+    if (opts.out === undefined || opts.out === "-") {
+      throw new UsageError("draft --all writes one file per view: it needs --out DIR", {
+        hint: "pass a directory, e.g. --out .mapper/views",
+      });
+    }
+    const one = opts.view !== undefined ? "--view" : opts.route !== undefined ? "--route" : opts.url ? "--url" : null;
+    if (one !== null) {
+      throw new UsageError(`${one} names one page; draft --all drafts the pages the current one links to`, {
+        hint: "leave it out (open the start page first with 'mapper browser navigate URL')",
+      });
+    }
+    const { taken } = await corpusFacts(dir);
+    return await runDraftAll({ ...opts, out: opts.out, taken }, io);
+  }
   const target = opts.out !== undefined && opts.out !== "-" ? resolve(io.cwd, opts.out) : undefined;
   if (target !== undefined && !opts.force && await exists(target)) {
     throw new UsageError(`${opts.out} exists; draft never overwrites a file`, {
       hint: "pass --force to replace it, or give another --out",
     });
   }
+  const facts = await corpusFacts(dir);
   const r = await pageCall<DraftResult>(opts.dir, io, "draft", {
     tab: opts.tab,
     url: opts.url,
     view: opts.view,
     route: opts.route,
-    taken: await corpusNames(dir),
+    taken: facts.taken,
   });
-  // The file is written canonical, so `mapper fmt --check` passes on it as drafted.
-  const canonical = canonicalize(r.yaml);
-  const yaml = canonical.kind === "ok" ? canonical.text : r.yaml;
   const failed = r.checks.exact.length + r.checks.distinct.length > 0;
+  let yaml: string;
   let written: string | null = null;
-  if (target !== undefined && (!failed || opts.force)) {
-    await writeUserFile(target, yaml, opts.out);
-    written = opts.out!;
+  if (r.extends !== null) {
+    // Additions to a view the corpus has: printed as a list to paste, or added where the view is declared.
+    const home = facts.files.get(r.extends.name);
+    const shown = home === undefined ? "the corpus" : relative(io.cwd, home) || home;
+    // One comment line, whatever the names hold.
+    const view = escapeControls(`view ${r.extends.name} (${r.extends.route}) in ${shown}`);
+    yaml = r.yaml === ""
+      ? `# ${view} has everything the draft finds\n`
+      : `# additions to ${view}: paste under its components:\n${r.yaml}`;
+    if (target !== undefined) {
+      if (home === undefined || resolve(io.cwd, home) !== target) {
+        throw new UsageError(`view ${r.extends.name} serves this page; draft adds to it where it is declared`, {
+          hint: home === undefined
+            ? "load the corpus with --dir, or leave out --out to print the additions"
+            : `pass --out ${shown} --force to add the components there, or leave out --out to print them`,
+        });
+      }
+      const merged = addToView(await Deno.readTextFile(target), r.extends.name, r.yaml);
+      if (merged.kind !== "ok") {
+        throw new DataError(`${opts.out}: ${merged.message}`, { hint: "fix the file, then run draft again" });
+      }
+      if (!failed || opts.force) {
+        const canonical = canonicalize(merged.text);
+        await writeUserFile(target, canonical.kind === "ok" ? canonical.text : merged.text, opts.out);
+        written = opts.out!;
+      }
+    }
+  } else {
+    // The file is written canonical, so `mapper fmt --check` passes on it as drafted.
+    const canonical = canonicalize(r.yaml);
+    yaml = canonical.kind === "ok" ? canonical.text : r.yaml;
+    if (target !== undefined && (!failed || opts.force)) {
+      await writeUserFile(target, yaml, opts.out);
+      written = opts.out!;
+    }
   }
   const report = formatDraftReport(r, written);
   if (opts.json) {
-    await writeResult(io, opts, "", { ...r, yaml, written });
+    await writeResult(io, { json: true }, "", { ...r, yaml, written }); // never to --out: that is the YAML's
   } else if (target === undefined) {
     io.stdout.write(yaml);
     io.stderr.write(report);

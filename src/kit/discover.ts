@@ -22,6 +22,7 @@ import { pageCall } from "../see/client.ts";
 import { writeResult } from "../see/output.ts";
 import { escapeControls } from "../terminal.ts";
 import { readCaptures } from "./captures.ts";
+import { isCatchAll } from "./draft.ts";
 
 /** A link found on a page. */
 export interface FoundLink {
@@ -29,6 +30,31 @@ export interface FoundLink {
   url: string;
   /** Whether the element was visible. */
   visible: boolean;
+  /** Why following it could change something (`draft --all` never does), else absent. */
+  unsafe?: string;
+}
+
+/** Words of a URL that ends a session or changes data when fetched: a crawler never follows it. */
+const UNSAFE_URL =
+  /(^|[/?&=_.-])(log-?out|log-?off|sign-?out|sign-?off|logoff|exit|delete|destroy|remove|unsubscribe|revoke|deactivate|reset)([/?&=_.-]|$)/i;
+
+/**
+ * Why following a link could do more than read a page: a non-GET link (`data-method`, `data-turbo-method` other than
+ * `get`: frameworks send those as POST/DELETE), a download, or a URL that reads as logout or a destructive action.
+ */
+export function unsafeLink(attrs: Readonly<Record<string, string>>, url: string): string | undefined {
+  const method = (attrs["data-method"] ?? attrs["data-turbo-method"] ?? "get").toLowerCase();
+  if (method !== "get") return `a ${method.toUpperCase()} link`;
+  if (attrs["download"] !== undefined) return "a download";
+  const u = new URL(url);
+  let path = u.pathname + u.search;
+  try {
+    path = decodeURIComponent(path);
+  } catch {
+    // kept encoded
+  }
+  const word = UNSAFE_URL.exec(path)?.[2];
+  return word === undefined ? undefined : `reads as ${word.toLowerCase()}`;
 }
 
 /** The links of a captured tree (every root), resolved against the page URL (a frame's against its own). */
@@ -43,7 +69,9 @@ export function linksOf(tree: CapturedTree["tree"]): FoundLink[] {
         const href = c.attrs.href;
         if ((c.tag === "a" || c.tag === "area") && href !== undefined) {
           try {
-            out.push({ url: new URL(href, base).href, visible: c.visible === true });
+            const url = new URL(href, base).href;
+            const unsafe = unsafeLink(c.attrs, url);
+            out.push({ url, visible: c.visible === true, ...(unsafe ? { unsafe } : {}) });
           } catch {
             // not a URL: nothing to map
           }
@@ -148,7 +176,7 @@ export function foldLinks(
     if (!p) {
       const best = corpus ? matchViews(corpus.views, it.url)[0] : undefined;
       const route = best?.view.route ?? null;
-      const catchAll = route !== null && parseRoute(route).some((s) => s.kind === "globstar");
+      const catchAll = route !== null && isCatchAll(route);
       const re = new RegExp(
         "^" + it.segs.map((s) => (s === ":id" ? "/[^/]+" : "/" + s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))).join("") +
           "/?$",

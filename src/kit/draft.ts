@@ -12,6 +12,7 @@
  *
  * @module
  */
+import { parseRoute } from "../../assets/extension/resolver.js";
 import type { ClaimComponent, OfflineElement } from "../offline/mod.ts";
 import { candidatesFor, compoundsOf } from "./candidates.ts";
 import { clusterNodes, parentAcross } from "./clusters.ts";
@@ -74,11 +75,16 @@ export interface DraftResult {
   tab: string;
   /** Page URL. */
   url: string;
-  /** The view drafted. */
+  /** The view drafted (or extended). */
   view: { name: string; route: string };
   /** The view that serves the URL already (`null`: none). */
   existingView: string | null;
-  /** The file's text. */
+  /**
+   * The view this draft adds to (`null`: a new view): the one serving the URL, unless its route is a catch-all
+   * (`**`), which swallows structurally different pages; those get a view of their own.
+   */
+  extends: { name: string; route: string } | null;
+  /** The file's text, or with {@linkcode extends} the components to add under that view's `components:`. */
   yaml: string;
   /** Its components, in declaration order. */
   components: DraftComponent[];
@@ -106,6 +112,11 @@ const MAX_DEPTH = 3;
 
 /** A component being drafted: a proposal of `suggest`'s, or a cluster (`kind: "cluster"`). */
 type Part = Omit<Proposal, "kind"> & { kind: string; generic?: boolean };
+
+/** Whether a route is a catch-all: a `**` segment, which swallows structurally different pages. */
+export function isCatchAll(route: string): boolean {
+  return parseRoute(route).some((s: { kind: string }) => s.kind === "globstar");
+}
 
 /** A URL's path with ids folded: digits, UUIDs, hex runs of eight or more, slugs holding a digit → `:id`. */
 export function routeOf(url: string): string {
@@ -172,8 +183,11 @@ export async function draft(page: KitPage, opts: DraftOptions = {}): Promise<Dra
     taken.add(n);
     return n;
   };
-  const view = unique(opts.view ?? viewName(page));
-  const route = opts.route ?? routeOf(page.url);
+  // A URL a view serves already (not by a catch-all) gets additions to that view, never a second view.
+  const served = page.source.tree.view;
+  const extending = served && !isCatchAll(served.route) ? served : null;
+  const view = extending ? extending.name : unique(opts.view ?? viewName(page));
+  const route = extending ? extending.route : opts.route ?? routeOf(page.url);
 
   // 1. What suggest proposes, less what the corpus claims already and anything positional.
   const known: Array<{ name: string; by: string }> = [];
@@ -384,7 +398,8 @@ export async function draft(page: KitPage, opts: DraftOptions = {}): Promise<Dra
     url: page.url,
     view: { name: view, route },
     existingView: existing,
-    yaml: draftYaml({ name: view, route, url: page.url }, components),
+    extends: extending ? { name: extending.name, route: extending.route } : null,
+    yaml: extending ? componentsYaml(components) : draftYaml({ name: view, route, url: page.url }, components),
     components,
     known,
     coverage: { before, after: tiersOf(after) },
@@ -405,6 +420,15 @@ export function draftYaml(
 ): string {
   const out = ["version: 1", "", "views:", `  - name: ${view.name}`, `    route: ${q(view.route)}`];
   out.push(`    url: ${q(view.url)}`);
+  if (components.some((c) => c.parent === null)) {
+    out.push("    components:", componentsYaml(components, "      ").trimEnd());
+  }
+  return out.join("\n") + "\n";
+}
+
+/** The top components as a YAML list (at `indent`), each followed by its children. */
+export function componentsYaml(components: readonly DraftComponent[], indent = ""): string {
+  const out: string[] = [];
   const emit = (c: DraftComponent, indent: string) => {
     out.push(`${indent}- name: ${c.name}`, `${indent}  selector: ${q(c.written)}`);
     if (c.properties.length) {
@@ -419,12 +443,8 @@ export function draftYaml(
       for (const k of kids) emit(k, `${indent}    `);
     }
   };
-  const top = components.filter((c) => c.parent === null);
-  if (top.length) {
-    out.push("    components:");
-    for (const c of top) emit(c, "      ");
-  }
-  return out.join("\n") + "\n";
+  for (const c of components) if (c.parent === null) emit(c, indent);
+  return out.length ? out.join("\n") + "\n" : "";
 }
 
 /** `draft`'s report (the YAML goes to stdout or the file; this to stderr or after it). */
@@ -436,9 +456,11 @@ export function formatDraftReport(r: DraftResult, written: string | null): strin
     }`;
   const probed = r.components.length - r.checks.exact.length;
   const lines = [
-    `draft: view ${r.view.name} (${r.view.route}) from ${r.url}${
-      r.existingView ? ` (already served by view ${r.existingView})` : ""
-    }`,
+    r.extends
+      ? `draft: additions to view ${r.extends.name} (${r.extends.route}), which serves ${r.url}`
+      : `draft: view ${r.view.name} (${r.view.route}) from ${r.url}${
+        r.existingView ? ` (served now only by catch-all view ${r.existingView})` : ""
+      }`,
     `  ${r.components.length} components · probed ${probed}/${r.components.length} exact${
       r.known.length ? ` · ${r.known.length} left to the corpus (${r.known.map((k) => k.by).join(", ")})` : ""
     }`,

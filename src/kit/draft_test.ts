@@ -55,8 +55,9 @@ function shop() {
   );
 }
 
-function page(components: Array<[string, string]> = []) {
+function page(components: Array<[string, string]> = [], view: { name: string; route: string } | null = null) {
   const captured = shop();
+  captured.tree.view = view;
   let calls = 0;
   const p = new KitPage({
     tree: captured.tree,
@@ -139,4 +140,55 @@ Deno.test("draft - the same page gives the same file; names never reuse the corp
   assert.equal(a.view.name, "OurMugs2");
   assert.ok(a.components.some((c) => c.name === "Card2"));
   assert.ok(!a.components.some((c) => c.name === "Card"));
+});
+
+Deno.test("draft - odd and even rows of a grid are one component, told apart by a property", async () => {
+  const rows = Array.from({ length: 6 }, (_, i) =>
+    h(
+      "div",
+      { class: `tabulator-row tabulator-selectable tabulator-row-${i % 2 ? "even" : "odd"}`, $: { role: "row" } },
+      h("div", { class: "tabulator-cell", $: { role: "gridcell" } }, `Person ${i}`),
+      h("div", { class: "tabulator-cell", $: { role: "gridcell" } }, `${20 + i}`),
+    ));
+  const captured = tree(
+    h(
+      "html",
+      {},
+      h("body", {}, h("main", { $: { role: "main" } }, h("h1", {}, "People"), h("div", { class: "rows" }, ...rows))),
+    ),
+    "https://grid.test/people",
+  );
+  const p = new KitPage({
+    tree: captured.tree,
+    tab: "ABCDEF1234",
+    components: [],
+    live(selectors): Promise<LiveAnswer[]> {
+      return Promise.resolve(selectors.map((s) => ({ ids: engine.query(p.doc, s).all.map((e) => Number(e.node.id)) })));
+    },
+  }, engine);
+  const r = await draft(p);
+  const repeated = r.components.filter((c) => c.kind === "repeated");
+  assert.deepEqual(repeated.map((c) => [c.name, c.intended]), [["TabulatorRow", 6]], JSON.stringify(r.components));
+  assert.doesNotMatch(repeated[0]!.selector, /odd|even/);
+  assert.equal(repeated[0]!.properties[0]?.distinct, 6);
+  assert.deepEqual(r.checks, { exact: [], distinct: [] });
+});
+
+Deno.test("draft - a page a view serves gets additions to that view, never a second view or a copy", async () => {
+  const view = { name: "Mugs", route: "/catalog/:slug/:id" };
+  const { page: p } = page([["SiteHeader", "header.site"], ["Card", "li.card"]], view);
+  const r = await draft(p, { taken: ["Mugs", "SiteHeader", "Card"] });
+  assert.deepEqual(r.extends, view);
+  assert.deepEqual(r.view, view);
+  // A list of components to add, no view around them; nothing the view has is there again.
+  assert.match(r.yaml, /^- name: /);
+  assert.doesNotMatch(r.yaml, /views:|route:|name: Card\n|li\.card'/);
+  assert.deepEqual(r.known.map((k) => k.by), ["SiteHeader", "Card"]);
+  assert.ok(r.components.some((c) => c.name === "AddToCartButton"));
+  assert.match(formatDraftReport(r, null), /^draft: additions to view Mugs \(\/catalog\/:slug\/:id\), which serves /);
+  // A catch-all swallows structurally different pages: the page gets a view of its own.
+  const wide = await draft(page([], { name: "Everything", route: "/**" }).page, { taken: ["Everything"] });
+  assert.equal(wide.extends, null);
+  assert.equal(wide.view.route, "/catalog/:id/:id");
+  assert.match(wide.yaml, /^version: 1\n\nviews:\n {2}- name: OurMugs\n/);
 });

@@ -231,19 +231,40 @@ export function proposals(page: KitPage, opts: { includeHidden?: boolean } = {})
     if (add("landmark", name, [el], null, [])) taken.add(el);
   }
 
-  // Repeated structures: siblings of one shape, three or more, with content.
+  // Repeated structures: siblings of one structure (tag, role, type, data hooks), three or more, with content. Their
+  // classes may differ (a grid's `row-odd`/`row-even`, a list's `active` item): one component when a selector takes
+  // them all and a property tells them apart, else one per class shape, as before.
   const groups = new Map<string, OfflineElement[]>();
   for (const el of elements) {
     if (INLINE.has(el.name) || el.parent === null) continue;
-    const key = `${parentKey(el)}\u0000${leafShape(el)}`;
+    const key = `${parentKey(el)}\u0000${leafShape(el, { classes: false })}`;
     const list = groups.get(key) ?? [];
     list.push(el);
     groups.set(key, list);
   }
+  const repeatable = (list: readonly OfflineElement[]) =>
+    list.length >= 3 && list.every((el) => el.children.length > 0 && textOf(el, 20) !== "") && similar(list);
+  const repeatedSets: OfflineElement[][] = [];
   for (const list of groups.values()) {
-    if (list.length < 3 || !list.every((el) => el.children.length > 0 && textOf(el, 20) !== "")) continue;
-    if (!similar(list)) continue;
-    const base = nameOf(list[0]!);
+    const byClass = new Map<string, OfflineElement[]>();
+    for (const el of list) {
+      const shape = leafShape(el);
+      const same = byClass.get(shape);
+      if (same) same.push(el);
+      else byClass.set(shape, [el]);
+    }
+    if (byClass.size > 1 && repeatable(list) && discriminator(page, list) !== null) {
+      const [best] = candidatesFor(page.doc, list, page.engine, { max: 1 });
+      if (best?.exact) {
+        repeatedSets.push(list);
+        continue;
+      }
+    }
+    repeatedSets.push(...byClass.values());
+  }
+  for (const list of repeatedSets) {
+    if (!repeatable(list)) continue;
+    const base = nameOf(list);
     const disc = discriminator(page, list);
     const draft = add("repeated", base, list, null, disc ? [disc] : []);
     if (!draft) continue;
@@ -334,9 +355,13 @@ export async function suggest(page: KitPage, opts: SuggestOptions = {}): Promise
   };
 }
 
-/** A name for an element: from its test id, component, custom tag, class or id, else its role. */
-function nameOf(el: OfflineElement): string {
-  const named = compoundsOf(el).find((c) => ["testid", "component", "custom", "class", "id"].includes(c.kind));
+/** A name for repeated elements: from a test id, component, custom tag, class or id they share, else their role. */
+function nameOf(list: readonly OfflineElement[]): string {
+  const el = list[0]!;
+  const shared = (selector: string) => list.every((e) => compoundsOf(e).some((c) => c.selector === selector));
+  const named = compoundsOf(el).find((c) =>
+    ["testid", "component", "custom", "class", "id"].includes(c.kind) && shared(c.selector)
+  );
   if (named) return hookName(named.selector);
   return `${pascal(el.node.role === "generic" ? el.name : el.node.role)}Item`;
 }

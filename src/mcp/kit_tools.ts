@@ -134,6 +134,7 @@ const draft = defineTool({
     omit: {
       "--out": "the YAML is the tool's answer; writing it is the separate step 'mapper draft --out FILE'",
       "--force": "the tool writes nothing",
+      "--all": "it writes a file per view; that is the separate step 'mapper draft --all --out DIR'",
     },
     describe: { tab: TAB },
   }),
