@@ -28,7 +28,7 @@ import { join } from "node:path";
 import { findMapperBinary, findReference, load, printTable, timeVariants, type Variant } from "./_compare.ts";
 import { baseEnv, mapperCommand, ROOT } from "../tests/_helpers.ts";
 import { formatConsoleList, formatNetworkList } from "../src/browser/format.ts";
-import type { ConsoleEntry, ListPayload, NetworkEntry } from "../src/browser/api.ts";
+import type { ConsoleEntry, ListPayload, NetworkEntry } from "../src/browser/daemon_api.ts";
 import { processStartTime } from "../src/browser/process.ts";
 import { startSite } from "../tests/site/server.ts";
 import { BROWSER, startSession, waitFor } from "../tests/site/harness.ts";

@@ -7,9 +7,9 @@
  * @module
  */
 import { dirname, join } from "node:path";
-import { assetsUnder } from "../src/assets.ts";
 import type { CdpConnection, CdpEvent } from "../src/browser/cdp.ts";
 import { chromiumArgs, launchChromium } from "../src/browser/chromium.ts";
+import { shippedExtension } from "../src/browser/extension.ts";
 import type { TempDir } from "./_helpers.ts";
 import { requireBrowser } from "./site/harness.ts";
 
@@ -33,10 +33,10 @@ export async function until<T>(
   throw new Error(`timed out waiting for ${what}${last ? `: ${last}` : ""}`);
 }
 
-/** Writes the bundled extension (exactly the files `src/assets.ts` embeds) under `dir`; returns its folder. */
+/** Writes the bundled extension under `dir` exactly as `mapper browser start` extracts it; returns its folder. */
 export async function unpackExtension(dir: TempDir): Promise<string> {
   const extDir = dir.join("extension");
-  for (const [rel, content] of assetsUnder("extension/")) {
+  for (const [rel, content] of shippedExtension()) {
     await Deno.mkdir(dirname(join(extDir, rel)), { recursive: true });
     await Deno.writeTextFile(join(extDir, rel), content);
   }

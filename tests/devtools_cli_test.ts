@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { assertGolden, runMapper, tempDir } from "./_helpers.ts";
-import { redactHeaders } from "../src/browser/api.ts";
+import { redactHeaders } from "../src/browser/daemon_api.ts";
 import { formatConsoleList, formatNetworkList } from "../src/browser/format.ts";
 
 const TAB_A = "3B52829CC055BCB8BA95A2496C0A3716";

@@ -151,15 +151,6 @@ Deno.test({
   assert.ok(logs(page).includes("[mapper] loaded 4 components from shop v1000"), logs(page).join("\n"));
   await until("the active view line", () => logs(page).some((l) => l.startsWith("[mapper] active view")));
   assert.ok(logs(page).includes("[mapper] active view on /items/42: Item"), logs(page).join("\n"));
-  // A page fetches none of the extension's files but the modules the content script imports (web-accessible).
-  for (const file of ["content.js", "manifest.json", "background.js", "side-panel.html"]) {
-    const seen = await evaluate(
-      page,
-      `fetch("chrome-extension://${extensionId}/${file}").then((r) => "status " + r.status, () => "blocked")`,
-    );
-    assert.equal(seen, "blocked", `a page fetched ${file}`);
-  }
-
   // A side panel (opened as a page of its own window) turns the overlay on and receives the relayed events.
   const { targetId: panelTarget } = await cdp.send<{ targetId: string }>("Target.createTarget", {
     url: `chrome-extension://${extensionId}/side-panel.html`,

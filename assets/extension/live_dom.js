@@ -1,9 +1,9 @@
 // @ts-check
 /// <reference lib="dom" />
 /// <reference lib="dom.iterable" />
-// The live page as every surface reads it: the page engine (snapshots and actions; `src/see/_script.ts` links this
+// The live page as every surface reads it: the page engine (snapshots and actions; `src/see/daemon/_script.ts` links this
 // module into the script it runs in an isolated world of the tab) and the extension's content script (which imports
-// it). One module, so they cannot drift:
+// it, and is shipped linked with it by the same linker). One module, so they cannot drift:
 // - the DOM adapter the resolver's `claimElements` (which component owns an element) and property extraction run over:
 //   the document, every open shadow root and same-origin frame document; parents are shadow-including;
 // - the ARIA role and the accessible name of an element, by dom-accessibility-api (the W3C rules, the implementation

@@ -3,7 +3,7 @@
 // which component owns each element (`claimElements`, over a small DOM adapter: the page engine, the extension and an
 // offline engine run the same one), property extraction (extract forms and transforms), and the extract-form check
 // `validate` uses. One implementation for every user: the extension (content script, panels, worker), the CLI
-// (`mapper match`, `explain`, `validate`), the browser session's request matching (`src/browser/match.ts`) and the
+// (`mapper match`, `explain`, `validate`), the browser session's request matching (`src/browser/traffic_match.ts`) and the
 // page engine (snapshots and actions).
 //
 // Rules for this file, so all of those can load it:

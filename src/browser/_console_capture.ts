@@ -6,7 +6,7 @@
  * @module
  */
 import type { KnownCdpEvent, Protocol } from "./cdp.ts";
-import type { ConsoleEntry, Frame, Level } from "./api.ts";
+import type { ConsoleEntry, Frame, Level } from "./daemon_api.ts";
 import { type RemoteObject, renderArgs, renderObject } from "./_render.ts";
 import { capText } from "./_pipe.ts";
 import { num, str, URL_CAP } from "./_fields.ts";

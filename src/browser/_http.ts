@@ -1,5 +1,5 @@
 /**
- * The devtools HTTP API handler (paths and payloads documented in `api.ts`). Pure request → response over a
+ * The devtools HTTP API handler (paths and payloads documented in `daemon_api.ts`). Pure request → response over a
  * collector and a corpus matcher, so it is testable without a server.
  *
  * @module
@@ -14,9 +14,9 @@ import {
   redactHeaders,
   type SessionPayload,
   type StatusPayload,
-} from "./api.ts";
+} from "./daemon_api.ts";
 import { BodyUnavailable, type Collector, type NetworkRecord, type Ring } from "./collector.ts";
-import type { CorpusMatcher } from "./match.ts";
+import type { CorpusMatcher } from "./traffic_match.ts";
 import { type FieldDefs, messageFields, requestFields } from "./fields.ts";
 import { formatConsoleList, formatNetworkList } from "./format.ts";
 
@@ -37,7 +37,7 @@ export interface ApiContext {
   shutdown(): void;
   /** Request/message property declarations of the current corpus (none when absent). */
   fields?: () => FieldDefs;
-  /** The page commands (`/devtools/page/<command>`, see `src/see/routes.ts`); `rest` follows `page/`. */
+  /** The page commands (`/devtools/page/<command>`, see `src/see/daemon/routes.ts`); `rest` follows `page/`. */
   page?: (req: Request, rest: readonly string[]) => Promise<Response>;
 }
 

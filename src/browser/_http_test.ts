@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import type { WireCorpus } from "../corpus/mod.ts";
 import { devtoolsHandler } from "./_http.ts";
 import { Collector } from "./collector.ts";
-import { compileMatcher } from "./match.ts";
+import { compileMatcher } from "./traffic_match.ts";
 import { formatConsoleList, formatNetworkList } from "./format.ts";
 import { fakeCdp, fetchDone, page, settle } from "./_testing.ts";
 

@@ -6,7 +6,7 @@
  * @module
  */
 import type { KnownCdpEvent, Protocol } from "./cdp.ts";
-import type { Header } from "./api.ts";
+import type { Header } from "./daemon_api.ts";
 import { capText } from "./_pipe.ts";
 import { num, str, URL_CAP } from "./_fields.ts";
 import type { Ring } from "./_ring.ts";

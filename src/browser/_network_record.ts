@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { Header, NetworkEntry } from "./api.ts";
+import type { Header, NetworkEntry } from "./daemon_api.ts";
 import { capText } from "./_pipe.ts";
 
 /** Longest header value kept. */

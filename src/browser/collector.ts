@@ -26,7 +26,7 @@
  */
 import type { CdpConnection, CdpEvent } from "./cdp.ts";
 import { asKnownEvent } from "./cdp.ts";
-import type { ConsoleEntry } from "./api.ts";
+import type { ConsoleEntry } from "./daemon_api.ts";
 import { Ring, RingBudget } from "./_ring.ts";
 import { type AttachedTarget, Targets } from "./_targets.ts";
 import { ConsoleCapture, consoleSize } from "./_console_capture.ts";

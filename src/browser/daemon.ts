@@ -1,7 +1,7 @@
 /**
  * The session daemon: one process running Chromium (the only client of its DevTools pipe), the collector, and one
  * HTTP server on `127.0.0.1` that answers the corpus paths (`/mapper`, `/mapper/version`, `/mapper/diagnostics`, the
- * same handler as `serve-mapper`) and the devtools API (`/devtools/*`, see `api.ts`), every request passing one guard
+ * same handler as `serve-mapper`) and the devtools API (`/devtools/*`, see `daemon_api.ts`), every request passing one guard
  * first (`src/http_guard.ts`: loopback Host, no foreign Origin, the session secret but for the corpus). It writes the
  * session file once everything answers, prints a ready block, and runs until SIGINT/SIGTERM, `POST /devtools/shutdown`, or until Chromium exits;
  * either way it stops Chromium, closes the server and removes the session file. Neither the secret nor any browser
@@ -21,7 +21,7 @@ import { pidAlive, processStartTime } from "./process.ts";
 import { Collector } from "./collector.ts";
 import { isTabUrl } from "./_targets.ts";
 import { ensureExtension, injectPort } from "./extension.ts";
-import { compileMatcher, type CorpusMatcher } from "./match.ts";
+import { compileMatcher, type CorpusMatcher } from "./traffic_match.ts";
 import { type FieldDefs, fieldDefs } from "./fields.ts";
 import { devtoolsHandler } from "./_http.ts";
 import { type Access, guarded, newSecret } from "../http_guard.ts";

@@ -7,6 +7,12 @@
  * The manifest carries a public `key`, so the extension's id (and origin, `chrome-extension://<id>`) is the same on
  * every machine and every path: the daemon's request guard allows exactly that origin.
  *
+ * A page must not learn from that fixed id that the browser is a mapper browser, so the extension makes no file
+ * web-accessible: its content script (`content.js`, written as a module importing `core.js` and `live_dom.js`) is
+ * written to disk linked with everything it imports into one classic script ({@linkcode shippedExtension}, by the
+ * linker of the page engine's script, `src/link.ts`), since a classic content script could import modules only from
+ * web-accessible files.
+ *
  * @module
  */
 import { join } from "node:path";
@@ -14,6 +20,7 @@ import { assetsUnder } from "../assets.ts";
 import { FileError } from "../errors.ts";
 import { replaceDirectory, type SwapOps } from "../user_file.ts";
 import { extensionId } from "../http_guard.ts";
+import { linkScript } from "../link.ts";
 import type { CdpConnection } from "./cdp.ts";
 import type { Collector } from "./collector.ts";
 
@@ -34,6 +41,28 @@ export interface ExtensionInstall {
 /** The id Chromium gives an extension of a manifest `key` (the one computation, shared with the request guard). */
 export { extensionId };
 
+/** The content script's modules (paths in the extension), in dependency order; the last is the entry point. */
+const CONTENT_MODULES = ["vendor/dom_accessibility_api.js", "resolver.js", "live_dom.js", "core.js", "content.js"];
+
+/**
+ * The extension's files as written to disk: `files` (default: the bundled ones) with `content.js` replaced by the
+ * classic script linking it with the modules it imports (unchanged when there is no `content.js`, as in tests that
+ * pass their own files).
+ */
+export function shippedExtension(
+  files: Array<[string, string]> = assetsUnder("extension"),
+): Array<[string, string]> {
+  const byPath = new Map(files);
+  if (!byPath.has("content.js")) return files;
+  const base = "file:///extension/";
+  const script = linkScript(CONTENT_MODULES.map((path) => {
+    const source = byPath.get(path);
+    if (source === undefined) throw new Error(`the content script's module "${path}" is not bundled`);
+    return { url: new URL(path, base).href, source };
+  }));
+  return files.map(([path, content]) => [path, path === "content.js" ? script : content]);
+}
+
 function manifestOf(
   text: string | undefined,
 ): { version?: string; key?: string; background?: { service_worker?: string } } {
@@ -48,11 +77,12 @@ function manifestOf(
 /**
  * Makes `<home>/.mapper/extension/` hold exactly the bundled extension (swapped in whole by
  * {@linkcode replaceDirectory}: a failed swap leaves the previous copy in place). `files` defaults to the bundled
- * assets (tests pass their own to simulate a version change, and `ops` to inject a failing rename).
+ * extension as shipped ({@linkcode shippedExtension}; tests pass their own to simulate a version change, and `ops`
+ * to inject a failing rename).
  */
 export async function ensureExtension(
   home: string,
-  files: Array<[string, string]> = assetsUnder("extension"),
+  files: Array<[string, string]> = shippedExtension(),
   ops?: SwapOps,
 ): Promise<ExtensionInstall> {
   const root = join(home, ".mapper");

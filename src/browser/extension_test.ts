@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { ensureExtension } from "./extension.ts";
+import { ensureExtension, shippedExtension } from "./extension.ts";
+import { assetsUnder } from "../assets.ts";
 import { FileError } from "../errors.ts";
 
 const manifest = (version: string) => JSON.stringify({ manifest_version: 3, name: "Mapper Overlay", version });
@@ -39,6 +40,12 @@ Deno.test("extension - the bundled assets extract to ~/.mapper/extension with th
     const onDisk = JSON.parse(await Deno.readTextFile(join(got.dir, "manifest.json")));
     assert.equal(onDisk.version, got.version);
     assert.equal(onDisk.name, "Mapper Overlay");
+    // No file is web-accessible (a page could fetch it at the fixed id): the content script is written linked.
+    assert.equal(onDisk.web_accessible_resources, undefined);
+    assert.equal(
+      await Deno.readTextFile(join(got.dir, "content.js")),
+      new Map(shippedExtension()).get("content.js"),
+    );
   } finally {
     await Deno.remove(home, { recursive: true });
   }
@@ -73,4 +80,25 @@ Deno.test("extension - a failed swap keeps the previous extension in place and l
   } finally {
     await Deno.remove(home, { recursive: true });
   }
+});
+
+Deno.test("extension - the content script ships as one classic script linking content.js with what it imports", () => {
+  const source = new Map(assetsUnder("extension")).get("content.js")!;
+  assert.match(source, /^import \{[^}]*\} from "\.\/core\.js";$/m, "written as a module");
+  const shipped = new Map(shippedExtension()).get("content.js")!;
+  // A classic script: no static import or export, no dynamic import (a classic content script can import only
+  // web-accessible files), and it parses as one.
+  assert.doesNotMatch(shipped, /^\s*(import|export)\s/m);
+  const code = shipped.split("\n").filter((line) => !/^\s*(\/\*\*|\*)/.test(line)).join("\n"); // JSDoc types aside
+  assert.doesNotMatch(code, /\bimport\(|chrome\.runtime\.getURL/);
+  new Function(shipped);
+  // Everything it uses is linked in: the resolver's claim, the live DOM, the accessible-name library, core's formats.
+  for (const name of ["claimElements", "liveDom", "computeAccessibleName", "formatEvent", "ensureOverlay"]) {
+    assert.match(shipped, new RegExp(`\\b${name}\\b`), name);
+  }
+  // Every other file is shipped as bundled; files without a content script pass through unchanged.
+  const others = (files: Array<[string, string]>) => files.filter(([p]) => p !== "content.js");
+  assert.deepEqual(others(shippedExtension()), others(assetsUnder("extension")));
+  const own: Array<[string, string]> = [["manifest.json", manifest("1.0.0")]];
+  assert.equal(shippedExtension(own), own);
 });

@@ -14,7 +14,7 @@
  * @module
  */
 import type { WireCorpus, WireFieldProperty } from "../corpus/mod.ts";
-import type { Frame, Header } from "./api.ts";
+import type { Frame, Header } from "./daemon_api.ts";
 
 /** Longest property value kept. */
 const MAX_VALUE = 120;

@@ -2,12 +2,12 @@
  * Text layouts of `mapper console list|get` and `mapper network list|get`, terminal
  * safety (control characters escaped, binary bodies never printed raw) and secret redaction.
  *
- * The lists are rendered by the daemon (`GET /devtools/console?format=text`, see `api.ts`), where this code is warm,
+ * The lists are rendered by the daemon (`GET /devtools/console?format=text`, see `daemon_api.ts`), where this code is warm,
  * and printed by the CLI as they come; the entry layouts are rendered by the CLI. Both sides import this one module.
  *
  * @module
  */
-import type { ConsoleEntry, Header, ListPayload, NetworkEntry } from "./api.ts";
+import type { ConsoleEntry, Header, ListPayload, NetworkEntry } from "./daemon_api.ts";
 import { escapeControls, indentedBlock } from "../terminal.ts";
 
 /** Bytes of a response body previewed inline. */

@@ -6,7 +6,7 @@
  *
  * @module
  */
-export * from "./api.ts";
+export * from "./daemon_api.ts";
 export * from "./format.ts";
 export { type PublicSession, publicSession, readSession, type SessionInfo, sessionPath } from "./session_file.ts";
 export {

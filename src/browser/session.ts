@@ -22,7 +22,7 @@ import { join, resolve } from "../path.ts";
 import { escapeControls } from "../terminal.ts";
 // The file itself, not `corpus/mod.ts`: the walk-up is on the start-up path of `mapper console list`, the loader is not.
 import { DEFAULT_CORPUS_DIR, findCorpusDirUp, trustedCorpusDir } from "../corpus/find.ts";
-import { API_SCHEMA, type SessionPayload } from "./api.ts";
+import { API_SCHEMA, type SessionPayload } from "./daemon_api.ts";
 import { holdsSocket, loopbackListeners, pidAlive, processStartTime } from "./process.ts";
 import { readSession, removeSession, type SessionInfo, sessionPath } from "./session_file.ts";
 import { loopbackFetch, type LoopbackInit, type LoopbackResponse } from "./_loopback_http.ts";

@@ -7,7 +7,7 @@
  * @module
  */
 import type { Io } from "../io.ts";
-import { API_SCHEMA, type StatusPayload } from "./api.ts";
+import { API_SCHEMA, type StatusPayload } from "./daemon_api.ts";
 import { locateSession, openSession } from "./session.ts";
 import { type PublicSession, publicSession } from "./session_file.ts";
 import { escapeControls, toJson } from "../terminal.ts";

@@ -17,8 +17,8 @@ export function registerCorpusCommands(program: Command, ctx: CliContext): void 
     .option("--json", JSON_HELP)
     .option("--format <format>", FORMAT_HELP)
     .action(async (opts) => {
-      const { runStats } = await lazy<typeof import("../authoring/stats_cmd.ts")>(
-        new URL("../authoring/stats_cmd.ts", import.meta.url),
+      const { runStats } = await lazy<typeof import("../authoring/stats.ts")>(
+        new URL("../authoring/stats.ts", import.meta.url),
       );
       ctx.exitCode = await runStats(common(opts), ctx.io);
     });

@@ -38,7 +38,7 @@ export type * from "./wire.ts";
 
 export { load, LoadCache } from "./load.ts";
 export { compile } from "./compile.ts";
-export { type CorpusStats, stats, type ViewStats } from "./stats.ts";
+export { type CorpusStats, stats, type ViewStats } from "./catalog_stats.ts";
 export {
   componentCount,
   type CorpusService,

@@ -1,6 +1,6 @@
 /**
  * The devtools commands' client of the session daemon: finds it through the session file (trusted only once it is
- * verified, `openSession`), calls its HTTP API (`src/browser/api.ts`) with the session secret, and turns every
+ * verified, `openSession`), calls its HTTP API (`src/browser/daemon_api.ts`) with the session secret, and turns every
  * failure into one clear {@linkcode SessionError}.
  *
  * @module
@@ -8,7 +8,7 @@
 import type { Io } from "../io.ts";
 import { describe, NotFoundError, SessionError, UsageError } from "../errors.ts";
 // The files themselves, not `browser/mod.ts`, which also brings the CDP client onto this short command's start-up.
-import type { ErrorPayload } from "../browser/api.ts";
+import type { ErrorPayload } from "../browser/daemon_api.ts";
 import {
   locateSession,
   type LoopbackInit,

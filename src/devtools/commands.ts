@@ -29,7 +29,7 @@ import {
   type ListPayload,
   type NetworkEntry,
   type StatusPayload,
-} from "../browser/api.ts";
+} from "../browser/daemon_api.ts";
 import {
   bodyText,
   formatBodyPreview,

@@ -9,7 +9,7 @@
  */
 import { UsageError } from "../errors.ts";
 import { escapeControls } from "../terminal.ts";
-import { LEVELS } from "../browser/api.ts";
+import { LEVELS } from "../browser/daemon_api.ts";
 
 /** The CDP `Network.ResourceType` values, as the collector records them. */
 export const RESOURCE_TYPES = [

@@ -19,7 +19,7 @@ import { DataError, EXIT_FAILURE, EXIT_OK, MapperError, UsageError } from "../er
 import type { Io } from "../io.ts";
 import { type CapturedTree, corpusDir, loadCorpus, type LoadedCorpus, loadEngine, parseTree } from "../offline/mod.ts";
 import type { OfflineEngine } from "../offline/mod.ts";
-import type { SnapshotPayload } from "../see/api.ts";
+import type { SnapshotPayload } from "../see/page_api.ts";
 import { treeText } from "../see/capture_tree.ts";
 import { pageCall } from "../see/client.ts";
 import { writeResult } from "../see/output.ts";

@@ -17,7 +17,7 @@ import type { WireCorpus } from "../corpus/mod.ts";
 import { DataError, EXIT_OK } from "../errors.ts";
 import type { Io } from "../io.ts";
 import { type CapturedTree, corpusDir, isFrame, isNode, isShadow, loadCorpus, type TreeChild } from "../offline/mod.ts";
-import type { SnapshotPayload } from "../see/api.ts";
+import type { SnapshotPayload } from "../see/page_api.ts";
 import { pageCall } from "../see/client.ts";
 import { writeResult } from "../see/output.ts";
 import { escapeControls } from "../terminal.ts";

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { PageError } from "../see/api.ts";
+import { PageError } from "../see/page_api.ts";
 import type { OfflineElement } from "../offline/mod.ts";
 import { candidatesFor, hookOf } from "./candidates.ts";
 import { parentAcross } from "./clusters.ts";

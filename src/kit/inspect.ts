@@ -7,7 +7,7 @@
  * @module
  */
 import { isFrame, isNode, isShadow, type MapperTree, type TreeChild, type TreeNode } from "../offline/mod.ts";
-import { PageError } from "../see/api.ts";
+import { PageError } from "../see/page_api.ts";
 import { describeNode, type KitPage } from "./page.ts";
 import { liveElements } from "./probe.ts";
 

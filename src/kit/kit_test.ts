@@ -7,7 +7,7 @@ import { formatGap, gap } from "./gap.ts";
 import { suggest, suggestYaml } from "./suggest.ts";
 import { explainNodes, formatExplain } from "./explain.ts";
 import { formatInspect, inspect } from "./inspect.ts";
-import { PageError } from "../see/api.ts";
+import { PageError } from "../see/page_api.ts";
 
 const engine = await loadEngine();
 

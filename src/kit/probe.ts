@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { PageError } from "../see/api.ts";
+import { PageError } from "../see/page_api.ts";
 import type { OfflineElement } from "../offline/mod.ts";
 import { describeElement, type KitPage, sameIds, textOf, visibility } from "./page.ts";
 

@@ -8,8 +8,8 @@
  */
 import type { ClaimComponent, MapperTree, OfflineEngine } from "../offline/mod.ts";
 import { loadEngine } from "../offline/mod.ts";
-import { PageError, type SnapshotPayload } from "../see/api.ts";
-import type { PageTarget } from "../see/engine.ts";
+import { PageError, type SnapshotPayload } from "../see/page_api.ts";
+import type { PageTarget } from "../see/daemon/engine.ts";
 import { KitPage, type LiveAnswer } from "./page.ts";
 import { probe } from "./probe.ts";
 import { gap } from "./gap.ts";

@@ -5,12 +5,12 @@
  * @module
  */
 import { escapeControls } from "../terminal.ts";
-import type { FillResult, KeyResult, PointerResult, ScrollResult } from "./actions.ts";
-import { EFFECT_WINDOW_MS } from "./api.ts";
-import type { EvalResult } from "./evaluate.ts";
-import type { NavigateResult, WaitResult } from "./navigate.ts";
-import type { DialogInfo } from "./page_events.ts";
-import type { DialogResult, TabInfo } from "./tabs.ts";
+import type { FillResult, KeyResult, PointerResult, ScrollResult } from "./daemon/actions.ts";
+import { EFFECT_WINDOW_MS } from "./page_api.ts";
+import type { EvalResult } from "./daemon/evaluate.ts";
+import type { NavigateResult, WaitResult } from "./daemon/navigate.ts";
+import type { DialogInfo } from "./daemon/page_events.ts";
+import type { DialogResult, TabInfo } from "./daemon/tabs.ts";
 
 const safe = (s: string) => escapeControls(s);
 const q = (s: string) => safe(JSON.stringify(s));

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { formatFill, formatNavigate, formatPointer, formatScroll, formatTabs, formatWait } from "./_act_format.ts";
-import { targetLabel } from "./act_routes.ts";
+import { targetLabel } from "./daemon/act_routes.ts";
 
 Deno.test("targetLabel - a matched element is named with its properties and its nearest matched ancestor", () => {
   assert.equal(

@@ -4,7 +4,7 @@
  * the `--json` object. Thin: everything happens in the daemon's action engine.
  *
  * `--json` shapes (all `{"schema": 1, …}`): the engine's result objects (`action`, `target`, `id`, coordinates,
- * `value`, `url`, …; see `act_routes.ts`); `screenshot` replaces the image data with `path`; `eval` gives
+ * `value`, `url`, …; see `daemon/act_routes.ts`); `screenshot` replaces the image data with `path`; `eval` gives
  * `json` (the text) and `value`, or `undefined: true`.
  *
  * @module
@@ -19,11 +19,11 @@ import { assertOpenable, schemesOption } from "../browser/schemes.ts";
 import { pageCall } from "./client.ts";
 import { connect } from "../devtools/client.ts";
 import { writeResult } from "./output.ts";
-import type { DragResult, FillResult, KeyResult, PointerResult, ScrollResult } from "./actions.ts";
-import type { NavigateResult, WaitResult } from "./navigate.ts";
-import type { EvalResult } from "./evaluate.ts";
-import type { ScreenshotResult } from "./screenshot.ts";
-import type { DialogResult, TabInfo } from "./tabs.ts";
+import type { DragResult, FillResult, KeyResult, PointerResult, ScrollResult } from "./daemon/actions.ts";
+import type { NavigateResult, WaitResult } from "./daemon/navigate.ts";
+import type { EvalResult } from "./daemon/evaluate.ts";
+import type { ScreenshotResult } from "./daemon/screenshot.ts";
+import type { DialogResult, TabInfo } from "./daemon/tabs.ts";
 import { parseChord } from "./input.ts";
 import {
   formatDialog,

@@ -1,5 +1,5 @@
 /**
- * The daemon side of the captured tree: what the page script's walk (`page_tree.js`) answered, made into the tree
+ * The daemon side of the captured tree: what the page script's walk (`page/page_tree.js`) answered, made into the tree
  * file's document (the offline area's `MapperTree`: metadata from the snapshot, secrets out). Pure: the engine
  * calls it with the snapshot it took in the same pass.
  *
@@ -19,8 +19,8 @@ import {
 } from "../offline/mod.ts";
 import { redactUrl } from "../redact.ts";
 import { VERSION } from "../version.ts";
-import { PageError, type SnapshotPayload } from "./api.ts";
-import type { TreeChildJs, TreeExtract, TreeNodeJs } from "./page_tree.js";
+import { PageError, type SnapshotPayload } from "./page_api.ts";
+import type { TreeChildJs, TreeExtract, TreeNodeJs } from "./page/page_tree.js";
 
 /** Most nodes (elements and text) a page may have to be captured: far above real pages, well below 16 MiB. */
 export const MAX_TREE_NODES = 400_000;

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { buildTree, MAX_TREE_NODES, treeText } from "./capture_tree.ts";
-import type { SnapshotPayload } from "./api.ts";
-import type { TreeNodeJs } from "./page_tree.js";
+import type { SnapshotPayload } from "./page_api.ts";
+import type { TreeNodeJs } from "./page/page_tree.js";
 
 function payload(over: Partial<SnapshotPayload> = {}): SnapshotPayload {
   return {

@@ -8,7 +8,7 @@ import type { Io } from "../io.ts";
 import { SessionError } from "../errors.ts";
 // The policy file itself, not the browser area's mod.ts (which brings the CDP client): start-up stays light.
 import { schemesOption } from "../browser/schemes.ts";
-import type { SnapshotPayload } from "./api.ts";
+import type { SnapshotPayload } from "./page_api.ts";
 import { pageCall } from "./client.ts";
 import { writeResult } from "./output.ts";
 import { formatSnapshot, snapshotJson } from "./snapshot.ts";

@@ -4,6 +4,17 @@
  * (`commands.ts`, `client.ts`, `output.ts`) is loaded lazily by the command table and is not exported here, so the
  * daemon never loads CLI code.
  *
+ * ## Layout: by where the code runs
+ *
+ * - `page/`: evaluated in the tab's isolated world, never by Deno (`page.js`, `page_tree.js`; `actionability.js`,
+ *   whose functions the daemon ships one by one with `Runtime.callFunctionOn`). Plain `// @ts-check` ES modules.
+ * - `daemon/`: run by the session daemon (`mapper browser start`): the engine, its routes, query parsing and
+ *   resolution, the actions and the page-script linker.
+ * - this folder: the CLI side (`commands.ts`, `act_commands.ts`, `client.ts`, `output.ts`, `_act_format.ts`, the
+ *   snapshot text `snapshot.ts`) and what both processes share (`page_api.ts` the wire types and `PageError`,
+ *   `input.ts` key chords, `capture_tree.ts` the captured tree). The CLI side stays here rather than in `src/cli/`
+ *   because `kit` builds its page commands on it, and `src/cli/` (the command table) imports every area.
+ *
  * ## API for the page commands (stable; the `act` and `mcp` work builds on it)
  *
  * Daemon side (`PageEngine`, one per daemon, built in `src/browser/daemon.ts`):
@@ -19,21 +30,21 @@
  *   is there / did-you-mean), `ambiguous` (candidates with distinguishing props), `index_out_of_range`, `stale_id`.
  * - `engine.handle(target, id)` → `{objectId, backendNodeId}` of a snapshot id (`stale_id` when gone).
  * - `engine.evaluate(target, expr, {awaitPromise, byValue})` / `engine.call(target, method, ...jsonArgs)`: run in
- *   the isolated world (`__mapperSee` = the page API of `page.js`: `collect`, `settle`, `node`, `idOf`, `idsFrom`,
+ *   the isolated world (`__mapperSee` = the page API of `page/page.js`: `collect`, `settle`, `node`, `idOf`, `idsFrom`,
  *   `roleOf`, `nameOf`).
  * - `engine.settle(target, maxMs)` (load + 100 ms quiet DOM, bounded), `engine.goto(target, url)` (navigate only
  *   when not already there, then settle), `engine.snapshot(target, opts)`, `engine.collect(target)`.
  * - `engine.resolution(url)` → the single most-specific view, its memory, the active components.
  *
  * HTTP: `POST /devtools/page/<command>` with a JSON body (`tab` optional), answered `{schema: 1, …}` or
- * `{schema, error, code, hint}`. Add a command with one line in `PAGE_ROUTES` (`routes.ts`), its handler in its
+ * `{schema, error, code, hint}`. Add a command with one line in `PAGE_ROUTES` (`daemon/routes.ts`), its handler in its
  * own file: `async (engine, body) => ({…})`. Helpers `str(body, key)`, `num(body, key)`.
  *
  * CLI side (`src/see/commands.ts` pattern): `pageCall<T>(dir, io, command, body)` from `client.ts` posts to the
  * daemon and turns error answers back into typed errors (400 → exit 2, else exit 1, hint kept);
  * `writeResult(io, {json, out}, text, payload)` from `output.ts` is the one `--json` / `--out` writer.
  *
- * Queries: `parseTarget(text)` → `{kind: "query", parts, index} | {kind: "id", id}` (`query.ts`); a bare number or
+ * Queries: `parseTarget(text)` → `{kind: "query", parts, index} | {kind: "id", id}` (`daemon/query.ts`); a bare number or
  * `#N` alone is a snapshot id; `Name#N` picks the N-th candidate (0-based).
  *
  * Node ids: numbered the first time the page script sees an element (a `WeakMap` in the isolated world) and kept
@@ -45,7 +56,7 @@
  * (`claimElements` in `assets/extension/resolver.js`: first declaration wins, a child only inside its parent's element,
  * open shadow roots included, pure over a small DOM adapter) and the role and accessible name
  * (`assets/extension/live_dom.js`, by dom-accessibility-api, `assets/extension/vendor/`), linked into the page
- * script by `_script.ts` from the very files the extension ships. Measured on the 2,000-element shop page against
+ * script by `daemon/_script.ts` from the very files the extension ships. Measured on the 2,000-element shop page against
  * Chromium's accessibility tree: about as fast as a hand-written approximation (~20–60 ms for the whole collect
  * under load), while `Accessibility.getFullAXTree` alone took 360–575 ms.
  *
@@ -56,7 +67,7 @@
  * and traps) with its corpus `tests/fixtures/shop/shop.yaml`; start a session with
  * `startSession([], "tests/fixtures/shop")` from `tests/site/harness.ts` and a site with `startSite()`.
  *
- * ## Acting (`actions.ts`, `navigate.ts`, `evaluate.ts`, `screenshot.ts`, `tabs.ts`; routes in `act_routes.ts`)
+ * ## Acting (`daemon/`: `actions.ts`, `navigate.ts`, `evaluate.ts`, `screenshot.ts`, `tabs.ts`; routes in `act_routes.ts`)
  *
  * `actPage(engine, {tab?})` → {@linkcode ActPage} (CDP on the tab's session, the page events, the one resolver);
  * then `click|hover(page, "QUERY" | "ID" | {x, y}, {timeoutMs})`, `fill(page, target, text, {append})`,
@@ -68,8 +79,8 @@
  *
  * @module
  */
-export * from "./api.ts";
-export { type DialogInfo, PageEvents } from "./page_events.ts";
+export * from "./page_api.ts";
+export { type DialogInfo, PageEvents } from "./daemon/page_events.ts";
 export {
   type CdpSend,
   type EngineDeps,
@@ -77,8 +88,8 @@ export {
   type PageTarget,
   type ResolvedElement,
   tabLines,
-} from "./engine.ts";
-export { num, PAGE_ROUTES, pageHandler, type PageRoute, str } from "./routes.ts";
+} from "./daemon/engine.ts";
+export { num, PAGE_ROUTES, pageHandler, type PageRoute, str } from "./daemon/routes.ts";
 export {
   formatPart,
   parseTarget,
@@ -87,9 +98,16 @@ export {
   type QueryPart,
   type Target,
   testPredicate,
-} from "./query.ts";
-export { candidateLines, editDistance, matchedNodes, type Resolved, resolveTarget, summarize } from "./resolve.ts";
-export { ACT_ROUTES, actPage, targetLabel } from "./act_routes.ts";
+} from "./daemon/query.ts";
+export {
+  candidateLines,
+  editDistance,
+  matchedNodes,
+  type Resolved,
+  resolveTarget,
+  summarize,
+} from "./daemon/resolve.ts";
+export { ACT_ROUTES, actPage, targetLabel } from "./daemon/act_routes.ts";
 export {
   ACTION_TIMEOUT_MS,
   type ActionOptions,
@@ -110,7 +128,7 @@ export {
   type ScrollOptions,
   type ScrollResult,
   type StateChange,
-} from "./actions.ts";
+} from "./daemon/actions.ts";
 export {
   navigate,
   type NavigateResult,
@@ -118,13 +136,13 @@ export {
   waitFor,
   type WaitProbe,
   type WaitResult,
-} from "./navigate.ts";
-export { type EvalResult, evaluate } from "./evaluate.ts";
-export { screenshot, type ScreenshotOptions, type ScreenshotResult } from "./screenshot.ts";
-export { type DialogResult, handleDialog, type TabInfo } from "./tabs.ts";
-export type { MatchedNode } from "./resolve.ts";
-export type { Declared, Here, Tree } from "./resolve.ts";
-export type { ResolvedElement as ActionElement, Target as ActionTarget } from "./actions.ts";
-export type { RemoteObject } from "./engine.ts";
-export type { Resolution } from "./_view.ts";
+} from "./daemon/navigate.ts";
+export { type EvalResult, evaluate } from "./daemon/evaluate.ts";
+export { screenshot, type ScreenshotOptions, type ScreenshotResult } from "./daemon/screenshot.ts";
+export { type DialogResult, handleDialog, type TabInfo } from "./daemon/tabs.ts";
+export type { MatchedNode } from "./daemon/resolve.ts";
+export type { Declared, Here, Tree } from "./daemon/resolve.ts";
+export type { ResolvedElement as ActionElement, Target as ActionTarget } from "./daemon/actions.ts";
+export type { RemoteObject } from "./daemon/engine.ts";
+export type { Resolution } from "./daemon/engine.ts";
 export type { MapperError, UsageError } from "../errors.ts";

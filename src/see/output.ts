@@ -9,7 +9,7 @@ import { resolve } from "../path.ts";
 import type { Io } from "../io.ts";
 import { escapeControls, toJson } from "../terminal.ts";
 import { writeUserFile } from "../user_file.ts";
-import { PAGE_SCHEMA } from "./api.ts";
+import { PAGE_SCHEMA } from "./page_api.ts";
 
 /** Output flags every page command shares. */
 export interface OutputOptions {

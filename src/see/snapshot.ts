@@ -6,7 +6,7 @@
  * @module
  */
 import { escapeControls } from "../terminal.ts";
-import type { SeeNode, SnapshotPayload } from "./api.ts";
+import type { SeeNode, SnapshotPayload } from "./page_api.ts";
 
 /** How the tree is cut. */
 export interface TreeOptions {

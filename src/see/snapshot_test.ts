@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import type { SeeNode, SnapshotPayload } from "./api.ts";
+import type { SeeNode, SnapshotPayload } from "./page_api.ts";
 import { coverageLine, cutTree, formatSnapshot, guide, nameCarried, nodeText, snapshotJson } from "./snapshot.ts";
 
 const node = (id: number, extra: Partial<SeeNode>): SeeNode => ({

@@ -1,7 +1,7 @@
 // deno-fmt-ignore-file
 // deno-lint-ignore-file
 // dom-accessibility-api 0.7.1 — the W3C accname/ARIA role computation Testing Library uses — bundled into one file,
-// the one copy both the extension (imported by live_dom.js) and the page engine's script (src/see/_script.ts links
+// the one copy both the extension (imported by live_dom.js) and the page engine's script (src/see/daemon/_script.ts links
 // it in) load. Regenerate with:
 //   echo 'export { computeAccessibleName, getRole } from "npm:dom-accessibility-api@0.7.1";' > /tmp/ax.ts
 //   deno bundle --platform browser --format esm -o assets/extension/vendor/dom_accessibility_api.js /tmp/ax.ts

@@ -8,7 +8,7 @@
 // (whose ids, role and interactive rule it is handed), in the same isolated world. Only functions: nothing runs
 // when the module loads. The daemon adds the metadata and redacts URLs in what this answers.
 
-import { nameOf } from "../../assets/extension/live_dom.js";
+import { nameOf } from "../../../assets/extension/live_dom.js";
 
 /**
  * One element as the tree records it (the offline area's `TreeNode`).

@@ -7,8 +7,8 @@
  * @module
  */
 import { type ActPage, assertNoDialog, dialogOpenError } from "./actions.ts";
-import { PageError } from "./api.ts";
-import { escapeControls } from "../terminal.ts";
+import { PageError } from "../page_api.ts";
+import { escapeControls } from "../../terminal.ts";
 import type { DialogInfo } from "./page_events.ts";
 
 /** Result of {@linkcode evaluate}. */

@@ -7,11 +7,11 @@
  *
  * @module
  */
-import { asKnownEvent, type CdpEvent } from "../browser/mod.ts";
-import { NetworkError, UsageError } from "../errors.ts";
+import { asKnownEvent, type CdpEvent } from "../../browser/mod.ts";
+import { NetworkError, UsageError } from "../../errors.ts";
 import { type ActPage, assertNoDialog, dialogOpenError } from "./actions.ts";
-import { PageError } from "./api.ts";
-import { NAVIGATE_TIMEOUT_MS, WAIT_TIMEOUT_MS } from "../timeouts.ts";
+import { PageError } from "../page_api.ts";
+import { NAVIGATE_TIMEOUT_MS, WAIT_TIMEOUT_MS } from "../../timeouts.ts";
 
 /** How long the page must stay on one document after its load before the navigation counts as finished. */
 export const REDIRECT_WINDOW_MS = 400;

@@ -14,8 +14,8 @@
  *
  * @module
  */
-import { UsageError } from "../errors.ts";
-import { escapeControls } from "../terminal.ts";
+import { UsageError } from "../../errors.ts";
+import { escapeControls } from "../../terminal.ts";
 
 /** One `[prop op value]` test. */
 export interface Predicate {

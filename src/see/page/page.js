@@ -2,18 +2,18 @@
 /// <reference lib="dom" />
 /// <reference lib="dom.iterable" />
 // The page side of `mapper snapshot` and the page commands: evaluated in an isolated world of the tab (so page
-// scripts cannot see or break it), linked with the modules it imports by `_script.ts`. It claims elements for
+// scripts cannot see or break it), linked with the modules it imports by `daemon/_script.ts`. It claims elements for
 // components and extracts their properties with the resolver (the extension runs the same claim), names elements
 // with the shared role and accessible-name functions (`live_dom.js`), walks the DOM into a compact tree, and gives
 // every element a stable id for as long as it lives (a WeakMap in this world).
 
-import { claimElements, extractProperties } from "../../assets/extension/resolver.js";
-import { liveDom, nameOf, parentOf, roleOf } from "../../assets/extension/live_dom.js";
+import { claimElements, extractProperties } from "../../../assets/extension/resolver.js";
+import { liveDom, nameOf, parentOf, roleOf } from "../../../assets/extension/live_dom.js";
 import { extractTree, visibilityOf } from "./page_tree.js";
 
 /**
  * A component as the daemon sends it: the globals plus the current view's, in declaration order.
- * @typedef {import("../../assets/extension/resolver.js").Component} SeeComponent
+ * @typedef {import("../../../assets/extension/resolver.js").Component} SeeComponent
  */
 
 /**
@@ -141,7 +141,7 @@ export function createSee() {
     /** @type {string[]} */
     const s = [];
     const any = /** @type {HTMLInputElement} */ (el);
-    // The rule the actions refuse by (`_actionability.js`): `:disabled` (a disabled fieldset included) or inside
+    // The rule the actions refuse by (`actionability.js`): `:disabled` (a disabled fieldset included) or inside
     // an `aria-disabled="true"` element.
     if (el.matches(":disabled") || el.closest("[aria-disabled=true]")) s.push("disabled");
     if (any.checked === true || el.getAttribute("aria-checked") === "true") s.push("checked");
@@ -461,7 +461,7 @@ export function createSee() {
     return nextId;
   };
 
-  // `roleOf` and `nameOf` for the acting functions (`_actionability.js`), which run in this world: one role and
+  // `roleOf` and `nameOf` for the acting functions (`actionability.js`), which run in this world: one role and
   // one accessible name for every surface.
   /** Whether an element is one a user operates (the snapshot's rule), for the action engine's inner controls. */
   const interactive = (/** @type {Element} */ el) => isInteractive(el, roleOf(el));

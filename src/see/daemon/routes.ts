@@ -1,5 +1,5 @@
 /**
- * `POST /devtools/page/<command>`: the page commands' daemon routes (documented in `api.ts`). Served by the
+ * `POST /devtools/page/<command>`: the page commands' daemon routes (documented in `../page_api.ts`). Served by the
  * daemon's `/devtools/*` handler, so whatever guards that prefix guards these too. A route takes the engine and
  * the JSON body and answers a JSON object (`schema` is added here); a {@linkcode PageError} becomes
  * `{schema, error, code, hint}` with its status.
@@ -9,11 +9,11 @@
  *
  * @module
  */
-import { PAGE_SCHEMA, PageError } from "./api.ts";
+import { PAGE_SCHEMA, PageError } from "../page_api.ts";
 import type { PageEngine } from "./engine.ts";
 import { num, openableUrl, type PageRoute, str } from "./_body.ts";
 import { ACT_ROUTES } from "./act_routes.ts";
-import { KIT_ROUTES } from "../kit/routes.ts";
+import { KIT_ROUTES } from "../../kit/routes.ts";
 
 export { num, type PageRoute, str } from "./_body.ts";
 /** The routes, by command name. */

@@ -5,10 +5,10 @@
  *
  * @module
  */
-import { UsageError } from "../errors.ts";
+import { UsageError } from "../../errors.ts";
 import { ACTION_TIMEOUT_MS, type ActPage, assertNoDialog, refusal, type ResolvedElement } from "./actions.ts";
-import { PageError } from "./api.ts";
-import { prepareElement } from "./_actionability.js";
+import { PageError } from "../page_api.ts";
+import { prepareElement } from "../page/actionability.js";
 
 /** Options of {@linkcode screenshot}. */
 export interface ScreenshotOptions {

@@ -4,8 +4,8 @@
  *
  * @module
  */
-import { allowedSchemes, schemeRefusal } from "../browser/mod.ts";
-import { PageError } from "./api.ts";
+import { allowedSchemes, schemeRefusal } from "../../browser/mod.ts";
+import { PageError } from "../page_api.ts";
 import type { PageEngine } from "./engine.ts";
 
 /** One page route. `body` is the parsed JSON object of the request (`{}` when empty). */

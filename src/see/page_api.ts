@@ -15,7 +15,7 @@
  * @module
  */
 import { MapperError } from "../errors.ts";
-import type { SeeCollect, SeeNode } from "./page.js";
+import type { SeeCollect, SeeNode } from "./page/page.js";
 import type { MapperTree } from "../offline/mod.ts";
 
 export type { SeeCollect, SeeNode };

@@ -7,19 +7,28 @@
  *
  * @module
  */
-import type { CdpConnection, CdpMethod, CdpParams, CdpResult, CdpSessionSend, UnmappedMethod } from "../browser/mod.ts";
-import type { WireCorpus } from "../corpus/mod.ts";
-import { PageError, type PageTab, type SnapshotPayload } from "./api.ts";
+import type {
+  CdpConnection,
+  CdpMethod,
+  CdpParams,
+  CdpResult,
+  CdpSessionSend,
+  UnmappedMethod,
+} from "../../browser/mod.ts";
+import type { WireCorpus } from "../../corpus/mod.ts";
+import { PageError, type PageTab, type SnapshotPayload } from "../page_api.ts";
 import { buildPageScript, SEE_GLOBAL } from "./_script.ts";
 import { type Resolution, resolveUrl } from "./_view.ts";
 import { type Resolved, resolveTarget, summarize } from "./resolve.ts";
 import { parseTarget, QueryParseError, type Target } from "./query.ts";
-import type { SeeCollect } from "./page.js";
+import type { SeeCollect } from "../page/page.js";
 import type { PageEvents } from "./page_events.ts";
 import { dialogOpenError } from "./actions.ts";
-import type { ResolvedSummary } from "./api.ts";
-import type { MapperTree } from "../offline/mod.ts";
-import { buildTree, treeRequest } from "./capture_tree.ts";
+import type { ResolvedSummary } from "../page_api.ts";
+import type { MapperTree } from "../../offline/mod.ts";
+import { buildTree, treeRequest } from "../capture_tree.ts";
+
+export type { Resolution };
 
 /** The CDP `send` the engine needs (the daemon's {@linkcode CdpConnection.send}, bound: typed the same way). */
 export type CdpSend = CdpConnection["send"];

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { buildPageScript, exportedNames, importsOf, PAGE_MODULES, stripModule } from "./_script.ts";
+import { buildPageScript, PAGE_MODULES } from "./_script.ts";
+import { exportedNames, importsOf, stripModule } from "../../link.ts";
 
 Deno.test("buildPageScript - imports link to the modules before them; the script installs once", () => {
   const lib = "const hidden = 2;\nfunction twice(x) {\n  return x * hidden;\n}\nexport { twice };\n";
@@ -45,7 +46,7 @@ Deno.test("buildPageScript - the real modules build into one parseable script", 
     "vendor/dom_accessibility_api.js",
     "extension/resolver.js",
     "extension/live_dom.js",
-    "see/page_tree.js",
-    "see/page.js",
+    "page/page_tree.js",
+    "page/page.js",
   ]);
 });

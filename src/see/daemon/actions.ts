@@ -10,11 +10,11 @@
  *
  * @module
  */
-import { CdpError, type CdpSessionSend } from "../browser/mod.ts";
-import { UsageError } from "../errors.ts";
-import { ACTION_TIMEOUT_MS } from "../timeouts.ts";
-import { EFFECT_WINDOW_MS, PageError } from "./api.ts";
-import { chordEvents, clickEvents, moveEvents, parseChord, pressEvents } from "./input.ts";
+import { CdpError, type CdpSessionSend } from "../../browser/mod.ts";
+import { UsageError } from "../../errors.ts";
+import { ACTION_TIMEOUT_MS } from "../../timeouts.ts";
+import { EFFECT_WINDOW_MS, PageError } from "../page_api.ts";
+import { chordEvents, clickEvents, moveEvents, parseChord, pressEvents } from "../input.ts";
 import type { DialogInfo, PageEvents } from "./page_events.ts";
 import {
   armPress,
@@ -24,7 +24,7 @@ import {
   prepareFill,
   readValue,
   scrollByDelta,
-} from "./_actionability.js";
+} from "../page/actionability.js";
 
 /** A resolved element: a handle in the page script's world and how to name it in messages. */
 export interface ResolvedElement {
@@ -203,7 +203,7 @@ async function sendOrDialog<T>(
   }
 }
 
-/** Calls a page-side function (from `_actionability.js`) on a resolved element and returns its value. */
+/** Calls a page-side function (from `page/actionability.js`) on a resolved element and returns its value. */
 async function callOn<T>(page: ActPage, objectId: string | undefined, fn: string, arg?: unknown): Promise<T> {
   const params: Record<string, unknown> = {
     functionDeclaration: fn,

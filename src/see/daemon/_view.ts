@@ -4,10 +4,10 @@
  *
  * @module
  */
-import type { WireCorpus } from "../corpus/mod.ts";
-import { activeComponents, matchViews, normalizeCorpus } from "../../assets/extension/resolver.js";
-import type { SeeComponent } from "./page.js";
-import type { ViewInfo } from "./api.ts";
+import type { WireCorpus } from "../../corpus/mod.ts";
+import { activeComponents, matchViews, normalizeCorpus } from "../../../assets/extension/resolver.js";
+import type { SeeComponent } from "../page/page.js";
+import type { ViewInfo } from "../page_api.ts";
 
 /** What a URL resolves to in a corpus. */
 export interface Resolution {

@@ -4,9 +4,9 @@
  *
  * @module
  */
-import type { CdpParams } from "../browser/mod.ts";
+import type { CdpParams } from "../../browser/mod.ts";
 import type { ActPage } from "./actions.ts";
-import { PageError } from "./api.ts";
+import { PageError } from "../page_api.ts";
 import type { DialogInfo } from "./page_events.ts";
 
 /** One content tab. */

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { PageError } from "./api.ts";
+import { PageError } from "../page_api.ts";
 import { PageEngine } from "./engine.ts";
 import type { PageEvents } from "./page_events.ts";
 

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import type { SeeCollect, SeeNode } from "./page.js";
-import { PageError } from "./api.ts";
+import type { SeeCollect, SeeNode } from "../page/page.js";
+import { PageError } from "../page_api.ts";
 import { parseTarget } from "./query.ts";
 import { candidateLines, editDistance, type Here, matchedNodes, resolveTarget } from "./resolve.ts";
 

@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { asKnownEvent, type CdpConnection, type CdpEvent } from "../browser/mod.ts";
+import { asKnownEvent, type CdpConnection, type CdpEvent } from "../../browser/mod.ts";
 
 /** An open JavaScript dialog. */
 export interface DialogInfo {

@@ -23,14 +23,14 @@
  *
  * @module
  */
-import { NetworkError, UsageError } from "../errors.ts";
-import { PageError, type ResolvedSummary } from "./api.ts";
+import { NetworkError, UsageError } from "../../errors.ts";
+import { PageError, type ResolvedSummary } from "../page_api.ts";
 import type { PageEngine, PageTarget } from "./engine.ts";
 import { findNode, matchedNodes, queryMatches, whyNoMatch } from "./resolve.ts";
 import { parseTarget, QueryParseError } from "./query.ts";
 import { num, openableUrl, type PageRoute, str } from "./_body.ts";
-import { ACTION_TIMEOUT_MS } from "../timeouts.ts";
-import type { SeeCollect, SeeNode } from "./page.js";
+import { ACTION_TIMEOUT_MS } from "../../timeouts.ts";
+import type { SeeCollect, SeeNode } from "../page/page.js";
 import { type ActPage, click, drag, fill, hover, keypress, scroll } from "./actions.ts";
 import { navigate, type WaitCondition, waitFor } from "./navigate.ts";
 import { evaluate } from "./evaluate.ts";

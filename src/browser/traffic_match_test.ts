@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import type { WireCorpus } from "../corpus/mod.ts";
-import { compileMatcher } from "./match.ts";
+import { compileMatcher } from "./traffic_match.ts";
 
 Deno.test("match - requests by route and method, messages by level and text, in corpus order", () => {
   const wire: WireCorpus = {

@@ -6,11 +6,11 @@
  *
  * @module
  */
-import type { SeeCollect, SeeComponent, SeeNode } from "./page.js";
+import type { SeeCollect, SeeComponent, SeeNode } from "../page/page.js";
 import { formatPart, type QueryPart, type Target, testPredicate } from "./query.ts";
-import { PageError, type ResolvedSummary } from "./api.ts";
-import { escapeControls } from "../terminal.ts";
-import { nameCarried } from "./snapshot.ts";
+import { PageError, type ResolvedSummary } from "../page_api.ts";
+import { escapeControls } from "../../terminal.ts";
+import { nameCarried } from "../snapshot.ts";
 
 /** A matched node with its matched ancestors (outermost first). */
 export interface MatchedNode {
