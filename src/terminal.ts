@@ -19,6 +19,11 @@ const CONTROLS_BUT_NEWLINE_TAB = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
  */
 const LINE_OR_FORMAT = /[\p{Cf}\p{Zl}\p{Zp}\u{e0000}-\u{e007f}]/gu;
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+/**
+ * Text with nothing to escape: printable ASCII only. Most text is, and one test of this ASCII class is far cheaper
+ * than the three Unicode-aware passes below, which a short command pays for on every line it prints.
+ */
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 
 /** Options of {@linkcode escapeControls}. */
 export interface EscapeOptions {
@@ -49,6 +54,7 @@ function controlEscape(c: string): string {
  * can start a line of its own or reorder or hide the text around it.
  */
 export function escapeControls(text: string, options: EscapeOptions = {}): string {
+  if (PRINTABLE_ASCII.test(text)) return text;
   const out = LONE_SURROGATE.test(text) ? text.toWellFormed() : text;
   return out
     .replace(options.keepNewlines ? CONTROLS_BUT_NEWLINE_TAB : ALL_CONTROLS, controlEscape)

@@ -18,6 +18,16 @@ Deno.test("escapeControls() - every line separator and format character is shown
   }
 });
 
+Deno.test("escapeControls() - ASCII text is kept whole only when every character is printable", () => {
+  const printable = Array.from({ length: 0x7f - 0x20 }, (_, i) => String.fromCharCode(0x20 + i)).join("");
+  assert.equal(escapeControls(printable), printable);
+  // The edges of the printable range, alone in otherwise plain ASCII text.
+  assert.equal(escapeControls("a\u001fb"), "a\\x1fb");
+  assert.equal(escapeControls("a\u007fb"), "a\\x7fb");
+  assert.equal(escapeControls("a\nb\tc"), "a\\nb\\tc");
+  assert.equal(escapeControls("a\nb\u0000", { keepNewlines: true }), "a\nb\\x00");
+});
+
 Deno.test("indentedBlock() - every line of a multi-line text is indented, separators other than \\n escaped", () => {
   assert.equal(indentedBlock("one\n[2] log forged\u2028[3] x"), "  one\n  [2] log forged\\u2028[3] x");
 });

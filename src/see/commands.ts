@@ -66,8 +66,8 @@ export async function runSnapshot(opts: SnapshotOptions, io: Io): Promise<number
   await writeResult(
     io,
     opts,
-    formatSnapshot(payload, { ...tree, coverage: opts.coverage }),
-    snapshotJson(payload, tree),
+    () => formatSnapshot(payload, { ...tree, coverage: opts.coverage }),
+    () => snapshotJson(payload, tree),
   );
   if (payload.page.coverage.interactive === 0) {
     throw new SessionError(`${payload.url} has no interactive node (blank, or still loading)`, {

@@ -24,14 +24,22 @@ export function jsonText(payload: Record<string, unknown>): string {
   return toJson({ schema: PAGE_SCHEMA, ...rest });
 }
 
-/** Writes a command's result: `text` or the JSON of `payload`, to stdout or `--out`. */
+/**
+ * Writes a command's result: `text` or the JSON of `payload`, to stdout or `--out`. Either may be given as a function,
+ * called only when that form is written: a large page's layout costs milliseconds a short command should not spend
+ * on the form it does not print.
+ */
 export async function writeResult(
   io: Io,
   opts: OutputOptions,
-  text: string,
-  payload: Record<string, unknown>,
+  text: string | (() => string),
+  payload: Record<string, unknown> | (() => Record<string, unknown>),
 ): Promise<void> {
-  const body = opts.json ? jsonText(payload) : text;
+  const body = opts.json
+    ? jsonText(typeof payload === "function" ? payload() : payload)
+    : typeof text === "function"
+    ? text()
+    : text;
   if (opts.out === undefined) {
     io.stdout.write(body);
     return;

@@ -24,6 +24,18 @@ function q(v: string): string {
   return `"${escapeControls(cut.replace(/\\/g, "\\\\").replace(/"/g, '\\"'))}"`;
 }
 
+/** Punctuation around a word: anything but a letter or a digit, at either end. */
+const EDGES = /^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu;
+/** The same for ASCII text, whose only letters and digits are these: a class far cheaper to match than `\p{L}`. */
+const ASCII_EDGES = /^[^A-Za-z0-9]+|[^A-Za-z0-9]+$/g;
+const ASCII = /^[^\u0080-\uffff]*$/;
+
+/** The words of `s` without the punctuation around them ("Lovelace," is "Lovelace"); punctuation alone becomes "". */
+function wordsOf(s: string): string[] {
+  const edges = ASCII.test(s) ? ASCII_EDGES : EDGES;
+  return s.split(/\s+/).filter(Boolean).map((w) => w.replace(edges, ""));
+}
+
 /**
  * Whether an accessible name says nothing the property values do not: it is one of them, or made only of them
  * (whole words, each value used once, in any order) and punctuation — a grid row named by its cells' text, every
@@ -31,9 +43,6 @@ function q(v: string): string {
  */
 export function nameCarried(name: string, values: readonly string[]): boolean {
   if (values.includes(name)) return true;
-  // Words without the punctuation around them ("Lovelace," is "Lovelace"); punctuation alone becomes "".
-  const wordsOf = (s: string) =>
-    s.split(/\s+/).filter(Boolean).map((w) => w.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, ""));
   const words = wordsOf(name);
   const used = words.map((w) => w === "");
   const sorted = values.map((v) => wordsOf(v).filter(Boolean)).filter((w) => w.length > 0)

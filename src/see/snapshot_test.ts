@@ -126,6 +126,16 @@ Deno.test("nodeText - a name made only of the property values (a grid row) is no
   assert.equal(nodeText(node(9, { role: "link", name: "»" })), 'link "»"');
 });
 
+Deno.test("nameCarried - letters and digits of any script make words, punctuation of any script does not", () => {
+  assert.equal(nameCarried("(Ada) [20]!", ["Ada", "20"]), true);
+  assert.equal(nameCarried("Ada 20x", ["Ada", "20"]), false);
+  assert.equal(nameCarried("Ada_20", ["Ada_20"]), true);
+  assert.equal(nameCarried("Ada _20_", ["Ada", "20"]), true);
+  assert.equal(nameCarried("«Zoë» — Paris, ²2024", ["Zoë", "Paris", "²2024"]), true);
+  assert.equal(nameCarried("日本 東京。", ["東京", "日本"]), true);
+  assert.equal(nameCarried("Zoë Paris", ["Zo", "Paris"]), false);
+});
+
 Deno.test("formatSnapshot --coverage - properties whose extract found nothing are listed as (empty)", () => {
   const payload = {
     tab: "T",
