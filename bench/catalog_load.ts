@@ -14,6 +14,7 @@ import { parseArgs } from "node:util";
 import { mapperCommand, ROOT } from "../tests/_helpers.ts";
 import { generateGallery } from "./_catalog_gallery.ts";
 import { sized } from "./_smoke.ts";
+import { wrkInstalled } from "./_wrk.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -92,15 +93,6 @@ async function loadTest(label: string, gallery: string, slug: string): Promise<v
   }
 }
 
-/** Whether `wrk` runs here: a missing program makes `output()` throw at once. */
-async function wrkInstalled(): Promise<boolean> {
-  try {
-    await new Deno.Command("wrk", { args: ["--version"], stdout: "null", stderr: "null" }).output();
-    return true;
-  } catch {
-    return false;
-  }
-}
 if (!(await wrkInstalled())) {
   print("wrk not found: the load test is skipped (install wrk to run it)");
   Deno.exit(0);

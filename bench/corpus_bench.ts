@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { compile, load, startCorpusService } from "../src/corpus/mod.ts";
 import { baseEnv, mapperCommand, ROOT } from "../tests/_helpers.ts";
 import { sized } from "./_smoke.ts";
+import { wrkInstalled } from "./_wrk.ts";
 
 const GALLERY = Deno.env.get("MAPPER_GALLERY") ?? join(ROOT, "..", "shared", "data", "atlas-gallery", "entries");
 const FIXTURE = join(ROOT, "tests", "fixtures", "corpus", "shop");
@@ -155,15 +156,6 @@ function peakRss(pid: number): string {
 }
 
 let measured = false;
-/** Whether `wrk` runs here: a missing program makes `output()` throw at once (not reject), so both are caught. */
-async function wrkInstalled(): Promise<boolean> {
-  try {
-    await new Deno.Command("wrk", { args: ["--version"], stdout: "null", stderr: "null" }).output();
-    return true;
-  } catch {
-    return false;
-  }
-}
 const haveWrk = await wrkInstalled();
 if (!haveWrk) {
   // deno-lint-ignore no-console
