@@ -8,6 +8,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { ROOT } from "./_helpers.ts";
+import { skipBrowserTests } from "./site/harness.ts";
 
 interface Smoke {
   /** `bench`: a `deno bench` file; `run`: a script for `deno run`. */
@@ -16,6 +17,8 @@ interface Smoke {
   args?: string[];
   /** What its output must show: the table it prints (or, for a bench that skips, the line saying so). */
   prints: RegExp;
+  /** It drives Chromium: left out, like the browser tests, when none is found (`skipBrowserTests`). */
+  browser?: true;
 }
 
 /** The table `deno bench` prints. */
@@ -23,24 +26,24 @@ const BENCH_TABLE = /\| benchmark +\| time\/iter \(avg\)/;
 
 /** Each bench script and how it is smoke-run. A new script must be added here (a test checks). */
 const BENCHES: Record<string, Smoke> = {
-  "act_bench.ts": { kind: "bench", prints: BENCH_TABLE },
+  "act_bench.ts": { browser: true, kind: "bench", prints: BENCH_TABLE },
   "atlas_bench.ts": { kind: "bench", prints: BENCH_TABLE },
-  "browser_bench.ts": { kind: "bench", prints: BENCH_TABLE },
+  "browser_bench.ts": { browser: true, kind: "bench", prints: BENCH_TABLE },
   "catalog_bench.ts": { kind: "bench", prints: BENCH_TABLE },
   "catalog_load.ts": { kind: "run", prints: /wrk not found: the load test is skipped|server RSS after load/ },
   "corpus_bench.ts": { kind: "bench", prints: BENCH_TABLE },
   "corpus_compare.ts": { kind: "run", args: ["1"], prints: /mapper/ },
   "coverage_bench.ts": { kind: "bench", prints: BENCH_TABLE },
-  "daemon_memory.ts": { kind: "run", args: ["1", "1"], prints: /console list/ },
-  "draft_bench.ts": { kind: "run", args: ["1"], prints: /shop catalog/ },
-  "first_request_stress.ts": { kind: "run", args: ["1"], prints: /1/ },
-  "first_snapshot.ts": { kind: "run", args: ["1"], prints: /idle/ },
-  "kit_bench.ts": { kind: "bench", prints: BENCH_TABLE },
-  "mcp_bench.ts": { kind: "bench", prints: BENCH_TABLE },
+  "daemon_memory.ts": { browser: true, kind: "run", args: ["1", "1"], prints: /console list/ },
+  "draft_bench.ts": { browser: true, kind: "run", args: ["1"], prints: /shop catalog/ },
+  "first_request_stress.ts": { browser: true, kind: "run", args: ["1"], prints: /1/ },
+  "first_snapshot.ts": { browser: true, kind: "run", args: ["1"], prints: /idle/ },
+  "kit_bench.ts": { browser: true, kind: "bench", prints: BENCH_TABLE },
+  "mcp_bench.ts": { browser: true, kind: "bench", prints: BENCH_TABLE },
   "offline_bench.ts": { kind: "bench", prints: BENCH_TABLE },
   "resolver_bench.ts": { kind: "bench", prints: BENCH_TABLE },
-  "snapshot_bench.ts": { kind: "bench", prints: BENCH_TABLE },
-  "snapshot_size_compare.ts": { kind: "run", args: ["shop"], prints: /shop/ },
+  "snapshot_bench.ts": { browser: true, kind: "bench", prints: BENCH_TABLE },
+  "snapshot_size_compare.ts": { browser: true, kind: "run", args: ["shop"], prints: /shop/ },
   "startup_compare.ts": { kind: "run", args: ["1"], prints: /mapper version/ },
   "validate_big.ts": { kind: "run", prints: /mapper validate --json/ },
   "yaml_compare.ts": { kind: "run", args: [join(ROOT, "tests", "fixtures")], prints: /fast reader accepted/ },
@@ -82,7 +85,8 @@ Deno.test("bench smoke - the table names every bench script, and only those", as
 });
 
 Deno.test("bench smoke - every bench script runs on a tiny input and prints its table", async () => {
-  const queue = Object.entries(BENCHES);
+  const noBrowser = skipBrowserTests();
+  const queue = Object.entries(BENCHES).filter(([, smoke]) => !(smoke.browser && noBrowser));
   const outcomes: Outcome[] = [];
   const worker = async () => {
     for (let next = queue.shift(); next; next = queue.shift()) outcomes.push(await smokeRun(...next));
