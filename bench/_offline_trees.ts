@@ -2,9 +2,10 @@
 // components as a corpus compiles them.
 import { join } from "node:path";
 import type { TreeChild, TreeNode } from "../src/offline/mod.ts";
+import { sized } from "./_smoke.ts";
 
 /** How many trees the bench writes. */
-export const TREES = 100;
+export const TREES = sized(100, 3);
 
 /** A small deterministic random source (mulberry32), so every run measures the same trees. */
 function random(seed: number): () => number {

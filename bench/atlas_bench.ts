@@ -17,6 +17,7 @@ import { testIo } from "../src/io.ts";
 import { baseEnv, mapperCommand } from "../tests/_helpers.ts";
 import { httpsServer } from "../tests/_https.ts";
 import { type Member, tarGz } from "../tests/fixtures/atlas/archive.ts";
+import { sized } from "./_smoke.ts";
 
 const CATEGORIES = ["commerce", "pos", "saas", "devtools", "docs", "finance", "travel", "media", "social", "other"];
 
@@ -42,7 +43,7 @@ function generateCatalog(n: number): { schema_version: number; entries: unknown[
 const home = await Deno.makeTempDir({ prefix: "mapper-bench-atlas-" });
 globalThis.addEventListener("unload", () => Deno.removeSync(home, { recursive: true }));
 const SOURCE = "https://atlas.bench.invalid/index.json";
-const doc = generateCatalog(10_000);
+const doc = generateCatalog(sized(10_000, 100));
 await Deno.mkdir(join(home, ".mapper", "atlas"), { recursive: true });
 await Deno.writeTextFile(
   join(home, ".mapper", "atlas", "index.json"),
@@ -82,7 +83,7 @@ function noise(n: number): string {
   return btoa(String.fromCharCode(...bytes)).slice(0, n);
 }
 const members: Member[] = [{ name: ".mapper/config.yaml", data: "site: bench.example.com\n" }];
-for (let i = 1; i < 500; i++) {
+for (let i = 1; i < sized(500, 5); i++) {
   members.push({
     name: `.mapper/views/v${String(i).padStart(3, "0")}.yaml`,
     data: `views:\n  - name: View${i}\n    route: /v/${i}\n    # ${noise(8300)}\n`,

@@ -12,6 +12,7 @@ import { startSite } from "../tests/site/server.ts";
 import { BROWSER, openTab, runRaw, startSession, stopOnUnload, waitForLog } from "../tests/site/harness.ts";
 import { chromiumArgs, launchChromium } from "../src/browser/chromium.ts";
 import { Collector } from "../src/browser/collector.ts";
+import { sized } from "./_smoke.ts";
 
 const ignore = BROWSER === undefined;
 
@@ -27,7 +28,8 @@ const session = ignore ? undefined : await startSession();
 const auth = () => ({ authorization: `Bearer ${session!.secret}` });
 if (session && site) {
   const before = rssKb(session.daemonPid);
-  await openTab(session, `${site.origin}/burst.html?tag=fill&logs=1100&fetches=1100`);
+  const fill = sized(1100, 20);
+  await openTab(session, `${site.origin}/burst.html?tag=fill&logs=${fill}&fetches=${fill}`);
   await waitForLog(session, "fill done", 60_000);
   await new Promise((r) => setTimeout(r, 500));
   const after = rssKb(session.daemonPid);

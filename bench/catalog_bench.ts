@@ -10,6 +10,7 @@
 import { fileURLToPath } from "node:url";
 import { buildSnapshot } from "../src/catalog/mod.ts";
 import { generateGallery } from "./_catalog_gallery.ts";
+import { sized } from "./_smoke.ts";
 
 const REAL = Deno.env.get("MAPPER_GALLERY_ROOT") ??
   fileURLToPath(new URL("../../shared/data/atlas-gallery", import.meta.url));
@@ -17,7 +18,8 @@ const hasReal = await Deno.stat(REAL).then((s) => s.isDirectory, () => false);
 
 const generated = await Deno.makeTempDir({ prefix: "mapper-bench-gallery-" });
 globalThis.addEventListener("unload", () => Deno.removeSync(generated, { recursive: true }));
-await generateGallery(generated, 1000);
+const ENTRIES = sized(1000, 10);
+await generateGallery(generated, ENTRIES);
 
 const options = { baseUrl: "https://atlas.example.org", now: () => 0, git: false };
 
@@ -36,8 +38,8 @@ Deno.bench({
   warmup: 1,
   async fn() {
     const s = await buildSnapshot(generated, options);
-    if (s.slugs.length !== 1000) {
-      throw new Error(`expected 1000 entries, got ${s.slugs.length}: ${s.warnings[0]?.detail}`);
+    if (s.slugs.length !== ENTRIES) {
+      throw new Error(`expected ${ENTRIES} entries, got ${s.slugs.length}: ${s.warnings[0]?.detail}`);
     }
   },
 });

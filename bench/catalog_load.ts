@@ -13,11 +13,13 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { mapperCommand, ROOT } from "../tests/_helpers.ts";
 import { generateGallery } from "./_catalog_gallery.ts";
+import { sized } from "./_smoke.ts";
+import { wrkInstalled } from "./_wrk.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
   options: {
-    duration: { type: "string", default: "10s" },
+    duration: { type: "string", default: sized("10s", "1s") },
     connections: { type: "string", default: "32" },
     threads: { type: "string", default: "2" },
   },
@@ -91,10 +93,14 @@ async function loadTest(label: string, gallery: string, slug: string): Promise<v
   }
 }
 
+if (!(await wrkInstalled())) {
+  print("wrk not found: the load test is skipped (install wrk to run it)");
+  Deno.exit(0);
+}
 print(`wrk -t ${values.threads} -c ${values.connections} -d ${values.duration} --latency <url>`);
 const generated = await Deno.makeTempDir({ prefix: "mapper-load-gallery-" });
 try {
-  await generateGallery(generated, 1000);
+  await generateGallery(generated, sized(1000, 10));
   await loadTest("generated gallery (1,000 entries)", generated, "site-0500");
   const real = Deno.env.get("MAPPER_GALLERY_ROOT") ??
     fileURLToPath(new URL("../../shared/data/atlas-gallery", import.meta.url));

@@ -8,6 +8,8 @@
 import { join } from "node:path";
 import { compile, load, startCorpusService } from "../src/corpus/mod.ts";
 import { baseEnv, mapperCommand, ROOT } from "../tests/_helpers.ts";
+import { sized } from "./_smoke.ts";
+import { wrkInstalled } from "./_wrk.ts";
 
 const GALLERY = Deno.env.get("MAPPER_GALLERY") ?? join(ROOT, "..", "shared", "data", "atlas-gallery", "entries");
 const FIXTURE = join(ROOT, "tests", "fixtures", "corpus", "shop");
@@ -55,7 +57,7 @@ for (const [i, dir] of corpora.entries()) await copyTree(dir, join(all, `c${i}`)
 const allBytes = await treeBytes(all);
 // Replicate "all" until the corpus is about 2.4 MB.
 const big = join(work, "big", ".mapper");
-const copies = Math.max(1, Math.round(2_400_000 / allBytes));
+const copies = Math.max(1, Math.round(sized(2_400_000, 50_000) / allBytes));
 for (let i = 0; i < copies; i++) await copyTree(all, join(big, `r${i}`));
 const bigBytes = await treeBytes(big);
 
@@ -154,15 +156,6 @@ function peakRss(pid: number): string {
 }
 
 let measured = false;
-/** Whether `wrk` runs here: a missing program makes `output()` throw at once (not reject), so both are caught. */
-async function wrkInstalled(): Promise<boolean> {
-  try {
-    await new Deno.Command("wrk", { args: ["--version"], stdout: "null", stderr: "null" }).output();
-    return true;
-  } catch {
-    return false;
-  }
-}
 const haveWrk = await wrkInstalled();
 if (!haveWrk) {
   // deno-lint-ignore no-console

@@ -21,8 +21,9 @@
 import { join } from "node:path";
 import { findMapperBinary, findReference, load } from "./_compare.ts";
 import { baseEnv, mapperCommand, ROOT } from "../tests/_helpers.ts";
+import { sized } from "./_smoke.ts";
 
-const runs = Number(Deno.args[0] ?? 5);
+const runs = Number(Deno.args[0] ?? sized(5, 1));
 const reference = await findReference();
 const binary = await findMapperBinary(ROOT);
 const work = await Deno.makeTempDir({ prefix: "mapper-corpus-compare-" });
@@ -86,7 +87,7 @@ async function sources(): Promise<string[]> {
 }
 
 const big = join(work, "big");
-for (let copy = 0; copy < 10; copy++) {
+for (let copy = 0; copy < sized(10, 1); copy++) {
   for (const [i, dir] of (await sources()).entries()) await copyTree(dir, join(big, `copy${copy}`, `c${i}`));
 }
 const empty = join(work, "empty");

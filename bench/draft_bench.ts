@@ -11,6 +11,7 @@
 import { startSite } from "../tests/site/server.ts";
 import { APP_PAGES, startApps } from "../tests/apps/server.ts";
 import { BROWSER, startSession } from "../tests/site/harness.ts";
+import { sized } from "./_smoke.ts";
 
 if (BROWSER === undefined) {
   console.log("no browser found: skipped");
@@ -20,7 +21,7 @@ const runs = Number(Deno.args[0] ?? 5);
 await using site = startSite();
 await using apps = await startApps();
 await using s = await startSession(["--url", `${site.origin}/shop/?consent=1`]);
-const pages: Array<[string, string, string]> = [
+const allPages: Array<[string, string, string]> = [
   ["shop catalog", `${site.origin}/shop/?consent=1`, "article.product-card"],
   ["shop product", `${site.origin}/shop/product/2`, "input[name=quantity]"],
   ["signup (Shoelace)", apps.origin + APP_PAGES.signup, "body[data-ready]"],
@@ -28,6 +29,7 @@ const pages: Array<[string, string, string]> = [
   ["grid (Tabulator)", apps.origin + APP_PAGES.grid, "body[data-ready]"],
   ["api console (Swagger UI)", apps.origin + APP_PAGES.apiConsole, "body[data-ready]"],
 ];
+const pages = sized(allPages, allPages.slice(0, 1));
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 /** POSTs a page route of the daemon (what the CLI asks it) and answers its JSON. */
 const post = async (command: string) => {

@@ -21,6 +21,7 @@ import { claimElements, indexTree, type OfflineDocument, readTreeFile } from "..
 import { COMPONENTS, TREES, writeTrees } from "./_offline_trees.ts";
 import { createEngine } from "../src/offline/engine.ts";
 import { ROOT } from "../tests/_helpers.ts";
+import { sized } from "./_smoke.ts";
 
 const work = await Deno.makeTempDir({ prefix: "mapper-offline-bench-" });
 globalThis.addEventListener("unload", () => Deno.removeSync(work, { recursive: true }));
@@ -65,14 +66,18 @@ const cpu = () => {
   return (u.user + u.system) / 1000;
 };
 const cpuRuns: number[] = [];
-for (let i = 0; i < 5; i++) {
+for (let i = 0; i < sized(5, 1); i++) {
   const t = cpu();
   for (const doc of await readAll()) claimElements(COMPONENTS, engine.claimDom(doc));
   cpuRuns.push(cpu() - t);
 }
 cpuRuns.sort((a, b) => a - b);
 // deno-lint-ignore no-console
-console.log(`whole path, CPU time: min ${cpuRuns[0]!.toFixed(0)} ms, median ${cpuRuns[2]!.toFixed(0)} ms (5 runs)`);
+console.log(
+  `whole path, CPU time: min ${cpuRuns[0]!.toFixed(0)} ms, median ${
+    cpuRuns[cpuRuns.length >> 1]!.toFixed(0)
+  } ms (${cpuRuns.length} runs)`,
+);
 
 // Start-up: what loading the engine costs a fresh process (module resolution, the npm packages, the CSS parser):
 // the same probe with and without the load, wall time inside the process.
@@ -92,9 +97,11 @@ async function startup(mode: string): Promise<number> {
   return Number(new TextDecoder().decode(out.stdout));
 }
 const loads: number[] = [];
-for (let i = 0; i < 9; i++) loads.push(await startup("engine") - await startup("none"));
+for (let i = 0; i < sized(9, 1); i++) loads.push(await startup("engine") - await startup("none"));
 loads.sort((a, b) => a - b);
 // deno-lint-ignore no-console
 console.log(
-  `engine load in a fresh process (import + create): median ${loads[4]!.toFixed(1)} ms, min ${loads[0]!.toFixed(1)} ms`,
+  `engine load in a fresh process (import + create): median ${loads[loads.length >> 1]!.toFixed(1)} ms, min ${
+    loads[0]!.toFixed(1)
+  } ms`,
 );

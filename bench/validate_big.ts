@@ -12,10 +12,11 @@
 import { join } from "node:path";
 import { load } from "../src/corpus/mod.ts";
 import { baseEnv, mapperCommand, ROOT } from "../tests/_helpers.ts";
+import { sized } from "./_smoke.ts";
 
 const GALLERY = Deno.env.get("MAPPER_GALLERY") ?? join(ROOT, "..", "shared", "data", "atlas-gallery", "entries");
 const FIXTURE = join(ROOT, "tests", "fixtures", "corpus", "shop");
-const TARGET_BYTES = 2.4 * 1024 * 1024;
+const TARGET_BYTES = sized(2.4 * 1024 * 1024, 20_000);
 
 async function copyTree(from: string, to: string): Promise<number> {
   let bytes = 0;
@@ -68,6 +69,7 @@ function report(line: string): void {
   console.log(line);
 }
 
+const RUNS = sized(5, 1);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 if (import.meta.main) {
@@ -80,7 +82,7 @@ if (import.meta.main) {
     );
     const cli: number[] = [];
     let summary = "";
-    for (let i = 0; i < 5; i++) {
+    for (let i = 0; i < RUNS; i++) {
       const t = performance.now();
       const out = await new Deno.Command(Deno.execPath(), {
         args: mapperCommand(["validate", "--dir", big.dir, "--json"]),
@@ -94,26 +96,26 @@ if (import.meta.main) {
       summary = `exit ${out.code}, ${env.result.errors} errors, ${env.result.warnings} warnings`;
     }
     const inProcess: number[] = [];
-    for (let i = 0; i < 5; i++) {
+    for (let i = 0; i < RUNS; i++) {
       const t = performance.now();
       await load(big.dir, { validate: true, tolerant: true });
       inProcess.push(performance.now() - t);
     }
     const plain: number[] = [];
-    for (let i = 0; i < 5; i++) {
+    for (let i = 0; i < RUNS; i++) {
       const t = performance.now();
       await load(big.dir);
       plain.push(performance.now() - t);
     }
     report(
       `mapper validate --json (subprocess, start-up included): median ${median(cli).toFixed(0)} ms ` +
-        `(min ${Math.min(...cli).toFixed(0)}, n=5; ${summary})`,
+        `(min ${Math.min(...cli).toFixed(0)}, n=${RUNS}; ${summary})`,
     );
     report(
       `load(dir, { validate: true }) in process: median ${median(inProcess).toFixed(0)} ms ` +
-        `(min ${Math.min(...inProcess).toFixed(0)}, n=5)`,
+        `(min ${Math.min(...inProcess).toFixed(0)}, n=${RUNS})`,
     );
-    report(`load(dir) without authoring checks: median ${median(plain).toFixed(0)} ms (n=5)`);
+    report(`load(dir) without authoring checks: median ${median(plain).toFixed(0)} ms (n=${RUNS})`);
   } finally {
     await Deno.remove(big.dir, { recursive: true });
   }

@@ -41,135 +41,123 @@ async function tabCount(s: TestSession): Promise<number> {
   return (await s.api<{ tabs: unknown[] }>("/devtools/status")).tabs.length;
 }
 
-Deno.test({
-  name: "daemon API - refuses requests without the session secret, from a foreign Origin or a foreign Host (403)",
-  ignore: skipBrowserTests(),
-  ...opts,
-  async fn(t) {
-    await using s = await startSession();
-    const before = await tabCount(s);
-    const bearer = `Authorization: Bearer ${s.secret}`;
-    const host = `Host: 127.0.0.1:${s.port}`;
+async function daemonApiRefusals(t: Deno.TestContext, s: TestSession): Promise<void> {
+  const before = await tabCount(s);
+  const bearer = `Authorization: Bearer ${s.secret}`;
+  const host = `Host: 127.0.0.1:${s.port}`;
 
-    await t.step("daemon API - refuses a request without the session secret (403)", async () => {
-      for (const head of [[], ["Authorization: Bearer " + "0".repeat(64)], [`Authorization: ${s.secret}`]]) {
-        const res = await raw(s.port, [`POST /devtools/tabs?url=file:///etc/hostname HTTP/1.1`, host, ...head]);
-        assert.equal(res.status, 403);
-        assert.equal(JSON.parse(res.body).code, "forbidden_secret");
-      }
-      const get = await raw(s.port, ["GET /devtools/network HTTP/1.1", host]);
-      assert.equal(get.status, 403);
-      assert.equal(await tabCount(s), before, "no tab was opened");
-    });
+  await t.step("daemon API - refuses a request without the session secret (403)", async () => {
+    for (const head of [[], ["Authorization: Bearer " + "0".repeat(64)], [`Authorization: ${s.secret}`]]) {
+      const res = await raw(s.port, [`POST /devtools/tabs?url=file:///etc/hostname HTTP/1.1`, host, ...head]);
+      assert.equal(res.status, 403);
+      assert.equal(JSON.parse(res.body).code, "forbidden_secret");
+    }
+    const get = await raw(s.port, ["GET /devtools/network HTTP/1.1", host]);
+    assert.equal(get.status, 403);
+    assert.equal(await tabCount(s), before, "no tab was opened");
+  });
 
-    await t.step("daemon API - refuses a foreign Origin before any work, even with the secret", async () => {
-      for (const origin of ["https://evil.example", "null", "chrome-extension://aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"]) {
-        const res = await raw(s.port, [
-          "POST /devtools/tabs?url=https://evil.example/ HTTP/1.1",
-          host,
-          bearer,
-          `Origin: ${origin}`,
-        ]);
-        assert.equal(res.status, 403, origin);
-        assert.deepEqual(JSON.parse(res.body), {
-          schema: 1,
-          error: "the devtools API does not answer web pages",
-          code: "forbidden_origin",
-        });
-      }
-      assert.equal(await tabCount(s), before, "no tab was opened");
-    });
-
-    await t.step("daemon API - refuses a foreign Host (DNS rebinding), the corpus paths included", async () => {
-      for (const h of ["evil.example", `evil.example:${s.port}`, `localhost:${s.port}`]) {
-        for (const path of ["/devtools/status", "/mapper/version"]) {
-          const res = await raw(s.port, [`GET ${path} HTTP/1.1`, `Host: ${h}`, bearer]);
-          assert.equal(res.status, 403, `${h} ${path}`);
-          assert.equal(JSON.parse(res.body).code, "forbidden_host");
-        }
-      }
-    });
-
-    await t.step("daemon API - the corpus stays public and the session owner gets everything", async () => {
-      const corpus = await raw(s.port, ["GET /mapper/version HTTP/1.1", host, "Origin: https://any.example"]);
-      assert.equal(corpus.status, 200);
-      assert.ok(Number.isInteger(JSON.parse(corpus.body).version));
-      // The extension polls the corpus health without the secret: refused, it took the server for gone every poll.
-      const health = await raw(s.port, [
-        "GET /mapper/diagnostics HTTP/1.1",
+  await t.step("daemon API - refuses a foreign Origin before any work, even with the secret", async () => {
+    for (const origin of ["https://evil.example", "null", "chrome-extension://aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"]) {
+      const res = await raw(s.port, [
+        "POST /devtools/tabs?url=https://evil.example/ HTTP/1.1",
         host,
-        `Origin: chrome-extension://${await extensionId()}`,
+        bearer,
+        `Origin: ${origin}`,
       ]);
-      assert.equal(health.status, 200, health.body);
-      assert.equal(typeof JSON.parse(health.body).ok, "boolean");
-      // …but a web page does not read it (absolute paths in it tell a user name and a project's place).
-      const fromPage = await raw(s.port, ["GET /mapper/diagnostics HTTP/1.1", host, "Origin: https://any.example"]);
-      assert.equal(fromPage.status, 403, fromPage.body);
-      const ok = await raw(s.port, ["GET /devtools/status HTTP/1.1", host, bearer]);
-      assert.equal(ok.status, 200);
-    });
-  },
-});
+      assert.equal(res.status, 403, origin);
+      assert.deepEqual(JSON.parse(res.body), {
+        schema: 1,
+        error: "the devtools API does not answer web pages",
+        code: "forbidden_origin",
+      });
+    }
+    assert.equal(await tabCount(s), before, "no tab was opened");
+  });
 
-Deno.test({
-  name: "browser start - opens no TCP debugging port; the secret is on no command line and in no log",
-  ignore: skipBrowserTests() || Deno.build.os !== "linux",
-  ...opts,
-  async fn() {
-    await using s = await startSession();
-    const cmdline = (pid: number) => Deno.readTextFileSync(`/proc/${pid}/cmdline`).split("\u0000");
-    const argv = cmdline(s.chromiumPid);
-    assert.ok(argv.includes("--remote-debugging-pipe"), argv.join(" "));
-    assert.ok(!argv.some((a) => a.startsWith("--remote-debugging-port")), argv.join(" "));
-    const profile = argv.find((a) => a.startsWith("--user-data-dir="))!.slice("--user-data-dir=".length);
-    await assert.rejects(Deno.stat(join(profile, "DevToolsActivePort")), Deno.errors.NotFound);
-
-    // No process of Chromium's tree listens on any TCP socket.
-    const tree = new Set([s.chromiumPid]);
-    for (let grew = true; grew;) {
-      grew = false;
-      for (const e of Deno.readDirSync("/proc")) {
-        const pid = Number(e.name);
-        if (!Number.isInteger(pid) || tree.has(pid)) continue;
-        try {
-          const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
-          const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-          if (tree.has(ppid)) {
-            tree.add(pid);
-            grew = true;
-          }
-        } catch {
-          // gone
-        }
+  await t.step("daemon API - refuses a foreign Host (DNS rebinding), the corpus paths included", async () => {
+    for (const h of ["evil.example", `evil.example:${s.port}`, `localhost:${s.port}`]) {
+      for (const path of ["/devtools/status", "/mapper/version"]) {
+        const res = await raw(s.port, [`GET ${path} HTTP/1.1`, `Host: ${h}`, bearer]);
+        assert.equal(res.status, 403, `${h} ${path}`);
+        assert.equal(JSON.parse(res.body).code, "forbidden_host");
       }
     }
-    const inodes = new Set<string>();
-    for (const pid of tree) {
+  });
+
+  await t.step("daemon API - the corpus stays public and the session owner gets everything", async () => {
+    const corpus = await raw(s.port, ["GET /mapper/version HTTP/1.1", host, "Origin: https://any.example"]);
+    assert.equal(corpus.status, 200);
+    assert.ok(Number.isInteger(JSON.parse(corpus.body).version));
+    // The extension polls the corpus health without the secret: refused, it took the server for gone every poll.
+    const health = await raw(s.port, [
+      "GET /mapper/diagnostics HTTP/1.1",
+      host,
+      `Origin: chrome-extension://${await extensionId()}`,
+    ]);
+    assert.equal(health.status, 200, health.body);
+    assert.equal(typeof JSON.parse(health.body).ok, "boolean");
+    // …but a web page does not read it (absolute paths in it tell a user name and a project's place).
+    const fromPage = await raw(s.port, ["GET /mapper/diagnostics HTTP/1.1", host, "Origin: https://any.example"]);
+    assert.equal(fromPage.status, 403, fromPage.body);
+    const ok = await raw(s.port, ["GET /devtools/status HTTP/1.1", host, bearer]);
+    assert.equal(ok.status, 200);
+  });
+}
+
+async function noDebuggingPortNoSecret(s: TestSession): Promise<void> {
+  const cmdline = (pid: number) => Deno.readTextFileSync(`/proc/${pid}/cmdline`).split("\u0000");
+  const argv = cmdline(s.chromiumPid);
+  assert.ok(argv.includes("--remote-debugging-pipe"), argv.join(" "));
+  assert.ok(!argv.some((a) => a.startsWith("--remote-debugging-port")), argv.join(" "));
+  const profile = argv.find((a) => a.startsWith("--user-data-dir="))!.slice("--user-data-dir=".length);
+  await assert.rejects(Deno.stat(join(profile, "DevToolsActivePort")), Deno.errors.NotFound);
+
+  // No process of Chromium's tree listens on any TCP socket.
+  const tree = new Set([s.chromiumPid]);
+  for (let grew = true; grew;) {
+    grew = false;
+    for await (const e of Deno.readDir("/proc")) {
+      const pid = Number(e.name);
+      if (!Number.isInteger(pid) || tree.has(pid)) continue;
       try {
-        for (const fd of Deno.readDirSync(`/proc/${pid}/fd`)) {
-          const m = /^socket:\[(\d+)\]$/.exec(Deno.readLinkSync(`/proc/${pid}/fd/${fd.name}`));
-          if (m) inodes.add(m[1]!);
+        const stat = await Deno.readTextFile(`/proc/${pid}/stat`);
+        const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+        if (tree.has(ppid)) {
+          tree.add(pid);
+          grew = true;
         }
       } catch {
-        // gone or not ours
+        // gone
       }
     }
-    assert.ok(inodes.size > 0, "Chromium's sockets are visible (the check below is not vacuous)");
-    for (const table of ["/proc/net/tcp", "/proc/net/tcp6"]) {
-      for (const line of Deno.readTextFileSync(table).split("\n").slice(1)) {
-        const cols = line.trim().split(/\s+/);
-        if (cols[3] === "0A") assert.ok(!inodes.has(cols[9]!), `Chromium listens on ${cols[1]} (${table})`);
+  }
+  const inodes = new Set<string>();
+  for (const pid of tree) {
+    try {
+      for await (const fd of Deno.readDir(`/proc/${pid}/fd`)) {
+        const m = /^socket:\[(\d+)\]$/.exec(await Deno.readLink(`/proc/${pid}/fd/${fd.name}`));
+        if (m) inodes.add(m[1]!);
       }
+    } catch {
+      // gone or not ours
     }
+  }
+  assert.ok(inodes.size > 0, "Chromium's sockets are visible (the check below is not vacuous)");
+  for (const table of ["/proc/net/tcp", "/proc/net/tcp6"]) {
+    for (const line of (await Deno.readTextFile(table)).split("\n").slice(1)) {
+      const cols = line.trim().split(/\s+/);
+      if (cols[3] === "0A") assert.ok(!inodes.has(cols[9]!), `Chromium listens on ${cols[1]} (${table})`);
+    }
+  }
 
-    for (const pid of [s.daemonPid, s.chromiumPid]) {
-      assert.ok(!cmdline(pid).join(" ").includes(s.secret), `the secret is on the command line of ${pid}`);
-    }
-    const log = await Deno.readTextFile(s.log);
-    assert.ok(!log.includes(s.secret));
-    assert.ok(!/ws:\/\/|devtools\/browser/.test(log));
-  },
-});
+  for (const pid of [s.daemonPid, s.chromiumPid]) {
+    assert.ok(!cmdline(pid).join(" ").includes(s.secret), `the secret is on the command line of ${pid}`);
+  }
+  const log = await Deno.readTextFile(s.log);
+  assert.ok(!log.includes(s.secret));
+  assert.ok(!/ws:\/\/|devtools\/browser/.test(log));
+}
 
 /** A `sleep` child standing for an unrelated process of the user; disposing ends it. */
 function bystander(): { pid: number } & AsyncDisposable {
@@ -735,100 +723,121 @@ Deno.test({
   },
 });
 
+async function schemeRefusals(t: Deno.TestContext, s: TestSession): Promise<void> {
+  const secretFile = s.tmp.join("private.txt");
+  await Deno.writeTextFile(secretFile, "private notes of the user\n");
+  const fileUrl = `file://${secretFile}`;
+  const before = await tabCount(s);
+
+  await t.step("browser navigate, tabs new, snapshot --url and browser start --url refuse them", async () => {
+    const urls = [
+      fileUrl,
+      "chrome://settings/",
+      "devtools://devtools/bundled/inspector.html",
+      "chrome-extension://aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa/manifest.json",
+      "javascript:alert(1)",
+      `view-source:${fileUrl}`,
+      "data:text/html,<p>hi</p>",
+    ];
+    for (const url of urls) {
+      const scheme = url.slice(0, url.indexOf(":"));
+      for (
+        const [command, args] of [
+          ["browser navigate", ["browser", "navigate", url]],
+          ["browser tabs", ["browser", "tabs", "new", url]],
+          ["snapshot", ["snapshot", "--url", url]],
+          ["browser start", ["browser", "start", "--url", url]],
+        ] as const
+      ) {
+        const r = await s.run([...args]);
+        assert.equal(r.code, 1, `${command} ${url}: ${r.stderr}`);
+        assert.equal(r.stdout, "");
+        assert.equal(
+          r.stderr,
+          `mapper ${command}: refusing to open "${url}": ${scheme}: URLs are opened only when you allow them ` +
+            `(they can show local files or the browser's own pages) — if you mean it, pass --allow-scheme ` +
+            `${scheme} (an MCP server: 'mapper mcp --allow-scheme ${scheme}')\n`,
+        );
+      }
+    }
+    assert.equal(await tabCount(s), before, "no tab was opened for a refused URL");
+  });
+
+  await t.step("the daemon decides, not the CLI: its routes refuse them with the secret too", async () => {
+    const bearer = `Authorization: Bearer ${s.secret}`;
+    const host = `Host: 127.0.0.1:${s.port}`;
+    const tabs = await raw(s.port, [`POST /devtools/tabs?url=${encodeURIComponent(fileUrl)} HTTP/1.1`, host, bearer]);
+    assert.equal(tabs.status, 403, tabs.body);
+    assert.equal(JSON.parse(tabs.body).code, "scheme_refused");
+    for (const [command, body] of [["navigate", { url: fileUrl }], ["snapshot", { url: fileUrl }]] as const) {
+      const text = JSON.stringify(body);
+      const res = await raw(s.port, [
+        `POST /devtools/page/${command} HTTP/1.1`,
+        host,
+        bearer,
+        "Content-Type: application/json",
+        `Content-Length: ${text.length}`,
+      ], text);
+      assert.equal(res.status, 403, `${command}: ${res.body}`);
+      assert.equal(JSON.parse(res.body).code, "scheme_refused");
+    }
+    assert.equal(await tabCount(s), before);
+  });
+
+  await t.step("--allow-scheme file opens it, for that command only", async () => {
+    const opened = await s.run(["browser", "navigate", fileUrl, "--allow-scheme", "file"]);
+    assert.equal(opened.code, 0, opened.stderr);
+    const read = await s.run(["browser", "eval", "document.body.innerText"]);
+    assert.match(read.stdout, /private notes of the user/);
+    const again = await s.run(["browser", "navigate", fileUrl]);
+    assert.equal(again.code, 1);
+    const bad = await s.run(["browser", "navigate", fileUrl, "--allow-scheme", "fi le"]);
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /^mapper browser navigate: --allow-scheme "fi le" is not a URL scheme — /);
+  });
+
+  await t.step("MCP navigate and tabs new: refused unless the server was started with --allow-scheme", async () => {
+    {
+      await using mcp = await startMcp([], { cwd: s.cwd, home: s.env.HOME! });
+      for (
+        const [tool, args] of [["navigate", { url: fileUrl }], ["tabs", { action: "new", url: fileUrl }]] as const
+      ) {
+        const r = await mcp.call(tool, args);
+        assert.equal(r.isError, true, `${tool}: ${r.text}`);
+        assert.match(r.text, /^refusing to open "file:\/\/.*": file: URLs are opened only when you allow them/);
+      }
+    }
+    await using allowed = await startMcp(["--allow-scheme", "file"], { cwd: s.cwd, home: s.env.HOME! });
+    const r = await allowed.call("navigate", { url: fileUrl });
+    assert.equal(r.isError, false, r.text);
+    assert.match(r.text, /^navigated to file:\/\//);
+  });
+}
+
+/**
+ * The checks that need only a plain session share one (a session start is the dearest part of a browser test):
+ * daemon API refusals first, then what a start leaves on command lines and in the log, then the scheme refusals,
+ * which open tabs.
+ */
 Deno.test({
-  name: "page commands - file:, chrome:, devtools:, chrome-extension:, javascript:, view-source: and data: URLs are " +
-    "refused unless --allow-scheme names the scheme; the daemon refuses them whatever asks",
+  name: "session security - one plain session: API refusals, no debugging port or secret, scheme refusals",
   ignore: skipBrowserTests(),
   ...opts,
   async fn(t) {
     await using s = await startSession();
-    const secretFile = s.tmp.join("private.txt");
-    await Deno.writeTextFile(secretFile, "private notes of the user\n");
-    const fileUrl = `file://${secretFile}`;
-    const before = await tabCount(s);
-
-    await t.step("browser navigate, tabs new, snapshot --url and browser start --url refuse them", async () => {
-      const urls = [
-        fileUrl,
-        "chrome://settings/",
-        "devtools://devtools/bundled/inspector.html",
-        "chrome-extension://aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa/manifest.json",
-        "javascript:alert(1)",
-        `view-source:${fileUrl}`,
-        "data:text/html,<p>hi</p>",
-      ];
-      for (const url of urls) {
-        const scheme = url.slice(0, url.indexOf(":"));
-        for (
-          const [command, args] of [
-            ["browser navigate", ["browser", "navigate", url]],
-            ["browser tabs", ["browser", "tabs", "new", url]],
-            ["snapshot", ["snapshot", "--url", url]],
-            ["browser start", ["browser", "start", "--url", url]],
-          ] as const
-        ) {
-          const r = await s.run([...args]);
-          assert.equal(r.code, 1, `${command} ${url}: ${r.stderr}`);
-          assert.equal(r.stdout, "");
-          assert.equal(
-            r.stderr,
-            `mapper ${command}: refusing to open "${url}": ${scheme}: URLs are opened only when you allow them ` +
-              `(they can show local files or the browser's own pages) — if you mean it, pass --allow-scheme ` +
-              `${scheme} (an MCP server: 'mapper mcp --allow-scheme ${scheme}')\n`,
-          );
-        }
-      }
-      assert.equal(await tabCount(s), before, "no tab was opened for a refused URL");
+    await t.step(
+      "daemon API - refuses requests without the session secret, from a foreign Origin or a foreign Host (403)",
+      (t) => daemonApiRefusals(t, s),
+    );
+    await t.step({
+      name: "browser start - opens no TCP debugging port; the secret is on no command line and in no log",
+      ignore: Deno.build.os !== "linux",
+      fn: () => noDebuggingPortNoSecret(s),
     });
-
-    await t.step("the daemon decides, not the CLI: its routes refuse them with the secret too", async () => {
-      const bearer = `Authorization: Bearer ${s.secret}`;
-      const host = `Host: 127.0.0.1:${s.port}`;
-      const tabs = await raw(s.port, [`POST /devtools/tabs?url=${encodeURIComponent(fileUrl)} HTTP/1.1`, host, bearer]);
-      assert.equal(tabs.status, 403, tabs.body);
-      assert.equal(JSON.parse(tabs.body).code, "scheme_refused");
-      for (const [command, body] of [["navigate", { url: fileUrl }], ["snapshot", { url: fileUrl }]] as const) {
-        const text = JSON.stringify(body);
-        const res = await raw(s.port, [
-          `POST /devtools/page/${command} HTTP/1.1`,
-          host,
-          bearer,
-          "Content-Type: application/json",
-          `Content-Length: ${text.length}`,
-        ], text);
-        assert.equal(res.status, 403, `${command}: ${res.body}`);
-        assert.equal(JSON.parse(res.body).code, "scheme_refused");
-      }
-      assert.equal(await tabCount(s), before);
-    });
-
-    await t.step("--allow-scheme file opens it, for that command only", async () => {
-      const opened = await s.run(["browser", "navigate", fileUrl, "--allow-scheme", "file"]);
-      assert.equal(opened.code, 0, opened.stderr);
-      const read = await s.run(["browser", "eval", "document.body.innerText"]);
-      assert.match(read.stdout, /private notes of the user/);
-      const again = await s.run(["browser", "navigate", fileUrl]);
-      assert.equal(again.code, 1);
-      const bad = await s.run(["browser", "navigate", fileUrl, "--allow-scheme", "fi le"]);
-      assert.equal(bad.code, 2);
-      assert.match(bad.stderr, /^mapper browser navigate: --allow-scheme "fi le" is not a URL scheme — /);
-    });
-
-    await t.step("MCP navigate and tabs new: refused unless the server was started with --allow-scheme", async () => {
-      {
-        await using mcp = await startMcp([], { cwd: s.cwd, home: s.env.HOME! });
-        for (
-          const [tool, args] of [["navigate", { url: fileUrl }], ["tabs", { action: "new", url: fileUrl }]] as const
-        ) {
-          const r = await mcp.call(tool, args);
-          assert.equal(r.isError, true, `${tool}: ${r.text}`);
-          assert.match(r.text, /^refusing to open "file:\/\/.*": file: URLs are opened only when you allow them/);
-        }
-      }
-      await using allowed = await startMcp(["--allow-scheme", "file"], { cwd: s.cwd, home: s.env.HOME! });
-      const r = await allowed.call("navigate", { url: fileUrl });
-      assert.equal(r.isError, false, r.text);
-      assert.match(r.text, /^navigated to file:\/\//);
-    });
+    await t.step(
+      "page commands - file:, chrome:, devtools:, chrome-extension:, javascript:, view-source: and data: URLs are " +
+        "refused unless --allow-scheme names the scheme; the daemon refuses them whatever asks",
+      (t) => schemeRefusals(t, s),
+    );
   },
 });
