@@ -56,7 +56,11 @@ const snapshot = defineTool({
   }>({
     register: registerSee,
     command: "snapshot",
-    omit: { "--out": "the snapshot is the tool's answer", "--allow-scheme": ALLOW_SCHEME_REASON },
+    omit: {
+      "--out": "the snapshot is the tool's answer",
+      "--tree-out": "a tool writes no files the user did not ask for; the capture tool keeps a page's tree",
+      "--allow-scheme": ALLOW_SCHEME_REASON,
+    },
     describe: { tab: TAB },
   }),
   annotations: READ_PAGE,
