@@ -1,14 +1,16 @@
 /**
- * MCP tool parameters derived from the command table: a tool names its CLI command, and every flag and argument of
- * that command becomes a parameter (snake_case, its type, bounds and default from the flag's value parser, its help
- * line as the description) — or is left out with a written reason. Nothing is restated by hand, so the two surfaces
- * cannot drift: a new flag without a parameter or a reason fails when the tool table is built (and in its tests).
+ * MCP tools derived from the command table: a tool names its CLI command, and every flag and argument of that
+ * command becomes a parameter (snake_case, its type, bounds and default from the flag's value parser, its help line
+ * as the description) — or is left out with a written reason. A call runs the command's own action on those
+ * parameters, as if a user had typed the same flags (`cliTool`, `runCli`). Nothing is restated by hand, so the two
+ * surfaces cannot drift: a new flag is a new parameter (or an omission with its reason) and reaches the command.
  *
  * @module
  */
 import { z } from "zod";
-import { Command, type Option } from "../cli/command.ts";
+import { type Argument, Command, type Option } from "../cli/command.ts";
 import type { CliContext, ValueKind } from "../cli/context.ts";
+import { type Annotations, defineTool, type ToolContext, type ToolSpec } from "./registry.ts";
 
 /** A registration function of the command table (`registerBrowser`, `registerDevtools`, …). */
 export type Register = (program: Command, ctx: CliContext) => void;
@@ -17,6 +19,12 @@ export type Register = (program: Command, ctx: CliContext) => void;
 export const JSON_REASON = "tools answer with the text layout the model reads; --json is for scripts";
 /** Why `--dir` never becomes a parameter: the server is started on one corpus. */
 export const DIR_REASON = "every call uses the corpus the server was started with (mapper mcp --dir)";
+/**
+ * Why `--allow-scheme` never becomes a parameter: which schemes open is the user's choice when starting the server
+ * (`mapper mcp --allow-scheme`), never an agent's, which a page may have talked into opening `file:` URLs.
+ */
+export const ALLOW_SCHEME_REASON =
+  "the user allows schemes when starting the server (mapper mcp --allow-scheme), never an agent";
 
 /** How one tool's parameters come from its command. */
 export interface CliParams {
@@ -47,18 +55,28 @@ export const FROM_CLI: unique symbol = Symbol("mapper.fromCli");
 
 const programs = new Map<Register, Command>();
 
-/** The command at `path` as `register` declares it (built once per registration, with no I/O). */
-export function cliCommand(register: Register, path: string): Command<unknown[], object> {
-  let program = programs.get(register);
-  if (program === undefined) {
-    program = new Command().name("mapper");
-    register(program, { io: undefined as never, exitCode: 0 });
-    programs.set(register, program);
-  }
-  let cmd: Command<unknown[], object> | undefined = program as Command<unknown[], object>;
+/** A fresh program holding what `register` declares, its actions bound to `ctx`. */
+function program(register: Register, ctx: CliContext): Command {
+  const root = new Command().name("mapper");
+  register(root, ctx);
+  return root;
+}
+
+function find(root: Command, path: string): Command<unknown[], object> {
+  let cmd: Command<unknown[], object> | undefined = root as Command<unknown[], object>;
   for (const word of path.split(" ")) cmd = cmd?.findCommand(word);
   if (cmd === undefined) throw new Error(`mcp: no command "${path}" in the command table`);
   return cmd;
+}
+
+/** The command at `path` as `register` declares it (built once per registration, with no I/O). */
+export function cliCommand(register: Register, path: string): Command<unknown[], object> {
+  let root = programs.get(register);
+  if (root === undefined) {
+    root = program(register, { io: undefined as never, exitCode: 0 });
+    programs.set(register, root);
+  }
+  return find(root, path);
 }
 
 const snake = (s: string) => s.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`).replace(/-/g, "_");
@@ -84,6 +102,31 @@ function optionSchema(option: Option): z.ZodType {
   return n;
 }
 
+/** One flag or argument of the command: its key (`--flag`, `<argument>`) and the parameter it became, if any. */
+interface Slot {
+  readonly key: string;
+  /** The parameter's name; `undefined` when the flag is omitted. */
+  readonly param: string | undefined;
+  readonly argument?: Argument;
+  readonly option?: Option;
+}
+
+/** Every flag and argument of `spec.command`, in declaration order (arguments first), with its parameter. */
+function slots(spec: CliParams): { cmd: Command<unknown[], object>; slots: Slot[]; omit: Record<string, string> } {
+  const cmd = cliCommand(spec.register, spec.command);
+  const omit: Record<string, string> = { "--json": JSON_REASON, "--dir": DIR_REASON, ...spec.omit };
+  const param = (key: string, name: string) => key in omit ? undefined : spec.rename?.[key] ?? snake(name);
+  const list: Slot[] = [];
+  for (const a of cmd.registeredArguments) {
+    list.push({ key: `<${a.name}>`, param: param(`<${a.name}>`, a.name), argument: a });
+  }
+  for (const o of cmd.options) {
+    if (o.hidden || o.long === undefined) continue;
+    list.push({ key: o.long, param: param(o.long, o.attributeName()), option: o });
+  }
+  return { cmd, slots: list, omit };
+}
+
 /**
  * The input shape of a tool over `spec.command`: one parameter per flag and argument not omitted. `T` is the
  * argument type the tool's adapter reads (the shape is built at run time; `from_cli_test.ts` holds the two together).
@@ -91,29 +134,25 @@ function optionSchema(option: Option): z.ZodType {
  * `describe` names something the command does not have.
  */
 export function cliInput<T extends Record<string, unknown>>(spec: CliParams): { [K in keyof T]-?: z.ZodType<T[K]> } {
-  const cmd = cliCommand(spec.register, spec.command);
-  const omit: Record<string, string> = { "--json": JSON_REASON, "--dir": DIR_REASON, ...spec.omit };
-  const used = new Set<string>();
+  const { slots: list } = slots(spec);
   const shape: Record<string, z.ZodType> = {};
-  const add = (key: string, name: string, base: z.ZodType, help: string, optional: boolean, fallback: unknown) => {
-    used.add(key);
-    if (key in omit) return;
-    const param = spec.rename?.[key] ?? snake(name);
-    let schema = spec.schema?.[param] ?? base;
-    const own = spec.describe?.[param];
-    const description = own ??
+  for (const { param, argument, option } of list) {
+    if (param === undefined) continue;
+    let schema: z.ZodType, help: string, optional: boolean, fallback: unknown;
+    if (argument !== undefined) {
+      schema = argument.variadic ? z.array(z.string()) : z.string();
+      [help, optional, fallback] = [argument.description, !argument.required, undefined];
+    } else {
+      schema = optionSchema(option!);
+      [help, optional, fallback] = [option!.description, !option!.mandatory, option!.defaultValue];
+    }
+    schema = spec.schema?.[param] ?? schema;
+    const description = spec.describe?.[param] ??
       sentence(help) + (fallback === undefined || fallback === false ? "" : ` Default ${JSON.stringify(fallback)}.`);
     if (optional) schema = schema.optional();
     shape[param] = schema.describe(description);
-  };
-  for (const a of cmd.registeredArguments) {
-    const base = a.variadic ? z.array(z.string()) : z.string();
-    add(`<${a.name}>`, a.name, base, a.description, !a.required, undefined);
   }
-  for (const o of cmd.options) {
-    if (o.hidden || o.long === undefined) continue;
-    add(o.long, o.attributeName(), optionSchema(o), o.description, !o.mandatory, o.defaultValue);
-  }
+  const keys = new Set(list.map((s) => s.key));
   for (
     const [what, names] of [
       ["omit", Object.keys(spec.omit ?? {})],
@@ -121,7 +160,7 @@ export function cliInput<T extends Record<string, unknown>>(spec: CliParams): { 
     ] as const
   ) {
     for (const key of names) {
-      if (!used.has(key)) throw new Error(`mcp: ${what} names ${key}, which "${spec.command}" does not have`);
+      if (!keys.has(key)) throw new Error(`mcp: ${what} names ${key}, which "${spec.command}" does not have`);
     }
   }
   for (
@@ -140,4 +179,121 @@ export function cliInput<T extends Record<string, unknown>>(spec: CliParams): { 
   }
   Object.defineProperty(shape, FROM_CLI, { value: spec, enumerable: false });
   return shape as { [K in keyof T]-?: z.ZodType<T[K]> };
+}
+
+/**
+ * Values for flags and arguments a tool has no parameter for (or sets itself), keyed like `omit`: `--out`, `<arg>`.
+ * A key given with `undefined` leaves that flag out even when the tool has a parameter for it.
+ */
+export type Given = Readonly<Record<string, unknown>>;
+
+/** What the command's action receives for a tool call: its arguments in order, then its option values. */
+export interface CliCall {
+  /** One value per declared argument (a variadic one: an array, empty when none was given). */
+  readonly args: unknown[];
+  /** Option values by attribute name, defaults included (what `opts()` returns after a parse). */
+  readonly opts: Record<string, unknown>;
+}
+
+/**
+ * The value the command line would give the action: a word for an argument or a plain option (numbers written
+ * out, a list as the CLI's comma list, e.g. `--level error,exception`), the words of a variadic argument, `true`
+ * for a flag, the typed value for an option with a value parser (zod already held it to that parser's bounds).
+ */
+function cliValue(slot: Slot, value: unknown): unknown {
+  if (value === undefined || value === false) return undefined;
+  const word = (v: unknown) => typeof v === "string" ? v : String(v);
+  if (slot.argument !== undefined) {
+    if (!slot.argument.variadic) return word(value);
+    // One string for a variadic argument is one operand: a model passes a phrase where a shell splits words.
+    return Array.isArray(value) ? value.map(word) : [word(value)];
+  }
+  const option = slot.option!;
+  if (!option.required || option.parseArg !== undefined) return value;
+  return Array.isArray(value) ? value.map(word).join(",") : word(value);
+}
+
+/**
+ * Turns a tool's arguments into what `spec.command`'s action receives when a user types the same flags: `given`
+ * first, then the tool's parameters, then what the server supplies for a flag left out for its reason — `--dir` ({@linkcode DIR_REASON}) is the server's corpus directory, `--allow-scheme`
+ * ({@linkcode ALLOW_SCHEME_REASON}) the schemes the user allowed when starting it.
+ */
+export function cliCall(
+  spec: CliParams,
+  args: Readonly<Record<string, unknown>>,
+  server: { readonly dir: string; readonly allowSchemes: readonly string[] },
+  given: Given = {},
+): CliCall {
+  const { cmd, slots: list, omit } = slots(spec);
+  const opts: Record<string, unknown> = cmd.opts() as Record<string, unknown>;
+  const positional: unknown[] = [];
+  for (const slot of list) {
+    let value: unknown;
+    if (slot.key in given) value = given[slot.key];
+    else if (slot.param !== undefined) value = args[slot.param];
+    else if (omit[slot.key] === DIR_REASON) value = server.dir;
+    else if (omit[slot.key] === ALLOW_SCHEME_REASON) value = server.allowSchemes;
+    const cli = cliValue(slot, value);
+    if (slot.argument !== undefined) {
+      positional.push(cli ?? (slot.argument.variadic ? [] : undefined));
+    } else if (cli !== undefined) {
+      opts[slot.option!.attributeName()] = cli;
+    }
+  }
+  return { args: positional, opts };
+}
+
+/**
+ * Runs `spec.command` as the CLI does (its own action: flags → the command's options → its `run(opts, io)`) on a
+ * tool's arguments, with output captured: the tool's answer is what the command printed, a non-zero exit a tool
+ * error with that text (see {@linkcode ToolContext.capture}).
+ */
+export async function runCli(
+  spec: CliParams,
+  args: Readonly<Record<string, unknown>>,
+  ctx: ToolContext,
+  given: Given = {},
+): Promise<string> {
+  const call = cliCall(spec, args, ctx, given);
+  return await ctx.capture(async (io) => {
+    // A fresh program per call: each action writes the exit code into the context it was registered with.
+    const cli: CliContext = { io, exitCode: 0 };
+    const cmd = find(program(spec.register, cli), spec.command);
+    await cmd.actionHandler!(...call.args, { ...call.opts }, cmd);
+    return cli.exitCode;
+  });
+}
+
+/** Set on every tool {@linkcode cliTool} declares: its declaration (tests check that every parameter arrives). */
+export const CLI_TOOL: unique symbol = Symbol("mapper.cliTool");
+
+/**
+ * Declares a tool that IS a CLI command: its parameters come from the command's flags ({@linkcode cliInput}) and a
+ * call runs the command's own action on them ({@linkcode runCli}). `prepare` checks or rewrites the arguments
+ * first (a refusal meant for a model, e.g. a local catalog path); `given` sets flags the tool has no parameter for.
+ */
+export function cliTool<T extends Record<string, unknown>>(spec: {
+  name: string;
+  title: string;
+  description: string;
+  cli: CliParams;
+  annotations: Annotations;
+  browser: boolean;
+  prepare?: (args: T, ctx: ToolContext) => T | Promise<T>;
+  given?: (args: T) => Given;
+}): ToolSpec {
+  const input = cliInput<T>(spec.cli);
+  const tool = defineTool({
+    name: spec.name,
+    title: spec.title,
+    description: spec.description,
+    input,
+    annotations: spec.annotations,
+    browser: spec.browser,
+    async call(a, ctx) {
+      const args = spec.prepare ? await spec.prepare(a as T, ctx) : a as T;
+      return await runCli(spec.cli, args, ctx, spec.given?.(args));
+    },
+  });
+  return Object.assign(tool, { [CLI_TOOL]: spec });
 }

@@ -1,14 +1,15 @@
 /**
  * The authoring kit's tools: `probe`, `gap`, `suggest`, `draft`, `inspect` and `explain` over `mapper probe|gap|
- * suggest|draft|inspect|explain` (`src/kit/commands.ts`; `explain` with a name is the corpus lookup): thin adapters answering what the command prints.
+ * suggest|draft|inspect|explain` (`src/kit/commands.ts`; `explain` with a name is the corpus lookup), each declared
+ * over its command (`cliTool`) and answering what the command prints.
  * All read the page and change nothing (`probe` with `all` loads the views' pages in a scratch tab).
  *
  * @module
  */
 import { z } from "zod";
 import { UsageError } from "../errors.ts";
-import { type Annotations, defineTool, type ToolSpec } from "./registry.ts";
-import { cliInput } from "./from_cli.ts";
+import type { Annotations, ToolSpec } from "./registry.ts";
+import { cliTool } from "./from_cli.ts";
 import { registerKit } from "../cli/kit.ts";
 import { registerCorpusCommands } from "../cli/corpus_cmds.ts";
 
@@ -24,112 +25,66 @@ const READ_PAGE: Annotations = {
   openWorldHint: false,
 };
 
-const kit = () => import("../kit/commands.ts");
-
-const probe = defineTool({
+const probe = cliTool<{ selector: string; max?: number; expect?: number; all?: boolean; tab?: string }>({
   name: "probe",
   title: "Count a CSS selector on the live page",
   description: "How many elements a CSS selector matches on the live page (every root: document, open shadow " +
     "roots, same-origin frames), each with its node id, role, name, visibility and owning component (T1/T2/T3). " +
     "Probe every selector before writing it into the map; expect makes a wrong count an error.",
-  input: cliInput<{ selector: string; max?: number; expect?: number; all?: boolean; tab?: string }>({
+  cli: {
     ...kitCommand("probe"),
     describe: { selector: 'A CSS selector, e.g. "li.card" or "[data-testid=\'save\']".', tab: TAB },
-  }),
+  },
   annotations: { ...READ_PAGE, openWorldHint: true },
   browser: true,
-  async call(a, ctx) {
-    const { runProbe } = await kit();
-    return await ctx.capture((io) =>
-      runProbe({
-        dir: ctx.dir,
-        tab: a.tab,
-        json: false,
-        selector: a.selector,
-        max: a.max,
-        expect: a.expect,
-        all: a.all === true,
-      }, io)
-    );
-  },
 });
 
-const gap = defineTool({
+const gap = cliTool<{ scope?: string; include_hidden?: boolean; max_clusters?: number; tab?: string }>({
   name: "gap",
   title: "Orphaned interactive nodes and selectors for them",
   description: "The interactive nodes no component of the map covers, grouped into clusters (same role, nearest " +
     "hooked ancestor, element shape), each with up to three selectors counted live (covers N/N, live count). " +
     "Use it after snapshot coverage shows orphans; probe a candidate, then add it to the view.",
-  input: cliInput<{ scope?: string; include_hidden?: boolean; max_clusters?: number; tab?: string }>({
+  cli: {
     ...kitCommand("gap"),
     describe: { tab: TAB },
-  }),
+  },
   annotations: READ_PAGE,
   browser: true,
-  async call(a, ctx) {
-    const { runGap } = await kit();
-    return await ctx.capture((io) =>
-      runGap({
-        dir: ctx.dir,
-        tab: a.tab,
-        json: false,
-        scope: a.scope,
-        includeHidden: a.include_hidden === true,
-        maxClusters: a.max_clusters,
-      }, io)
-    );
-  },
 });
 
-const suggest = defineTool({
+const suggest = cliTool<{
+  exclude_known?: boolean;
+  group?: boolean;
+  max?: number;
+  min_count?: number;
+  kind?: "hooks" | "landmarks" | "repeated" | "controls";
+  include_hidden?: boolean;
+  yaml?: boolean;
+  tab?: string;
+}>({
   name: "suggest",
   title: "Candidate components for the live page",
   description: "Candidate components: landmarks, hooks (test ids, data-component, custom elements), forms and " +
     "fields, repeated structures (cards, rows) with a per-instance discriminator, and the controls inside them, " +
     "each with a proposed name and a selector counted live. yaml gives them ready to paste under components:.",
-  input: cliInput<{
-    exclude_known?: boolean;
-    group?: boolean;
-    max?: number;
-    min_count?: number;
-    kind?: "hooks" | "landmarks" | "repeated" | "controls";
-    include_hidden?: boolean;
-    yaml?: boolean;
-    tab?: string;
-  }>({
+  cli: {
     ...kitCommand("suggest"),
     schema: { kind: z.enum(["hooks", "landmarks", "repeated", "controls"]) },
     describe: { tab: TAB },
-  }),
+  },
   annotations: READ_PAGE,
   browser: true,
-  async call(a, ctx) {
-    const { runSuggest } = await kit();
-    return await ctx.capture((io) =>
-      runSuggest({
-        dir: ctx.dir,
-        tab: a.tab,
-        json: false,
-        excludeKnown: a.exclude_known === true,
-        group: a.group === true,
-        max: a.max,
-        minCount: a.min_count,
-        kind: a.kind,
-        includeHidden: a.include_hidden === true,
-        yaml: a.yaml === true,
-      }, io)
-    );
-  },
 });
 
-const draft = defineTool({
+const draft = cliTool<{ url?: string; view?: string; route?: string; tab?: string }>({
   name: "draft",
   title: "A first view for the live page",
   description: "Drafts a view for the page: its route from the URL (ids as :id), landmarks, forms and fields, " +
     "repeated cards/rows with a per-instance discriminator, and a component for each remaining cluster of " +
     "interactive nodes, every selector counted live to match exactly what it names. Answers the YAML, then the " +
     "coverage before and after and every node it gave up on. Writes nothing: save it with 'mapper draft --out FILE'.",
-  input: cliInput<{ url?: string; view?: string; route?: string; tab?: string }>({
+  cli: {
     ...kitCommand("draft"),
     omit: {
       "--out": "the YAML is the tool's answer; writing it is the separate step 'mapper draft --out FILE'",
@@ -137,91 +92,53 @@ const draft = defineTool({
       "--all": "it writes a file per view; that is the separate step 'mapper draft --all --out DIR'",
     },
     describe: { tab: TAB },
-  }),
+  },
   annotations: { ...READ_PAGE, openWorldHint: true },
   browser: true,
-  async call(a, ctx) {
-    const { runDraft } = await kit();
-    return await ctx.capture((io) =>
-      runDraft({
-        dir: ctx.dir,
-        tab: a.tab,
-        json: false,
-        url: a.url,
-        force: false,
-        view: a.view,
-        route: a.route,
-      }, io)
-    );
-  },
 });
 
-const inspect = defineTool({
+const inspect = cliTool<{
+  selector?: string;
+  id?: number;
+  depth?: number;
+  interactive?: boolean;
+  attributes?: boolean;
+  include_hidden?: boolean;
+  tab?: string;
+}>({
   name: "inspect",
   title: "The raw DOM tree for writing selectors",
   description: "The page's elements as a tree for writing selectors: node id, tag, id, stable classes (generated " +
     "ones marked ~), hook attributes, role and name, owning component; shadow roots and frames as their own lines. " +
     "Narrow it with selector or id: a whole page is long.",
-  input: cliInput<{
-    selector?: string;
-    id?: number;
-    depth?: number;
-    interactive?: boolean;
-    attributes?: boolean;
-    include_hidden?: boolean;
-    tab?: string;
-  }>({
+  cli: {
     ...kitCommand("inspect"),
     describe: { tab: TAB },
-  }),
+  },
   annotations: READ_PAGE,
   browser: true,
-  async call(a, ctx) {
-    const { runInspect } = await kit();
-    return await ctx.capture((io) =>
-      runInspect({
-        dir: ctx.dir,
-        tab: a.tab,
-        json: false,
-        selector: a.selector,
-        id: a.id,
-        depth: a.depth,
-        interactive: a.interactive === true,
-        attributes: a.attributes === true,
-        includeHidden: a.include_hidden === true,
-      }, io)
-    );
-  },
 });
 
-const explainNode = defineTool({
+const explainNode = cliTool<
+  { name?: string; id?: number; grep?: string; selector?: string; max?: number; tab?: string }
+>({
   name: "explain",
   title: "Explain a name of the map, or nodes of the live page",
   description: "Exactly one of: name — what the corpus says about a component, view, request or message; id, " +
     "grep or selector — nodes of the live page with their facts, tier (T1/T2/T3) and owning component, ranked " +
     "selector candidates each with its live count, and their ancestors' hooks (for a node with no obvious hook).",
-  input: cliInput<{ name?: string; id?: number; grep?: string; selector?: string; max?: number; tab?: string }>({
+  cli: {
     register: registerCorpusCommands,
     command: "explain",
     omit: { "--format": "tools answer in the text layout; the other formats are for CI annotations and scripts" },
     describe: { tab: TAB },
-  }),
+  },
   annotations: READ_PAGE,
   browser: true,
-  async call(a, ctx) {
+  prepare(a) {
     const picks = [a.name, a.id, a.grep, a.selector].filter((v) => v !== undefined);
     if (picks.length !== 1) throw new UsageError("pass exactly one of name, id, grep, selector");
-    if (a.name !== undefined) {
-      const { runExplain } = await import("../authoring/explain.ts");
-      return await ctx.capture((io) => runExplain({ name: a.name!, ...(ctx.dir ? { dir: ctx.dir } : {}) }, io));
-    }
-    const pick = a.id !== undefined
-      ? { id: a.id }
-      : a.grep !== undefined
-      ? { grep: a.grep }
-      : { selector: a.selector! };
-    const { runExplainNode } = await kit();
-    return await ctx.capture((io) => runExplainNode({ dir: ctx.dir, tab: a.tab, json: false, pick, max: a.max }, io));
+    return a;
   },
 });
 

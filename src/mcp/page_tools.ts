@@ -1,8 +1,8 @@
 /**
  * The page tools: `snapshot` over `mapper snapshot` (`runSnapshot`) and the acting tools over `mapper browser
- * navigate|click|fill|hover|keypress|scroll|wait-for|eval|screenshot|tabs|dialog` (`src/see/act_commands.ts`), each
- * a thin adapter that maps the one argument vocabulary (`target`, `text`, `key`, `timeout_ms`, …) to the command's
- * options and returns what the command prints. `screenshot` returns the image itself as an MCP image block.
+ * navigate|click|fill|hover|keypress|scroll|wait-for|eval|screenshot|tabs|dialog|drag` (`src/see/act_commands.ts`),
+ * each declared over its command (`cliTool`) in the one argument vocabulary (`target`, `text`, `key`, `timeout_ms`,
+ * …) and answering what the command prints. `screenshot` returns the image itself as an MCP image block.
  *
  * @module
  */
@@ -10,22 +10,15 @@ import { join } from "node:path";
 import { z } from "zod";
 import type { Content } from "./registry.ts";
 import { type Annotations, defineTool, type ToolSpec } from "./registry.ts";
-import { cliInput } from "./from_cli.ts";
+import { ALLOW_SCHEME_REASON, cliInput, type CliParams, cliTool, runCli } from "./from_cli.ts";
 import { registerBrowser } from "../cli/browser.ts";
 import { registerSee } from "../cli/see.ts";
-import { ACTION_TIMEOUT_MS, NAVIGATE_TIMEOUT_MS, WAIT_TIMEOUT_MS } from "../timeouts.ts";
 
 // Parameters come from the commands' flags (`from_cli.ts`); these descriptions are written for an agent instead.
 const TAB = "The tab to use: its id or a unique prefix (tabs lists them). Needed only when several pages are open.";
 const TARGET = 'What to act on: a node id from snapshot (e.g. "42") or a component query, e.g. ' +
   "'ProductCard[name=\"Basalt Coffee Mug\"] AddToCartButton' (brackets test extracted properties; spaces chain " +
   'matched ancestors; "#N" picks the N-th match, 0-based).';
-/**
- * Why `--allow-scheme` never becomes a parameter: which schemes open is the user's choice when starting the server
- * (`mapper mcp --allow-scheme`), never an agent's, which a page may have talked into opening `file:` URLs.
- */
-const ALLOW_SCHEME_REASON =
-  "the user allows schemes when starting the server (mapper mcp --allow-scheme), never an agent";
 
 const browser = (command: string) => ({ register: registerBrowser, command: `browser ${command}` });
 
@@ -37,7 +30,14 @@ const READ_PAGE: Annotations = {
   openWorldHint: false,
 };
 
-const snapshot = defineTool({
+const snapshot = cliTool<{
+  url?: string;
+  tab?: string;
+  interactive?: boolean;
+  coverage?: boolean;
+  depth?: number;
+  include_hidden?: boolean;
+}>({
   name: "snapshot",
   title: "Snapshot the page through the map",
   description: "Read the current page as an annotated tree: the view it resolves to and that view's memory notes, " +
@@ -46,14 +46,7 @@ const snapshot = defineTool({
     'role "name" (a name the properties of the node or of the component around it say is not repeated). Act on ' +
     "what you see with a component query (preferred, survives re-renders) or the node id. Call it first on every " +
     "page, and again after the page changed.",
-  input: cliInput<{
-    url?: string;
-    tab?: string;
-    interactive?: boolean;
-    coverage?: boolean;
-    depth?: number;
-    include_hidden?: boolean;
-  }>({
+  cli: {
     register: registerSee,
     command: "snapshot",
     omit: {
@@ -62,61 +55,32 @@ const snapshot = defineTool({
       "--allow-scheme": ALLOW_SCHEME_REASON,
     },
     describe: { tab: TAB },
-  }),
+  },
   annotations: READ_PAGE,
   browser: true,
-  async call(a, ctx) {
-    const { runSnapshot } = await import("../see/commands.ts");
-    return await ctx.capture((io) =>
-      runSnapshot({
-        dir: ctx.dir,
-        tab: a.tab,
-        url: a.url,
-        interactive: a.interactive === true,
-        coverage: a.coverage === true,
-        depth: a.depth,
-        includeHidden: a.include_hidden === true,
-        json: false,
-        allowSchemes: ctx.allowSchemes,
-      }, io)
-    );
-  },
 });
 
-const navigate = defineTool({
+const navigate = cliTool<{ url: string; timeout_ms?: number; tab?: string }>({
   name: "navigate",
   title: "Open a URL",
   description: "Open an absolute URL in the tab and wait for it to load (and for a client-side redirect); answers " +
     "with the final URL and the view it resolves to. Then call wait_for (view or component) if the page renders " +
     "late, and snapshot. Only http(s) URLs (and about:blank) open unless the user started the server with " +
     "--allow-scheme.",
-  input: cliInput<{ url: string; timeout_ms?: number; tab?: string }>({
+  cli: {
     ...browser("navigate"),
     omit: { "--allow-scheme": ALLOW_SCHEME_REASON },
     describe: { url: 'An absolute URL, e.g. "http://localhost:3000/cart".', tab: TAB },
-  }),
+  },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   browser: true,
-  async call(a, ctx) {
-    const { runNavigate } = await import("../see/act_commands.ts");
-    return await ctx.capture((io) =>
-      runNavigate({
-        dir: ctx.dir,
-        tab: a.tab,
-        json: false,
-        url: a.url,
-        timeoutMs: a.timeout_ms ?? NAVIGATE_TIMEOUT_MS,
-        allowSchemes: ctx.allowSchemes,
-      }, io)
-    );
-  },
 });
 
 /** A click or key press can submit, buy or delete: destructive, and never assumed idempotent. */
 const ACT: Annotations = { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true };
 
 const pointer = (name: "click" | "hover") =>
-  defineTool({
+  cliTool<{ target?: string; x?: number; y?: number; timeout_ms?: number; tab?: string }>({
     name,
     title: name === "click" ? "Click an element" : "Hover over an element",
     description: name === "click"
@@ -130,183 +94,112 @@ const pointer = (name: "click" | "hover") =>
         "wait for what the click causes: follow with wait_for when it navigates or loads."
       : "Move the pointer over an element by component query or snapshot node id (or a viewport point x/y), to " +
         "open menus or tooltips. Refused with an error when the element is covered.",
-    input: cliInput<{ target?: string; x?: number; y?: number; timeout_ms?: number; tab?: string }>({
-      ...browser(name),
-      describe: { target: TARGET, tab: TAB },
-    }),
+    cli: { ...browser(name), describe: { target: TARGET, tab: TAB } },
     annotations: name === "click"
       ? ACT
       : { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
     browser: true,
-    async call(a, ctx) {
-      const { runClick, runHover } = await import("../see/act_commands.ts");
-      const run = name === "click" ? runClick : runHover;
-      return await ctx.capture((io) =>
-        run({
-          dir: ctx.dir,
-          tab: a.tab,
-          json: false,
-          target: a.target,
-          x: a.x,
-          y: a.y,
-          timeoutMs: a.timeout_ms ?? ACTION_TIMEOUT_MS,
-        }, io)
-      );
-    },
   });
 
-const fill = defineTool({
+const fill = cliTool<{ target: string; text: string; append?: boolean; timeout_ms?: number; tab?: string }>({
   name: "fill",
   title: "Fill a field",
   description: "Replace a field's value with text by real typing (framework-controlled inputs see real events), " +
     "then read it back: an error shows the value found when it is not exactly the text. On a <select>, text picks " +
     "an option by label or value. A wrapper component holding one text field (a web component like sl-input) is " +
     "filled through it. Refused when the field is covered or disabled; for checkboxes and radios use click.",
-  input: cliInput<{ target: string; text: string; append?: boolean; timeout_ms?: number; tab?: string }>({
+  cli: {
     ...browser("fill"),
     omit: { "--clear": "replacing is what fill does without append; the flag only lets a script say so" },
     describe: { target: TARGET, text: 'The text the field must hold afterwards ("" empties it).', tab: TAB },
-  }),
+  },
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
   browser: true,
-  async call(a, ctx) {
-    const { runFill } = await import("../see/act_commands.ts");
-    return await ctx.capture((io) =>
-      runFill({
-        dir: ctx.dir,
-        tab: a.tab,
-        json: false,
-        target: a.target,
-        text: a.text,
-        append: a.append === true,
-        timeoutMs: a.timeout_ms ?? ACTION_TIMEOUT_MS,
-      }, io)
-    );
-  },
 });
 
-const pressKey = defineTool({
+const pressKey = cliTool<{ key: string; target?: string; timeout_ms?: number; tab?: string }>({
   name: "press_key",
   title: "Press a key",
   description: "Press a key or chord with real key events: Enter, Escape, Tab, ArrowDown, Backspace, a single " +
     "character, or Modifier+Key such as Control+A or Shift+Tab. With target, that element is focused first.",
-  input: cliInput<{ key: string; target?: string; timeout_ms?: number; tab?: string }>({
+  cli: {
     ...browser("keypress"),
     describe: {
       key: 'The key or chord, e.g. "Enter", "Escape", "Control+A".',
       target: "Focus this element first (a node id or a component query).",
       tab: TAB,
     },
-  }),
+  },
   annotations: ACT,
   browser: true,
-  async call(a, ctx) {
-    const { runKeypress } = await import("../see/act_commands.ts");
-    return await ctx.capture((io) =>
-      runKeypress({
-        dir: ctx.dir,
-        tab: a.tab,
-        json: false,
-        key: a.key,
-        target: a.target,
-        timeoutMs: a.timeout_ms ?? ACTION_TIMEOUT_MS,
-      }, io)
-    );
-  },
 });
 
-const scroll = defineTool({
+const scroll = cliTool<{ target?: string; delta_x?: number; delta_y?: number; timeout_ms?: number; tab?: string }>({
   name: "scroll",
   title: "Scroll",
   description: "Bring an element into view (verified: an error names the container that did not move), or " +
     "scroll the page (or the target's scrolling container) by delta_x / delta_y pixels and report the new position.",
-  input: cliInput<{ target?: string; delta_x?: number; delta_y?: number; timeout_ms?: number; tab?: string }>({
+  cli: {
     ...browser("scroll"),
     describe: { target: TARGET, tab: TAB },
-  }),
+  },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   browser: true,
-  async call(a, ctx) {
-    const { runScroll } = await import("../see/act_commands.ts");
-    return await ctx.capture((io) =>
-      runScroll({
-        dir: ctx.dir,
-        tab: a.tab,
-        json: false,
-        target: a.target,
-        deltaX: a.delta_x ?? 0,
-        deltaY: a.delta_y ?? 0,
-        timeoutMs: a.timeout_ms ?? ACTION_TIMEOUT_MS,
-      }, io)
-    );
-  },
 });
 
-const waitFor = defineTool({
+const waitFor = cliTool<{
+  url?: string;
+  selector?: string;
+  component?: string;
+  view?: string;
+  text?: string;
+  load?: boolean;
+  gone?: boolean;
+  timeout_ms?: number;
+  tab?: string;
+}>({
   name: "wait_for",
   title: "Wait for a condition",
   description: "Wait until exactly one condition holds (answers at once when it already does): component (a " +
     "component query matches), view (the URL resolves to this view), url (the URL contains text), selector (a CSS " +
     "match is visible), text (visible text contains it) or load (the document finished loading). With gone, wait " +
     "for it to stop holding. A timeout error says what was last seen. Use it after every action that navigates.",
-  input: cliInput<{
-    url?: string;
-    selector?: string;
-    component?: string;
-    view?: string;
-    text?: string;
-    load?: boolean;
-    gone?: boolean;
-    timeout_ms?: number;
-    tab?: string;
-  }>({
+  cli: {
     ...browser("wait-for"),
     describe: {
       component: 'A component query, e.g. "ProductCard".',
       view: 'A view name from the corpus, e.g. "Checkout".',
       tab: TAB,
     },
-  }),
+  },
   annotations: READ_PAGE,
   browser: true,
-  async call(a, ctx) {
-    const { runWaitFor } = await import("../see/act_commands.ts");
-    return await ctx.capture((io) =>
-      runWaitFor({
-        dir: ctx.dir,
-        tab: a.tab,
-        json: false,
-        url: a.url,
-        selector: a.selector,
-        component: a.component,
-        view: a.view,
-        text: a.text,
-        load: a.load === true,
-        gone: a.gone === true,
-        timeoutMs: a.timeout_ms ?? WAIT_TIMEOUT_MS,
-      }, io)
-    );
-  },
 });
 
-const evaluate = defineTool({
+const evaluate = cliTool<{ script: string; tab?: string }>({
   name: "evaluate",
   title: "Run JavaScript in the page",
   description: "Run JavaScript in the page: an expression, or a body with return statements (await allowed). " +
     "Promises are awaited; the result comes back as JSON. A DOM node, function or cyclic value is an error (return " +
     "plain data such as el.textContent). Prefer the other tools for interaction: this one bypasses every check.",
-  input: cliInput<{ script: string; tab?: string }>({
+  cli: {
     ...browser("eval"),
     rename: { "<js>": "script" },
     describe: { script: 'The script, e.g. "document.title" or "return [...document.links].length".', tab: TAB },
-  }),
+  },
   annotations: ACT,
   browser: true,
-  async call(a, ctx) {
-    const { runEval } = await import("../see/act_commands.ts");
-    return await ctx.capture((io) => runEval({ dir: ctx.dir, tab: a.tab, json: false, js: a.script }, io));
-  },
 });
+
+const SCREENSHOT_CLI: CliParams = {
+  ...browser("screenshot"),
+  omit: { "--out": "the image is the tool's answer (an MCP image block), never a file" },
+  rename: { "--component": "target" },
+  describe: {
+    target: "A component query for the element to capture, e.g. 'ProductCard[name=\"Basalt Coffee Mug\"]'.",
+    tab: TAB,
+  },
+};
 
 const screenshot = defineTool({
   name: "screenshot",
@@ -321,36 +214,15 @@ const screenshot = defineTool({
     full_page?: boolean;
     timeout_ms?: number;
     tab?: string;
-  }>({
-    ...browser("screenshot"),
-    omit: { "--out": "the image is the tool's answer (an MCP image block), never a file" },
-    rename: { "--component": "target" },
-    describe: {
-      target: "A component query for the element to capture, e.g. 'ProductCard[name=\"Basalt Coffee Mug\"]'.",
-      tab: TAB,
-    },
-  }),
+  }>(SCREENSHOT_CLI),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   browser: true,
   async call(a, ctx) {
-    const { runScreenshot } = await import("../see/act_commands.ts");
     // The command writes the image file it is given; a private temporary file is read back and removed.
     const tmp = await Deno.makeTempDir({ prefix: "mapper-mcp-shot-" });
     try {
       const out = join(tmp, "shot.png");
-      const printed = await ctx.capture((io) =>
-        runScreenshot({
-          dir: ctx.dir,
-          tab: a.tab,
-          json: true,
-          out,
-          component: a.target,
-          selector: a.selector,
-          expandPct: a.expand_pct,
-          fullPage: a.full_page === true,
-          timeoutMs: a.timeout_ms ?? ACTION_TIMEOUT_MS,
-        }, io)
-      );
+      const printed = await runCli(SCREENSHOT_CLI, a, ctx, { "--out": out, "--json": true });
       const meta = JSON.parse(printed) as { width: number; height: number; target?: string };
       const data = (await Deno.readFile(out)).toBase64();
       const what = meta.target ? ` of ${meta.target}` : a.full_page ? " of the full page" : " of the viewport";
@@ -365,12 +237,12 @@ const screenshot = defineTool({
   },
 });
 
-const tabs = defineTool({
+const tabs = cliTool<{ action: "list" | "new" | "close"; url?: string; tab?: string; timeout_ms?: number }>({
   name: "tabs",
   title: "List, open or close tabs",
   description: "action list: every tab with its id, URL, title and the view it resolves to. action new: open a tab " +
     "(on url when given, waiting for the load). action close: close the tab whose id (or prefix) is tab.",
-  input: cliInput<{ action: "list" | "new" | "close"; url?: string; tab?: string; timeout_ms?: number }>({
+  cli: {
     ...browser("tabs"),
     // The CLI's one `[arg]` is two parameters here, so a model never passes a URL where a tab id belongs.
     omit: {
@@ -384,84 +256,55 @@ const tabs = defineTool({
     schema: { action: z.enum(["list", "new", "close"]) },
     describe: { tab: "close: the id (or unique prefix) of the tab to close." },
     extra: { url: z.string().min(1).optional().describe("new: the absolute URL to open.") },
-  }),
+  },
   annotations: ACT,
   browser: true,
-  async call(a, ctx) {
-    const { runTabs } = await import("../see/act_commands.ts");
-    const arg = a.action === "new" ? a.url : a.action === "close" ? a.tab : undefined;
-    return await ctx.capture((io) =>
-      runTabs({
-        dir: ctx.dir,
-        tab: undefined,
-        json: false,
-        op: a.action,
-        arg,
-        timeoutMs: a.timeout_ms ?? NAVIGATE_TIMEOUT_MS,
-        allowSchemes: ctx.allowSchemes,
-      }, io)
-    );
-  },
+  // The CLI's `[arg]` is the URL to open or the tab to close; its `--tab` stays unset, as the tab is the argument.
+  given: (a) => ({
+    "<arg>": a.action === "new" ? a.url : a.action === "close" ? a.tab : undefined,
+    "--tab": undefined,
+  }),
 });
 
-const handleDialog = defineTool({
+const handleDialog = cliTool<{ action: "accept" | "dismiss"; text?: string; tab?: string }>({
   name: "handle_dialog",
   title: "Answer a dialog",
   description: "Answer the alert, confirm or prompt that blocks the tab: accept (with text for a prompt) or " +
     "dismiss. While a dialog is open every other page tool says so instead of hanging.",
-  input: cliInput<{ action: "accept" | "dismiss"; text?: string; tab?: string }>({
+  cli: {
     ...browser("dialog"),
     schema: { action: z.enum(["accept", "dismiss"]) },
     describe: { text: "The answer typed into a prompt (with accept).", tab: TAB },
-  }),
+  },
   annotations: ACT,
   browser: true,
-  async call(a, ctx) {
-    const { runDialog } = await import("../see/act_commands.ts");
-    return await ctx.capture((io) =>
-      runDialog({ dir: ctx.dir, tab: a.tab, json: false, op: a.action, text: a.text }, io)
-    );
-  },
 });
 
-const drag = defineTool({
+const drag = cliTool<
+  { from: string; to: string; steps?: number; mode?: "auto" | "pointer" | "html5"; timeout_ms?: number; tab?: string }
+>({
   name: "drag",
   title: "Drag one element onto another",
   description: "Drag FROM onto TO with real pointer input (a slider knob, a sortable row, an HTML5 drag source): " +
     "FROM gets a click's checks, the button is held through every move, and the result says what changed (moved, " +
     "dom); a drag that changes nothing is an error naming the mode.",
-  input: cliInput<
-    { from: string; to: string; steps?: number; mode?: "auto" | "pointer" | "html5"; timeout_ms?: number; tab?: string }
-  >({
+  cli: {
     ...browser("drag"),
     schema: { mode: z.enum(["auto", "pointer", "html5"]) },
     describe: { from: `What to drag. ${TARGET}`, tab: TAB },
-  }),
+  },
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
   browser: true,
-  async call(a, ctx) {
-    const { runDrag } = await import("../see/act_commands.ts");
-    return await ctx.capture((io) =>
-      runDrag({
-        dir: ctx.dir,
-        tab: a.tab,
-        json: false,
-        from: a.from,
-        to: a.to,
-        mode: a.mode,
-        steps: a.steps,
-        timeoutMs: a.timeout_ms ?? ACTION_TIMEOUT_MS,
-      }, io)
-    );
-  },
 });
 
-const resize = defineTool({
+const resize = cliTool<
+  { width?: number; height?: number; dpr?: number; mobile?: boolean; reset?: boolean; tab?: string }
+>({
   name: "resize",
   title: "Set the tab's window size",
   description: "Set the tab's viewport to width × height CSS pixels (200–8192; kept across navigations), or reset " +
     "it to the browser window's size; answers the size read back and the size before.",
-  input: cliInput<{ width?: number; height?: number; dpr?: number; mobile?: boolean; reset?: boolean; tab?: string }>({
+  cli: {
     ...browser("tabs"),
     omit: {
       "<action>": "this tool is the resize action",
@@ -478,26 +321,15 @@ const resize = defineTool({
       height: "Viewport height in CSS pixels (200–8192).",
       tab: TAB,
     },
-  }),
+  },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   browser: true,
-  async call(a, ctx) {
-    const { runTabs } = await import("../see/act_commands.ts");
-    return await ctx.capture((io) =>
-      runTabs({
-        dir: ctx.dir,
-        tab: a.tab,
-        json: false,
-        op: "resize",
-        arg: a.reset ? undefined : a.width === undefined ? undefined : String(a.width),
-        arg2: a.reset ? undefined : a.height === undefined ? undefined : String(a.height),
-        timeoutMs: 10_000,
-        dpr: a.dpr,
-        mobile: a.mobile === true,
-        reset: a.reset === true,
-      }, io)
-    );
-  },
+  given: (a) => ({
+    "<action>": "resize",
+    "<arg>": a.reset ? undefined : a.width,
+    "<height>": a.reset ? undefined : a.height,
+    "--timeout-ms": 10_000,
+  }),
 });
 
 /** The page tools, in the order an agent uses them. */

@@ -1,8 +1,8 @@
 /**
  * The MCP tool registry: what one tool declares (name, description, input schema, annotations) and the context its
- * adapter receives. A tool is a THIN adapter: it turns MCP arguments into the options of the module function the CLI
- * command calls, runs that function with captured output, and returns what it printed. There is no second
- * implementation of anything here.
+ * adapter receives. A tool is a THIN adapter: it runs its CLI command's action on the MCP arguments (`cliTool` in
+ * `from_cli.ts`: flags → the command's options → its `run(opts, io)`) with captured output, and returns what it
+ * printed. There is no second implementation of anything here.
  *
  * @module
  */
