@@ -327,28 +327,70 @@ Deno.test("browser stop - never signals processes named by a planted session fil
   assert.ok(alive(a.pid) && alive(b.pid));
 });
 
+/** What one command run against a planted session file must answer. */
+interface Want {
+  readonly code: number;
+  /** Standard output exactly (not checked when left out). */
+  readonly stdout?: string;
+  /** Standard error exactly, or a pattern it matches. */
+  readonly stderr: string | RegExp;
+  /** The command removes the planted file as stale (true unless said otherwise). */
+  readonly stale?: boolean;
+}
+
+/**
+ * A project whose `.mapper/.session` a test plants, naming two bystander processes; `expect` runs a command there
+ * and checks its whole answer the same way in every test: exit code, output, the file removed as stale, and that
+ * neither bystander was signalled.
+ */
+async function plantedProject(env: Record<string, string> = {}) {
+  const tmp = await tempDir();
+  const a = bystander();
+  const b = bystander();
+  await Deno.mkdir(tmp.join(".mapper"));
+  const file = tmp.join(".mapper", ".session");
+  const sessionId = "5e55".repeat(8);
+  return {
+    tmp,
+    a,
+    b,
+    file,
+    sessionId,
+    /** The handshake answer that passes for the planted file's session when `port` is where it is asked. */
+    handshake: (port: number) => ({ schema: 1, sessionId, daemonPid: a.pid, chromiumPid: b.pid, port }),
+    /** Plants the session file (0600) naming the bystanders and `port`. */
+    plant: (port: number, extra: { daemonStart?: number } = {}) =>
+      plantSession(file, { sessionId, daemonPid: a.pid, chromiumPid: b.pid, port, profile: tmp.path, ...extra }),
+    async expect(args: string[], want: Want, what = args.join(" ")): Promise<void> {
+      const res = await runMapper(args, { cwd: tmp.path, env: { HOME: tmp.join("home"), ...env } });
+      assert.equal(res.code, want.code, what);
+      if (want.stdout !== undefined) assert.equal(res.stdout, want.stdout, what);
+      if (typeof want.stderr === "string") assert.equal(res.stderr, want.stderr, what);
+      else assert.match(res.stderr, want.stderr, what);
+      if (want.stale !== false) await assert.rejects(Deno.stat(file), Deno.errors.NotFound, what);
+      assert.ok(alive(a.pid) && alive(b.pid), `${what}: a bystander was signalled`);
+    },
+    async [Symbol.asyncDispose]() {
+      await a[Symbol.asyncDispose]();
+      await b[Symbol.asyncDispose]();
+      await tmp[Symbol.asyncDispose]();
+    },
+  };
+}
+
+const NO_SESSION = (command: string) =>
+  `mapper ${command}: no running session — start one with 'mapper browser start'\n`;
+
 Deno.test("browser status, console list, network get, browser start - a planted session file is reported stale in one line, never talked to", async () => {
-  await using tmp = await tempDir();
-  await using a = bystander();
-  await using b = bystander();
+  await using p = await plantedProject({ PATH: "/nonexistent" });
   await using empty = impostor(() => ({}));
-  const dir = tmp.join(".mapper");
-  await Deno.mkdir(dir);
-  const file = join(dir, ".session");
-  const plant = () => plantSession(file, { daemonPid: a.pid, chromiumPid: b.pid, port: empty.port, profile: tmp.path });
-  const env = { HOME: tmp.join("home"), PATH: "/nonexistent" };
   const line =
-    `removed a stale session file "${file}" (port ${empty.port} answered as another session); nothing was signalled\n`;
+    `removed a stale session file "${p.file}" (port ${empty.port} answered as another session); nothing was signalled\n`;
   for (
     const [args, code, stdout, err] of [
       [["browser", "status"], 0, "○ no session\n", ""],
-      [["console", "list"], 1, "", "mapper console list: no running session — start one with 'mapper browser start'\n"],
-      [
-        ["network", "get", "1", "--response-file", "x"],
-        1,
-        "",
-        "mapper network get: no running session — start one with 'mapper browser start'\n",
-      ],
+      [["console", "list"], 1, "", NO_SESSION("console list")],
+      [["network", "get", "1", "--response-file", "x"], 1, "", NO_SESSION("network get")],
       [
         ["browser", "start", "--browser", "/nonexistent/chrome"],
         1,
@@ -357,17 +399,12 @@ Deno.test("browser status, console list, network get, browser start - a planted 
       ],
     ] as Array<[string[], number, string, string]>
   ) {
-    await plant();
-    const res = await runMapper(args, { cwd: tmp.path, env });
-    assert.equal(res.code, code, args.join(" "));
-    assert.equal(res.stdout, stdout, args.join(" "));
-    assert.equal(res.stderr, line + err, args.join(" "));
-    await assert.rejects(Deno.stat(file), Deno.errors.NotFound);
-    assert.ok(alive(a.pid) && alive(b.pid));
+    await p.plant(empty.port);
+    await p.expect(args, { code, stdout, stderr: line + err });
   }
   // Only the handshake reached the impostor: no tab, no shutdown, no data request.
   assert.deepEqual([...new Set(empty.seen)], ["GET /devtools/session"]);
-  await assert.rejects(Deno.stat(tmp.join("x")), Deno.errors.NotFound);
+  await assert.rejects(Deno.stat(p.tmp.join("x")), Deno.errors.NotFound);
 });
 
 Deno.test({
@@ -375,48 +412,26 @@ Deno.test({
     "console list, browser click, browser status - a session file whose daemon pid now runs another process is stale at once: not a byte goes to its port",
   ignore: Deno.build.os !== "linux",
   fn: async () => {
-    await using tmp = await tempDir();
-    await using a = bystander();
-    await using b = bystander();
-    const sessionId = "5e55".repeat(8);
+    await using p = await plantedProject();
     // It would pass the handshake (it answers as the planted file says): only the start time can tell it apart.
     let port = 0;
-    await using owner = impostor((path) =>
-      path === "/devtools/session" ? { schema: 1, sessionId, daemonPid: a.pid, chromiumPid: b.pid, port } : {}
-    );
+    await using owner = impostor((path) => path === "/devtools/session" ? p.handshake(port) : {});
     port = owner.port;
-    await Deno.mkdir(tmp.join(".mapper"));
-    const file = tmp.join(".mapper", ".session");
     // The pid was recorded for a process that started earlier: the one running under it now is another.
-    const daemonStart = processStartTime(a.pid)! - 1;
+    const daemonStart = processStartTime(p.a.pid)! - 1;
     const line =
-      `removed a stale session file "${file}" (its daemon pid ${a.pid} is now another process); nothing was signalled\n`;
+      `removed a stale session file "${p.file}" (its daemon pid ${p.a.pid} is now another process); nothing was signalled\n`;
     for (
       const [args, code, err] of [
-        [["console", "list"], 1, "mapper console list: no running session — start one with 'mapper browser start'\n"],
-        [
-          ["browser", "click", "7"],
-          1,
-          "mapper browser click: no running session — start one with 'mapper browser start'\n",
-        ],
+        [["console", "list"], 1, NO_SESSION("console list")],
+        [["browser", "click", "7"], 1, NO_SESSION("browser click")],
         [["browser", "status"], 0, ""],
       ] as Array<[string[], number, string]>
     ) {
-      await plantSession(file, {
-        sessionId,
-        daemonPid: a.pid,
-        daemonStart,
-        chromiumPid: b.pid,
-        port,
-        profile: tmp.path,
-      });
-      const res = await runMapper(args, { cwd: tmp.path, env: { HOME: tmp.join("home") } });
-      assert.equal(res.code, code, args.join(" "));
-      assert.equal(res.stderr, line + err, args.join(" "));
-      await assert.rejects(Deno.stat(file), Deno.errors.NotFound);
+      await p.plant(port, { daemonStart });
+      await p.expect(args, { code, stderr: line + err });
     }
     assert.deepEqual(owner.seen, [], "nothing was sent to the port, not even the handshake with the secret");
-    assert.ok(alive(a.pid) && alive(b.pid));
   },
 });
 
@@ -454,21 +469,14 @@ Deno.test({
     "console list, browser click - a session file naming a live process and its start time but a port another process holds (or nobody) is stale: the secret is not sent",
   ignore: Deno.build.os !== "linux",
   fn: async () => {
-    await using tmp = await tempDir();
-    await using a = bystander();
-    await using b = bystander();
-    const sessionId = "5e55".repeat(8);
+    await using p = await plantedProject();
     // The port's owner (this process, not the pid the file names) would pass the handshake: it answers as the file says.
     let port = 0;
-    await using owner = impostor((path) =>
-      path === "/devtools/session" ? { schema: 1, sessionId, daemonPid: a.pid, chromiumPid: b.pid, port } : {}
-    );
+    await using owner = impostor((path) => path === "/devtools/session" ? p.handshake(port) : {});
     port = owner.port;
     const free = Deno.listen({ hostname: "127.0.0.1", port: 0 });
     const freePort = (free.addr as Deno.NetAddr).port;
     free.close();
-    await Deno.mkdir(tmp.join(".mapper"));
-    const file = tmp.join(".mapper", ".session");
     for (
       const [args, target, why] of [
         [["console", "list"], port, `its port ${port} is held by another process`],
@@ -476,37 +484,22 @@ Deno.test({
         [["console", "list"], freePort, `nothing listens on its port ${freePort}`],
       ] as Array<[string[], number, string]>
     ) {
-      await plantSession(file, {
-        sessionId,
-        daemonPid: a.pid,
-        daemonStart: processStartTime(a.pid)!,
-        chromiumPid: b.pid,
-        port: target,
-        profile: tmp.path,
+      await p.plant(target, { daemonStart: processStartTime(p.a.pid)! });
+      await p.expect(args, {
+        code: 1,
+        stderr: `removed a stale session file "${p.file}" (${why}); nothing was signalled\n` +
+          NO_SESSION(args.slice(0, 2).join(" ")),
       });
-      const res = await runMapper(args, { cwd: tmp.path, env: { HOME: tmp.join("home") } });
-      const name = args.slice(0, 2).join(" ");
-      assert.equal(res.code, 1, args.join(" "));
-      assert.equal(
-        res.stderr,
-        `removed a stale session file "${file}" (${why}); nothing was signalled\n` +
-          `mapper ${name}: no running session — start one with 'mapper browser start'\n`,
-      );
-      await assert.rejects(Deno.stat(file), Deno.errors.NotFound);
     }
     assert.deepEqual(owner.seen, [], "nothing was sent to the port, not even the handshake with the secret");
-    assert.ok(alive(a.pid) && alive(b.pid));
   },
 });
 
 Deno.test("console list - a port that redirects, floods headers or never finishes its answer fails the handshake; nothing is followed", async () => {
-  await using tmp = await tempDir();
-  await using a = bystander();
-  await using b = bystander();
-  const sessionId = "5e55".repeat(8);
+  await using p = await plantedProject();
   // Where a redirect would lead: a server that would pass the handshake. It must never be asked anything.
   let goodPort = 0;
-  await using good = impostor(() => ({ schema: 1, sessionId, daemonPid: a.pid, chromiumPid: b.pid, port: goodPort }));
+  await using good = impostor(() => p.handshake(goodPort));
   goodPort = good.port;
   const hostile: Array<[string, (conn: Deno.Conn) => Promise<unknown>]> = [
     [
@@ -531,33 +524,23 @@ Deno.test("console list - a port that redirects, floods headers or never finishe
       }
     }],
   ];
-  const file = tmp.join(".mapper", ".session");
-  await Deno.mkdir(tmp.join(".mapper"));
   for (const [reason, answer] of hostile) {
     await using port = rawServer(answer);
-    await plantSession(file, { sessionId, daemonPid: a.pid, chromiumPid: b.pid, port: port.port, profile: tmp.path });
-    const res = await runMapper(["console", "list"], { cwd: tmp.path, env: { HOME: tmp.join("home") } });
-    assert.equal(res.code, 1, reason);
-    assert.equal(res.stdout, "");
+    await p.plant(port.port);
     const why = reason.startsWith("nothing") ? `${reason} ${port.port}` : `port ${port.port} ${reason}`;
-    assert.equal(
-      res.stderr,
-      `removed a stale session file "${file}" (${why}); nothing was signalled\n` +
-        "mapper console list: no running session — start one with 'mapper browser start'\n",
-    );
-    await assert.rejects(Deno.stat(file), Deno.errors.NotFound);
+    await p.expect(["console", "list"], {
+      code: 1,
+      stdout: "",
+      stderr: `removed a stale session file "${p.file}" (${why}); nothing was signalled\n` + NO_SESSION("console list"),
+    }, reason);
     await port[Symbol.asyncDispose](); // returns once the CLI hung up on it
     assert.deepEqual(port.seen.map((s) => s.request.split("\r\n")[0]), ["GET /devtools/session HTTP/1.1"], reason);
   }
   assert.deepEqual(good.seen, []);
-  assert.ok(alive(a.pid) && alive(b.pid));
 });
 
 Deno.test("console, network - a daemon that breaks its answer off or garbles its framing gets one clear line, never a stack trace", async () => {
-  await using tmp = await tempDir();
-  await using a = bystander();
-  await using b = bystander();
-  const sessionId = "5e55".repeat(8);
+  await using p = await plantedProject();
   let port = 0;
   const broken = [
     'HTTP/1.1 200 OK\r\ncontent-type: application/json\r\nContent-Length: 1000\r\n\r\n{"schema":1,', // then closes
@@ -565,7 +548,7 @@ Deno.test("console, network - a daemon that breaks its answer off or garbles its
   ];
   let answer = broken[0]!;
   await using liar = rawServer((conn, seen) => {
-    const handshake = JSON.stringify({ schema: 1, sessionId, daemonPid: a.pid, chromiumPid: b.pid, port });
+    const handshake = JSON.stringify(p.handshake(port));
     return conn.write(enc.encode(
       seen.request.startsWith("GET /devtools/session ")
         ? `HTTP/1.1 200 OK\r\ncontent-type: application/json\r\nContent-Length: ${handshake.length}\r\n\r\n${handshake}`
@@ -573,8 +556,6 @@ Deno.test("console, network - a daemon that breaks its answer off or garbles its
     ));
   });
   port = liar.port;
-  await Deno.mkdir(tmp.join(".mapper"));
-  const file = tmp.join(".mapper", ".session");
   const reasons = [
     "malformed HTTP response: the body ended after 12 of 1000 bytes",
     'malformed HTTP response: chunk size "zz"',
@@ -582,56 +563,44 @@ Deno.test("console, network - a daemon that breaks its answer off or garbles its
   for (const [i, bytes] of broken.entries()) {
     answer = bytes;
     for (const args of [["console", "list"], ["network", "get", "1"]]) {
-      await plantSession(file, { sessionId, daemonPid: a.pid, chromiumPid: b.pid, port, profile: tmp.path });
-      const res = await runMapper(args, { cwd: tmp.path, env: { HOME: tmp.join("home") } });
-      assert.equal(res.code, 1, args.join(" "));
-      assert.equal(res.stdout, "");
-      assert.equal(
-        res.stderr,
-        `mapper ${args[0]} ${args[1]}: the session daemon at http://127.0.0.1:${port} sent a broken answer: ${
+      await p.plant(port);
+      await p.expect(args, {
+        code: 1,
+        stdout: "",
+        stderr: `mapper ${args[0]} ${args[1]}: the session daemon at http://127.0.0.1:${port} sent a broken answer: ${
           reasons[i]
         } — check 'mapper browser status'\n`,
-      );
+        stale: false,
+      });
     }
   }
-  assert.ok(alive(a.pid) && alive(b.pid));
 });
 
 Deno.test("console, network, status - an impostor that passes the handshake gets one clear line, never a stack trace", async () => {
   // Whoever plants a session file knows its secret and can answer the handshake; its other answers are garbage.
-  await using tmp = await tempDir();
-  await using a = bystander();
-  await using b = bystander();
-  const sessionId = "5e55".repeat(8);
+  await using p = await plantedProject();
   let port = 0;
-  await using liar = impostor((path) =>
-    path === "/devtools/session" ? { schema: 1, sessionId, daemonPid: a.pid, chromiumPid: b.pid, port } : {}
-  );
+  await using liar = impostor((path) => path === "/devtools/session" ? p.handshake(port) : {});
   port = liar.port;
-  await Deno.mkdir(tmp.join(".mapper"));
-  await plantSession(tmp.join(".mapper", ".session"), {
-    sessionId,
-    daemonPid: a.pid,
-    chromiumPid: b.pid,
-    port,
-    profile: tmp.path,
-  });
-  const env = { HOME: tmp.join("home") };
+  await p.plant(port);
   for (const args of [["console", "list"], ["console", "get", "1"], ["network", "list"], ["network", "get", "1"]]) {
-    const res = await runMapper(args, { cwd: tmp.path, env });
-    assert.equal(res.code, 1, args.join(" "));
-    assert.equal(res.stdout, "");
-    assert.match(
-      res.stderr,
-      new RegExp(`^mapper ${args[0]} ${args[1]}: the session daemon sent an answer of the wrong shape for "/devtools/`),
-    );
-    assert.equal(res.stderr.split("\n").length, 2, res.stderr);
+    await p.expect(args, {
+      code: 1,
+      stdout: "",
+      // One line.
+      stderr: new RegExp(
+        `^mapper ${args[0]} ${
+          args[1]
+        }: the session daemon sent an answer of the wrong shape for "/devtools/[^\\n]*\\n$`,
+      ),
+      stale: false,
+    });
   }
-  const st = await runMapper(["browser", "status"], { cwd: tmp.path, env });
+  const st = await runMapper(["browser", "status"], { cwd: p.tmp.path, env: { HOME: p.tmp.join("home") } });
   assert.equal(st.code, 0);
   assert.match(st.stdout, /^⚠ degraded {2}its daemon sent an invalid status\n/);
   assert.ok(!st.stderr.includes("TypeError"));
-  assert.ok(alive(a.pid) && alive(b.pid));
+  assert.ok(alive(p.a.pid) && alive(p.b.pid));
 });
 
 Deno.test("browser start - refuses a --dir whose parent folder is missing, in one line, creating nothing", async () => {
