@@ -5,18 +5,16 @@
  *
  *   deno run -A bench/daemon_memory.ts [count=11] [megabytes=50]
  *
- * Real Chromium; exits with a message when no browser is found.
+ * Real Chromium; without one it says so and exits 0.
  */
 import { runMapper } from "../tests/_helpers.ts";
-import { BROWSER, openTab, startSession, waitForLog } from "../tests/site/harness.ts";
+import { openTab, startSession, waitForLog } from "../tests/site/harness.ts";
+import { browserOrSkip } from "./_browser.ts";
 
 // deno-lint-ignore no-console
 const say = (line: string) => console.log(line);
 
-if (BROWSER === undefined) {
-  say("no browser found: set MAPPER_BROWSER or put chromium on PATH");
-  Deno.exit(0);
-}
+browserOrSkip();
 
 const count = Number(Deno.args[0] ?? 11);
 const megabytes = Number(Deno.args[1] ?? 50);

@@ -10,13 +10,11 @@
 // deno-lint-ignore-file no-console
 import { startSite } from "../tests/site/server.ts";
 import { APP_PAGES, startApps } from "../tests/apps/server.ts";
-import { BROWSER, startSession } from "../tests/site/harness.ts";
+import { startSession } from "../tests/site/harness.ts";
+import { browserOrSkip } from "./_browser.ts";
 import { sized } from "./_smoke.ts";
 
-if (BROWSER === undefined) {
-  console.log("no browser found: skipped");
-  Deno.exit(0);
-}
+browserOrSkip();
 const runs = Number(Deno.args[0] ?? 5);
 await using site = startSite();
 await using apps = await startApps();

@@ -4,17 +4,15 @@
  *
  *   deno run -A bench/first_request_stress.ts [STARTS]
  *
- * Exits 1 when one start lost it, naming the listing; prints the count and the time per start.
+ * Exits 1 when one start lost it, naming the listing; prints the count and the time per start. Without a browser
+ * it says so and exits 0, like the other browser benches.
  */
 import { startSite } from "../tests/site/server.ts";
-import { BROWSER, firstFetchCaptured } from "../tests/site/harness.ts";
+import { firstFetchCaptured } from "../tests/site/harness.ts";
+import { browserOrSkip } from "./_browser.ts";
 
 if (import.meta.main) {
-  if (BROWSER === undefined) {
-    // deno-lint-ignore no-console
-    console.error("no Chromium found (set MAPPER_BROWSER)");
-    Deno.exit(2);
-  }
+  browserOrSkip();
   const starts = Number(Deno.args[0] ?? 20);
   await using site = startSite();
   let captured = 0;

@@ -18,7 +18,8 @@
 import { join } from "node:path";
 import { ROOT } from "../tests/_helpers.ts";
 import { startSite } from "../tests/site/server.ts";
-import { BROWSER, runRaw, startSession, type TestSession } from "../tests/site/harness.ts";
+import { runRaw, startSession, type TestSession } from "../tests/site/harness.ts";
+import { browserOrSkip } from "./_browser.ts";
 
 const ROUNDS = Number(Deno.args[0] ?? 3);
 
@@ -52,11 +53,7 @@ function summary(label: string, ms: number[]): string {
     `max ${sorted[sorted.length - 1]?.toFixed(0).padStart(5)} ms  (n=${ms.length})`;
 }
 
-if (BROWSER === undefined) {
-  // deno-lint-ignore no-console
-  console.error("no Chromium found: set MAPPER_BROWSER or put chromium on PATH");
-  Deno.exit(1);
-}
+browserOrSkip();
 
 await using site = startSite();
 const url = `${site.origin}/shop/?consent=1`;

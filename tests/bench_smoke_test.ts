@@ -59,7 +59,7 @@ interface Outcome {
   stderr: string;
 }
 
-async function smokeRun(name: string, smoke: Smoke): Promise<Outcome> {
+async function smokeRun(name: string, smoke: Smoke, env: Record<string, string> = {}): Promise<Outcome> {
   const file = join(ROOT, "bench", name);
   const args = smoke.kind === "bench"
     ? ["bench", "-A", "--no-check", "--preload", join(ROOT, "bench", "_smoke_preload.ts"), file]
@@ -67,7 +67,7 @@ async function smokeRun(name: string, smoke: Smoke): Promise<Outcome> {
   const out = await new Deno.Command(Deno.execPath(), {
     args,
     cwd: ROOT,
-    env: { MAPPER_BENCH_SMOKE: "1", NO_COLOR: "1" },
+    env: { MAPPER_BENCH_SMOKE: "1", NO_COLOR: "1", ...env },
     stdin: "null",
     stdout: "piped",
     stderr: "piped",
@@ -102,4 +102,16 @@ Deno.test({
     `${o.name}: exit ${o.code}\n--- stdout (end)\n${o.stdout.slice(-1500)}\n--- stderr (end)\n${o.stderr.slice(-1500)}`
   );
   assert.deepEqual(wrong, [], wrong.join("\n\n"));
+});
+
+Deno.test("bench smoke - without a browser, every browser script says it skipped and exits 0", async () => {
+  // No MAPPER_BROWSER and a PATH without chromium: what a clone on a machine without Chromium sees.
+  const scripts = Object.entries(BENCHES).filter(([, smoke]) => smoke.browser && smoke.kind === "run");
+  const outcomes = await Promise.all(
+    scripts.map(([name, smoke]) => smokeRun(name, smoke, { MAPPER_BROWSER: "", PATH: "/nonexistent" })),
+  );
+  for (const o of outcomes) {
+    assert.equal(o.code, 0, `${o.name}: ${o.stderr}`);
+    assert.match(o.stdout, /^no browser found: .*skipped/, o.name);
+  }
 });
