@@ -1,8 +1,12 @@
 // Every diagnostic code `validate`, `lint` and `fmt` can report, each from its own small fixture under
 // tests/fixtures/authoring/<code>/.mapper/, run as a user would (`mapper <command> --dir … --json`): the fixture
 // yields exactly that code, with its severity, file, line, column and field path, and the documented exit code.
+// The first case of each command runs as a subprocess; the others go through the CLI's one top-level handler in
+// this process (a Deno start per code was most of this file's time), with the same assertions.
 import assert from "node:assert/strict";
 import { join } from "node:path";
+import { runCli } from "../src/cli/run.ts";
+import { testIo } from "../src/io.ts";
 import { ROOT, runMapper } from "./_helpers.ts";
 
 const FIXTURES = join(ROOT, "tests", "fixtures", "authoring");
@@ -110,11 +114,21 @@ const cases: Case[] = [
 
 const show = (v: unknown) => v === null ? "-" : String(v);
 
+/** `mapper <args>` in this process, as `runMapper` answers it. */
+async function inProcess(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const io = testIo({ cwd: ROOT, home: "/nonexistent-home" });
+  const code = await runCli(args, io);
+  return { code, stdout: io.stdout.text(), stderr: io.stderr.text() };
+}
+
+const spawned = new Set<string>();
 for (const c of cases) {
   const command = c.command ?? ["validate"];
+  const run = spawned.has(command[0]!) ? inProcess : runMapper;
+  spawned.add(command[0]!);
   Deno.test(`${command[0]} - ${c.code} is reported as a ${c.severity} at ${c.at}`, async () => {
     const dir = join(FIXTURES, c.code, ".mapper");
-    const { code, stdout, stderr } = await runMapper([...command, "--dir", dir, "--json"]);
+    const { code, stdout, stderr } = await run([...command, "--dir", dir, "--json"]);
     assert.equal(stderr, "");
     const envelope = JSON.parse(stdout);
     const found = envelope.diagnostics.map((d: Record<string, unknown>) =>
