@@ -4,9 +4,8 @@
  * parser confusion is refused before any byte is fetched from either, and a redirect hop is checked the same way.
  */
 import assert from "node:assert/strict";
-import { runCli } from "../src/cli/run.ts";
-import { testIo } from "../src/io.ts";
 import { runMapper, tempDir } from "./_helpers.ts";
+import { runInProcess } from "./_in_process.ts";
 import { goodCorpus, tarGz } from "./fixtures/atlas/archive.ts";
 import { httpsServer } from "./_https.ts";
 
@@ -44,11 +43,8 @@ Deno.test("atlas add - a URL parsers read differently never reaches the non-loop
   // The same command line through the CLI's one top-level handler, in this process: the matrix below runs 45 of
   // them, and a subprocess each (a Deno start) would be most of this file's time. Each way in runs once as a
   // subprocess too, for the whole program as a user starts it.
-  const inProcess = async (args: string[], env: Record<string, string> = {}) => {
-    const io = testIo({ env: { HOME: dir.path, ...env }, cwd: dir.path, home: dir.path });
-    const code = await runCli(args, io);
-    return { code, stdout: io.stdout.text(), stderr: io.stderr.text() };
-  };
+  const inProcess = (args: string[], env: Record<string, string> = {}) =>
+    runInProcess(args, { cwd: dir.path, env: { HOME: dir.path, ...env } });
 
   const hostile = [
     `http://127.0.0.2:${F}\\@127.0.0.1:${L}/{slug}.tar.gz`,

@@ -5,9 +5,8 @@
 // this process (a Deno start per code was most of this file's time), with the same assertions.
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { runCli } from "../src/cli/run.ts";
-import { testIo } from "../src/io.ts";
 import { ROOT, runMapper } from "./_helpers.ts";
+import { runInProcess } from "./_in_process.ts";
 
 const FIXTURES = join(ROOT, "tests", "fixtures", "authoring");
 
@@ -114,17 +113,10 @@ const cases: Case[] = [
 
 const show = (v: unknown) => v === null ? "-" : String(v);
 
-/** `mapper <args>` in this process, as `runMapper` answers it. */
-async function inProcess(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const io = testIo({ cwd: ROOT, home: "/nonexistent-home" });
-  const code = await runCli(args, io);
-  return { code, stdout: io.stdout.text(), stderr: io.stderr.text() };
-}
-
 const spawned = new Set<string>();
 for (const c of cases) {
   const command = c.command ?? ["validate"];
-  const run = spawned.has(command[0]!) ? inProcess : runMapper;
+  const run = spawned.has(command[0]!) ? runInProcess : runMapper;
   spawned.add(command[0]!);
   Deno.test(`${command[0]} - ${c.code} is reported as a ${c.severity} at ${c.at}`, async () => {
     const dir = join(FIXTURES, c.code, ".mapper");

@@ -3,7 +3,8 @@
  * the declaration, each filter, `$ref` expansions reported once, the JSON report, and the refusals.
  */
 import assert from "node:assert/strict";
-import { runMapper, tempDir } from "./_helpers.ts";
+import { tempDir } from "./_helpers.ts";
+import { firstAsSubprocess } from "./_in_process.ts";
 
 const SHARED = `version: 1
 memory:
@@ -56,7 +57,9 @@ async function withCorpus(run: (cwd: string) => Promise<void>): Promise<void> {
   await run(dir.path);
 }
 
-const search = (args: string[], cwd: string) => runMapper(["search", ...args], { cwd, env: { HOME: cwd } });
+// The first run is a subprocess, the many cases after it run in this process (`_in_process.ts`).
+const run = firstAsSubprocess();
+const search = (args: string[], cwd: string) => run(["search", ...args], { cwd, env: { HOME: cwd } });
 
 Deno.test("search - every field that matches, with file:line:col and the path to its declaration", async () => {
   await withCorpus(async (cwd) => {

@@ -4,7 +4,8 @@
  * answer, a file that is not a tree) with its exit code.
  */
 import assert from "node:assert/strict";
-import { runMapper, tempDir } from "./_helpers.ts";
+import { tempDir } from "./_helpers.ts";
+import { firstAsSubprocess } from "./_in_process.ts";
 import { frame, h, shadow, tree } from "../src/offline/_testing.ts";
 
 function catalog() {
@@ -39,7 +40,9 @@ async function withTrees(run: (dir: { join: (...p: string[]) => string; path: st
   await run(dir);
 }
 
-const sel = (args: string[], cwd: string) => runMapper(["sel-check", ...args], { cwd, env: { HOME: cwd } });
+// The first run is a subprocess, the many cases after it run in this process (`_in_process.ts`).
+const run = firstAsSubprocess();
+const sel = (args: string[], cwd: string) => run(["sel-check", ...args], { cwd, env: { HOME: cwd } });
 
 Deno.test("sel-check - lists the matches of one tree with their element, role and name; hidden ones counted", async () => {
   await withTrees(async (dir) => {

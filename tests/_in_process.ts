@@ -1,0 +1,38 @@
+/**
+ * `mapper <args>` through the CLI's one top-level handler (`runCli`) in this process, answered as `runMapper`
+ * (`_helpers.ts`) answers it. For the many cases of a command that also runs as a subprocess (a Deno start per case
+ * was most of those files' time): the subprocess run shows the program as a user starts it, these the many inputs.
+ * Environment and home as `runMapper` gives them (no MAPPER_* from the caller).
+ *
+ * @module
+ */
+import { runCli } from "../src/cli/run.ts";
+import { testIo } from "../src/io.ts";
+import { baseEnv, type CliResult, ROOT, runMapper, type RunOptions } from "./_helpers.ts";
+
+/** Runs `mapper <args>` in this process with `cwd` and `env` as `runMapper` (`_helpers.ts`) would. */
+export async function runInProcess(
+  args: readonly string[],
+  options: Pick<RunOptions, "cwd" | "env"> = {},
+): Promise<CliResult> {
+  const env = { ...baseEnv(options.env?.HOME ?? "/nonexistent-home"), ...options.env };
+  const io = testIo({ env, cwd: options.cwd ?? ROOT, home: env.HOME! });
+  const code = await runCli(args, io);
+  return { code, stdout: io.stdout.text(), stderr: io.stderr.text() };
+}
+
+/**
+ * A runner for one command's cases: the first call of the file runs as a subprocess (`runMapper`), every later one
+ * in this process.
+ */
+export function firstAsSubprocess(): (
+  args: readonly string[],
+  options?: Pick<RunOptions, "cwd" | "env">,
+) => Promise<CliResult> {
+  let spawned = false;
+  return (args, options = {}) => {
+    if (spawned) return runInProcess(args, options);
+    spawned = true;
+    return runMapper(args, options);
+  };
+}
