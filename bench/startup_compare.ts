@@ -12,13 +12,17 @@
  *   product cards) when Chromium is found, so the page engine's own time (settling, the page script) is left out of
  *   both sides and only the client and the exchange are timed; without Chromium those rows are skipped.
  *   Beside each command, `_floor_exchange.ts`: the same exchange (handshake + request, and the request alone) by the
- *   smallest `deno run` program, the least any Deno command can take here. The Go reference formats the console
- *   list JSON itself.
+ *   smallest `deno run` program, the least any Deno command can take here; and the request alone run with this
+ *   project's `deno.json` (which `deno run main.ts` reads and a compiled binary does not). The Go reference formats
+ *   the console list JSON itself.
  *
  * With a compiled binary (`MAPPER_BIN`, or `dist/mapper/mapper` from `deno task compile`), its rows are added: that is
  * what users run.
  *
  *   deno run -A bench/startup_compare.ts [runs=25]
+ *
+ * With `MAPPER_BENCH_HOLD=1` nothing is timed: the fake daemon stays up and the bench prints the directory to run
+ * mapper in (for `--cpu-prof` and the like) until interrupted.
  *
  * Prints medians, p90, CPU time, the difference to the floor and the ratio mapper / reference; asserts nothing.
  *
@@ -76,7 +80,11 @@ async function recordPageAnswers(): Promise<{ snapshot: Recorded; click: Recorde
     const snap = await post("snapshot", {});
     return JSON.parse(snap.body).page.coverage.interactive > 24;
   });
-  return { snapshot: await post("snapshot", {}), click: await post("click", { target: CLICK }) };
+  // As `mapper snapshot` asks for it: laid out by the daemon.
+  return {
+    snapshot: await post("snapshot", { print: { form: "text" } }),
+    click: await post("click", { target: CLICK }),
+  };
 }
 
 const page = await recordPageAnswers();
@@ -191,21 +199,43 @@ await Deno.writeTextFile(
 await Deno.writeTextFile(join(work, "empty.ts"), "");
 
 try {
+  if (Deno.env.get("MAPPER_BENCH_HOLD") === "1") {
+    // deno-lint-ignore no-console
+    console.log(`holding: cd ${work} && HOME=${env.HOME} deno run -A ${join(ROOT, "main.ts")} console list`);
+    await new Promise<void>((resolve) => Deno.addSignalListener("SIGINT", resolve));
+  } else await timeAll();
+} finally {
+  browser.kill();
+  await browser.status;
+  await server.shutdown();
+  await Deno.remove(work, { recursive: true });
+}
+
+/** Times every variant, one table per command. */
+async function timeAll(): Promise<void> {
   // deno-lint-ignore no-console
   console.log(
     `${await load()}; ${runs} runs each, interleaved; console list body ${(consoleJson.length / 1000).toFixed(0)} KB${
-      page ? `; snapshot answer ${(page.snapshot.body.length / 1000).toFixed(0)} KB (recorded)` : ""
+      page
+        ? `; snapshot answer ${(page.snapshot.body.length / 1000).toFixed(0)} KB (recorded, laid out by the daemon)`
+        : ""
     }`,
   );
   const deno = Deno.execPath();
-  const floor = (name: string, path: string, body: string | undefined, exchanges: 1 | 2): Variant => ({
+  const floor = (
+    name: string,
+    path: string,
+    body: string | undefined,
+    exchanges: 1 | 2,
+    config = ["--no-config"],
+  ): Variant => ({
     name,
     cmd: [
       deno,
       "run",
       "-A",
       "--quiet",
-      "--no-config",
+      ...config,
       join(ROOT, "bench", "_floor_exchange.ts"),
       path,
       ...(body === undefined ? [] : [body]),
@@ -230,6 +260,8 @@ try {
       { name: `mapper ${title}`, cmd: [deno, ...mapperCommand(args)] },
       floor("floor: handshake + request", path, body, 2),
       floor("floor: the request alone", path, body, 1),
+      // What `deno run main.ts` cannot avoid and a compiled binary never pays: reading deno.json and deno.lock.
+      floor("floor: the request alone, project config", path, body, 1, ["--config", join(ROOT, "deno.json")]),
     ];
     if (binary) rows.push({ name: `mapper ${title} (compiled binary)`, cmd: [binary, ...args] });
     if (reference && withReference) {
@@ -240,7 +272,12 @@ try {
   group("console list", ["console", "list"], "/devtools/console?format=text", undefined, true);
   group("network list", ["network", "list"], "/devtools/network?format=text");
   if (page) {
-    group("snapshot", ["snapshot"], "/devtools/page/snapshot", JSON.stringify({ includeHidden: false }));
+    group(
+      "snapshot",
+      ["snapshot"],
+      "/devtools/page/snapshot",
+      JSON.stringify({ includeHidden: false, print: { form: "text" } }),
+    );
     group("browser click", ["browser", "click", CLICK], "/devtools/page/click", JSON.stringify({ target: CLICK }));
   }
   for (const v of [...versionRows, ...groups.flatMap((g) => g.rows)]) {
@@ -253,9 +290,4 @@ try {
     const timings = await timeVariants(g.rows, runs);
     printTable(g.title, timings, g.reference ? timings.at(-1) : undefined, timings[2]);
   }
-} finally {
-  browser.kill();
-  await browser.status;
-  await server.shutdown();
-  await Deno.remove(work, { recursive: true });
 }

@@ -7,6 +7,8 @@ import { join } from "node:path";
 import { assertGolden, runMapper, tempDir } from "./_helpers.ts";
 import { redactHeaders } from "../src/browser/daemon_api.ts";
 import { formatConsoleList, formatNetworkList } from "../src/browser/format.ts";
+import { printSnapshot } from "../src/see/snapshot.ts";
+import type { SnapshotPayload } from "../src/see/page_api.ts";
 
 const TAB_A = "3B52829CC055BCB8BA95A2496C0A3716";
 const TAB_B = "35025766AAAABBBBCCCCDDDDEEEEFFFF";
@@ -120,7 +122,14 @@ const PAGE_SNAPSHOT = {
       role: "document",
       name: "A",
       tag: "html",
-      children: [{ id: 1, role: "button", name: "Go", tag: "button", interactive: true, inViewport: true }],
+      children: [{
+        id: 3,
+        role: "main",
+        name: "",
+        tag: "main",
+        inViewport: true,
+        children: [{ id: 1, role: "button", name: "Go", tag: "button", interactive: true, inViewport: true }],
+      }],
     },
     counts: {},
     blocked: null,
@@ -247,7 +256,16 @@ function fakeDaemon(mode: Mode = "ok") {
         reason: "the request is still pending: no response has arrived",
       }, 410);
     }
-    if (p === "/devtools/page/snapshot") return json(PAGE_SNAPSHOT);
+    if (p === "/devtools/page/snapshot") {
+      // As the real daemon: with `print`, the snapshot laid out (raw control characters in `hostile-text`).
+      return req.json().then(({ print }) => {
+        if (print === undefined || mode === "json-only") return json(PAGE_SNAPSHOT);
+        const printed = mode === "hostile-text"
+          ? "\x1b]0;pwned\x07[1] \u202eevil\x1b[2J\n"
+          : printSnapshot(PAGE_SNAPSHOT as unknown as SnapshotPayload, print);
+        return json({ schema: 1, tab: TAB_A, url: PAGE_SNAPSHOT.url, interactive: 1, printed });
+      });
+    }
     if (p === "/devtools/page/click") {
       // A list of the daemon's own (indented lines) around page text that tries to start lines of its own.
       const error = '2 matches:\n  #0  Card "one"\nmapper browser click: FORGED\u2028x\n\n  \u202eevil\u0085';
@@ -317,6 +335,36 @@ Deno.test("console|network list - a daemon's text reaches the terminal with ever
       assert.deepEqual([res.code, res.stderr], [0, ""]);
       assert.equal(res.stdout, "\\x1b]0;pwned\\x07[1] \\u202eevil\\x1b[2J\n");
     }
+  });
+});
+
+Deno.test("snapshot - the daemon lays it out; a daemon that answers the page tree instead gets the same output", async () => {
+  const outputs: Record<string, string[]> = {};
+  for (const mode of ["ok", "json-only"] as const) {
+    await withSession(mode, async (run) => {
+      outputs[mode] = [];
+      for (
+        const args of [["snapshot"], ["snapshot", "--json"], ["snapshot", "--coverage"], ["snapshot", "--depth", "0"]]
+      ) {
+        const res = await run(args);
+        assert.deepEqual([res.code, res.stderr], [0, ""], `${mode}: ${args.join(" ")}`);
+        outputs[mode]!.push(res.stdout);
+      }
+    });
+  }
+  assert.match(outputs.ok![0]!, /^\[No corpus\]/);
+  assert.match(outputs.ok![0]!, /^ 1 button "Go"$/m);
+  assert.equal(JSON.parse(outputs.ok![1]!).tree.children[0].children[0].name, "Go");
+  assert.doesNotMatch(outputs.ok![3]!, /"Go"/, "--depth 0 cuts the button off");
+  assert.match(outputs.ok![2]!, /^\[Coverage\]/m);
+  assert.deepEqual(outputs["json-only"], outputs.ok);
+});
+
+Deno.test("snapshot - a daemon's laid-out text reaches the terminal with every control character escaped", async () => {
+  await withSession("hostile-text", async (run) => {
+    const res = await run(["snapshot"]);
+    assert.deepEqual([res.code, res.stderr], [0, ""]);
+    assert.equal(res.stdout, "\\x1b]0;pwned\\x07[1] \\u202eevil\\x1b[2J\n");
   });
 });
 

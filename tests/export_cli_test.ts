@@ -166,8 +166,21 @@ Deno.test("export - refused before anything is read or sent: plain HTTP off loop
     assert.equal(
       http.stderr,
       'mapper export: refusing "http://example.com/up?token=REDACTED": only HTTPS is allowed (plain HTTP only for ' +
-        "localhost, 127.0.0.1 and [::1]) — use an https:// URL (plain http:// only to 127.0.0.1, [::1] or localhost)\n",
+        "localhost, 127.0.0.1 and [::1]) — use an https:// URL, or plain http:// to 127.0.0.1 or [::1]\n",
     );
+    // The atlas lets plain HTTP reach the name localhost; the corpus goes in clear text only to a literal address.
+    const named = await exportCmd(["--url", `http://localhost:${srv.port}/up`], dir.path);
+    assert.deepEqual([named.code, named.stdout], [1, ""]);
+    assert.equal(
+      named.stderr,
+      `mapper export: refusing "http://localhost:${srv.port}/up": plain HTTP is sent only to a literal loopback ` +
+        "address, not to the name localhost — use an https:// URL, or plain http:// to 127.0.0.1 or [::1]\n",
+    );
+    for (const host of ["LOCALHOST", "localhost.", "127.1", "0x7f000001"]) {
+      const other = await exportCmd(["--url", `http://${host}:${srv.port}/up`], dir.path);
+      assert.deepEqual([other.code, other.stdout], [1, ""], host);
+      assert.match(other.stderr, /^mapper export: refusing "http:\/\//, host);
+    }
     const creds = await exportCmd(["--url", `https://ada:hunter2@127.0.0.1:${srv.port}/up`], dir.path, [
       "--cert",
       srv.caFile,

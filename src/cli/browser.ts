@@ -1,9 +1,8 @@
 /** Wiring of `mapper browser start|stop|status`. @module */
 import { type Command, Option } from "./command.ts";
 import { UsageError } from "../errors.ts";
-import { ALLOW_SCHEME_HELP, type CliContext, collect, intArg } from "./context.ts";
+import { ALLOW_SCHEME_HELP, type CliContext, collect, intArg, SESSION_DIR_HELP } from "./context.ts";
 import { registerBrowserActions } from "./browser_act.ts";
-import { SESSION_DIR_HELP } from "./devtools.ts";
 import { lazy } from "../lazy.ts";
 
 /** Registers the `mapper browser` command group. */

@@ -7,8 +7,15 @@
  */
 import type { Command } from "./command.ts";
 import { UsageError } from "../errors.ts";
-import { SESSION_DIR_HELP } from "./devtools.ts";
-import { ALLOW_SCHEME_HELP, type CliContext, collect, coordinateArg, intArg, signedIntArg } from "./context.ts";
+import {
+  ALLOW_SCHEME_HELP,
+  type CliContext,
+  collect,
+  coordinateArg,
+  intArg,
+  SESSION_DIR_HELP,
+  signedIntArg,
+} from "./context.ts";
 import { lazy } from "../lazy.ts";
 import { ACTION_TIMEOUT_MS, NAVIGATE_TIMEOUT_MS, WAIT_TIMEOUT_MS } from "../timeouts.ts";
 

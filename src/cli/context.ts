@@ -68,3 +68,7 @@ export const collect: ((value: string, previous: string[] | undefined) => string
 /** The help of `--allow-scheme`, the same on every command that opens a URL. */
 export const ALLOW_SCHEME_HELP =
   "also open URLs of this scheme (file, data, chrome, …; repeatable): only http, https and about:blank otherwise";
+
+/** Help of every session command's `--dir`. */
+export const SESSION_DIR_HELP =
+  "corpus directory holding the session file (default: the nearest .mapper/ at or above the working directory that holds one)";

@@ -1,15 +1,11 @@
 /** Wiring of `mapper console list|get` and `mapper network list|get`. @module */
 import type { Command } from "./command.ts";
-import { type CliContext, intArg } from "./context.ts";
+import { type CliContext, intArg, SESSION_DIR_HELP } from "./context.ts";
 import { lazy } from "../lazy.ts";
 
 /** The console and network commands, loaded when one of them runs. */
 const commands = () =>
   lazy<typeof import("../devtools/commands.ts")>(new URL("../devtools/commands.ts", import.meta.url));
-
-/** Help of every session command's `--dir`. */
-export const SESSION_DIR_HELP =
-  "corpus directory holding the session file (default: the nearest .mapper/ at or above the working directory that holds one)";
 
 /** Registers the `mapper console` and `mapper network` command groups. */
 export function registerDevtools(program: Command, ctx: CliContext): void {

@@ -1,7 +1,6 @@
 /** Wiring of the live authoring kit: `mapper probe`, `gap`, `suggest`, `draft`, `inspect` (`src/kit/`). @module */
 import type { Command } from "./command.ts";
-import { type CliContext, intArg } from "./context.ts";
-import { SESSION_DIR_HELP } from "./devtools.ts";
+import { type CliContext, intArg, SESSION_DIR_HELP } from "./context.ts";
 import { lazy } from "../lazy.ts";
 
 const TAB = "the tab to read (id or prefix from 'mapper browser tabs list'); needed with several tabs";

@@ -1,7 +1,6 @@
 /** Wiring of `mapper snapshot` (the page commands that see; `src/see/`). @module */
 import type { Command } from "./command.ts";
-import { ALLOW_SCHEME_HELP, type CliContext, collect, intArg } from "./context.ts";
-import { SESSION_DIR_HELP } from "./devtools.ts";
+import { ALLOW_SCHEME_HELP, type CliContext, collect, intArg, SESSION_DIR_HELP } from "./context.ts";
 import { lazy } from "../lazy.ts";
 
 /** Registers `mapper snapshot`. */

@@ -79,7 +79,8 @@ export interface CandidateOptions {
   max?: number;
 }
 
-const TEST_IDS = ["data-testid", "data-test-id", "data-test", "data-qa", "data-cy"];
+/** Attributes developers put on elements for their tests, best first. */
+export const TEST_IDS: readonly string[] = ["data-testid", "data-test-id", "data-test", "data-qa", "data-cy"];
 const SEMANTIC = new Set([
   "header",
   "nav",

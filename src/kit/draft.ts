@@ -17,7 +17,15 @@ import type { ClaimComponent, OfflineElement } from "../offline/mod.ts";
 import { candidatesFor, compoundsOf } from "./candidates.ts";
 import { clusterNodes, parentAcross } from "./clusters.ts";
 import { describeElement, KitPage, textOf } from "./page.ts";
-import { discriminator, hookName, pascal, type Proposal, proposals, type SuggestProperty } from "./suggest.ts";
+import {
+  discriminator,
+  hookName,
+  pascal,
+  type Proposal,
+  proposals,
+  roleWord,
+  type SuggestProperty,
+} from "./suggest.ts";
 
 /** T1/T2/T3 of the visible interactive nodes (the snapshot's `[Coverage]` counts). */
 export interface Tiers {
@@ -145,26 +153,6 @@ export function tiersOf(page: KitPage): Tiers {
   return t;
 }
 
-const ROLE_WORDS: Record<string, string> = {
-  textbox: "Input",
-  searchbox: "SearchInput",
-  combobox: "Combobox",
-  link: "Link",
-  button: "Button",
-  checkbox: "Checkbox",
-  radio: "Radio",
-  tab: "Tab",
-  menuitem: "MenuItem",
-  option: "Option",
-  switch: "Switch",
-  slider: "Slider",
-  spinbutton: "NumberInput",
-  columnheader: "ColumnHeader",
-  gridcell: "Cell",
-  row: "Row",
-  treeitem: "TreeItem",
-};
-
 /** The view's name: the page's first `h1`, else its title, in PascalCase. */
 function viewName(page: KitPage): string {
   const h1 = page.doc.elements.find((el) => el.name === "h1" && el.node.visible === true);
@@ -248,11 +236,13 @@ export async function draft(page: KitPage, opts: DraftOptions = {}): Promise<Dra
     }
     const els = cluster.nodes;
     const names = new Set(els.map((e) => e.node.name));
-    const word = ROLE_WORDS[cluster.role] ?? pascal(cluster.role);
+    const word = roleWord(cluster.role);
     const hook = compoundsOf(els[0]!).find((c) => c.kind === "testid" || c.kind === "component");
     const one = names.size === 1 ? pascal([...names][0]!) : "";
     const around = cluster.ancestorHook ? hookName(cluster.ancestorHook) : "";
-    let name = hook ? hookName(hook.selector) : one ? `${one}${word.endsWith(one) ? "" : word}` : `${around}${word}`;
+    // A hook that names nothing (a test id's mere presence) leaves the name to the elements' text and role.
+    let name = (hook && hookName(hook.selector)) ||
+      (one ? `${one}${word.endsWith(one) ? "" : word}` : `${around}${word}`);
     if (name === one && !name.endsWith(word)) name = `${name}${word}`;
     kept.push({
       kind: "cluster",
@@ -303,7 +293,7 @@ export async function draft(page: KitPage, opts: DraftOptions = {}): Promise<Dra
     if (p.parent === null || !(fromRole || p.generic === true)) continue;
     const role = p.els[0]!.node.role;
     taken.delete(p.name);
-    const renamedTo = unique(`${p.parent}${ROLE_WORDS[role] ?? pascal(role)}`);
+    const renamedTo = unique(`${p.parent}${roleWord(role)}`);
     byName.delete(p.name);
     for (const k of kept) if (k.parent === p.name) k.parent = renamedTo;
     p.name = renamedTo;

@@ -192,3 +192,38 @@ Deno.test("draft - a page a view serves gets additions to that view, never a sec
   assert.equal(wide.view.route, "/catalog/:id/:id");
   assert.match(wide.yaml, /^version: 1\n\nviews:\n {2}- name: OurMugs\n/);
 });
+
+Deno.test("draft - test ids that differ per item without a number name the items by the words they share", async () => {
+  const market = (ids: string[]) => {
+    const items = ids.map((id) =>
+      h(
+        "li",
+        { "data-testid": id, $: { role: "listitem" } },
+        h("span", {}, id),
+        btn({ class: "buy" }, "Buy"),
+      )
+    );
+    const captured = tree(
+      h("html", {}, h("body", {}, h("main", { $: { role: "main" } }, h("h1", {}, "Market"), h("ul", {}, ...items)))),
+      "https://x.test/market",
+    );
+    const p: KitPage = new KitPage({
+      tree: captured.tree,
+      tab: "T",
+      components: [],
+      live(selectors): Promise<LiveAnswer[]> {
+        return Promise.resolve(
+          selectors.map((s) => ({ ids: engine.query(p.doc, s).all.map((e) => Number(e.node.id)) })),
+        );
+      },
+    }, engine);
+    return draft(p, { taken: [] });
+  };
+  const named = (await market(["fruit-apple", "fruit-pear", "fruit-plum"])).components;
+  assert.deepEqual(named.filter((c) => c.kind === "repeated").map((c) => [c.name, c.selector]), [
+    ["Fruit", "li[data-testid]"],
+  ]);
+  // Nothing shared: named by their role, never by the attribute ("LiDataTestid").
+  const bare = (await market(["apple", "pear", "plum"])).components;
+  assert.deepEqual(bare.filter((c) => c.kind === "repeated").map((c) => c.name), ["MainContentListItem"]);
+});

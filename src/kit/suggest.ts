@@ -8,7 +8,7 @@
  * @module
  */
 import type { OfflineElement } from "../offline/mod.ts";
-import { candidatesFor, compoundsOf } from "./candidates.ts";
+import { candidatesFor, compoundsOf, TEST_IDS } from "./candidates.ts";
 import { leafShape, parentAcross } from "./clusters.ts";
 import type { KitPage } from "./page.ts";
 import { textOf } from "./page.ts";
@@ -312,7 +312,8 @@ export function proposals(page: KitPage, opts: { includeHidden?: boolean } = {})
     if (taken.has(el)) continue;
     const hook = compoundsOf(el).find((c) => c.kind === "testid" || c.kind === "component" || c.kind === "custom");
     if (!hook) continue;
-    if (add("hook", hookName(hook.selector), [el], null, [])) taken.add(el);
+    const name = hookName(hook.selector) || `${pascal(el.node.name)}${roleWord(el.node.role)}`;
+    if (add("hook", name, [el], null, [])) taken.add(el);
   }
   return drafts;
 }
@@ -362,8 +363,27 @@ function nameOf(list: readonly OfflineElement[]): string {
   const named = compoundsOf(el).find((c) =>
     ["testid", "component", "custom", "class", "id"].includes(c.kind) && shared(c.selector)
   );
-  if (named) return hookName(named.selector);
-  return `${pascal(el.node.role === "generic" ? el.name : el.node.role)}Item`;
+  // A test id on each, all different (`fruit-apple`, `fruit-pear`): the words they start with name them.
+  const presence = named && PRESENCE.exec(named.selector)?.[1];
+  const name = named ? hookName(named.selector) || pascal(sharedLead(list.map((e) => e.attrs[presence!] ?? ""))) : "";
+  if (name) return name;
+  const word = el.node.role === "generic" ? pascal(el.name) : roleWord(el.node.role);
+  return word.endsWith("Item") ? word : `${word}Item`;
+}
+
+/**
+ * The leading words all `values` share while each keeps a word of its own (`fruit-apple`, `fruit-pear` → `fruit`),
+ * or `""`.
+ */
+export function sharedLead(values: readonly string[]): string {
+  const words = values.map((v) => v.split(/[^A-Za-z0-9]+/).filter(Boolean));
+  const lead: string[] = [];
+  for (let i = 0; words.length > 0; i++) {
+    const w = words[0]![i];
+    if (w === undefined || words.some((ws) => ws[i] !== w || ws.length === i + 1)) break;
+    lead.push(w);
+  }
+  return lead.join("-");
 }
 
 function parentKey(el: OfflineElement): string {
@@ -394,8 +414,44 @@ function similar(list: readonly OfflineElement[]): boolean {
   return Math.max(...counts.values()) >= Math.ceil(list.length * 0.6);
 }
 
-/** A name from a hook selector: `[data-testid^="product-card-"]` → `ProductCard`, `li.card` → `Card`. */
+/** The word a component name gives a role (`textbox` → `Input`), else the role in PascalCase. */
+const ROLE_WORDS: Record<string, string> = {
+  textbox: "Input",
+  searchbox: "SearchInput",
+  combobox: "Combobox",
+  link: "Link",
+  button: "Button",
+  checkbox: "Checkbox",
+  radio: "Radio",
+  tab: "Tab",
+  menuitem: "MenuItem",
+  option: "Option",
+  switch: "Switch",
+  slider: "Slider",
+  spinbutton: "NumberInput",
+  columnheader: "ColumnHeader",
+  gridcell: "Cell",
+  row: "Row",
+  treeitem: "TreeItem",
+  listitem: "ListItem",
+  article: "Article",
+};
+
+/** The word for elements of `role`, as a component name ends in it. */
+export function roleWord(role: string): string {
+  return ROLE_WORDS[role] ?? pascal(role);
+}
+
+/** A presence selector, `li[data-testid]`: the attribute every instance has, with a value of its own each. */
+const PRESENCE = /^[A-Za-z][\w-]*\[([\w-]+)\]$/;
+
+/**
+ * A name from a hook selector: `[data-testid^="product-card-"]` → `ProductCard`, `li.card` → `Card`,
+ * `div[data-product]` → `Product`. A test id's mere presence (`li[data-testid]`) says nothing: `""`.
+ */
 export function hookName(selector: string): string {
+  const presence = PRESENCE.exec(selector)?.[1];
+  if (presence !== undefined) return TEST_IDS.includes(presence) ? "" : pascal(presence.replace(/^data-/, ""));
   const value = /="((?:[^"\\]|\\.)*)"\]$/.exec(selector)?.[1];
   // A counter's number is the instance's, not the component's: `product-card-7` names ProductCard.
   if (value !== undefined) return pascal(value.replace(/[-_]?\d+$/, "")) || "Component";

@@ -21,7 +21,7 @@
 import { resolve } from "node:path";
 import { formatDiagnostic } from "../corpus/mod.ts";
 import { allowedUrl, post } from "../atlas/transport.ts";
-import { DataError, NetworkError, UsageError } from "../errors.ts";
+import { DataError, NetworkError, PolicyError, UsageError } from "../errors.ts";
 import type { Io } from "../io.ts";
 import { redactUrl } from "../redact.ts";
 import { escapeControls, jsonSafe } from "../terminal.ts";
@@ -43,15 +43,34 @@ function size(bytes: number): string {
   return bytes < 1000 ? `${bytes} B` : `${(bytes / 1000).toFixed(1)} KB`;
 }
 
+const URL_HINT = "use an https:// URL, or plain http:// to 127.0.0.1 or [::1]";
+
+/**
+ * The URL `--url` may send the corpus to: the atlas policy, and plain HTTP only to a literal loopback address. The
+ * atlas also lets plain HTTP reach the name `localhost` (it only reads); a name is resolved by whatever the machine's
+ * resolver says, and the whole corpus is not sent in clear text on a name's word.
+ */
+function exportUrl(text: string): URL {
+  const url = allowedUrl(text, URL_HINT);
+  if (url.protocol === "http:" && url.hostname !== "127.0.0.1" && url.hostname !== "[::1]") {
+    throw new PolicyError(
+      `refusing "${
+        escapeControls(redactUrl(url.href))
+      }": plain HTTP is sent only to a literal loopback address, not to ` +
+        `the name ${escapeControls(url.hostname)}`,
+      { hint: URL_HINT },
+    );
+  }
+  return url;
+}
+
 /** Runs `mapper export`; returns the exit code. */
 export async function runExport(opts: ExportOptions, io: Io): Promise<number> {
   if (opts.out !== undefined && opts.url !== undefined) {
     throw new UsageError("-o and --url conflict", { hint: "write the corpus to a file, or send it, in two runs" });
   }
   // The URL is checked before the corpus is even read: a refused URL costs nothing and sends nothing.
-  const url = opts.url === undefined
-    ? undefined
-    : allowedUrl(opts.url, "use an https:// URL (plain http:// only to 127.0.0.1, [::1] or localhost)");
+  const url = opts.url === undefined ? undefined : exportUrl(opts.url);
   const dir = corpusDir(opts.dir, io);
   const loaded = await loadCorpus(dir, io, true);
   const errors = loaded.diagnostics.filter((d) => d.severity === "error");

@@ -1,5 +1,5 @@
 /**
- * The CLI side of the page commands that see: `mapper snapshot`. Thin: flags → one daemon call → format.
+ * The CLI side of the page commands that see: `mapper snapshot`. Thin: flags → one daemon call → the laid-out answer written.
  *
  * @module
  */
@@ -8,10 +8,9 @@ import type { Io } from "../io.ts";
 import { SessionError } from "../errors.ts";
 // The policy file itself, not the browser area's mod.ts (which brings the CDP client): start-up stays light.
 import { schemesOption } from "../browser/schemes.ts";
-import type { SnapshotPayload } from "./page_api.ts";
+import type { PrintedSnapshot, SnapshotPayload, SnapshotPrint } from "./page_api.ts";
 import { pageCall } from "./client.ts";
-import { writeResult } from "./output.ts";
-import { formatSnapshot, snapshotJson } from "./snapshot.ts";
+import { writeBody } from "./output.ts";
 import { writeUserFile } from "../user_file.ts";
 import { escapeControls } from "../terminal.ts";
 import { lazy } from "../lazy.ts";
@@ -42,37 +41,56 @@ export interface SnapshotOptions {
 
 /** Runs `mapper snapshot`. Exit 1 (after printing) when the page has no interactive node. */
 export async function runSnapshot(opts: SnapshotOptions, io: Io): Promise<number> {
-  const payload = await pageCall<SnapshotPayload>(opts.dir, io, "snapshot", {
+  const print: SnapshotPrint = {
+    form: opts.json ? "json" : "text",
+    interactive: opts.interactive,
+    depth: opts.depth,
+    coverage: opts.coverage,
+  };
+  // The daemon lays the snapshot out (`print`), as it renders the console list: this process only writes it.
+  const answer = await pageCall<SnapshotPayload | PrintedSnapshot>(opts.dir, io, "snapshot", {
     tab: opts.tab,
     url: opts.url,
     allowSchemes: schemesOption(opts.allowSchemes),
     includeHidden: opts.includeHidden,
-    ...(opts.treeOut !== undefined ? { tree: true } : {}),
+    ...(opts.treeOut !== undefined ? { tree: true } : { print }),
   });
-  if (opts.treeOut !== undefined) {
-    const captured = payload.tree;
-    delete payload.tree;
-    if (captured === undefined) {
-      throw new SessionError("the browser session answered no tree (an older daemon?)", HINT_RESTART);
-    }
-    // Loaded only for --tree-out: the tree's format pulls in the offline area, which a plain snapshot never needs.
-    const { treeText } = await lazy<typeof import("./capture_tree.ts")>(new URL("./capture_tree.ts", import.meta.url));
-    const text = treeText(captured);
-    await writeUserFile(resolve(io.cwd, opts.treeOut), text, opts.treeOut);
-    // stderr: stdout carries the snapshot itself (or its JSON).
-    io.stderr.write(`saved tree ${escapeControls(opts.treeOut)} (${byteLength(text)} bytes)\n`);
+  let shown: { url: string; interactive: number; printed: string };
+  if (typeof (answer as Partial<PrintedSnapshot>).printed === "string") {
+    const printed = answer as PrintedSnapshot;
+    // The daemon escaped what it laid out; escaping again costs nothing and keeps a terminal safe from any daemon.
+    shown = { ...printed, printed: escapeControls(printed.printed, { keepNewlines: true }) };
+  } else {
+    // `--tree-out` (the tree rides on the payload), or a daemon from before `print`: laid out here.
+    const payload = answer as SnapshotPayload;
+    if (opts.treeOut !== undefined) await saveTree(payload, opts.treeOut, io);
+    const { printSnapshot } = await lazy<typeof import("./snapshot.ts")>(new URL("./snapshot.ts", import.meta.url));
+    shown = {
+      url: payload.url,
+      interactive: payload.page.coverage.interactive,
+      printed: printSnapshot(payload, print),
+    };
   }
-  const tree = { interactive: opts.interactive, depth: opts.depth };
-  await writeResult(
-    io,
-    opts,
-    () => formatSnapshot(payload, { ...tree, coverage: opts.coverage }),
-    () => snapshotJson(payload, tree),
-  );
-  if (payload.page.coverage.interactive === 0) {
-    throw new SessionError(`${payload.url} has no interactive node (blank, or still loading)`, {
+  await writeBody(io, opts, shown.printed);
+  if (shown.interactive === 0) {
+    throw new SessionError(`${shown.url} has no interactive node (blank, or still loading)`, {
       hint: "wait for the page to load and run 'mapper snapshot' again",
     });
   }
   return 0;
+}
+
+/** `--tree-out`: writes the captured tree that rode along on `payload` (and takes it off the payload). */
+async function saveTree(payload: SnapshotPayload, treeOut: string, io: Io): Promise<void> {
+  const captured = payload.tree;
+  delete payload.tree;
+  if (captured === undefined) {
+    throw new SessionError("the browser session answered no tree (an older daemon?)", HINT_RESTART);
+  }
+  // Loaded only for --tree-out: the tree's format pulls in the offline area, which a plain snapshot never needs.
+  const { treeText } = await lazy<typeof import("./capture_tree.ts")>(new URL("./capture_tree.ts", import.meta.url));
+  const text = treeText(captured);
+  await writeUserFile(resolve(io.cwd, treeOut), text, treeOut);
+  // stderr: stdout carries the snapshot itself (or its JSON).
+  io.stderr.write(`saved tree ${escapeControls(treeOut)} (${byteLength(text)} bytes)\n`);
 }

@@ -40,6 +40,11 @@ export async function writeResult(
     : typeof text === "function"
     ? text()
     : text;
+  await writeBody(io, opts, body);
+}
+
+/** Writes `body`, a result already laid out (text or `--json` document), to stdout or `--out`. */
+export async function writeBody(io: Io, opts: OutputOptions, body: string): Promise<void> {
   if (opts.out === undefined) {
     io.stdout.write(body);
     return;

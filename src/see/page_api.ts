@@ -9,7 +9,7 @@
  * | Command | Body | Answer |
  * |---|---|---|
  * | `tabs` | `{}` | `{schema, tabs: [{id, url, title}]}` |
- * | `snapshot` | {@linkcode SnapshotRequest} | {@linkcode SnapshotPayload} |
+ * | `snapshot` | {@linkcode SnapshotRequest} | {@linkcode SnapshotPayload}; with `print`, {@linkcode PrintedSnapshot} |
  * | `resolve` | `{tab?, target: "Name[prop=v]" \| "42"}` | `{schema, tab, target: ResolvedSummary}` (queries, for tests and tools) |
  *
  * @module
@@ -64,6 +64,37 @@ export interface SnapshotRequest {
   settleMs?: number | undefined;
   /** Also answer the captured tree of the same pass (`tree` in the answer). */
   tree?: boolean | undefined;
+  /**
+   * Answer the snapshot as `mapper snapshot` prints it instead of the page tree: {@linkcode PrintedSnapshot}. Laid
+   * out here, where the code is warm, rather than by every short-lived CLI process (not with `tree`).
+   */
+  print?: SnapshotPrint | undefined;
+}
+
+/** How the daemon lays out a snapshot it prints (`mapper snapshot`'s own flags). */
+export interface SnapshotPrint {
+  /** `text` (the default) or the `--json` document. */
+  form?: "text" | "json" | undefined;
+  /** `--interactive`. */
+  interactive?: boolean | undefined;
+  /** `--depth`. */
+  depth?: number | undefined;
+  /** `--coverage` (text only). */
+  coverage?: boolean | undefined;
+}
+
+/** Answer of `POST /devtools/page/snapshot` with `print`: what the command writes, and what it exits by. */
+export interface PrintedSnapshot {
+  /** Payload format version. */
+  schema: number;
+  /** Tab id. */
+  tab: string;
+  /** Page URL. */
+  url: string;
+  /** Interactive nodes on the page (none: blank or still loading, the command exits 1). */
+  interactive: number;
+  /** The snapshot as the command prints it, ending in a newline. */
+  printed: string;
 }
 
 /** Answer of `POST /devtools/page/snapshot`: the page tree plus what the daemon knows (view, corpus). */

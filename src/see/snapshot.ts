@@ -6,7 +6,8 @@
  * @module
  */
 import { escapeControls } from "../terminal.ts";
-import type { SeeNode, SnapshotPayload } from "./page_api.ts";
+import type { SeeNode, SnapshotPayload, SnapshotPrint } from "./page_api.ts";
+import { jsonText } from "./output.ts";
 
 /** How the tree is cut. */
 export interface TreeOptions {
@@ -354,4 +355,15 @@ export function snapshotJson(p: SnapshotPayload, opts: TreeOptions = {}): Record
     warnings: p.unmatched.map(warning),
     conflicts: [...p.viewConflicts.map((v) => `view ${v} is as specific as ${p.view?.name}`), ...p.page.conflicts],
   };
+}
+
+/**
+ * The snapshot exactly as `mapper snapshot` writes it: the text layout, or with `form: "json"` the `--json` document.
+ * The daemon answers this (`print` in the request), so a short-lived CLI process never lays out a page itself.
+ */
+export function printSnapshot(p: SnapshotPayload, print: SnapshotPrint = {}): string {
+  const tree = { interactive: print.interactive, depth: print.depth };
+  return print.form === "json"
+    ? jsonText(snapshotJson(p, tree))
+    : formatSnapshot(p, { ...tree, coverage: print.coverage });
 }

@@ -9,7 +9,8 @@
  *
  * @module
  */
-import { PAGE_SCHEMA, PageError } from "../page_api.ts";
+import { PAGE_SCHEMA, PageError, type PrintedSnapshot, type SnapshotPrint } from "../page_api.ts";
+import { printSnapshot } from "../snapshot.ts";
 import type { PageEngine } from "./engine.ts";
 import { num, openableUrl, type PageRoute, str } from "./_body.ts";
 import { ACT_ROUTES } from "./act_routes.ts";
@@ -24,6 +25,7 @@ export const PAGE_ROUTES: Record<string, PageRoute> = {
   tabs: async (engine) => ({ tabs: await engine.tabs() }),
   snapshot: async (engine, body) => {
     const url = openableUrl(body, "url");
+    const print = printOptions(body.print);
     const t = await engine.target(str(body, "tab"));
     const opts = {
       url,
@@ -35,7 +37,16 @@ export const PAGE_ROUTES: Record<string, PageRoute> = {
       const { payload, tree } = await engine.captureTree(t, opts);
       return { ...payload, tree };
     }
-    return { ...await engine.snapshot(t, opts) };
+    const payload = await engine.snapshot(t, opts);
+    if (print === undefined) return { ...payload };
+    const printed: PrintedSnapshot = {
+      schema: PAGE_SCHEMA,
+      tab: payload.tab,
+      url: payload.url,
+      interactive: payload.page.coverage.interactive,
+      printed: printSnapshot(payload, print),
+    };
+    return { ...printed };
   },
   // Live matches of selectors per root, by snapshot id (what a captured tree's offline answer is checked against).
   "query-all": async (engine, body) => {
@@ -49,6 +60,27 @@ export const PAGE_ROUTES: Record<string, PageRoute> = {
     return { tab: t.tab, target: r.summary };
   },
 };
+
+/** The `print` field of a snapshot request, checked: `undefined` when absent; anything malformed is a 400. */
+function printOptions(v: unknown): SnapshotPrint | undefined {
+  if (v === undefined || v === null) return undefined;
+  const bad = (what: string) => new PageError("bad_request", `"print" ${what}`, { status: 400 });
+  if (typeof v !== "object" || Array.isArray(v)) throw bad("must be an object");
+  const o = v as Record<string, unknown>;
+  for (const key of ["interactive", "coverage"] as const) {
+    if (o[key] !== undefined && typeof o[key] !== "boolean") throw bad(`.${key} must be true or false`);
+  }
+  if (o.form !== undefined && o.form !== "text" && o.form !== "json") throw bad('.form must be "text" or "json"');
+  if (o.depth !== undefined && (typeof o.depth !== "number" || !Number.isInteger(o.depth) || o.depth < 0)) {
+    throw bad(".depth must be a whole number, 0 or more");
+  }
+  return {
+    form: o.form as SnapshotPrint["form"],
+    interactive: o.interactive as boolean | undefined,
+    depth: o.depth as number | undefined,
+    coverage: o.coverage as boolean | undefined,
+  };
+}
 
 function json(body: unknown, status = 200): Response {
   return new Response(JSON.stringify(body) + "\n", {

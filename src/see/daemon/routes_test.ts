@@ -2,6 +2,8 @@ import assert from "node:assert/strict";
 import { PageError } from "../page_api.ts";
 import type { PageEngine } from "./engine.ts";
 import { PAGE_ROUTES, pageHandler } from "./routes.ts";
+import { printSnapshot } from "../snapshot.ts";
+import type { SnapshotPayload } from "../page_api.ts";
 
 /** An engine whose every method fails loudly: the routes under test must not reach it. */
 const engine = new Proxy({}, {
@@ -45,4 +47,67 @@ Deno.test("pageHandler - hostile requests: unknown or inherited command names, G
   const wrongType = await call("snapshot", { method: "POST", body: '{"tab": 5}' });
   assert.equal(wrongType.status, 400);
   assert.ok(Object.keys(PAGE_ROUTES).includes("snapshot"));
+});
+
+/** A one-button page as the engine reads it. */
+const PAGE = {
+  tab: "T1",
+  url: "http://x/",
+  title: "x",
+  view: null,
+  corpus: false,
+  viewConflicts: [],
+  settled: true,
+  unmatched: [],
+  page: {
+    url: "http://x/",
+    title: "x",
+    readyState: "complete",
+    tree: {
+      id: 2,
+      role: "document",
+      name: "x",
+      tag: "html",
+      children: [{ id: 1, role: "button", name: "Go", tag: "button", interactive: true, inViewport: true }],
+    },
+    counts: {},
+    blocked: null,
+    coverage: { interactive: 1, t1: 0, t2: 0, t3: 1, orphans: [] },
+    conflicts: [],
+    elements: 1,
+    nextId: 3,
+  },
+} as unknown as SnapshotPayload;
+
+Deno.test("snapshot route - with print it answers the laid-out snapshot; a malformed print is refused first", async () => {
+  const reader = {
+    target: () => Promise.resolve({ tab: "T1" }),
+    snapshot: () => Promise.resolve(PAGE),
+  } as unknown as PageEngine;
+  const ask = async (body: unknown) => {
+    const req = new Request("http://127.0.0.1/devtools/page/snapshot", { method: "POST", body: JSON.stringify(body) });
+    const res = await pageHandler(reader)(req, ["snapshot"]);
+    return { status: res.status, body: await res.json() };
+  };
+  for (const print of [{}, { form: "json", depth: 0 }, { coverage: true }, { interactive: true }] as const) {
+    assert.deepEqual(await ask({ print }), {
+      status: 200,
+      body: { schema: 1, tab: "T1", url: "http://x/", interactive: 1, printed: printSnapshot(PAGE, print) },
+    });
+  }
+  assert.match((await ask({ print: { form: "json" } })).body.printed, /^\{\n {2}"schema": 1,/);
+  // Without print: the page tree, as before.
+  assert.equal((await ask({})).body.page.elements, 1);
+  for (
+    const [print, error] of [
+      [[], '"print" must be an object'],
+      [{ form: "yaml" }, '"print" .form must be "text" or "json"'],
+      [{ depth: -1 }, '"print" .depth must be a whole number, 0 or more'],
+      [{ depth: 1.5 }, '"print" .depth must be a whole number, 0 or more'],
+      [{ interactive: "yes" }, '"print" .interactive must be true or false'],
+    ] as const
+  ) {
+    const r = await call("snapshot", { method: "POST", body: JSON.stringify({ print }) });
+    assert.deepEqual([r.status, r.body.code, r.body.error], [400, "bad_request", error], JSON.stringify(print));
+  }
 });
