@@ -78,7 +78,10 @@ export function registerOffline(program: Command, ctx: CliContext): void {
       "the compiled corpus (the /mapper JSON) to stdout, a file, or POSTed to a URL; refuses a corpus with errors",
     )
     .option("-o, --out <file>", "write it to this file (replaced whole; a new file is readable by you only)")
-    .option("--url <url>", "POST it here (https://, or http:// to the literal 127.0.0.1 or [::1]; no redirect followed)")
+    .option(
+      "--url <url>",
+      "POST it here (https://, or http:// to the literal 127.0.0.1 or [::1]; no redirect followed)",
+    )
     .option("--dir <path>", DIR_HELP)
     .addHelpText(
       "after",
