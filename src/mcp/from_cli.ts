@@ -2,7 +2,7 @@
  * MCP tools derived from the command table: a tool names its CLI command, and every flag and argument of that
  * command becomes a parameter (snake_case, its type, bounds and default from the flag's value parser, its help line
  * as the description) — or is left out with a written reason. A call runs the command's own action on those
- * parameters, as if a user had typed the same flags (`cliTool`, `runCli`). Nothing is restated by hand, so the two
+ * parameters, as if a user had typed the same flags (`cliTool`, `runAsCli`). Nothing is restated by hand, so the two
  * surfaces cannot drift: a new flag is a new parameter (or an omission with its reason) and reaches the command.
  *
  * @module
@@ -248,7 +248,7 @@ export function cliCall(
  * tool's arguments, with output captured: the tool's answer is what the command printed, a non-zero exit a tool
  * error with that text (see {@linkcode ToolContext.capture}).
  */
-export async function runCli(
+export async function runAsCli(
   spec: CliParams,
   args: Readonly<Record<string, unknown>>,
   ctx: ToolContext,
@@ -269,7 +269,7 @@ export const CLI_TOOL: unique symbol = Symbol("mapper.cliTool");
 
 /**
  * Declares a tool that IS a CLI command: its parameters come from the command's flags ({@linkcode cliInput}) and a
- * call runs the command's own action on them ({@linkcode runCli}). `prepare` checks or rewrites the arguments
+ * call runs the command's own action on them ({@linkcode runAsCli}). `prepare` checks or rewrites the arguments
  * first (a refusal meant for a model, e.g. a local catalog path); `given` sets flags the tool has no parameter for.
  */
 export function cliTool<T extends Record<string, unknown>>(spec: {
@@ -292,7 +292,7 @@ export function cliTool<T extends Record<string, unknown>>(spec: {
     browser: spec.browser,
     async call(a, ctx) {
       const args = spec.prepare ? await spec.prepare(a as T, ctx) : a as T;
-      return await runCli(spec.cli, args, ctx, spec.given?.(args));
+      return await runAsCli(spec.cli, args, ctx, spec.given?.(args));
     },
   });
   return Object.assign(tool, { [CLI_TOOL]: spec });

@@ -12,7 +12,7 @@ import {
   cliInput,
   type CliParams,
   FROM_CLI,
-  runCli,
+  runAsCli,
 } from "./from_cli.ts";
 import { TOOLS } from "./tools.ts";
 
@@ -136,13 +136,13 @@ Deno.test("from_cli - a call runs the command's own action with the flags a user
     },
     confirm: () => Promise.resolve(undefined),
   };
-  assert.equal(await runCli(spec, { name: 7, level: ["error", "warn"], include_hidden: false }, ctx), "ran 7\n");
+  assert.equal(await runAsCli(spec, { name: 7, level: ["error", "warn"], include_hidden: false }, ctx), "ran 7\n");
   assert.deepEqual(seen, ["7", [], { limit: 10, level: "error,warn", scheme: ["file"], dir: "corpus" }]);
-  await runCli(spec, { name: "a", more: ["b", "c"], limit: 3, include_hidden: true }, ctx, { "--dir": undefined });
+  await runAsCli(spec, { name: "a", more: ["b", "c"], limit: 3, include_hidden: true }, ctx, { "--dir": undefined });
   assert.deepEqual(seen, ["a", ["b", "c"], { limit: 3, scheme: ["file"], includeHidden: true }]);
-  await runCli(spec, { name: "a", more: "shop checkout" }, ctx);
+  await runAsCli(spec, { name: "a", more: "shop checkout" }, ctx);
   assert.deepEqual(seen[1], ["shop checkout"], "a phrase for a variadic argument is one operand");
-  await assert.rejects(runCli(spec, { name: "bad" }, ctx), /exit 1: ran bad/);
+  await assert.rejects(runAsCli(spec, { name: "bad" }, ctx), /exit 1: ran bad/);
 });
 
 Deno.test("MCP tools - every parameter of a tool that mirrors a command reaches that command's flag", () => {

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { z } from "zod";
 import type { Content } from "./registry.ts";
 import { type Annotations, defineTool, type ToolSpec } from "./registry.ts";
-import { ALLOW_SCHEME_REASON, cliInput, type CliParams, cliTool, runCli } from "./from_cli.ts";
+import { ALLOW_SCHEME_REASON, cliInput, type CliParams, cliTool, runAsCli } from "./from_cli.ts";
 import { registerBrowser } from "../cli/browser.ts";
 import { registerSee } from "../cli/see.ts";
 
@@ -222,7 +222,7 @@ const screenshot = defineTool({
     const tmp = await Deno.makeTempDir({ prefix: "mapper-mcp-shot-" });
     try {
       const out = join(tmp, "shot.png");
-      const printed = await runCli(SCREENSHOT_CLI, a, ctx, { "--out": out, "--json": true });
+      const printed = await runAsCli(SCREENSHOT_CLI, a, ctx, { "--out": out, "--json": true });
       const meta = JSON.parse(printed) as { width: number; height: number; target?: string };
       const data = (await Deno.readFile(out)).toBase64();
       const what = meta.target ? ` of ${meta.target}` : a.full_page ? " of the full page" : " of the viewport";

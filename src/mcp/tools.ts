@@ -13,7 +13,7 @@ import { LEVELS } from "../browser/mod.ts";
 import { type Annotations, defineTool, READ_LOCAL, type ToolSpec } from "./registry.ts";
 import { PAGE_TOOLS } from "./page_tools.ts";
 import { KIT_TOOLS } from "./kit_tools.ts";
-import { cliInput, type CliParams, cliTool, runCli } from "./from_cli.ts";
+import { cliInput, type CliParams, cliTool, runAsCli } from "./from_cli.ts";
 import { registerDevtools } from "../cli/devtools.ts";
 import { registerCorpusCommands } from "../cli/corpus_cmds.ts";
 import { registerOffline } from "../cli/offline.ts";
@@ -194,7 +194,7 @@ const atlasAdd = defineTool({
         hint: "ask the user, then call atlas_add again with confirm: true",
       });
     }
-    return await runCli(ADD_CLI, { ...a, index }, ctx, { "--target": ctx.dir });
+    return await runAsCli(ADD_CLI, { ...a, index }, ctx, { "--target": ctx.dir });
   },
 });
 
