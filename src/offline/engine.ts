@@ -16,6 +16,10 @@
  * `:target`, …), namespace prefixes, and — found while matching — a test on an attribute value the capture cut, a
  * state flag or text the file does not record.
  *
+ * Each root's elements are also kept by tag, id and class name: on a capture that cannot raise a doubt (no cut
+ * attribute value, states and text recorded) a selector is tested only on the elements its last compound could
+ * match (`candidates`), the same answer as testing every element (a test compares them), for far fewer tests.
+ *
  * Why css-select (fb55, BSD-2, ESM, cheerio's engine, v7): it takes an adapter over any tree, so the captured tree is
  * matched as it is, and its `pseudos` option lets the state pseudo-classes come from recorded flags; it supports the
  * whole static grammar (`+ ~`, `:nth-*` with `of S`, `:has`, `:is/:where/:not` with complex arguments, attribute
@@ -55,6 +59,11 @@ export interface CompiledSelector {
   readonly selector: string;
   /** @internal The css-select query. */
   readonly query: (element: OfflineElement) => boolean;
+  /**
+   * @internal Per alternative, the keys its last compound requires (`t:li`, `#main`, `.card`; any one of them is
+   * necessary for a match); `null` when some alternative requires none.
+   */
+  readonly keys: readonly (readonly string[])[] | null;
 }
 
 /** What one selector matched on one tree: per root, in document order. */
@@ -359,8 +368,9 @@ export class OfflineEngine {
           }
         }, exact((t as { value: string }).value)]);
       }
+      const keys = requiredKeys(tokens);
       const query = _compileUnsafe<OfflineNode, OfflineElement>(tokens, options);
-      return { selector, query };
+      return { selector, query, keys };
     } catch (err: unknown) {
       throw new SelectorNotEvaluable(`css-select cannot compile it (${errorText(err)})`, false);
     }
@@ -377,7 +387,7 @@ export class OfflineEngine {
     // order — over the list the index keeps, without its traversal stacks.
     const found: OfflineElement[] = [];
     const query = compiled.query;
-    for (const el of root.elements) if (query(el)) found.push(el);
+    for (const el of candidates(doc, root, compiled)) if (query(el)) found.push(el);
     const why = doubt;
     doubt = undefined;
     if (why !== undefined) throw new CaptureCannotAnswer(why);
@@ -414,6 +424,110 @@ export class OfflineEngine {
   claimDom(doc: OfflineDocument): TreeDom {
     return treeDom(doc, (selector) => this.query(doc, selector).roots);
   }
+}
+
+const TRAVERSAL = new Set(["adjacent", "child", "descendant", "parent", "sibling", "column-combinator"]);
+
+/**
+ * What an element must have to match a compound, as index keys: its tag (`t:li`), its id (`#main`), each of its
+ * class names (`.card`). Only tests css-select compiles case-sensitively and exactly as these keys are built: tag
+ * names are lower-cased (HTML, as css-select does), `#id` and `.class` keep their case (no quirks mode), a class
+ * name containing whitespace is never indexed (css-select matches nothing for it anyway).
+ */
+function requiredKeys(tokens: Selector[][]): string[][] | null {
+  const out: string[][] = [];
+  for (const alternative of tokens) {
+    const keys: string[] = [];
+    for (let i = alternative.length - 1; i >= 0 && !TRAVERSAL.has(alternative[i]!.type); i--) {
+      const t = alternative[i]!;
+      if (t.type === "tag") keys.push(`t:${t.name.toLowerCase()}`);
+      else if (t.type === "attribute" && t.ignoreCase !== true && t.ignoreCase !== false) {
+        const name = t.name.toLowerCase();
+        if (name === "id" && t.action === "equals") keys.push(`#${t.value}`);
+        else if (name === "class" && t.action === "element" && t.value !== "" && !SPACE.test(t.value)) {
+          keys.push(`.${t.value}`);
+        }
+      }
+    }
+    if (keys.length === 0) return null;
+    out.push(keys);
+  }
+  return out;
+}
+
+/** A root's elements by tag (`t:`), id (`#`) and class name (`.`), each list in document order. */
+interface KeyIndex {
+  tags: Map<string, OfflineElement[]>;
+  ids: Map<string, OfflineElement[]>;
+  classes: Map<string, OfflineElement[]>;
+}
+
+/** Per root of a tree that can raise no doubt: its {@linkcode KeyIndex}, built on first use. */
+const indexes = new WeakMap<OfflineRoot, KeyIndex>();
+/** Whether a tree can raise no doubt while matching (see {@linkcode candidates}). */
+const doubtFree = new WeakMap<OfflineDocument, boolean>();
+
+function add(map: Map<string, OfflineElement[]>, key: string, el: OfflineElement): void {
+  const list = map.get(key);
+  if (list === undefined) map.set(key, [el]);
+  else if (list[list.length - 1] !== el) list.push(el);
+}
+
+const SPACE = /\s/;
+const SPACES = /\s+/;
+
+function indexOf(root: OfflineRoot): KeyIndex {
+  let index = indexes.get(root);
+  if (index !== undefined) return index;
+  index = { tags: new Map(), ids: new Map(), classes: new Map() };
+  for (const el of root.elements) {
+    add(index.tags, el.name, el);
+    const attrs = el.attrs;
+    const id = Object.hasOwn(attrs, "id") ? attrs["id"] : undefined;
+    if (id !== undefined) add(index.ids, id, el);
+    const cls = Object.hasOwn(attrs, "class") ? attrs["class"] : undefined;
+    if (cls === undefined || cls === "") continue;
+    if (!SPACE.test(cls)) add(index.classes, cls, el);
+    else for (const name of cls.split(SPACES)) if (name !== "") add(index.classes, name, el);
+  }
+  indexes.set(root, index);
+  return index;
+}
+
+function listOf(index: KeyIndex, key: string): OfflineElement[] | undefined {
+  const map = key[0] === "t" ? index.tags : key[0] === "#" ? index.ids : index.classes;
+  return map.get(key[0] === "t" ? key.slice(2) : key.slice(1));
+}
+
+/**
+ * The elements of a root worth testing against a selector: all of them, or — on a tree where no test can raise a
+ * doubt (no attribute value cut, states and text recorded) — only those holding a key every alternative's last
+ * compound requires (the rarest of its keys here), in document order. The same answer either way: an element
+ * left out fails its last compound's tag, id or class test, the first thing css-select would reject it on, and on
+ * such a tree skipping a test cannot skip a doubt.
+ */
+function candidates(doc: OfflineDocument, root: OfflineRoot, compiled: CompiledSelector): readonly OfflineElement[] {
+  const keys = compiled.keys;
+  if (keys === null || root.elements.length < 64) return root.elements;
+  let free = doubtFree.get(doc);
+  if (free === undefined) {
+    free = doc.tree.recorded.states && doc.tree.recorded.text && doc.elements.every((el) => el.cut === undefined);
+    doubtFree.set(doc, free);
+  }
+  if (!free) return root.elements;
+  const index = indexOf(root);
+  const lists: OfflineElement[][] = [];
+  for (const alternative of keys) {
+    let best: OfflineElement[] | undefined;
+    for (const key of alternative) {
+      const list = listOf(index, key) ?? [];
+      if (best === undefined || list.length < best.length) best = list;
+    }
+    if (best!.length > 0 && !lists.includes(best!)) lists.push(best!);
+  }
+  if (lists.length <= 1) return lists[0] ?? [];
+  const wanted = new Set(lists.flat());
+  return wanted.size * 2 > root.elements.length ? root.elements : root.elements.filter((el) => wanted.has(el));
 }
 
 function throwInvalid(message: string, position: number | undefined): never {

@@ -242,3 +242,75 @@ Deno.test("offline engine - claimDom: roots, per-root answers, parents across a 
   assert.equal(dom.parent(inFrame!)?.node.tag, "body");
   assert.equal(dom.parent(dom.parent(dom.parent(inFrame!)!)!), null);
 });
+
+/** A page of a few hundred elements in two roots (the key index serves roots of 64 elements and more). */
+function bigPage(): OfflineDocument {
+  const classes = ["card", "card featured", "a a", "a\tb", "a\u00a0b", "", "Card", " title  price ", "b"];
+  const tags = ["li", "p", "span", "LI", "div"];
+  const items = (prefix: string, n: number) =>
+    Array.from({ length: n }, (_, i) =>
+      h(
+        tags[i % tags.length]!,
+        {
+          class: classes[i % classes.length]!,
+          ...(i % 7 === 0 ? { id: `${prefix}${i % 21}` } : {}),
+          ...(i % 11 === 0 ? { ID: "upper" } : {}),
+        },
+        h("span", { class: i % 3 === 0 ? "amount" : "title" }, `t${i}`),
+      ));
+  const root = h(
+    "html",
+    {},
+    h(
+      "body",
+      {},
+      h("ul", { class: "list" }, ...items("x", 120)),
+      h("svg", { $: { ns: SVG } }, h("foreignObject", { class: "card", $: { ns: SVG } }), h("A", { $: { ns: SVG } })),
+      h("div", { id: "host" }, shadow(h("ul", { class: "list" }, ...items("s", 80)))),
+    ),
+  );
+  return indexTree(tree(root));
+}
+
+Deno.test("offline engine - the key index answers as testing every element", () => {
+  const doc = bigPage();
+  const selectors = [
+    "li",
+    "LI",
+    "span",
+    ".card",
+    ".Card",
+    ".a",
+    ".b",
+    ".title",
+    ".price",
+    "#x0",
+    "#X0",
+    "#s7, #x14",
+    "[id=x7]",
+    "[class~=card]",
+    "[class~='a b']",
+    ".a.b",
+    "li.card",
+    "ul > li.card:not(.featured)",
+    "div .card, span#x3",
+    "ul.list li.card span.amount",
+    "li.card + p",
+    "p ~ li.featured",
+    "*",
+    ".card, *",
+    ":is(li, p)",
+    "li:nth-child(2n of .card)",
+    "p:has(> span.amount)",
+    "foreignObject",
+    "svg a",
+    "#nope, li",
+    ".nope",
+    "li#x0.card",
+  ];
+  for (const selector of selectors) {
+    const compiled = engine.compile(selector);
+    const expected = doc.roots.map((root) => root.elements.filter((el) => compiled.query(el)).map((e) => e.node.id));
+    assert.deepEqual(perRoot(doc, selector), expected, selector);
+  }
+});
