@@ -14,7 +14,7 @@
  *
  * @module
  */
-import { isAbsolute, relative, resolve } from "node:path";
+import { isAbsolute, relative, resolve } from "../path.ts";
 import { DataError, EXIT_FAILURE, EXIT_OK, MapperError, UsageError } from "../errors.ts";
 import type { Io } from "../io.ts";
 import { type CapturedTree, corpusDir, loadCorpus, type LoadedCorpus, loadEngine, parseTree } from "../offline/mod.ts";

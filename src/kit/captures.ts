@@ -13,7 +13,7 @@
  * @module
  */
 import { exists } from "../files.ts";
-import { join } from "node:path";
+import { join } from "../path.ts";
 import { activeComponents, type Component, matchViews, normalizeCorpus } from "../../assets/extension/resolver.js";
 import type { WireCorpus } from "../corpus/mod.ts";
 import { DataError, UsageError } from "../errors.ts";

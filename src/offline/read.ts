@@ -228,10 +228,17 @@ function stringList(value: unknown, path: string, fail: Fail): asserts value is 
  */
 async function* chunks(file: Deno.FsFile, size: number): AsyncGenerator<Uint8Array> {
   for (;;) {
+    // One buffer of the size found plus one byte, filled until the end of the file or until it is full (the file
+    // grew): allocating a second one just to learn that the file had ended cost a third of reading 100 captures.
     const buffer = new Uint8Array(Math.max(size + 1, 64 * 1024));
-    const n = await file.read(buffer);
-    if (n === null) return;
-    yield buffer.subarray(0, n);
+    let at = 0;
+    while (at < buffer.length) {
+      const n = await file.read(buffer.subarray(at));
+      if (n === null) break;
+      at += n;
+    }
+    if (at > 0) yield buffer.subarray(0, at);
+    if (at < buffer.length) return;
   }
 }
 
