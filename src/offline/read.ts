@@ -135,59 +135,75 @@ function pathOf(p: Pending, rootPath: string): string {
   return rootPath + steps.reverse().join("");
 }
 
-/** Checks a node and everything below it (iteratively: a deep page must not exhaust the stack). */
+/**
+ * Checks a node and everything below it (iteratively: a deep page must not exhaust the stack). A path is spelled
+ * out only where a check fails, with no closure made per node: the walk runs over every node of every capture.
+ */
 function checkNode(root: unknown, rootPath: string, fail: Fail): void {
   const stack: Pending[] = [{ value: root, up: null, index: 0, entry: -1 }];
   while (stack.length > 0) {
     const item = stack.pop()!;
     const value = item.value;
-    let known: string | undefined;
-    const path = () => (known ??= pathOf(item, rootPath));
-    if (!isObject(value)) fail(path(), `expected an element node, found ${found(value)}`);
+    if (!isObject(value)) fail(pathOf(item, rootPath), `expected an element node, found ${found(value)}`);
     const n = value as Partial<TreeNode> & Record<string, unknown>;
     const id = n.id;
     if (!(typeof id === "number" && Number.isSafeInteger(id)) && !(typeof id === "string" && id !== "")) {
-      fail(`${path()}.id`, `expected a whole number, found ${found(id)}`);
+      fail(`${pathOf(item, rootPath)}.id`, `expected a whole number, found ${found(id)}`);
     }
-    if (typeof n.tag !== "string" || n.tag === "") fail(`${path()}.tag`, `expected a tag name, found ${found(n.tag)}`);
-    if (n.ns !== undefined && typeof n.ns !== "string") fail(`${path()}.ns`, `expected a string, found ${found(n.ns)}`);
+    if (typeof n.tag !== "string" || n.tag === "") {
+      fail(`${pathOf(item, rootPath)}.tag`, `expected a tag name, found ${found(n.tag)}`);
+    }
+    if (n.ns !== undefined && typeof n.ns !== "string") {
+      fail(`${pathOf(item, rootPath)}.ns`, `expected a string, found ${found(n.ns)}`);
+    }
     const attrs = n.attrs;
-    if (!isObject(attrs)) fail(`${path()}.attrs`, `expected an object of strings, found ${found(attrs)}`);
+    if (!isObject(attrs)) {
+      fail(`${pathOf(item, rootPath)}.attrs`, `expected an object of strings, found ${found(attrs)}`);
+    }
     for (const key in attrs) {
       if (typeof attrs[key] !== "string") {
-        fail(`${path()}.attrs[${JSON.stringify(key)}]`, `expected a string, found ${found(attrs[key])}`);
+        fail(
+          `${pathOf(item, rootPath)}.attrs[${JSON.stringify(key)}]`,
+          `expected a string, found ${found(attrs[key])}`,
+        );
       }
     }
-    if (n.cut !== undefined) stringList(n.cut, `${path()}.cut`, fail);
-    if (typeof n.role !== "string") fail(`${path()}.role`, `expected a string, found ${found(n.role)}`);
-    if (typeof n.name !== "string") fail(`${path()}.name`, `expected a string, found ${found(n.name)}`);
+    if (n.cut !== undefined) stringList(n.cut, `${pathOf(item, rootPath)}.cut`, fail);
+    if (typeof n.role !== "string") fail(`${pathOf(item, rootPath)}.role`, `expected a string, found ${found(n.role)}`);
+    if (typeof n.name !== "string") fail(`${pathOf(item, rootPath)}.name`, `expected a string, found ${found(n.name)}`);
     if (typeof n.visible !== "boolean" && n.visible !== "boxless") {
-      fail(`${path()}.visible`, `expected true, false or "boxless", found ${found(n.visible)}`);
+      fail(`${pathOf(item, rootPath)}.visible`, `expected true, false or "boxless", found ${found(n.visible)}`);
     }
     if (n.interactive !== undefined && n.interactive !== true) {
-      fail(`${path()}.interactive`, `expected true or nothing, found ${found(n.interactive)}`);
+      fail(`${pathOf(item, rootPath)}.interactive`, `expected true or nothing, found ${found(n.interactive)}`);
     }
     if (n.states !== undefined) {
-      stringList(n.states, `${path()}.states`, fail);
+      stringList(n.states, `${pathOf(item, rootPath)}.states`, fail);
       for (const [i, s] of n.states.entries()) {
         if (!STATES.has(s)) {
-          fail(`${path()}.states[${i}]`, `unknown state ${found(s)} (known: ${STATE_PSEUDOS.join(", ")})`);
+          fail(
+            `${pathOf(item, rootPath)}.states[${i}]`,
+            `unknown state ${found(s)} (known: ${STATE_PSEUDOS.join(", ")})`,
+          );
         }
       }
     }
     if (n.box !== undefined && !(Array.isArray(n.box) && n.box.length === 4 && n.box.every(isFiniteNumber))) {
-      fail(`${path()}.box`, `expected [x, y, width, height], found ${found(n.box)}`);
+      fail(`${pathOf(item, rootPath)}.box`, `expected [x, y, width, height], found ${found(n.box)}`);
     }
     const children = n.children;
-    if (!Array.isArray(children)) fail(`${path()}.children`, `expected an array, found ${found(children)}`);
+    if (!Array.isArray(children)) {
+      fail(`${pathOf(item, rootPath)}.children`, `expected an array, found ${found(children)}`);
+    }
     for (let i = children.length - 1; i >= 0; i--) {
       const child = children[i] as unknown;
       if (typeof child === "string") continue;
-      const at = () => `${path()}.children[${i}]`;
       if (isObject(child) && "shadow" in child) {
+        const at = () => `${pathOf(item, rootPath)}.children[${i}]`;
         if (child.shadow !== "open") fail(`${at()}.shadow`, `expected "open", found ${found(child.shadow)}`);
         pushEntries(child.children, item, i, at, stack, fail);
       } else if (isObject(child) && "frame" in child) {
+        const at = () => `${pathOf(item, rootPath)}.children[${i}]`;
         if (child.frame !== "same-origin" && child.frame !== "cross-origin") {
           fail(`${at()}.frame`, `expected "same-origin" or "cross-origin", found ${found(child.frame)}`);
         }
