@@ -251,21 +251,30 @@ class EmptyTracker {
 
   /** Extracts on one capture of view `group` (not stale). */
   add(r: Rematched, group: string): void {
-    const byName = new Map(r.components.map((c) => [c.name, c]));
+    // Only the components with a property still to learn about have their elements gathered: once every property
+    // of a component has shown a value, its elements in later captures are never looked at.
+    const open = r.components.map((c) => {
+      const scope = c.view === null ? GLOBALS : group;
+      return c.properties.some((p) =>
+        !p.extract.trim().startsWith("exists:") && this.#found.get(keyOf(scope, c.name, p.name))?.seen !== true
+      );
+    });
     const elements = new Map<number, OfflineElement[]>();
-    for (const [el, i] of r.page.owner) {
-      if (el.node.visible === false) continue;
+    r.page.owner.forEach((i, el) => {
+      if (!open[i] || el.node.visible === false) return;
       const list = elements.get(i);
       if (list) list.push(el);
       else elements.set(i, [el]);
-    }
+    });
+    if (elements.size === 0) return;
+    const byName = new Map(r.components.map((c) => [c.name, c]));
     const dom = r.page.engine.claimDom(r.page.doc);
     for (const [i, els] of elements) {
       const c = r.components[i]!;
       const scope = c.view === null ? GLOBALS : group;
       c.properties.forEach((p, n) => {
         if (p.extract.trim().startsWith("exists:")) return;
-        const key = `${scope}\u0000${c.name}\u0000${p.name}`;
+        const key = keyOf(scope, c.name, p.name);
         let f = this.#found.get(key);
         if (f === undefined) {
           f = {
@@ -299,6 +308,11 @@ class EmptyTracker {
     return [...this.#found.values()].filter((f) => f.scope === scope && !f.seen).sort((a, b) => a.order - b.order)
       .map(({ scope: _s, order: _o, seen: _seen, ...f }) => f);
   }
+}
+
+/** The key of a property of a component in a scope. */
+function keyOf(scope: string, component: string, property: string): string {
+  return `${scope}\u0000${component}\u0000${property}`;
 }
 
 /** The scope of global components' properties in the report. */
