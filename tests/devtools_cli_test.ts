@@ -8,7 +8,7 @@ import { assertGolden, runMapper, tempDir } from "./_helpers.ts";
 import { redactHeaders } from "../src/browser/daemon_api.ts";
 import { formatConsoleList, formatNetworkList } from "../src/browser/format.ts";
 import { printSnapshot } from "../src/see/snapshot.ts";
-import type { SnapshotPayload } from "../src/see/page_api.ts";
+import { oneButtonPage } from "../src/see/_testing.ts";
 
 const TAB_A = "3B52829CC055BCB8BA95A2496C0A3716";
 const TAB_B = "35025766AAAABBBBCCCCDDDDEEEEFFFF";
@@ -103,42 +103,7 @@ const networkEntries = [
 const BIG = "x".repeat(5000);
 
 /** A page snapshot as the daemon answers it: one button. */
-const PAGE_SNAPSHOT = {
-  schema: 1,
-  tab: TAB_A,
-  url: "http://127.0.0.1:8765/index.html",
-  title: "A",
-  view: null,
-  corpus: false,
-  viewConflicts: [],
-  settled: true,
-  unmatched: [],
-  page: {
-    url: "http://127.0.0.1:8765/index.html",
-    title: "A",
-    readyState: "complete",
-    tree: {
-      id: 2,
-      role: "document",
-      name: "A",
-      tag: "html",
-      children: [{
-        id: 3,
-        role: "main",
-        name: "",
-        tag: "main",
-        inViewport: true,
-        children: [{ id: 1, role: "button", name: "Go", tag: "button", interactive: true, inViewport: true }],
-      }],
-    },
-    counts: {},
-    blocked: null,
-    coverage: { interactive: 1, t1: 0, t2: 0, t3: 1, orphans: [] },
-    conflicts: [],
-    elements: 1,
-    nextId: 2,
-  },
-};
+const PAGE_SNAPSHOT = oneButtonPage(TAB_A, "http://127.0.0.1:8765/index.html");
 
 /** The daemon's `tab` filter: a full id or a prefix, case-insensitive. */
 const onTab = (url: URL) => (e: { tab: string }) =>
@@ -262,7 +227,7 @@ function fakeDaemon(mode: Mode = "ok") {
         if (print === undefined || mode === "json-only") return json(PAGE_SNAPSHOT);
         const printed = mode === "hostile-text"
           ? "\x1b]0;pwned\x07[1] \u202eevil\x1b[2J\n"
-          : printSnapshot(PAGE_SNAPSHOT as unknown as SnapshotPayload, print);
+          : printSnapshot(PAGE_SNAPSHOT, print);
         return json({ schema: 1, tab: TAB_A, url: PAGE_SNAPSHOT.url, interactive: 1, printed });
       });
     }

@@ -3,7 +3,7 @@ import { PageError } from "../page_api.ts";
 import type { PageEngine } from "./engine.ts";
 import { PAGE_ROUTES, pageHandler } from "./routes.ts";
 import { printSnapshot } from "../snapshot.ts";
-import type { SnapshotPayload } from "../page_api.ts";
+import { oneButtonPage } from "../_testing.ts";
 
 /** An engine whose every method fails loudly: the routes under test must not reach it. */
 const engine = new Proxy({}, {
@@ -50,34 +50,7 @@ Deno.test("pageHandler - hostile requests: unknown or inherited command names, G
 });
 
 /** A one-button page as the engine reads it. */
-const PAGE = {
-  tab: "T1",
-  url: "http://x/",
-  title: "x",
-  view: null,
-  corpus: false,
-  viewConflicts: [],
-  settled: true,
-  unmatched: [],
-  page: {
-    url: "http://x/",
-    title: "x",
-    readyState: "complete",
-    tree: {
-      id: 2,
-      role: "document",
-      name: "x",
-      tag: "html",
-      children: [{ id: 1, role: "button", name: "Go", tag: "button", interactive: true, inViewport: true }],
-    },
-    counts: {},
-    blocked: null,
-    coverage: { interactive: 1, t1: 0, t2: 0, t3: 1, orphans: [] },
-    conflicts: [],
-    elements: 1,
-    nextId: 3,
-  },
-} as unknown as SnapshotPayload;
+const PAGE = oneButtonPage("T1", "http://x/");
 
 Deno.test("snapshot route - with print it answers the laid-out snapshot; a malformed print is refused first", async () => {
   const reader = {
