@@ -7,6 +7,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { ROOT } from "./_helpers.ts";
+import { runInProcess } from "./_in_process.ts";
 import { startSite } from "./site/server.ts";
 import { skipBrowserTests, startSession } from "./site/harness.ts";
 
@@ -32,6 +33,8 @@ Deno.test({
     await using site = startSite();
     await using s = await startSession(["--url", `${site.origin}/tree.html`], CORPUS);
     const snaps = join(s.cwd, ".mapper", "snapshots");
+    // Each command's first run here is a subprocess, as a user starts it; the later cases run in this process.
+    const runIn = (args: string[]) => runInProcess(args, { cwd: s.cwd, env: s.env });
 
     await t.step("the first capture of a view is kept: snapshot text and tree, private files", async () => {
       const r = await s.run(["capture"]);
@@ -58,11 +61,11 @@ Deno.test({
     });
 
     await t.step("the same page again adds nothing: not saved, exit 0; --force keeps it", async () => {
-      const r = await s.run(["capture"]);
+      const r = await runIn(["capture"]);
       assert.equal(r.code, 0, r.stderr);
       assert.equal(r.stdout, "not saved: adds nothing to the 1 capture of TreePage (--force keeps it)\n");
       assert.equal((await files(join(snaps, "TreePage"))).length, 2);
-      const forced = await s.run(["capture", "--force", "--json"]);
+      const forced = await runIn(["capture", "--force", "--json"]);
       assert.equal(forced.code, 0, forced.stderr);
       const j = JSON.parse(forced.stdout);
       assert.equal(j.schema, 1);
@@ -83,27 +86,27 @@ Deno.test({
       assert.equal(dry.code, 0, dry.stderr);
       assert.match(dry.stdout, new RegExp(`^TreePage: would prune 1 of 2 \\(${STAMP}\\)\\n$`));
       assert.equal((await files(join(snaps, "TreePage"))).length, 4);
-      const real = await s.run(["capture-prune", "TreePage", "--json"]);
+      const real = await runIn(["capture-prune", "TreePage", "--json"]);
       assert.equal(real.code, 0, real.stderr);
       const j = JSON.parse(real.stdout);
       assert.equal(j.views[0].pruned.length, 1);
       assert.equal(j.views[0].kept.length, 1);
       assert.equal((await files(join(snaps, "TreePage"))).length, 2);
-      const again = await s.run(["capture-prune", "--all"]);
+      const again = await runIn(["capture-prune", "--all"]);
       assert.equal(again.stdout, "TreePage: pruned 0 of 1\n");
-      const bad = await s.run(["capture-prune", "Nope"]);
+      const bad = await runIn(["capture-prune", "Nope"]);
       assert.equal(bad.code, 2);
       assert.match(
         bad.stderr,
         /^mapper capture-prune: no view "Nope" in the corpus — name one of: TreePage, \.\.\/Help Frame/,
       );
-      const both = await s.run(["capture-prune"]);
+      const both = await runIn(["capture-prune"]);
       assert.equal(both.code, 2);
       assert.match(both.stderr, /name a view or pass --all/);
     });
 
     await t.step("a view name with path characters is filed under a slug and its hash, inside snapshots/", async () => {
-      const r = await s.run(["capture", "--url", `${site.origin}/tree-frame.html`]);
+      const r = await runIn(["capture", "--url", `${site.origin}/tree-frame.html`]);
       assert.equal(r.code, 0, r.stderr);
       assert.match(r.stdout, new RegExp(`^saved snapshots/Help-Frame-[0-9a-f]{8}/${STAMP} `));
       assert.deepEqual((await files(snaps)).filter((d) => !/^(TreePage|Help-Frame-[0-9a-f]{8})$/.test(d)), []);
@@ -111,17 +114,17 @@ Deno.test({
     });
 
     await t.step("no view for the URL, or no interactive node: refused, exit 1, naming the fix", async () => {
-      const none = await s.run(["capture", "--url", `${site.origin}/index.html`]);
+      const none = await runIn(["capture", "--url", `${site.origin}/index.html`]);
       assert.equal(none.code, 1);
       assert.match(
         none.stderr,
         /^mapper capture: no view matches http:\/\/127\.0\.0\.1:\d+\/index\.html — add a view whose route: matches it/,
       );
-      const blank = await s.run(["capture", "--url", `${site.origin}/blank.html`]);
+      const blank = await runIn(["capture", "--url", `${site.origin}/blank.html`]);
       assert.equal(blank.code, 1);
       assert.match(blank.stdout, /^✗ Blank: ∅ no interactive node: never kept as a baseline/);
       assert.deepEqual(await files(join(snaps, "Blank")), []);
-      const forced = await s.run(["capture", "--url", `${site.origin}/blank.html`, "--force"]);
+      const forced = await runIn(["capture", "--url", `${site.origin}/blank.html`, "--force"]);
       assert.equal(forced.code, 0, forced.stderr);
       assert.equal((await files(join(snaps, "Blank"))).length, 2);
     });
@@ -132,7 +135,7 @@ Deno.test({
       await Deno.symlink(elsewhere, join(snaps, "Misfiled"));
       await Deno.remove(join(snaps, "TreePage"), { recursive: true });
       await Deno.symlink(elsewhere, join(snaps, "TreePage"));
-      const r = await s.run(["capture", "--url", `${site.origin}/tree.html`]);
+      const r = await runIn(["capture", "--url", `${site.origin}/tree.html`]);
       assert.equal(r.code, 1);
       assert.match(
         r.stderr,
@@ -144,8 +147,8 @@ Deno.test({
     });
 
     await t.step("--all captures every view's url: in scratch tabs; the user's tab stays where it was", async () => {
-      await s.run(["browser", "navigate", `${site.origin}/tree-frame.html`]);
-      const r = await s.run(["capture", "--all"]);
+      await runIn(["browser", "navigate", `${site.origin}/tree-frame.html`]);
+      const r = await runIn(["capture", "--all"]);
       assert.equal(r.code, 1, r.stderr);
       const out = r.stdout;
       assert.match(out, new RegExp(`^saved snapshots/TreePage/${STAMP} `, "m"));
@@ -153,10 +156,10 @@ Deno.test({
       assert.match(out, /^✗ Misfiled: Misfiled's url: opens a page of view TreePage \(fix its url: or route:\)$/m);
       assert.match(out, /^✗ Blank: ∅ no interactive node/m);
       assert.match(out, /^skipped \(no url:\): NoUrl$/m);
-      const tabs = JSON.parse((await s.run(["browser", "tabs", "list", "--json"])).stdout);
+      const tabs = JSON.parse((await runIn(["browser", "tabs", "list", "--json"])).stdout);
       assert.equal(tabs.tabs.length, 1);
       assert.equal(tabs.tabs[0].url, `${site.origin}/tree-frame.html`);
-      const conflict = await s.run(["capture", "--all", "--url", site.origin]);
+      const conflict = await runIn(["capture", "--all", "--url", site.origin]);
       assert.equal(conflict.code, 2);
       assert.match(conflict.stderr, /--all conflicts with --url and --tab/);
     });
@@ -169,17 +172,17 @@ Deno.test({
       assert.ok(tree.t1 > 0 && tree.t3 > 0);
       assert.ok(tree.clusters.some((c: { ancestor: string; boundary: string }) => c.boundary === "frame"));
       assert.deepEqual(tree.claimed.Star, 2);
-      const rep = await s.run(["report"]);
+      const rep = await runIn(["report"]);
       assert.equal(rep.code, 1, rep.stderr);
       assert.match(rep.stdout, /^ TreePage +\/tree\.html +✓ +1 /m);
       assert.match(rep.stdout, /^ NoUrl +\/no-url +- +- /m);
-      const multi = await s.run(["multi-coverage", "--json"]);
+      const multi = await runIn(["multi-coverage", "--json"]);
       assert.equal(multi.code, 0, multi.stderr);
       assert.equal(JSON.parse(multi.stdout).matrix.Card.TreePage, 4);
     });
 
     await t.step("discover folds the page's links in every root into patterns, each marked", async () => {
-      await s.run(["browser", "navigate", `${site.origin}/tree.html`]);
+      await runIn(["browser", "navigate", `${site.origin}/tree.html`]);
       const r = await s.run(["discover"]);
       assert.equal(r.code, 0, r.stderr);
       // /p/1 and /p/3 fold; the shadow root's /r and the frame's /faq are found; /hidden is marked.
@@ -187,7 +190,7 @@ Deno.test({
       assert.match(r.stdout, /^\? {2}\/r +unseen · 1 link$/m);
       assert.match(r.stdout, /^\? {2}\/faq +unseen · 1 link$/m);
       assert.match(r.stdout, /^\? {2}\/hidden +unseen · 1 link \(hidden\)$/m);
-      const j = JSON.parse((await s.run(["discover", "--all", "--json"])).stdout);
+      const j = JSON.parse((await runIn(["discover", "--all", "--json"])).stdout);
       assert.equal(j.schema, 1);
       assert.ok(j.patterns.some((p: { pattern: string }) => p.pattern === "/account"));
       // A catch-all view swallows every other pattern: each is marked, and one line warns about it.
@@ -195,7 +198,7 @@ Deno.test({
         join(s.cwd, ".mapper", "zz-everything.yaml"),
         "version: 1\nviews:\n  - name: Everything\n    route: /**\n",
       );
-      const wide = await s.run(["discover"]);
+      const wide = await runIn(["discover"]);
       assert.equal(wide.code, 0, wide.stderr);
       assert.match(wide.stdout, /^~ {2}\/p\/:id +only catch-all Everything \(\/\*\*\) · 2 links$/m);
       assert.match(
