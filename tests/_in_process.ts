@@ -36,3 +36,20 @@ export function firstAsSubprocess(): (
     return runMapper(args, options);
   };
 }
+
+/**
+ * A runner for a session's many cases: each command's first call (`browser <action>` counts as its own command) runs
+ * through `spawn` as a subprocess, as a user starts it; its later calls run in this process with `options`.
+ */
+export function firstOfEachAsSubprocess(
+  spawn: (args: string[]) => Promise<CliResult>,
+  options: Pick<RunOptions, "cwd" | "env">,
+): (args: string[]) => Promise<CliResult> {
+  const spawned = new Set<string>();
+  return (args) => {
+    const command = args[0] === "browser" ? args.slice(0, 2).join(" ") : args[0] ?? "";
+    if (spawned.has(command)) return runInProcess(args, options);
+    spawned.add(command);
+    return spawn(args);
+  };
+}

@@ -7,8 +7,9 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { ROOT, runMapper, tempDir } from "./_helpers.ts";
+import { ROOT, tempDir } from "./_helpers.ts";
 import { startSite } from "./site/server.ts";
+import { firstAsSubprocess, firstOfEachAsSubprocess } from "./_in_process.ts";
 import { skipBrowserTests, startSession, waitFor } from "./site/harness.ts";
 
 const SHOP = join(ROOT, "tests", "fixtures", "shop");
@@ -39,14 +40,15 @@ Deno.test({
   async fn(t) {
     await using site = startSite();
     await using s = await startSession(["--url", `${site.origin}/shop/`], SHOP);
-    const act = (...args: string[]) => s.run(["browser", ...args]);
+    const run = firstOfEachAsSubprocess(s.run, { cwd: s.cwd, env: s.env });
+    const act = (...args: string[]) => run(["browser", ...args]);
     const evalJs = async (js: string) => {
       const r = await act("eval", js);
       assert.equal(r.code, 0, r.stderr);
       return JSON.parse(r.stdout);
     };
     const snapshotId = async (name: string) => {
-      const r = await s.run(["snapshot", "--json"]);
+      const r = await run(["snapshot", "--json"]);
       assert.equal(r.code, 0, r.stderr);
       return String(idByName(JSON.parse(r.stdout), name));
     };
@@ -448,7 +450,8 @@ Deno.test({
 Deno.test("browser acting commands - usage mistakes are caught before any session is needed", async () => {
   await using tmp = await tempDir();
   const env = { HOME: tmp.join("home") };
-  const run = (...args: string[]) => runMapper(["browser", ...args], { cwd: tmp.path, env });
+  const once = firstAsSubprocess();
+  const run = (...args: string[]) => once(["browser", ...args], { cwd: tmp.path, env });
   const cases: Array<[string[], RegExp]> = [
     [["click"], /nothing to point at/],
     [["click", "Foo", "--x", "1", "--y", "2"], /give a target or --x\/--y, not both/],
