@@ -9,6 +9,7 @@
 import assert from "node:assert/strict";
 import { APP_PAGES, appCorpus, startApps } from "./apps/server.ts";
 import { skipBrowserTests, startSession, type TestSession, waitFor } from "./site/harness.ts";
+import { firstOfEachAsSubprocess } from "./_in_process.ts";
 
 /** Waits until the page set `body[data-ready]` (its package rendered). */
 async function ready(s: TestSession): Promise<void> {
@@ -43,12 +44,13 @@ Deno.test({
   async fn(t) {
     await using apps = await startApps();
     await using s = await startSession(["--url", apps.origin + APP_PAGES.signup], appCorpus("signup"));
+    const sRun = firstOfEachAsSubprocess(s.run, { cwd: s.cwd, env: s.env });
     await ready(s);
 
     await t.step(
       "a child component is matched in its parent's open shadow root, and only in its parent's",
       async () => {
-        const r = await s.run(["snapshot"]);
+        const r = await sRun(["snapshot"]);
         assert.equal(r.code, 0, r.stderr);
         const out = r.stdout;
         // Each sl-input's own <input> (in its shadow root) is a TextFieldInput inside that TextField (named by the
@@ -87,13 +89,13 @@ Deno.test({
     );
 
     await t.step("wait-for --component names the near matches when the time runs out", async () => {
-      const typo = await s.run(["browser", "wait-for", "--component", "TextFieldInpt", "--timeout-ms", "300"]);
+      const typo = await sRun(["browser", "wait-for", "--component", "TextFieldInpt", "--timeout-ms", "300"]);
       assert.equal(typo.code, 1);
       assert.match(
         typo.stderr,
         /^mapper browser wait-for: --component "TextFieldInpt" did not hold after 300 ms \(the tab is at [^ ]+\/signup\.html, 0 matches\); TextFieldInpt is not in the corpus; did you mean TextFieldInput/,
       );
-      const value = await s.run(["browser", "wait-for", "--component", "TextField[name=zip]", "--timeout-ms", "300"]);
+      const value = await sRun(["browser", "wait-for", "--component", "TextField[name=zip]", "--timeout-ms", "300"]);
       assert.match(
         value.stderr,
         /0 matches\); TextField is on the page 3 times; name values: "email", "fullName", "phone" — /,
@@ -103,21 +105,21 @@ Deno.test({
     await t.step("an open sl-dialog is [Blocked], named by its component; closed again, it is not", async () => {
       await evalJs(s, 'document.getElementById("help").show().then(() => 1)');
       const blocked = await waitFor("the [Blocked] line", async () => {
-        const r = await s.run(["snapshot"]);
+        const r = await sRun(["snapshot"]);
         return r.stdout.includes("[Blocked]") ? r.stdout : undefined;
       });
       assert.match(
         blocked,
         /\n\[Blocked\] HelpDialog \(dialog "How to sign up"\) covers the page; accept or dismiss it first \(id \d+\)\n/,
       );
-      const json: Json = JSON.parse((await s.run(["snapshot", "--json"])).stdout);
+      const json: Json = JSON.parse((await sRun(["snapshot", "--json"])).stdout);
       assert.deepEqual(
         { component: json.blocked?.component, role: json.blocked?.role, name: json.blocked?.name },
         { component: "HelpDialog", role: "dialog", name: "How to sign up" },
       );
       await evalJs(s, 'document.getElementById("help").hide().then(() => 1)');
       await waitFor("the dialog to close", async () => {
-        const r = await s.run(["snapshot"]);
+        const r = await sRun(["snapshot"]);
         return r.code === 0 && !r.stdout.includes("[Blocked]");
       });
     });
@@ -133,13 +135,13 @@ Deno.test({
             '<div role="progressbar" aria-label="Saving" style="position:fixed;inset:0;background:#0004"></div>';
           return 1; })()`,
         );
-        const out = (await s.run(["snapshot"])).stdout;
+        const out = (await sRun(["snapshot"])).stdout;
         assert.match(
           out,
           /\n\[Blocked\] progressbar "Saving" covers the page; accept or dismiss it first \(id \d+\)\n/,
         );
         await evalJs(s, 'document.getElementById("busy").remove(); 1');
-        assert.doesNotMatch((await s.run(["snapshot"])).stdout, /\[Blocked\]/);
+        assert.doesNotMatch((await sRun(["snapshot"])).stdout, /\[Blocked\]/);
         // A native <dialog> opened with showModal() inside a shadow root.
         await evalJs(
           s,
@@ -148,7 +150,7 @@ Deno.test({
               '<dialog aria-label="Leave the page?"><button>Stay</button></dialog>';
             host.shadowRoot.querySelector("dialog").showModal(); return 1; })()`,
         );
-        assert.match((await s.run(["snapshot"])).stdout, /\n\[Blocked\] dialog "Leave the page\?" covers the page; /);
+        assert.match((await sRun(["snapshot"])).stdout, /\n\[Blocked\] dialog "Leave the page\?" covers the page; /);
         await evalJs(s, 'document.getElementById("confirm").remove(); 1');
       },
     );
@@ -158,16 +160,16 @@ Deno.test({
         s,
         'document.querySelector("nav a[href=\\"/grid.html\\"]").setAttribute("aria-disabled", "true"); 1',
       );
-      let out = (await s.run(["snapshot"])).stdout;
+      let out = (await sRun(["snapshot"])).stdout;
       assert.match(out, /\n {2}\d+ link "Sign up"\n {2}\d+ link "People" disabled\n/);
       await evalJs(s, 'document.querySelector("nav").setAttribute("aria-disabled", "true"); 1');
-      out = (await s.run(["snapshot"])).stdout;
+      out = (await sRun(["snapshot"])).stdout;
       assert.match(out, /\n {2}\d+ link "Sign up" disabled\n {2}\d+ link "People" disabled\n/);
       await evalJs(
         s,
         'document.querySelectorAll("[aria-disabled]").forEach((e) => e.removeAttribute("aria-disabled")); 1',
       );
-      out = (await s.run(["snapshot"])).stdout;
+      out = (await sRun(["snapshot"])).stdout;
       assert.match(out, /\n {2}\d+ link "Sign up"\n {2}\d+ link "People"\n/);
     });
   },
@@ -181,8 +183,9 @@ Deno.test({
   async fn() {
     await using apps = await startApps();
     await using s = await startSession(["--url", apps.origin + APP_PAGES.grid], appCorpus("grid"));
+    const sRun = firstOfEachAsSubprocess(s.run, { cwd: s.cwd, env: s.env });
     await ready(s);
-    const out = (await s.run(["snapshot"])).stdout;
+    const out = (await sRun(["snapshot"])).stdout;
     const rows = out.split("\n").filter((l) => l.includes("[PersonRow"));
     assert.ok(rows.length >= 10, out);
     for (const row of rows) assert.match(row, /^ {3}\d+ \[PersonRow age="\d+" city="[A-Za-z]+" name="[A-Za-z ]+"\]$/);
@@ -200,14 +203,15 @@ Deno.test({
     await using apps = await startApps();
     await t.step("Tom Select: each picker with its input; the options once the dropdown is open", async () => {
       await using s = await startSession(["--url", apps.origin + APP_PAGES.typeahead], appCorpus("typeahead"));
+      const sRun = firstOfEachAsSubprocess(s.run, { cwd: s.cwd, env: s.env });
       await ready(s);
-      let out = (await s.run(["snapshot"])).stdout;
+      let out = (await sRun(["snapshot"])).stdout;
       assert.match(out, /\n {2}\d+ \[CountryPicker\]\n {3}\d+ \[CountryInput "Country" collapsed\]\n/);
       assert.match(out, /\n {2}\d+ \[LanguagesPicker\]\n {3}\d+ \[LanguagesInput "Languages" collapsed\]\n/);
       assert.match(out, /\n {2}\d+ \[SaveButton "Save"\]\n/);
       await evalJs(s, 'document.getElementById("country").tomselect.open(); 1');
       out = await waitFor("the open dropdown", async () => {
-        const r = (await s.run(["snapshot"])).stdout;
+        const r = (await sRun(["snapshot"])).stdout;
         return r.includes("[CountryOption") ? r : undefined;
       });
       assert.match(out, /\[CountryInput "Country" expanded\]/);
@@ -215,8 +219,9 @@ Deno.test({
     });
     await t.step("Swagger UI: operations by method and path, each with its controls", async () => {
       await using s = await startSession(["--url", apps.origin + APP_PAGES.apiConsole], appCorpus("api-console"));
+      const sRun = firstOfEachAsSubprocess(s.run, { cwd: s.cwd, env: s.env });
       await ready(s);
-      const out = (await s.run(["snapshot"])).stdout;
+      const out = (await sRun(["snapshot"])).stdout;
       assert.match(
         out,
         /\n \d+ \[OperationGroup tag="pets"\]\n {2}\d+ \[GroupToggle expanded\]\n {2}\d+ \[Operation method="GET" path="\/api\/pets" summary="List all pets"\]\n {3}\d+ \[OperationToggle collapsed\]\n {3}\d+ \[CopyPathButton\]\n/,

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { tempDir } from "./_helpers.ts";
 import { startSite } from "./site/server.ts";
 import { skipBrowserTests, startSession } from "./site/harness.ts";
+import { firstOfEachAsSubprocess } from "./_in_process.ts";
 
 Deno.test({
   name: "browser drag and tabs resize - real pointer input, verified; a size held until --reset",
@@ -38,44 +39,45 @@ Deno.test({
       ].join("\n"),
     );
     await using s = await startSession(["--url", `${site.origin}/drag.html`], corpus.path);
+    const sRun = firstOfEachAsSubprocess(s.run, { cwd: s.cwd, env: s.env });
     const value = async (js: string) => {
-      const r = await s.run(["browser", "eval", js]);
+      const r = await sRun(["browser", "eval", js]);
       assert.equal(r.code, 0, r.stderr);
       return r.stdout.trim();
     };
 
     await t.step("a pointer slider below the fold follows the held pointer onto TO", async () => {
-      const r = await s.run(["browser", "drag", "Knob", "Track"]);
+      const r = await sRun(["browser", "drag", "Knob", "Track"]);
       assert.equal(r.code, 0, r.stderr);
       assert.match(r.stdout, /^dragged Knob .* onto Track .*\(pointer: .*\): moved/);
       assert.equal(await value("document.getElementById('value').textContent"), '"190"');
     });
 
     await t.step("an HTML5 drag source is dropped on its zone by the browser's drag and drop", async () => {
-      const r = await s.run(["browser", "drag", "Card", "Zone", "--json"]);
+      const r = await sRun(["browser", "drag", "Card", "Zone", "--json"]);
       assert.equal(r.code, 0, r.stderr);
       assert.equal(JSON.parse(r.stdout).mode, "html5");
       assert.equal(await value("document.getElementById('zone').textContent"), '"dropped card-1"');
     });
 
     await t.step("a drag that changes nothing is refused, naming the mode", async () => {
-      const r = await s.run(["browser", "drag", "Still", "Zone"]);
+      const r = await sRun(["browser", "drag", "Still", "Zone"]);
       assert.equal(r.code, 1);
       assert.match(r.stderr, /\(pointer mode\) changed nothing: it did not move and the page did not change — /);
     });
 
     await t.step("tabs resize sets the window size, reads it back, holds it across navigations", async () => {
-      const r = await s.run(["browser", "tabs", "resize", "800", "600"]);
+      const r = await sRun(["browser", "tabs", "resize", "800", "600"]);
       assert.equal(r.code, 0, r.stderr);
       assert.match(r.stdout, /^resized [0-9A-F]{8} to 800×600 \(was \d+×\d+\)\n$/);
-      const nav = await s.run(["browser", "navigate", `${site.origin}/drag.html?again`]);
+      const nav = await sRun(["browser", "navigate", `${site.origin}/drag.html?again`]);
       assert.equal(nav.code, 0, nav.stderr);
       assert.equal(await value("innerWidth + 'x' + innerHeight"), '"800x600"');
-      const reset = await s.run(["browser", "tabs", "resize", "--reset"]);
+      const reset = await sRun(["browser", "tabs", "resize", "--reset"]);
       assert.equal(reset.code, 0, reset.stderr);
       assert.match(reset.stdout, /^reset [0-9A-F]{8} to \d+×\d+ \(was 800×600\)/);
       for (const bad of [["100", "600"], ["800", "9000"], ["-5", "600"], ["800"]]) {
-        const b = await s.run(["browser", "tabs", "resize", "--", ...bad]);
+        const b = await sRun(["browser", "tabs", "resize", "--", ...bad]);
         assert.equal(b.code, 2, `${bad.join(" ")}: ${b.stderr}`);
         assert.match(b.stderr, /must be a whole number from 200 to 8192/);
       }

@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { ROOT } from "./_helpers.ts";
 import { startSite } from "./site/server.ts";
 import { openTab, skipBrowserTests, startSession, waitFor } from "./site/harness.ts";
+import { firstOfEachAsSubprocess } from "./_in_process.ts";
 
 const SHOP_CORPUS = join(ROOT, "tests", "fixtures", "shop");
 
@@ -36,6 +37,7 @@ Deno.test({
     await using site = startSite();
     const shop = `${site.origin}/shop/`;
     await using s = await startSession(["--url", shop], SHOP_CORPUS);
+    const sRun = firstOfEachAsSubprocess(s.run, { cwd: s.cwd, env: s.env });
     const resolve = async (target: string, tab?: string): Promise<{ status: number; body: Resolve }> => {
       const r = await fetch(`http://127.0.0.1:${s.port}/devtools/page/resolve`, {
         method: "POST",
@@ -50,7 +52,7 @@ Deno.test({
       "right after 'browser start --detach --url' the snapshot names the view, overlay and components",
       async () => {
         // The grid appears 300 ms after load: the snapshot waits for the DOM to settle, so it is there.
-        const res = await s.run(["snapshot"]);
+        const res = await sRun(["snapshot"]);
         assert.equal(res.stderr, "");
         assert.equal(res.code, 0);
         first = res.stdout;
@@ -96,7 +98,7 @@ Deno.test({
     );
 
     await t.step("node ids stay the same while the elements live", async () => {
-      const again = await s.run(["snapshot"]);
+      const again = await sRun(["snapshot"]);
       assert.equal(again.code, 0);
       assert.equal(again.stdout, first);
       const id = /(\d+) \[ProductCard id="4"/.exec(first)![1]!;
@@ -113,7 +115,7 @@ Deno.test({
     });
 
     await t.step("--json is one object with the documented fields", async () => {
-      const res = await s.run(["snapshot", "--json"]);
+      const res = await sRun(["snapshot", "--json"]);
       assert.equal(res.code, 0);
       const j = JSON.parse(res.stdout);
       assert.deepEqual(Object.keys(j), [
@@ -157,15 +159,15 @@ Deno.test({
     });
 
     await t.step("--interactive, --depth, --coverage and --include-hidden cut or widen the tree", async () => {
-      const inter = (await s.run(["snapshot", "--interactive"])).stdout;
+      const inter = (await sRun(["snapshot", "--interactive"])).stdout;
       assert.doesNotMatch(inter, /heading "Catalog"|group "Filters"|region "Products"/);
       assert.match(inter, /\n\d+ \[ProductCard id="1" name="Aurora Floor Lamp" price="9\.99"\]\n \d+ link\n/);
-      const shallow = (await s.run(["snapshot", "--depth", "0"])).stdout;
+      const shallow = (await sRun(["snapshot", "--depth", "0"])).stdout;
       assert.doesNotMatch(shallow, /ProductCard id=/);
       assert.match(shallow, /\n\d+ \[SiteHeader\]\n\d+ main\n/);
       // The cut tree shows no card: [Guide] counts what it leaves out.
       assert.match(shallow, /\n\[Guide\]\nFilterCheckbox +30\nAddToCartButton +24\nProductCard +24\n/);
-      const cov = await s.run(["snapshot", "--coverage"]);
+      const cov = await sRun(["snapshot", "--coverage"]);
       assert.equal(cov.code, 0);
       assert.doesNotMatch(cov.stdout, /component tree|\[Guide\]/);
       assert.match(cov.stdout, /\[Blocked\] CookieConsent/);
@@ -180,17 +182,17 @@ Deno.test({
         cov.stdout,
         /\n {2}2× button "Clear cart", "Checkout" → #main button\[type="button"\]\n {2}1× button "Add recommended" → div\.recommended-card button\[type="button"\]\n$/,
       );
-      const hidden = (await s.run(["snapshot", "--include-hidden"])).stdout;
+      const hidden = (await sRun(["snapshot", "--include-hidden"])).stdout;
       assert.match(hidden, /link "Dept 0\.0" hidden/);
     });
 
     await t.step("--out writes the snapshot to a file and says so", async () => {
-      const res = await s.run(["snapshot", "--out", "snap.txt"]);
+      const res = await sRun(["snapshot", "--out", "snap.txt"]);
       assert.equal(res.code, 0);
       const text = await Deno.readTextFile(join(s.cwd, "snap.txt"));
       assert.match(text, /^\[View: Catalog\]/);
       assert.equal(res.stdout, `saved snap.txt (${new TextEncoder().encode(text).length} bytes)\n`);
-      const bad = await s.run(["snapshot", "--out", "no/such/dir/x.txt"]);
+      const bad = await sRun(["snapshot", "--out", "no/such/dir/x.txt"]);
       assert.equal(bad.code, 1);
       assert.match(
         bad.stderr,
@@ -280,14 +282,14 @@ Deno.test({
 
     await t.step("console and network lines lead with the corpus match and trail its properties", async () => {
       // The page's own click handlers, through the session like any agent (no second DevTools client exists).
-      const clicked = await s.run([
+      const clicked = await sRun([
         "browser",
         "eval",
         "document.querySelectorAll('.add-to-cart')[1].click(); document.querySelector('.checkout').click()",
       ]);
       assert.equal(clicked.code, 0, clicked.stderr);
       const net = await waitFor("both requests listed with properties", async () => {
-        const r = await s.run(["network", "list", "--url", "/api/"]);
+        const r = await sRun(["network", "list", "--url", "/api/"]);
         return /\{error=login required, ok=false\}/.test(r.stdout) && /product_id=2/.test(r.stdout) ? r : undefined;
       });
       assert.match(
@@ -298,10 +300,10 @@ Deno.test({
         net.stdout,
         /^\[\d+\] \[Checkout\] {2}POST http:\/\/127\.0\.0\.1:\d+\/api\/checkout → 401 Unauthorized \(Fetch\) \{error=login required, ok=false\}$/m,
       );
-      const all = await s.run(["network", "list"]);
+      const all = await sRun(["network", "list"]);
       assert.match(all.stdout, /^\[\d+\] \[--\] {8}GET http:\/\/127\.0\.0\.1:\d+\/shop\/ → 200 OK \(Document\)$/m);
       const con = await waitFor("the checkout error", async () => {
-        const r = await s.run(["console", "list"]);
+        const r = await sRun(["console", "list"]);
         return /Checkout failed/.test(r.stdout) ? r : undefined;
       });
       assert.match(
@@ -310,9 +312,9 @@ Deno.test({
       );
       assert.match(con.stdout, /^\[\d+\] \[AddedToCart\] {4}log {7}Added to cart: 2$/m);
       const index = /^\[(\d+)\] \[CheckoutFailed\]/m.exec(con.stdout)![1]!;
-      const get = await s.run(["console", "get", index]);
+      const get = await sRun(["console", "get", index]);
       assert.match(get.stdout, /\nMatches: CheckoutFailed\nProperties:\n {2}file = shop\.js\n$/);
-      const json = JSON.parse((await s.run(["network", "list", "--url", "/api/checkout", "--json"])).stdout);
+      const json = JSON.parse((await sRun(["network", "list", "--url", "/api/checkout", "--json"])).stdout);
       assert.deepEqual(json.entries[0].properties, { ok: "false", error: "login required" });
     });
 
@@ -321,13 +323,13 @@ Deno.test({
       async () => {
         const other = await openTab(s, `${site.origin}/shop/blank`);
         try {
-          const res = await s.run(["snapshot"]);
+          const res = await sRun(["snapshot"]);
           assert.equal(res.code, 2);
           assert.equal(res.stdout, "");
           assert.match(res.stderr, /^mapper snapshot: 2 tabs are open:\n/);
           assert.match(res.stderr, new RegExp(`\\n {2}${other.slice(0, 8)} {2}http://127\\.0\\.0\\.1:\\d+/shop/blank`));
           assert.match(res.stderr, / — pass --tab ID with one of the ids above\n/);
-          const picked = await s.run(["snapshot", "--tab", other.slice(0, 8).toLowerCase()]);
+          const picked = await sRun(["snapshot", "--tab", other.slice(0, 8).toLowerCase()]);
           // The blank page has no interactive node: printed, then exit 1 with the reason.
           assert.equal(picked.code, 1);
           assert.match(picked.stdout, /^\[No view matched\] http:\/\/127\.0\.0\.1:\d+\/shop\/blank\n/);
@@ -336,29 +338,29 @@ Deno.test({
             picked.stderr,
             /^mapper snapshot: http:\/\/127\.0\.0\.1:\d+\/shop\/blank has no interactive node \(blank, or still loading\) — wait for the page to load and run 'mapper snapshot' again\n$/,
           );
-          const unknown = await s.run(["snapshot", "--tab", "ZZZZ"]);
+          const unknown = await sRun(["snapshot", "--tab", "ZZZZ"]);
           assert.equal(unknown.code, 1);
           assert.match(unknown.stderr, /^mapper snapshot: no tab "ZZZZ"; open tabs:\n/);
         } finally {
-          const closed = await s.run(["browser", "tabs", "close", other]);
+          const closed = await sRun(["browser", "tabs", "close", other]);
           assert.equal(closed.code, 0, closed.stderr);
         }
       },
     );
 
     await t.step("--url opens the page only when the tab is elsewhere, and waits for it", async () => {
-      const res = await s.run(["snapshot", "--url", `${site.origin}/shop/login`]);
+      const res = await sRun(["snapshot", "--url", `${site.origin}/shop/login`]);
       assert.equal(res.code, 0, res.stderr);
       assert.match(res.stdout, /^\[View: Login\]\nroute: \/shop\/login\n/);
       assert.match(
         res.stdout,
         /\[LoginForm "Sign in"\]\n {2}\d+ \[UsernameInput "Username"\]\n {2}\d+ \[PasswordInput "Password"\]\n {2}\d+ textbox "Promo code" value="SPRING"\n/,
       );
-      const product = await s.run(["snapshot", "--url", `${site.origin}/shop/product/4`]);
+      const product = await sRun(["snapshot", "--url", `${site.origin}/shop/product/4`]);
       assert.match(product.stdout, /^\[View: Product\]\nroute: \/shop\/product\/:id\n/);
       assert.match(product.stdout, /\[ProductDetail name="Cedar Cutting Board XL"\]/);
       assert.match(product.stdout, /\[QuantityInput "Quantity" value="1"\]/);
-      const help = await s.run(["snapshot", "--url", `${site.origin}/shop/help`]);
+      const help = await sRun(["snapshot", "--url", `${site.origin}/shop/help`]);
       assert.equal(help.code, 0, help.stderr);
       // Components inside a same-origin iframe and an open shadow root are matched and printed.
       assert.match(
@@ -369,24 +371,24 @@ Deno.test({
       const ask = await resolve("AskButton");
       assert.equal(ask.status, 200, ask.body.error);
       // A page that never stops changing is snapshotted after the bound, and says so.
-      const ticker = await s.run(["snapshot", "--url", `${site.origin}/shop/ticker`]);
+      const ticker = await sRun(["snapshot", "--url", `${site.origin}/shop/ticker`]);
       assert.equal(ticker.code, 0, ticker.stderr);
       assert.match(
         ticker.stdout,
         /\n\[Unsettled\] the page was still changing after the wait; run 'mapper snapshot' again/,
       );
       assert.match(ticker.stdout, /\n \d+ button "Stop"\n/);
-      const account = await s.run(["snapshot", "--url", `${site.origin}/shop/account/orders/recent`]);
+      const account = await sRun(["snapshot", "--url", `${site.origin}/shop/account/orders/recent`]);
       assert.match(account.stdout, /^\[View: Account\]\nroute: \/shop\/account\/\*\*\n/);
     });
 
     await t.step("an id from a document the tab has left is stale, never an element of the new page", async () => {
-      const login = await s.run(["snapshot", "--url", `${site.origin}/shop/login`]);
+      const login = await sRun(["snapshot", "--url", `${site.origin}/shop/login`]);
       assert.equal(login.code, 0, login.stderr);
       const ids = [...login.stdout.matchAll(/^ *(\d+) /gm)].map((m) => m[1]!);
       assert.ok(ids.length > 3, login.stdout);
       const username = /(\d+) \[UsernameInput/.exec(login.stdout)![1]!;
-      const product = await s.run(["snapshot", "--url", `${site.origin}/shop/product/4`]);
+      const product = await sRun(["snapshot", "--url", `${site.origin}/shop/product/4`]);
       assert.equal(product.code, 0, product.stderr);
       for (const id of ids) {
         const r = await resolve(id);
@@ -395,7 +397,7 @@ Deno.test({
       // The ids the new page's snapshot shows are the ones that work there.
       const quantity = /(\d+) \[QuantityInput/.exec(product.stdout)![1]!;
       assert.equal((await resolve(quantity)).body.target?.component, "QuantityInput");
-      const click = await s.run(["browser", "click", username]);
+      const click = await sRun(["browser", "click", username]);
       assert.equal(click.code, 1);
       assert.equal(click.stdout, "");
       assert.match(click.stderr, new RegExp(`^mapper browser click: id ${username} is no longer on the page — `));
@@ -412,7 +414,7 @@ Deno.test({
         );
         try {
           const out = await waitFor("the corpus to be recompiled", async () => {
-            const r = await s.run(["snapshot", "--url", shop]);
+            const r = await sRun(["snapshot", "--url", shop]);
             return r.stdout.includes("[Conflicts]") ? r.stdout : undefined;
           });
           assert.match(
@@ -429,10 +431,10 @@ Deno.test({
     await t.step(
       "a snapshot while an alert is open names the dialog at once (exit 1), never waits it out",
       async () => {
-        const opened = await s.run(["browser", "eval", "setTimeout(() => alert('Saved!'), 0); 1"]);
+        const opened = await sRun(["browser", "eval", "setTimeout(() => alert('Saved!'), 0); 1"]);
         assert.equal(opened.code, 0, opened.stderr);
         await waitFor("the alert to be known", async () => {
-          const r = await s.run(["snapshot"]);
+          const r = await sRun(["snapshot"]);
           return r.code === 1 ? r : undefined;
         }).then((r) => {
           assert.equal(r.stdout, "");
@@ -442,21 +444,22 @@ Deno.test({
               "'mapper browser dialog accept' or 'mapper browser dialog dismiss'\n",
           );
         });
-        const json = await s.run(["snapshot", "--json"]);
+        const json = await sRun(["snapshot", "--json"]);
         assert.equal(json.code, 1);
         assert.match(json.stderr, /a alert dialog is open on the page "Saved!"/);
-        assert.equal((await s.run(["browser", "dialog", "accept"])).code, 0);
-        assert.equal((await s.run(["snapshot"])).code, 0);
+        assert.equal((await sRun(["browser", "dialog", "accept"])).code, 0);
+        assert.equal((await sRun(["snapshot"])).code, 0);
         // One that opens while the snapshot waits for a busy page to settle (up to 3 s) ends the wait with the same
         // answer (the alert comes 2.5 s after the eval, once the snapshot process has long started).
         const busy = "window.__busy = setInterval(() => (document.title = String(Math.random())), 20); " +
           "setTimeout(() => alert('Later'), 2500); 1";
-        assert.equal((await s.run(["browser", "eval", busy])).code, 0);
+        assert.equal((await sRun(["browser", "eval", busy])).code, 0);
+        // A subprocess on purpose: its start-up is what puts the alert inside the snapshot's settle wait.
         const late = await s.run(["snapshot"]);
         assert.equal(late.code, 1);
         assert.match(late.stderr, /^mapper snapshot: a alert dialog is open on the page "Later" — /);
-        assert.equal((await s.run(["browser", "dialog", "accept"])).code, 0);
-        assert.equal((await s.run(["browser", "eval", "clearInterval(window.__busy); 1"])).code, 0);
+        assert.equal((await sRun(["browser", "dialog", "accept"])).code, 0);
+        assert.equal((await sRun(["browser", "eval", "clearInterval(window.__busy); 1"])).code, 0);
       },
     );
   },
