@@ -13,8 +13,7 @@
  */
 import { join } from "node:path";
 import { COMPONENTS, TREES, writeTrees } from "./_offline_trees.ts";
-
-const MAIN = new URL("../main.ts", import.meta.url).pathname;
+import { mapperCommand } from "../tests/_helpers.ts";
 
 /** Writes the corpus and the captures into a fresh temporary directory; answers it and the page size. */
 async function setUp(): Promise<{ work: string; elements: number }> {
@@ -39,7 +38,8 @@ async function setUp(): Promise<{ work: string; elements: number }> {
 async function timeOnce(command: string, work: string): Promise<number> {
   const started = performance.now();
   const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MAIN, command],
+    // With the binary's V8 flags (deno.json's compile task).
+    args: mapperCommand([command]),
     cwd: work,
     env: { NO_COLOR: "1" },
     stdout: "null",

@@ -13,6 +13,14 @@ export const ROOT: string = fileURLToPath(new URL("../", import.meta.url));
 /** The CLI entry point. */
 export const MAIN: string = join(ROOT, "main.ts");
 
+/**
+ * The V8 flags the binary is built with, as deno.json's `compile` task gives them (the release workflow and the
+ * `mapper` task carry the same, `tests/lazy_imports_test.ts` checks): tests and benches run from source as the
+ * binary runs.
+ */
+export const RUNTIME_FLAGS: readonly string[] = (JSON.parse(Deno.readTextFileSync(join(ROOT, "deno.json"))).tasks
+  .compile.command as string).split(/\s+/).filter((word) => word.startsWith("--v8-flags="));
+
 /** A temporary directory removed (recursively) when disposed. */
 export interface TempDir extends AsyncDisposable {
   /** Absolute path of the directory. */
@@ -103,7 +111,7 @@ export function baseEnv(home: string): Record<string, string> {
 
 /** The argv that runs mapper from source with the given deno flags. */
 export function mapperCommand(args: readonly string[], denoFlags: readonly string[] = []): string[] {
-  return ["run", "-A", "--quiet", ...denoFlags, MAIN, ...args];
+  return ["run", "-A", "--quiet", ...RUNTIME_FLAGS, ...denoFlags, MAIN, ...args];
 }
 
 /** Runs `mapper <args>` as a subprocess and collects stdout, stderr and the exit code. */

@@ -17,7 +17,7 @@ import { join } from "../path.ts";
 import { activeComponents, type Component, matchViews, normalizeCorpus } from "../../assets/extension/resolver.js";
 import type { WireCorpus } from "../corpus/mod.ts";
 import { DataError, UsageError } from "../errors.ts";
-import { type CapturedTree, type OfflineElement, type OfflineEngine, readTreeFile } from "../offline/mod.ts";
+import { type CapturedTree, type OfflineElement, type OfflineEngine, readTreeFileSync } from "../offline/mod.ts";
 import { escapeControls } from "../terminal.ts";
 import { writeUserFile } from "../user_file.ts";
 import { type Cluster, clusterNodes } from "./clusters.ts";
@@ -77,16 +77,20 @@ export interface UnreadableCapture {
   reason: string;
 }
 
+/** The stamp of a tree file: its name without the suffix. */
+function stampOf(path: string): string {
+  const name = path.slice(path.lastIndexOf("/") + 1);
+  return name.endsWith(TREE_SUFFIX) ? name.slice(0, -TREE_SUFFIX.length) : name.replace(/\.json$/, "");
+}
+
 /** Reads one tree file; refuses what is not a regular file (never follows a link). */
-async function readOne(path: string, shown: string, dirName: string): Promise<StoredCapture | UnreadableCapture> {
+function readOne(path: string, shown: string, dirName: string): StoredCapture | UnreadableCapture {
   try {
-    const info = await Deno.lstat(path);
+    const info = Deno.lstatSync(path);
     if (info.isSymlink) return { shown, reason: "a symbolic link (captures are read only as regular files)" };
     if (!info.isFile) return { shown, reason: "not a regular file" };
-    const tree = await readTreeFile(path);
-    const name = path.slice(path.lastIndexOf("/") + 1);
-    const stamp = name.endsWith(TREE_SUFFIX) ? name.slice(0, -TREE_SUFFIX.length) : name.replace(/\.json$/, "");
-    return { path, shown, dirName, stamp, tree };
+    const tree = readTreeFileSync(path);
+    return { path, shown, dirName, stamp: stampOf(path), tree };
   } catch (err: unknown) {
     const message = err instanceof Error ? err.message : String(err);
     return { shown, reason: message.startsWith(`${shown}: `) ? message.slice(shown.length + 2) : message };
@@ -116,11 +120,10 @@ export async function readCaptures<T>(
   opts: { files?: readonly string[]; cwd?: string; dirName?: string } = {},
   each?: (capture: StoredCapture) => T,
 ): Promise<{ captures: Array<T | StoredCapture>; unreadable: UnreadableCapture[] }> {
-  const jobs: Array<() => Promise<StoredCapture | UnreadableCapture>> = [];
+  const jobs: Array<{ path: string; shown: string; dirName: string }> = [];
   if (opts.files && opts.files.length > 0) {
     for (const f of opts.files) {
-      const path = join(opts.cwd ?? ".", f);
-      jobs.push(() => readOne(f.startsWith("/") ? f : path, f, ""));
+      jobs.push({ path: f.startsWith("/") ? f : join(opts.cwd ?? ".", f), shown: f, dirName: "" });
     }
   } else {
     const root = join(corpusPath, SNAPSHOTS_DIR);
@@ -129,25 +132,24 @@ export async function readCaptures<T>(
       for (const f of await listDir(join(root, dir.name))) {
         if (!f.name.endsWith(TREE_SUFFIX) || f.name.startsWith(".")) continue;
         const shown = `${SNAPSHOTS_DIR}/${dir.name}/${f.name}`;
-        jobs.push(() => readOne(join(root, dir.name, f.name), shown, dir.name));
+        jobs.push({ path: join(root, dir.name, f.name), shown, dirName: dir.name });
       }
     }
   }
-  // A few files at a time: reading overlaps parsing, and at most a few 16 MiB files are in memory at once.
-  const captures: Array<{ key: string; value: T | StoredCapture }> = [];
+  // One file at a time, in the order of the answer (folder, then stamp): `each` sees the captures in that order,
+  // and only one tree is in memory at once. Blocking reads: a run is mostly reading and parsing these files.
+  const order = jobs.map((job, index) => ({ index, key: `${job.dirName}/${stampOf(job.path)}` }))
+    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : a.index - b.index));
+  const captures: Array<T | StoredCapture> = [];
   const unreadable: Array<{ index: number; value: UnreadableCapture }> = [];
-  let next = 0;
-  await Promise.all(Array.from({ length: Math.min(4, jobs.length) }, async () => {
-    while (next < jobs.length) {
-      const index = next++;
-      const c = await jobs[index]!();
-      if ("reason" in c) unreadable.push({ index, value: c });
-      else captures.push({ key: `${c.dirName}/${c.stamp}`, value: each ? each(c) : c });
-    }
-  }));
-  captures.sort((a, b) => (a.key < b.key ? -1 : 1));
+  for (const { index } of order) {
+    const { path, shown, dirName } = jobs[index]!;
+    const c = readOne(path, shown, dirName);
+    if ("reason" in c) unreadable.push({ index, value: c });
+    else captures.push(each ? each(c) : c);
+  }
   unreadable.sort((a, b) => a.index - b.index);
-  return { captures: captures.map((c) => c.value), unreadable: unreadable.map((u) => u.value) };
+  return { captures, unreadable: unreadable.map((u) => u.value) };
 }
 
 /** Entries of a directory (none when it does not exist; a link to a directory is not entered). */

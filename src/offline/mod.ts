@@ -34,7 +34,7 @@ export {
   type TreeView,
   type TreeViewport,
 } from "./tree.ts";
-export { parseTree, readTreeFile, TreeShapeError } from "./read.ts";
+export { parseTree, readTreeFile, readTreeFileSync, TreeShapeError } from "./read.ts";
 export { type CorpusDir, corpusDir, loadCorpus, type LoadedCorpus } from "./corpus_dir.ts";
 export {
   indexTree,

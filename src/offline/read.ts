@@ -8,8 +8,7 @@
  * @module
  */
 import { DataError, NotFoundError } from "../errors.ts";
-import { assertRegularFile, NotRegularFileError } from "../files.ts";
-import { readAllCapped } from "../bytes.ts";
+import { decodeUtf8, NotRegularFileError, readRegularFileCappedSync } from "../files.ts";
 import { escapeControls } from "../terminal.ts";
 import { convertComponentTree, looksLikeComponentNode } from "./_sightmap.ts";
 import {
@@ -23,7 +22,6 @@ import {
 } from "./tree.ts";
 
 const HINT = "pass a .snap.tree.json written by 'mapper capture' (or the other implementation's component tree)";
-const UTF8 = new TextDecoder("utf-8", { fatal: true });
 const STATES = new Set(STATE_PSEUDOS);
 
 /** A value's kind in words, for messages: `a string`, `12`, `an array`, `null`. */
@@ -239,42 +237,23 @@ function stringList(value: unknown, path: string, fail: Fail): asserts value is 
 }
 
 /**
- * A file's bytes in chunks of about its size (one read, usually): without a stream's machinery, which cost a
- * fifth of reading 100 captures.
- */
-async function* chunks(file: Deno.FsFile, size: number): AsyncGenerator<Uint8Array> {
-  for (;;) {
-    // One buffer of the size found plus one byte, filled until the end of the file or until it is full (the file
-    // grew): allocating a second one just to learn that the file had ended cost a third of reading 100 captures.
-    const buffer = new Uint8Array(Math.max(size + 1, 64 * 1024));
-    let at = 0;
-    while (at < buffer.length) {
-      const n = await file.read(buffer.subarray(at));
-      if (n === null) break;
-      at += n;
-    }
-    if (at > 0) yield buffer.subarray(0, at);
-    if (at < buffer.length) return;
-  }
-}
-
-/**
  * Reads a tree file: a regular file (a FIFO or directory is refused without opening it) of at most
  * {@linkcode MAX_TREE_BYTES}, UTF-8, then {@linkcode parseTree}. `shown` is the name used in messages (default:
- * `path`).
+ * `path`). Rejects as {@linkcode readTreeFileSync} throws.
  */
-export async function readTreeFile(path: string, shown = path): Promise<CapturedTree> {
+export function readTreeFile(path: string, shown = path): Promise<CapturedTree> {
+  return new Promise((resolve) => resolve(readTreeFileSync(path, shown)));
+}
+
+/** {@linkcode readTreeFile}, blocking: the offline commands read many captures one after another. */
+export function readTreeFileSync(path: string, shown = path): CapturedTree {
   const tooBig = () =>
     new DataError(`${escapeControls(shown)}: larger than the ${MAX_TREE_BYTES / 1024 / 1024} MiB limit of a tree`, {
       hint: "capture a smaller page or part of it",
     });
   let bytes: Uint8Array;
   try {
-    const info = await assertRegularFile(path);
-    if (info.size > MAX_TREE_BYTES) throw tooBig();
-    using file = await Deno.open(path);
-    // Counted on the bytes read too: the file may grow after the size check.
-    bytes = await readAllCapped(chunks(file, info.size), MAX_TREE_BYTES, tooBig);
+    bytes = readRegularFileCappedSync(path, MAX_TREE_BYTES, tooBig);
   } catch (err: unknown) {
     if (err instanceof DataError) throw err;
     if (err instanceof Deno.errors.NotFound) {
@@ -285,7 +264,7 @@ export async function readTreeFile(path: string, shown = path): Promise<Captured
   }
   let text: string;
   try {
-    text = UTF8.decode(bytes);
+    text = decodeUtf8(bytes);
   } catch {
     throw new TreeShapeError(shown, "", "not UTF-8 text");
   }
