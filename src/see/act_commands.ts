@@ -14,6 +14,7 @@ import type { Io } from "../io.ts";
 import { FileError, UsageError } from "../errors.ts";
 import { escapeControls } from "../terminal.ts";
 import { writeUserFile } from "../user_file.ts";
+import { lazy } from "../lazy.ts";
 // The policy file itself, not the browser area's mod.ts (which brings the CDP client): start-up stays light.
 import { assertOpenable, schemesOption } from "../browser/schemes.ts";
 import { pageCall } from "./client.ts";
@@ -24,7 +25,6 @@ import type { NavigateResult, WaitResult } from "./daemon/navigate.ts";
 import type { EvalResult } from "./daemon/evaluate.ts";
 import type { ScreenshotResult } from "./daemon/screenshot.ts";
 import type { DialogResult, TabInfo } from "./daemon/tabs.ts";
-import { parseChord } from "./input.ts";
 import {
   formatDialog,
   formatEval,
@@ -172,7 +172,10 @@ export interface KeyOptions extends ActCommon {
 
 /** Runs `mapper browser keypress`. */
 export async function runKeypress(opts: KeyOptions, io: Io): Promise<number> {
-  parseChord(opts.key); // a misspelt key is a usage error before any session is needed
+  // A misspelt key is a usage error before any session is needed. The key tables load only here: every other action
+  // (click, type, …) starts without them.
+  const { parseChord } = await lazy<typeof import("./input.ts")>(new URL("./input.ts", import.meta.url));
+  parseChord(opts.key);
   const r = await call<KeyResult>(opts, io, "keypress", {
     key: opts.key,
     target: opts.target,
