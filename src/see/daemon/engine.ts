@@ -169,12 +169,18 @@ export class PageEngine {
    * Closes a tab from the browser's side (`Target.closeTarget`): `Page.close` goes through the page's renderer and
    * fails ("Not attached") when the page is stuck in a busy loop, which is just when closing it is wanted.
    */
-  async closeTab(t: PageTarget): Promise<void> {
+  async closeTab(t: PageTarget, waitMs = 5_000): Promise<void> {
     const { success } = await this.#deps.send("Target.closeTarget", { targetId: t.tab }, undefined, 10_000);
     if (!success) {
       throw new PageError("close_failed", `the browser refused to close tab ${t.tab.slice(0, 8)}`, {
         hint: "run 'mapper browser tabs list' to see whether it is still open",
       });
+    }
+    // The browser says yes before the tab has left its list: answered at once, a 'tabs list' (or a command without
+    // --tab) right after this one still saw it. Wait, briefly, until the tab is gone.
+    const deadline = Date.now() + waitMs;
+    while ((await this.#deps.tabs()).some((tab) => tab.id === t.tab) && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
     }
   }
 

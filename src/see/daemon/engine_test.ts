@@ -25,3 +25,36 @@ Deno.test("PageEngine.target - without --tab: the one page that shows something;
     (err: unknown) => err instanceof PageError && err.code === "several_tabs",
   );
 });
+
+Deno.test("PageEngine.closeTab - answers once the closed tab has left the browser's list", async () => {
+  // The browser accepts the close at once and drops the tab from its list three list calls later.
+  let listed = 0;
+  let closed = false;
+  const engine = new PageEngine({
+    send: ((method: string) =>
+      method === "Target.closeTarget"
+        ? (closed = true, Promise.resolve({ success: true }))
+        : Promise.reject(new Error(`unexpected ${method}`))) as never,
+    tabs: () => {
+      if (closed) {
+        listed++;
+      }
+      const gone = closed && listed > 3;
+      return Promise.resolve([
+        { id: "T1", url: "http://x/", title: "" },
+        ...(gone ? [] : [{ id: "T2", url: "http://y/", title: "" }]),
+      ]);
+    },
+    session: (targetId) =>
+      Promise.resolve(`S-${targetId}`),
+    corpus: () => undefined,
+    events: { listen: () => ({ [Symbol.dispose]: () => {} }) } as unknown as PageEvents,
+  }, "");
+  await engine.closeTab({ tab: "T2", session: "S-T2", url: "http://y/", title: "" });
+  assert.equal(listed, 4, "closeTab asked until the tab was gone");
+  // A tab that never leaves the list: the wait ends at its bound, without an error.
+  listed = -1_000_000;
+  const started = Date.now();
+  await engine.closeTab({ tab: "T2", session: "S-T2", url: "http://y/", title: "" }, 50);
+  assert.ok(Date.now() - started >= 50);
+});
