@@ -15,8 +15,8 @@ export const MAIN: string = join(ROOT, "main.ts");
 
 /**
  * The V8 flags the binary is built with, as deno.json's `compile` task gives them (the release workflow and the
- * `mapper` task carry the same, `tests/lazy_imports_test.ts` checks): tests and benches run from source as the
- * binary runs.
+ * `mapper` and `start` tasks carry the same; `tests/runtime_flags_test.ts` checks): tests and benches run from source
+ * as the binary runs.
  */
 export const RUNTIME_FLAGS: readonly string[] = (JSON.parse(Deno.readTextFileSync(join(ROOT, "deno.json"))).tasks
   .compile.command as string).split(/\s+/).filter((word) => word.startsWith("--v8-flags="));
