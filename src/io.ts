@@ -85,6 +85,14 @@ export function homeFrom(env: (name: string) => string | undefined, cwd: string)
 }
 
 /**
+ * Where mapper may keep caches for the user (`~/.mapper/…`): the home directory when the environment names one (or a
+ * test gave one), `undefined` when it fell back to the working directory — never write a cache into a project.
+ */
+export function cacheHome(io: Pick<Io, "env" | "home" | "cwd">): string | undefined {
+  return io.env("HOME") || io.env("USERPROFILE") || io.home !== io.cwd ? io.home : undefined;
+}
+
+/**
  * The real process I/O. The shutdown signal installs its listeners lazily, only when a command reads it, so
  * short commands never keep the event loop alive.
  */

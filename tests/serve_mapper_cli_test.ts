@@ -262,3 +262,47 @@ Deno.test("serve-mapper - the daemon's Host check (DNS rebinding refused) and no
   assert.equal(JSON.parse(health.body).code, "forbidden_origin");
   assert.ok(!health.body.includes(s.root), "no path in the refusal");
 });
+
+Deno.test("serve-mapper - a restart of an unchanged corpus serves the last compile from the start cache; --no-cache does not", async () => {
+  const s = await site({ ...CORPUS, "extra.yaml": "version: 1\nmemory: [note]\nunknown: 1\n" });
+  await using _tmp = s.tmp;
+  // A stat vouches for a file only seconds after it was written (a write in the same tick would not show).
+  await new Promise((resolve) => setTimeout(resolve, 3_100));
+  const cacheDir = join(s.home, ".mapper", "cache", "corpus");
+  const cacheFiles = async () => (await Array.fromAsync(Deno.readDir(cacheDir)).catch(() => [])).map((e) => e.name);
+  const start = async (args: string[] = []) => {
+    const run = spawnServe(["--port", "0", ...args], s.root, s.home);
+    const line = await withTimeout(run.firstLine, 30_000, "the serving line");
+    const url = /on (http:\S+)$/.exec(line)?.[1];
+    assert.ok(url, line);
+    return { run, line, body: await (await fetch(url)).text() };
+  };
+  const stop = async (run: Running) => {
+    run.child.kill("SIGTERM");
+    const out = await withTimeout(run.finish(), 30_000, "the process to exit");
+    assert.equal(out.code, 0, out.stderr);
+    // The port differs between runs; everything else is the same.
+    return out.stderr.replace(/127\.0\.0\.1:\d+/g, "127.0.0.1:PORT");
+  };
+  const first = await start();
+  for (let i = 0; (await cacheFiles()).length === 0; i++) {
+    assert.ok(i < 300, "the start cache is written about a second after the start");
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  const firstLog = await stop(first.run);
+  const [name] = await cacheFiles();
+  assert.match(name!, /^[0-9a-f]{32}\.cache$/);
+  assert.equal((await Deno.stat(join(cacheDir, name!))).mode! & 0o777, 0o600);
+
+  const second = await start();
+  assert.equal(second.line.replace(/:\d+\//, ":PORT/"), first.line.replace(/:\d+\//, ":PORT/"));
+  assert.equal(second.body, first.body, "the same compile, version included");
+  assert.equal(await stop(second.run), firstLog, "the same problems logged");
+  assert.match(firstLog, /warning: .*extra\.yaml:\d+:\d+: .*\[unknown-field\]/);
+
+  const fresh = await start(["--no-cache"]);
+  const version = (text: string) => JSON.parse(text).version;
+  assert.ok(version(fresh.body) > version(first.body), "compiled again: a new version");
+  assert.deepEqual({ ...JSON.parse(fresh.body), version: 0 }, { ...JSON.parse(first.body), version: 0 });
+  await stop(fresh.run);
+});

@@ -7,7 +7,7 @@
  */
 import { resolve } from "node:path";
 import { DataError, describe, FileError, MapperError, NetworkError, NotFoundError, PolicyError } from "../errors.ts";
-import type { Io } from "../io.ts";
+import { cacheHome, type Io } from "../io.ts";
 import { age, escapeTerminal, utcMinutes } from "./_text.ts";
 import { isFresh, readCache, writeCache } from "./cache.ts";
 import { type Catalog, CatalogFormatError, decodeCatalog, decodeCatalogValue } from "./catalog.ts";
@@ -100,8 +100,7 @@ export async function loadCatalog(options: LoadCatalogOptions, io: Io): Promise<
       hint: "pass the plain path of the index.json to --index instead",
     });
   }
-  // With no HOME the home directory falls back to the working directory: never write a cache into a project.
-  const home = io.env("HOME") || io.env("USERPROFILE") || io.home !== io.cwd ? io.home : "";
+  const home = cacheHome(io);
   const cached = home ? await readCache(home, source) : undefined;
   let cachedCatalog: Catalog | undefined;
   if (cached) {

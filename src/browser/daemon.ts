@@ -10,7 +10,7 @@
  * @module
  */
 import { dirname, join, resolve } from "node:path";
-import type { Io } from "../io.ts";
+import { cacheHome, type Io } from "../io.ts";
 import { describe, EXIT_INTERRUPTED, FileError, SessionError } from "../errors.ts";
 import { escapeControls } from "../terminal.ts";
 import { VERSION } from "../version.ts";
@@ -198,6 +198,7 @@ export async function runDaemon(opts: StartOptions, io: Io): Promise<number> {
     log: (line) => io.stderr.write(`${line}\n`),
     logPrefix: "[browser]",
     lenient: true,
+    startCacheHome: cacheHome(io),
   });
   let matcherVersion: unknown = null;
   let matcher: CorpusMatcher = compileMatcher(undefined);

@@ -15,12 +15,22 @@ export function registerServeMapper(program: Command, ctx: CliContext): void {
     .option("--host <addr>", "address to bind", "127.0.0.1")
     .option("--dir <path>", "corpus directory", ".mapper")
     .option("--json-log", "log one JSON object per line instead of text")
+    .option(
+      "--no-cache",
+      "decode every file at start and keep no start cache (default: reuse ~/.mapper/cache/corpus/ when no file changed)",
+    )
     .action(async (opts) => {
       const { runServeMapper } = await lazy<typeof import("../corpus/serve_cmd.ts")>(
         new URL("../corpus/serve_cmd.ts", import.meta.url),
       );
       ctx.exitCode = await runServeMapper(
-        { port: opts.port, host: opts.host, dir: opts.dir, jsonLog: opts.jsonLog === true },
+        {
+          port: opts.port,
+          host: opts.host,
+          dir: opts.dir,
+          jsonLog: opts.jsonLog === true,
+          cache: opts.noCache !== true,
+        },
         ctx.io,
       );
     });

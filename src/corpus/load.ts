@@ -57,16 +57,24 @@ export interface LoadOptions {
   tolerant?: boolean;
 }
 
-/** What the load cache remembers about one file. */
-export interface CacheEntry {
-  /** Size and modification time (ms) when the file was last read; `mtime` is `undefined` when the OS has none. */
+/** The stat of a file that {@linkcode entryUnchanged} compares: what the load cache (and the start cache) record. */
+export interface FileStamp {
+  /** Size in bytes when the file was read. */
   size: number;
   /** Modification time (ms) when read; `undefined` when the OS has none. */
   mtime: number | undefined;
+  /** Status-change time (ms) when read: set by any write, rename or `utime`, never by a user. `undefined`: none. */
+  ctime: number | undefined;
+  /** Inode number when read (a file replaced by another has another); `undefined` when the OS has none. */
+  ino: number | undefined;
   /** Wall-clock time just before that read. */
   checkedAt: number;
-  /** File text. */
-  text: string;
+}
+
+/** What the load cache remembers about one file. */
+export interface CacheEntry extends FileStamp {
+  /** File text; `undefined` when not kept (an entry restored from the start cache: a changed file is parsed again). */
+  text: string | undefined;
   /** Decoded file. */
   raw: RawFile;
   /** Warnings found in the file. */
@@ -80,6 +88,32 @@ export interface CacheEntry {
  * timestamp tick without changing size ("racy" in git's words): such files are re-read and compared by text.
  */
 const RACY_MS = 2_000;
+
+/** The stamp of a file from its stat, taken just after `checkedAt`. */
+export function stampOf(info: Deno.FileInfo, checkedAt: number): FileStamp {
+  return {
+    size: info.size,
+    mtime: info.mtime?.getTime(),
+    ctime: info.ctime?.getTime(),
+    ino: info.ino ?? undefined,
+    checkedAt,
+  };
+}
+
+/**
+ * Whether a file whose stat is `info` now is certainly the file that `stamp` recorded, without reading it: the same
+ * size, modification time, status-change time and inode, and neither time was within {@linkcode RACY_MS} of the
+ * read (a second write in the same timestamp tick would not show). The status-change time catches a file written and
+ * then given its old modification time back (`touch -d`, `tar x`, `cp -p`). Runtimes report it to the second: it
+ * counts as a second later. The one rule for every reuse of a decoded file without reading it.
+ */
+export function entryUnchanged(stamp: FileStamp, info: Deno.FileInfo): boolean {
+  const mtime = info.mtime?.getTime();
+  const ctime = info.ctime?.getTime();
+  if (mtime === undefined || stamp.mtime !== mtime || stamp.size !== info.size) return false;
+  if (stamp.ctime !== ctime || stamp.ino !== (info.ino ?? undefined)) return false;
+  return stamp.checkedAt - Math.max(mtime, ctime === undefined ? mtime : ctime + 1000) > RACY_MS;
+}
 
 /**
  * Fatal load problems as authoring diagnostics: a file that cannot be decoded (YAML syntax, wrong types,
@@ -103,12 +137,44 @@ const FILE_FATAL = new Set(["file-unreadable", "file-encoding", "yaml-syntax", "
  */
 export class LoadCache {
   /** Path → decoded file of the last load (files that vanished are dropped at the next load). */
-  entries: Map<string, CacheEntry> = new Map();
+  entries: Map<string, CacheEntry>;
   /**
    * The last walk: its directory, files in load order, the warnings it produced, and (made on first use) its files
    * by resolved path.
    */
   walk: { dir: string; files: WalkedFile[]; warnings: Diagnostic[]; byPath?: Map<string, string> } | undefined;
+
+  /** An empty cache, or one restored from what an earlier process recorded (the start cache). */
+  constructor(entries: Map<string, CacheEntry> = new Map(), walk?: LoadCache["walk"]) {
+    this.entries = entries;
+    this.walk = walk;
+  }
+}
+
+/**
+ * Whether the corpus in `dir` is, file for file, what `cache` recorded: the walk finds the same files in the same
+ * order with the same warnings, and each is unchanged by {@linkcode entryUnchanged}. Reads no file: a corpus that
+ * passes compiles to what the load that filled the cache compiled to.
+ */
+export function unchangedSince(dir: string, cache: LoadCache): boolean {
+  const walk = cache.walk;
+  if (!walk || walk.dir !== dir) return false;
+  const fatal: Diagnostic[] = [];
+  const warnings: Diagnostic[] = [];
+  const files = walkCorpus(dir, fatal, warnings);
+  if (fatal.length > 0 || files.length !== walk.files.length) return false;
+  if (JSON.stringify(warnings) !== JSON.stringify(walk.warnings)) return false;
+  return files.every((f, i) => {
+    if (f.path !== walk.files[i]!.path) return false;
+    const entry = cache.entries.get(f.path);
+    if (!entry) return false;
+    const checkedAt = Date.now();
+    try {
+      return entryUnchanged(entry, assertRegularFileSync(f.path)) && checkedAt >= entry.checkedAt;
+    } catch {
+      return false;
+    }
+  });
 }
 
 /** The last walk's files when `changed` names only files it had that still exist; else `undefined` (walk again). */
@@ -139,7 +205,7 @@ const UTF8 = new TextDecoder("utf-8", { fatal: true });
 /** What the read step found for one file. */
 type ReadResult =
   | { kind: "cached"; entry: CacheEntry }
-  | { kind: "text"; text: string; size: number; mtime: number | undefined; checkedAt: number }
+  | { kind: "text"; text: string; stamp: FileStamp }
   | { kind: "failed" };
 
 /**
@@ -151,18 +217,13 @@ function readOne(f: WalkedFile, hit: CacheEntry | undefined, fatal: Diagnostic[]
   const checkedAt = Date.now();
   try {
     const info = assertRegularFileSync(f.path);
-    const mtime = info.mtime?.getTime();
-    if (
-      hit && mtime !== undefined && hit.mtime === mtime && hit.size === info.size && hit.checkedAt - mtime > RACY_MS
-    ) {
-      return { kind: "cached", entry: hit };
-    }
+    if (hit && entryUnchanged(hit, info)) return { kind: "cached", entry: hit };
     // Decoded by the runtime as it reads (no byte array handed to JavaScript), which replaces a malformed sequence
     // with U+FFFD: a text holding one is read again strictly (a file that is not UTF-8 is `file-encoding`; one
     // that holds a real U+FFFD keeps it).
     let text = Deno.readTextFileSync(f.path);
     if (text.includes("\uFFFD")) text = UTF8.decode(Deno.readFileSync(f.path));
-    return { kind: "text", text, size: info.size, mtime, checkedAt };
+    return { kind: "text", text, stamp: stampOf(info, checkedAt) };
   } catch (err: unknown) {
     fatal.push({
       code: err instanceof TypeError ? "file-encoding" : "file-unreadable",
@@ -241,7 +302,7 @@ export async function load(dir: string, options: LoadOptions = {}): Promise<Load
     if (r.kind !== "text") return;
     const hit = cache?.entries.get(files[i]!.path);
     if (hit && hit.text === r.text && hit.validated === validate) {
-      reads[i] = { kind: "cached", entry: { ...hit, size: r.size, mtime: r.mtime, checkedAt: r.checkedAt } };
+      reads[i] = { kind: "cached", entry: { ...hit, ...r.stamp } };
     } else {
       jobs.push({ path: files[i]!.path, text: r.text });
     }
@@ -272,12 +333,9 @@ export async function load(dir: string, options: LoadOptions = {}): Promise<Load
     warnings.push(...outcome.warnings);
     if (outcome.raw) {
       decoded.push(outcome.raw);
-      const { size, mtime, checkedAt, text } = r;
       entries.set(f.path, {
-        size,
-        mtime,
-        checkedAt,
-        text,
+        ...r.stamp,
+        text: r.text,
         raw: outcome.raw,
         warnings: outcome.warnings,
         validated: validate,

@@ -8,10 +8,10 @@
  * @module
  */
 import { resolve } from "../path.ts";
-import type { Io } from "../io.ts";
+import { cacheHome, type Io } from "../io.ts";
 import { DataError, FileError, NetworkError } from "../errors.ts";
 import { CorpusLoadError, type Diagnostic, formatDiagnostic } from "./diagnostic.ts";
-import { componentCount, startCorpusService } from "./service.ts";
+import { startCorpusService } from "./service.ts";
 import { siteName, trustedCorpusDir } from "./find.ts";
 import { type Access, extensionId, guarded, hostsFor } from "../http_guard.ts";
 import { ASSETS } from "../assets.ts";
@@ -37,6 +37,11 @@ export interface ServeMapperOptions {
   dir: string;
   /** One JSON object per log line. */
   jsonLog: boolean;
+  /**
+   * Start from the start cache of the last run and keep one for the next (`~/.mapper/cache/corpus/`; see
+   * `start_cache.ts`). Default true; `--no-cache` turns it off.
+   */
+  cache?: boolean;
   /** Recompile delay (tests); default 200 ms. */
   debounceMs?: number;
 }
@@ -107,6 +112,7 @@ export async function runServeMapper(opts: ServeMapperOptions, io: Io): Promise<
       site,
       now: io.now,
       debounceMs: opts.debounceMs ?? 200,
+      startCacheHome: opts.cache === false ? undefined : cacheHome(io),
       log: (line) => {
         emit("stderr", line);
         if (line.startsWith(`${PREFIX} recompiled`) && service) {
@@ -165,8 +171,7 @@ export async function runServeMapper(opts: ServeMapperOptions, io: Io): Promise<
   const host = addr.hostname.includes(":") ? `[${addr.hostname}]` : addr.hostname;
   const url = `http://${host}:${addr.port}/mapper`;
   const snap = svc.current();
-  const components = componentCount(snap.wire);
-  const views = snap.wire.views.length;
+  const { views, components } = snap;
   emit(
     "stdout",
     `${PREFIX} serving ${label} (${views} ${views === 1 ? "view" : "views"}, ${components} ${

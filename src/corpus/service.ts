@@ -10,7 +10,15 @@ import { basename, relative, resolve, sep as SEP } from "../path.ts";
 import { chooseEncoding, ifNoneMatchHits } from "../http_cache.ts";
 import { compile } from "./compile.ts";
 import { CorpusLoadError, type Diagnostic, formatDiagnostic, toEnvelopeDiagnostic } from "./diagnostic.ts";
-import { asParseErrors, load, LoadCache, type LoadOptions } from "./load.ts";
+import { asParseErrors, load, LoadCache, type LoadOptions, unchangedSince } from "./load.ts";
+import {
+  materialized,
+  readStartCache,
+  type StartCache,
+  type StartCacheKey,
+  type StartCacheRecord,
+  writeStartCache,
+} from "./start_cache.ts";
 import { EXCLUDED_DIRS, isCorpusFileName, isExcludedPath, walkCorpus } from "./_walk.ts";
 import type { WireCorpus } from "./wire.ts";
 import type { EnvelopeDiagnostic } from "./diagnostic.ts";
@@ -52,7 +60,16 @@ export interface CorpusServiceOptions {
    * corpus, and recompile once the directory appears or is fixed. Default false (the failure is thrown).
    */
   lenient?: boolean;
+  /**
+   * Keep each successful compile in the start cache under this home directory (`~/.mapper/cache/corpus/`), and start
+   * from it: when no file changed since, the cached corpus is served without decoding anything; otherwise only the
+   * changed files are. Default: no start cache.
+   */
+  startCacheHome?: string | undefined;
 }
+
+/** How long after a compile its start cache is written: after the first answers, once a burst of saves has settled. */
+const START_CACHE_DELAY_MS = 1_000;
 
 /** A compiled corpus plus the prebuilt response bytes for it. */
 export interface CorpusSnapshot {
@@ -62,6 +79,10 @@ export interface CorpusSnapshot {
   wire: WireCorpus;
   /** Problems found while loading. */
   diagnostics: readonly Diagnostic[];
+  /** Views in the corpus (known without `wire`, which a start from the start cache parses on first use). */
+  views: number;
+  /** Components: the globals and every view's. */
+  components: number;
 }
 
 /**
@@ -121,7 +142,7 @@ const GZIP_MIN_BYTES = 1024;
 
 /** What one load-and-compile produced: a corpus (its version still to be set) or the reason it failed. */
 type Attempt =
-  | { wire: WireCorpus; diagnostics: readonly Diagnostic[]; files: readonly string[] }
+  | { wire: WireCorpus; diagnostics: readonly Diagnostic[]; files: readonly string[]; loaded: LoadCache }
   | { err: unknown };
 
 /**
@@ -134,6 +155,10 @@ interface Built extends CorpusSnapshot {
   json(): string;
   /** The corpus as JSON bytes (made from the text on first use: compression and HEAD need them). */
   body(): Uint8Array<ArrayBuffer>;
+  /** What a plain answer sends: the bytes when they are what the snapshot was made from, else the text. */
+  plain(): string | Uint8Array<ArrayBuffer>;
+  /** Whether the body is worth compressing. */
+  large(): boolean;
   /** The gzip-compressed body: the bytes once they are ready, until then the promise of them (started by the first call). */
   gzip(): Uint8Array<ArrayBuffer> | Promise<Uint8Array<ArrayBuffer>>;
   versionBody: Uint8Array<ArrayBuffer>;
@@ -163,24 +188,45 @@ async function gzipBytes(body: Uint8Array<ArrayBuffer>): Promise<Uint8Array<Arra
   return new Uint8Array(await new Response(gzip.readable).arrayBuffer());
 }
 
-/** `timers` start the compression in a later turn of the event loop (tests pass a manual clock). */
-function build(wire: WireCorpus, diagnostics: readonly Diagnostic[], timers: Timers = REAL_TIMERS): Built {
+/**
+ * A snapshot of a corpus compiled here (`source` is its wire form) or read from the start cache (its served bytes:
+ * the wire form is parsed from them only when asked for). `timers` start the compression in a later turn of the
+ * event loop (tests pass a manual clock).
+ */
+function build(
+  source: WireCorpus | StartCache,
+  diagnostics: readonly Diagnostic[],
+  timers: Timers = REAL_TIMERS,
+): Built {
+  const cached = "gzip" in source ? source : undefined;
+  let wire = cached ? undefined : source as WireCorpus;
   let json: string | undefined;
   let body: Uint8Array<ArrayBuffer> | undefined;
-  let gzip: Uint8Array<ArrayBuffer> | Promise<Uint8Array<ArrayBuffer>> | undefined;
+  let gzip: Uint8Array<ArrayBuffer> | Promise<Uint8Array<ArrayBuffer>> | undefined = cached?.gzip;
+  const version = cached ? cached.version : wire!.version;
   const built: Built = {
-    version: wire.version,
-    wire,
+    version,
+    get wire() {
+      return wire ??= JSON.parse(built.json()) as WireCorpus;
+    },
     diagnostics,
-    json: () => json ??= JSON.stringify(wire),
-    body: () => body ??= encoder.encode(built.json()),
+    views: cached ? cached.views : wire!.views.length,
+    components: cached ? cached.components : componentCount(wire!),
+    json: () => json ??= cached ? new TextDecoder().decode(built.body()) : JSON.stringify(wire),
+    body: () => body ??= cached ? cached.body() : encoder.encode(built.json()),
+    plain: () => cached ? built.body() : built.json(),
+    // A text of at least that many characters has at least that many bytes: only a short one is measured in bytes.
+    large: () =>
+      cached
+        ? cached.size >= GZIP_MIN_BYTES
+        : built.json().length >= GZIP_MIN_BYTES || built.body().length >= GZIP_MIN_BYTES,
     // Compression runs on this thread (tens of milliseconds for a large corpus): it starts in a later turn of the
     // event loop, so the answer that asked for it (sent plain) is written out first instead of waiting behind it.
     gzip: () =>
       gzip ??= new Promise<void>((resolve) => timers.setTimeout(() => resolve(), 0))
         .then(() => gzipBytes(built.body()))
         .then((bytes) => gzip = bytes),
-    versionBody: encoder.encode(JSON.stringify({ version: wire.version })),
+    versionBody: encoder.encode(JSON.stringify({ version })),
   };
   return built;
 }
@@ -264,8 +310,7 @@ export function respond(request: Request, snap: Built, diag?: BuiltDiagnostics):
   }
   const identityTag = isDiagnostics ? `"${diag.version}-d"` : `"${snap.version}${isCorpus ? "" : "-v"}"`;
   const gzipTag = `"${snap.version}-gz"`;
-  // A text of at least that many characters has at least that many bytes: only a short one is measured in bytes.
-  const wantsGzip = isCorpus && (snap.json().length >= GZIP_MIN_BYTES || snap.body().length >= GZIP_MIN_BYTES) &&
+  const wantsGzip = isCorpus && snap.large() &&
     chooseEncoding(request.headers.get("accept-encoding"), ["gzip"]) === "gzip";
   // Gzip once it is made: until then (the first answers of a snapshot) the body goes out as it is while it is
   // compressed in the background. Nobody waits for compression (tens of milliseconds for a large corpus), and a local
@@ -285,7 +330,7 @@ export function respond(request: Request, snap: Built, diag?: BuiltDiagnostics):
   if (isCorpus && !useGzip && method !== "HEAD") {
     // The JSON text as it is: the runtime encodes it as it writes it out and sends its length (encoding it here
     // first, into bytes the runtime then copies, costs a large corpus's first answer several milliseconds more).
-    return new Response(snap.json(), { status: 200, headers });
+    return new Response(snap.plain(), { status: 200, headers });
   }
   const body = isCorpus
     ? (useGzip ? gzipped as Uint8Array<ArrayBuffer> : snap.body())
@@ -330,7 +375,13 @@ export class LiveCorpus implements CorpusService {
   #files: readonly string[] = [];
   /** Their absolute paths, made when first needed (only a removed directory asks). */
   #absFiles: string[] | undefined;
-  readonly #cache = new LoadCache();
+  #cache = new LoadCache();
+  /** The start cache read at start (kept open until disposal: it reads the served JSON and decoded files on use). */
+  #opened: StartCache | undefined;
+  /** The load cache came from the start cache and its decoded files are not yet parsed (the first compile does). */
+  #restored = false;
+  /** Writes the start cache of the last compile, a while after it (see `#saveLater`). */
+  #saveTimer: unknown;
   /** Relevant paths the watcher reported since the last compile started: only these are read again. */
   #changed = new Set<string>();
   /**
@@ -366,6 +417,13 @@ export class LiveCorpus implements CorpusService {
     // (a compile never starts before this one has ended).
     let loaded!: () => void;
     this.#started = new Promise((resolve) => (loaded = resolve));
+    const home = this.options.startCacheHome;
+    const saved = home === undefined ? undefined : await readStartCache(home, this.#startCacheKey());
+    this.#opened = saved;
+    if (saved) {
+      this.#cache = saved.cache;
+      this.#restored = true;
+    }
     if (this.options.watch !== false) {
       this.#watch = await watchTree({
         dir: this.#absDir,
@@ -385,8 +443,18 @@ export class LiveCorpus implements CorpusService {
       });
     }
     try {
-      const { corpus, diagnostics } = await this.loader(this.#dir, this.#loadOptions());
-      this.#install(compile(corpus, { site: this.options.site, version: this.#mint() }), diagnostics, corpus.files);
+      if (saved && unchangedSince(this.#dir, saved.cache)) {
+        // Every file is what the cached compile read: serve it as it was, version included (its decoded files wait
+        // for a recompile, whose version comes after it).
+        this.#lastVersion = Math.max(this.#lastVersion, saved.version);
+        this.#install(saved, saved.diagnostics, saved.files);
+      } else {
+        this.#unrestore();
+        const { corpus, diagnostics } = await this.loader(this.#dir, this.#loadOptions());
+        const loaded = this.#loaded();
+        this.#install(compile(corpus, { site: this.options.site, version: this.#mint() }), diagnostics, corpus.files);
+        this.#saveLater(loaded);
+      }
       this.#full = false;
     } catch (err: unknown) {
       if (!this.options.lenient) {
@@ -403,9 +471,67 @@ export class LiveCorpus implements CorpusService {
     }
   }
 
+  /** What a start cache must have been made with to be used here. */
+  #startCacheKey(): StartCacheKey {
+    return { dir: this.#dir, absDir: this.#absDir, site: this.options.site, validate: this.options.validate ?? true };
+  }
+
+  /** Parses the decoded files of a restored load cache before a load uses them (an unreadable one is dropped). */
+  #unrestore(): void {
+    if (!this.#restored) return;
+    this.#restored = false;
+    this.#cache = materialized(this.#cache);
+  }
+
+  /** The load cache as the load that just ended left it (the next load replaces its maps, never changes them). */
+  #loaded(): LoadCache {
+    return new LoadCache(this.#cache.entries, this.#cache.walk);
+  }
+
+  /**
+   * Writes the start cache of the snapshot now served, made from `loaded`, once {@linkcode START_CACHE_DELAY_MS} pass
+   * without another compile (each compile replaces the pending write).
+   */
+  #saveLater(loaded: LoadCache): void {
+    const home = this.options.startCacheHome;
+    if (home === undefined) return;
+    const snap = this.#snap!;
+    const files = [...this.#files];
+    if (this.#saveTimer !== undefined) this.#timers.clearTimeout(this.#saveTimer);
+    this.#saveTimer = this.#timers.setTimeout(() => {
+      this.#saveTimer = undefined;
+      if (this.#disposed || this.#snap !== snap) return;
+      this.#saving = (async () => {
+        const record: StartCacheRecord = {
+          cache: loaded,
+          files,
+          version: snap.version,
+          views: snap.views,
+          components: snap.components,
+          body: snap.body(),
+          // A small body is never sent compressed (see `respond`): nothing to keep.
+          gzip: snap.large() ? await snap.gzip() : new Uint8Array(),
+          diagnostics: [...snap.diagnostics],
+        };
+        if (!this.#disposed) await writeStartCache(home, this.#startCacheKey(), record);
+      })().catch(() => {});
+    }, START_CACHE_DELAY_MS);
+  }
+
+  /** The start cache write under way (disposal waits for it, so a stopped server leaves no half-done work). */
+  #saving: Promise<void> = Promise.resolve();
+
   current(): CorpusSnapshot {
     const s = this.#snap!;
-    return { version: s.version, wire: s.wire, diagnostics: s.diagnostics };
+    return {
+      version: s.version,
+      get wire() {
+        return s.wire;
+      },
+      diagnostics: s.diagnostics,
+      views: s.views,
+      components: s.components,
+    };
   }
 
   handle(request: Request): Response | undefined {
@@ -456,11 +582,12 @@ export class LiveCorpus implements CorpusService {
     return v;
   }
 
-  #install(wire: WireCorpus, diagnostics: readonly Diagnostic[], files: readonly string[]): void {
-    this.#snap = build(wire, diagnostics, this.#timers);
+  #install(source: WireCorpus | StartCache, diagnostics: readonly Diagnostic[], files: readonly string[]): void {
+    this.#snap = build(source, diagnostics, this.#timers);
     this.#files = files;
     this.#absFiles = undefined;
-    this.#diag = buildDiagnostics(this.#dir, diagnostics, files.length, wire.version, wire.version);
+    const version = this.#snap.version;
+    this.#diag = buildDiagnostics(this.#dir, diagnostics, files.length, version, version);
   }
 
   #log(line: string): void {
@@ -500,13 +627,15 @@ export class LiveCorpus implements CorpusService {
     const changed = this.#full ? undefined : [...this.#changed];
     this.#changed = new Set();
     this.#full = false;
+    this.#unrestore();
     try {
       // A safety net for a missed event: a directory replaced since the watch was armed gets a fresh watch, and
       // everything in it is checked.
       const replaced = await this.#watch?.recheck();
       const { corpus, diagnostics } = await this.loader(this.#dir, this.#loadOptions(replaced ? undefined : changed));
       // The version is minted when the attempt is published.
-      return { wire: compile(corpus, { site: this.options.site, version: 0 }), diagnostics, files: corpus.files };
+      const wire = compile(corpus, { site: this.options.site, version: 0 });
+      return { wire, diagnostics, files: corpus.files, loaded: this.#loaded() };
     } catch (err: unknown) {
       // The cache may not have seen what this load was told: the next attempt checks every file.
       this.#full = true;
@@ -526,6 +655,7 @@ export class LiveCorpus implements CorpusService {
     }
     const wire = { ...attempt.wire, version: this.#mint() };
     this.#install(wire, attempt.diagnostics, attempt.files);
+    this.#saveLater(attempt.loaded);
     this.#log(`recompiled (v${wire.version})`);
     const snap = this.current();
     const waiters = this.#waiters;
@@ -544,6 +674,9 @@ export class LiveCorpus implements CorpusService {
   async [Symbol.asyncDispose](): Promise<void> {
     if (this.#disposed) return;
     this.#disposed = true;
+    if (this.#saveTimer !== undefined) this.#timers.clearTimeout(this.#saveTimer);
+    await this.#saving;
+    this.#opened?.[Symbol.dispose]();
     await this.#watch?.[Symbol.asyncDispose]();
     await this.#rebuilds[Symbol.asyncDispose]();
   }

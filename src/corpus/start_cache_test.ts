@@ -1,0 +1,261 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { load } from "./load.ts";
+import { LiveCorpus } from "./service.ts";
+import { startCachePath } from "./start_cache.ts";
+import { type TempCorpus, tempCorpus, waitFor } from "./_testing.ts";
+import type { Timers } from "../watch.ts";
+
+const FILES = {
+  "a.yaml": `memory: [alpha]
+messages:
+${Array.from({ length: 30 }, (_, i) => `  - name: Message${i}\n    selector: ".message-${i}"`).join("\n")}
+components:
+  - name: Card
+    selector: .card
+    properties:
+      - name: title
+        selector: h2
+views:
+  - name: Home
+    route: /
+    components:
+      - $ref: Card
+      - name: Broken
+        selector: "div["
+`,
+  "nested/b.yaml": "memory: [bravo]\nrequests:\n  - name: Items\n    route: GET /api/items\n",
+};
+
+/** Timers the test fires itself: the recompile delay and the delayed start-cache write. */
+function manualTimers() {
+  const scheduled = new Map<number, () => void>();
+  let seq = 0;
+  const timers: Timers = {
+    setTimeout: (fn) => (scheduled.set(++seq, fn), seq),
+    clearTimeout: (id) => void scheduled.delete(id as number),
+  };
+  const fire = () => {
+    const fns = [...scheduled.values()];
+    scheduled.clear();
+    for (const fn of fns) fn();
+  };
+  return { timers, fire, scheduled };
+}
+
+/** What a started service served: its bodies and diagnostics, and how many loads it ran. */
+interface Served {
+  loads: number;
+  version: number;
+  body: string;
+  gzip: string;
+  diagnostics: { diagnostics: unknown[] };
+  wire: unknown;
+  counts: [number, number];
+}
+
+function answer(service: LiveCorpus, path: string, gzip = false): Response {
+  const headers: Record<string, string> = gzip ? { "accept-encoding": "gzip" } : {};
+  const res = service.handle(new Request(`http://127.0.0.1${path}`, { headers }))!;
+  assert.equal(res.status, 200);
+  return res;
+}
+
+/** Starts a service on `c` with the start cache under `home`, records what it serves, writes its cache, stops it. */
+async function serve(c: TempCorpus, home: string, options: { site?: string } = {}): Promise<Served> {
+  let loads = 0;
+  const loader: typeof load = (dir, o) => (loads++, load(dir, o));
+  const clock = manualTimers();
+  const service = new LiveCorpus(
+    { dir: c.dir, site: options.site ?? "site", log: () => {}, watch: false, startCacheHome: home },
+    loader,
+    clock.timers,
+  );
+  await service.start();
+  try {
+    const body = await (answer(service, "/mapper")).text();
+    // The gzip form of a compiled snapshot is made on first use, in a later turn: answers are plain until it is.
+    let gzip = body.length < 1024 ? body : ""; // a small body is never compressed
+    for (let tries = 0; gzip === ""; tries++) {
+      assert.ok(tries < 500, "a compressed answer within 5 s");
+      const res = await answer(service, "/mapper", true);
+      const raw = await res.arrayBuffer();
+      if (res.headers.get("content-encoding") === "gzip") {
+        gzip = await new Response(new Blob([raw]).stream().pipeThrough(new DecompressionStream("gzip"))).text();
+      } else {
+        clock.fire();
+        await delay(10);
+      }
+    }
+    const diagnostics = await (answer(service, "/mapper/diagnostics")).json();
+    const snap = service.current();
+    const served = {
+      loads,
+      version: snap.version,
+      body,
+      gzip,
+      diagnostics,
+      wire: snap.wire,
+      counts: [snap.views, snap.components] as [number, number],
+    };
+    clock.fire(); // the start-cache write, when one is due (disposal waits for it)
+    return served;
+  } finally {
+    await service[Symbol.asyncDispose]();
+  }
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** The corpus's files were written long enough ago for a stat to vouch for them (see `entryUnchanged`). */
+async function settle(): Promise<void> {
+  await delay(3_100);
+}
+
+Deno.test("start cache - a corpus written moments ago is decoded again: a stat cannot vouch for it yet", async () => {
+  await using c = await tempCorpus(FILES);
+  const home = await Deno.makeTempDir();
+  try {
+    const first = await serve(c, home);
+    assert.equal(first.loads, 1);
+    assert.ok((await Deno.lstat(await startCachePath(home, c.dir))).isFile, "the cache was written");
+    const second = await serve(c, home);
+    assert.equal(second.loads, 1, "decoded again");
+    assert.deepEqual({ ...second.wire as object, version: 0 }, { ...first.wire as object, version: 0 });
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
+});
+
+Deno.test("start cache - serves exactly the cold compile; refuses what it cannot trust; sees every change", async (t) => {
+  await using c = await tempCorpus(FILES);
+  const home = await Deno.makeTempDir();
+  try {
+    await settle();
+    const cold = await serve(c, home);
+    assert.equal(cold.loads, 1);
+    assert.ok(cold.diagnostics.diagnostics.length >= 3, "a corpus with problems");
+    const path = await startCachePath(home, c.dir);
+    const good = await Deno.readFile(path);
+    assert.equal((await Deno.lstat(path)).mode! & 0o777, 0o600);
+
+    await t.step("a start with nothing changed serves the cached compile without decoding a file", async () => {
+      const warm = await serve(c, home);
+      assert.equal(warm.loads, 0, "nothing decoded");
+      assert.equal(warm.body, cold.body);
+      assert.equal(warm.gzip, cold.body);
+      assert.equal(warm.version, cold.version, "the same corpus keeps its version");
+      assert.deepEqual(warm.diagnostics, cold.diagnostics);
+      assert.deepEqual(warm.wire, cold.wire);
+      assert.deepEqual(warm.counts, cold.counts);
+    });
+
+    /** Starts once with the cache as `damage` left it, expects a full decode serving the cold compile, restores it. */
+    const refused = async (damage: () => Promise<void>) => {
+      await Deno.remove(path).catch(() => {});
+      await Deno.writeFile(path, good, { mode: 0o600 });
+      await Deno.chmod(path, 0o600);
+      await damage();
+      const again = await serve(c, home);
+      assert.equal(again.loads, 1, "decoded again");
+      assert.equal(again.body.replace(/"version":\d+/, ""), cold.body.replace(/"version":\d+/, ""));
+      assert.deepEqual(again.diagnostics.diagnostics, cold.diagnostics.diagnostics);
+      await Deno.remove(path, { recursive: true }).catch(() => {});
+      await Deno.writeFile(path, good, { mode: 0o600 });
+      await Deno.chmod(path, 0o600);
+    };
+
+    await t.step("a cache readable by others is not used", async () => {
+      await refused(() => Deno.chmod(path, 0o644));
+    });
+    await t.step("a cache in a directory others can write is neither used nor written", async () => {
+      const dir = join(home, ".mapper", "cache");
+      await Deno.chmod(dir, 0o777);
+      try {
+        await Deno.remove(path);
+        await serve(c, home);
+        await assert.rejects(Deno.lstat(path), Deno.errors.NotFound);
+        await refused(async () => {});
+      } finally {
+        await Deno.chmod(dir, 0o700);
+      }
+    });
+    await t.step("a link at the cache's path is not followed", async () => {
+      await refused(async () => {
+        const elsewhere = join(home, "planted.cache");
+        await Deno.writeFile(elsewhere, good, { mode: 0o600 });
+        await Deno.remove(path);
+        await Deno.symlink(elsewhere, path);
+      });
+    });
+    if (Deno.uid() === 0) {
+      await t.step("another user's cache is not used", async () => {
+        await refused(() => Deno.chown(path, 65534, 65534));
+      });
+    }
+    await t.step("a truncated or foreign cache is not used", async () => {
+      await refused(() => Deno.truncate(path, good.length - 10));
+      await refused(() => Deno.writeTextFile(path, "mapper start cache 9 000000000002\n{}"));
+      // Another corpus's cache copied to this one's name.
+      await using other = await tempCorpus({ "a.yaml": "memory: [other]\n" });
+      const otherHome = await Deno.makeTempDir();
+      try {
+        await serve(other, otherHome);
+        const foreign = await Deno.readFile(await startCachePath(otherHome, other.dir));
+        await refused(() => Deno.writeFile(path, foreign));
+      } finally {
+        await Deno.remove(otherHome, { recursive: true });
+      }
+    });
+    await t.step("the same directory served under another site label is compiled again", async () => {
+      const other = await serve(c, home, { site: "elsewhere" });
+      assert.equal(other.loads, 1);
+      assert.equal((other.wire as { site: string }).site, "elsewhere");
+      await Deno.writeFile(path, good);
+    });
+    await t.step(
+      "unreadable decoded files: served from the cache, and the first recompile decodes every file",
+      async () => {
+        const broken = new Uint8Array(good);
+        broken.fill(0x20, broken.length - 40); // the end of the decoded files' section
+        await Deno.writeFile(path, broken);
+        const clock = manualTimers();
+        let loads = 0;
+        const loader: typeof load = (dir, o) => (loads++, load(dir, o));
+        await using service = new LiveCorpus(
+          { dir: c.dir, site: "site", log: () => {}, startCacheHome: home },
+          loader,
+          clock.timers,
+        );
+        await service.start();
+        assert.equal(loads, 0);
+        assert.equal(await (answer(service, "/mapper")).text(), cold.body);
+        const next = service.nextVersion();
+        await c.write("nested/b.yaml", "memory: [bravo, charlie]\n");
+        await waitFor("the recompile to be scheduled", () => clock.scheduled.size > 0);
+        for (;;) {
+          clock.fire();
+          if (await Promise.race([next.then(() => true), delay(20).then(() => false)])) break;
+        }
+        const snap = await next;
+        assert.ok(snap.version > cold.version, "a recompile's version comes after the cached one");
+        assert.deepEqual((snap.wire as { memory: string[] }).memory, ["alpha", "bravo", "charlie"]);
+        await c.write("nested/b.yaml", FILES["nested/b.yaml"]);
+      },
+    );
+    await t.step("a file rewritten with its size and modification time put back is decoded again", async () => {
+      await Deno.writeFile(path, good);
+      const file = join(c.dir, "a.yaml");
+      const before = await Deno.stat(file);
+      await Deno.writeTextFile(file, FILES["a.yaml"].replace("alpha", "ALPHA"));
+      await Deno.utime(file, before.atime!, before.mtime!);
+      const after = await serve(c, home);
+      assert.equal(after.loads, 1);
+      assert.deepEqual((after.wire as { memory: string[] }).memory, ["ALPHA", "bravo"]);
+    });
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
+});
