@@ -3,7 +3,11 @@
  * (see `_compare.ts`):
  *
  * - start → first `200` on `/mapper` (`/sightmap`) with a ~2.4 MB corpus: the ten shared gallery corpora (when
- *   `../shared/data/atlas-gallery` exists) plus four corpora from this repository, each copied ten times;
+ *   `../shared/data/atlas-gallery` exists) plus four corpora from this repository, each copied ten times. mapper is
+ *   timed twice: a first start (`--no-cache`: every file decoded), and a restart of the unchanged corpus from the start
+ *   cache a previous run left (`src/corpus/start_cache.ts`; a copy of the corpus that is never edited, primed once,
+ *   its files older than the 3 s a stat needs to vouch for them). The reference has no such cache: its one start is
+ *   the base of both ratios;
  * - the same with an empty corpus directory;
  * - a one-file edit → the new version visible on `/mapper/version` (the 200 ms debounce included);
  * - resident memory (VmRSS) once the first `200` was served, and the CPU time (all threads) used by then: less
@@ -90,6 +94,10 @@ const big = join(work, "big");
 for (let copy = 0; copy < sized(10, 1); copy++) {
   for (const [i, dir] of (await sources()).entries()) await copyTree(dir, join(big, `copy${copy}`, `c${i}`));
 }
+// The restarts' corpus: the same files, never edited.
+const warm = join(work, "warm");
+await copyTree(big, warm);
+const copiedAt = Date.now();
 const empty = join(work, "empty");
 await Deno.mkdir(empty);
 const size = await tree(big);
@@ -123,6 +131,8 @@ function rssKb(pid: number): number {
 interface Server {
   name: string;
   start(dir: string, port: number): Deno.ChildProcess;
+  /** mapper: a start that reads and writes the start cache (`start` is then a first start, `--no-cache`). */
+  restart?(dir: string, port: number): Deno.ChildProcess;
   path: string;
 }
 
@@ -131,16 +141,19 @@ function spawn(cmd: string, args: string[]): Deno.ChildProcess {
   return new Deno.Command(cmd, { args, cwd: work, env, stdin: "null", stdout: "null", stderr: "null" }).spawn();
 }
 
+const serveArgs = (dir: string, port: number) => ["serve-mapper", "--port", String(port), "--dir", dir];
 const servers: Server[] = [{
   name: "mapper serve-mapper",
   path: "/mapper",
-  start: (dir, port) => spawn(Deno.execPath(), mapperCommand(["serve-mapper", "--port", String(port), "--dir", dir])),
+  start: (dir, port) => spawn(Deno.execPath(), mapperCommand([...serveArgs(dir, port), "--no-cache"])),
+  restart: (dir, port) => spawn(Deno.execPath(), mapperCommand(serveArgs(dir, port))),
 }];
 if (binary) {
   servers.push({
     name: "mapper serve-mapper (compiled binary)",
     path: "/mapper",
-    start: (dir, port) => spawn(binary, ["serve-mapper", "--port", String(port), "--dir", dir]),
+    start: (dir, port) => spawn(binary, [...serveArgs(dir, port), "--no-cache"]),
+    restart: (dir, port) => spawn(binary, serveArgs(dir, port)),
   });
 }
 if (reference) {
@@ -160,12 +173,15 @@ async function get(url: string): Promise<{ status: number; text: string } | unde
   }
 }
 
-/** Spawns the server, returns ms until the first 200 on its corpus path, RSS then, and the edit latency. */
-async function measure(server: Server, dir: string, edit: boolean) {
+/**
+ * Spawns the server (`restart`: the start-cache one), returns ms until the first 200 on its corpus path, RSS then, and
+ * the edit latency.
+ */
+async function measure(server: Server, dir: string, edit: boolean, restart = false, editAfterMs = 300) {
   const port = freePort();
   const base = `http://127.0.0.1:${port}${server.path}`;
   const t0 = performance.now();
-  const child = server.start(dir, port);
+  const child = restart ? server.restart!(dir, port) : server.start(dir, port);
   try {
     for (;;) {
       const r = await get(base);
@@ -177,6 +193,7 @@ async function measure(server: Server, dir: string, edit: boolean) {
     const startCpu = cpuMs(child.pid);
     await new Promise((resolve) => setTimeout(resolve, 300));
     const rss = rssKb(child.pid);
+    await new Promise((resolve) => setTimeout(resolve, editAfterMs - 300));
     let editMs = NaN;
     if (edit) {
       const before = (await get(`${base}/version`))?.text;
@@ -216,8 +233,29 @@ try {
   console.log(
     `${await load()}; corpus ${size.files} YAML files, ${(size.bytes / 1e6).toFixed(2)} MB; ${runs} runs each`,
   );
-  const results = new Map<string, { start: number; cpu: number; empty: number; edit: number; rss: number }>();
+  // Prime the start cache of the restarts' corpus: once its files are old enough for a stat to vouch for them, one
+  // start that stays up until it has written its cache.
+  await new Promise((resolve) => setTimeout(resolve, Math.max(0, copiedAt + 3_100 - Date.now())));
+  const cacheDir = join(work, ".mapper", "cache", "corpus");
+  // Only the first row (`deno run`) restarts warm: the binary is another build, and the cache of a directory is one
+  // file, which its own first start would replace.
+  {
+    const port = freePort();
+    const child = servers[0]!.restart!(warm, port);
+    const t0 = performance.now();
+    while ((await Array.fromAsync(Deno.readDir(cacheDir)).catch(() => [])).length === 0) {
+      if (performance.now() - t0 > 30_000) throw new Error("no start cache within 30 s");
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    child.kill("SIGTERM");
+    await child.status; // a stop waits for a write under way
+  }
+  const results = new Map<
+    string,
+    { start: number; restart: number; cpu: number; empty: number; edit: number; rss: number }
+  >();
   const samples = servers.map(() => ({
+    restart: [] as number[],
     start: [] as number[],
     cpu: [] as number[],
     empty: [] as number[],
@@ -233,12 +271,21 @@ try {
       samples[i]!.edit.push(full.editMs);
       samples[i]!.rss.push(full.rss);
       samples[i]!.empty.push(none.startMs);
+      if (i === 0) samples[i]!.restart.push((await measure(server, warm, false, true)).startMs);
     }
   }
+  // Once each, last (they edit the restarts' corpus): the first edit after a restart, 0.3 s after it (when the cached
+  // decoded files are still to be read) and 2 s after it (read by then). Each edit leaves a file too new for a stat
+  // to vouch for, so the second restart waits for the 3 s and is primed again.
+  const editAfterRestart = (await measure(servers[0]!, warm, true, true)).editMs;
+  await new Promise((resolve) => setTimeout(resolve, 3_100));
+  await measure(servers[0]!, warm, false, true, 1_500); // writes the cache of the edited corpus
+  const editLaterAfterRestart = (await measure(servers[0]!, warm, true, true, 2_000)).editMs;
   for (const [i, server] of servers.entries()) {
     const s = samples[i]!;
     results.set(server.name, {
       start: median(s.start),
+      restart: s.restart.length > 0 ? median(s.restart) : NaN,
       empty: median(s.empty),
       cpu: median(s.cpu),
       edit: median(s.edit),
@@ -254,9 +301,18 @@ try {
     console.log(
       [
         name,
-        `  start → first 200, ${(size.bytes / 1e6).toFixed(1)} MB corpus: ${r.start.toFixed(0)} ms${
-          name !== refName ? ratio(r.start, ref?.start) : ""
-        }; CPU used by then ${r.cpu.toFixed(0)} ms${name !== refName ? ratio(r.cpu, ref?.cpu) : ""}`,
+        `  ${name === refName ? "start" : "first start (--no-cache)"} → first 200, ${
+          (size.bytes / 1e6).toFixed(1)
+        } MB corpus: ${r.start.toFixed(0)} ms${name !== refName ? ratio(r.start, ref?.start) : ""}; CPU used by then ${
+          r.cpu.toFixed(0)
+        } ms${name !== refName ? ratio(r.cpu, ref?.cpu) : ""}`,
+        ...(Number.isNaN(r.restart) ? [] : [
+          `  restart of the unchanged corpus → first 200 (start cache): ${r.restart.toFixed(0)} ms${
+            ratio(r.restart, ref?.start)
+          }`,
+          `  one-file edit 0.3 s after that restart → new version visible (once): ${editAfterRestart.toFixed(0)} ms`,
+          `  one-file edit 2 s after that restart → new version visible (once): ${editLaterAfterRestart.toFixed(0)} ms`,
+        ]),
         `  start → first 200, empty corpus: ${r.empty.toFixed(0)} ms${
           name !== refName ? ratio(r.empty, ref?.empty) : ""
         }`,

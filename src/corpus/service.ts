@@ -68,7 +68,10 @@ export interface CorpusServiceOptions {
   startCacheHome?: string | undefined;
 }
 
-/** How long after a compile its start cache is written: after the first answers, once a burst of saves has settled. */
+/**
+ * How long after a compile its start cache is written (after the first answers, once a burst of saves has settled),
+ * and after a start from the start cache its decoded files are read.
+ */
 const START_CACHE_DELAY_MS = 1_000;
 
 /** A compiled corpus plus the prebuilt response bytes for it. */
@@ -448,6 +451,8 @@ export class LiveCorpus implements CorpusService {
         // for a recompile, whose version comes after it).
         this.#lastVersion = Math.max(this.#lastVersion, saved.version);
         this.#install(saved, saved.diagnostics, saved.files);
+        // Read them a while after the start (not in its way), so that a first edit costs what any edit costs.
+        this.#timers.setTimeout(() => this.#disposed || this.#unrestore(), START_CACHE_DELAY_MS);
       } else {
         this.#unrestore();
         const { corpus, diagnostics } = await this.loader(this.#dir, this.#loadOptions());
