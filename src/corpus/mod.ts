@@ -75,7 +75,7 @@ export {
   UntrustedCorpusError,
   untrustedReason,
 } from "./find.ts";
-export type { CacheEntry } from "./load.ts";
+export type { CacheEntry, FileStamp } from "./load.ts";
 export type { WalkedFile } from "./_walk.ts";
 export type { DataError, MapperError, PolicyError } from "../errors.ts";
 export type { RawComponent, RawDefinition, RawFile, RawMessage, RawRef, RawRequest, RawView } from "./_decode.ts";
