@@ -101,6 +101,14 @@ const UTF8 = new TextDecoder("utf-8", { fatal: true });
 const ENCODER = new TextEncoder();
 
 /**
+ * The directories whose files a run from source stamps (see {@linkcode buildStamp}): every directory holding a module
+ * that loading or compiling a corpus runs (the extract and route checks are the extension's resolver's), and the root
+ * (`deno.json`, `deno.lock`: the npm packages it runs).
+ */
+export const BUILD_SOURCE_DIRS: readonly URL[] = [".", "../", "../../", "../../assets/extension/"]
+  .map((p) => new URL(p, import.meta.url));
+
+/**
  * What must be equal for a cache to be used beside its key: this build of mapper. A release is its version plus the
  * executable's size and time; a run from source adds the newest modification time of the sources (a developer's edit
  * of the decoder must not be served a stale compile).
@@ -113,10 +121,9 @@ function buildStamp(): string {
   } catch {
     parts.push("?");
   }
-  const here = new URL(".", import.meta.url);
-  if (here.protocol === "file:") {
+  if (import.meta.url.startsWith("file:")) {
     let newest = 0;
-    for (const dir of [here, new URL("../", here), new URL("../../", here)]) {
+    for (const dir of BUILD_SOURCE_DIRS) {
       try {
         for (const e of Deno.readDirSync(dir)) {
           if (!e.isFile || !/\.(ts|js|json|lock)$/.test(e.name)) continue;

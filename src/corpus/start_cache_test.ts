@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { load } from "./load.ts";
 import { LiveCorpus } from "./service.ts";
-import { startCachePath } from "./start_cache.ts";
+import { BUILD_SOURCE_DIRS, startCachePath } from "./start_cache.ts";
 import { type TempCorpus, tempCorpus, waitFor } from "./_testing.ts";
 import type { Timers } from "../watch.ts";
 
@@ -258,4 +258,27 @@ Deno.test("start cache - serves exactly the cold compile; refuses what it cannot
   } finally {
     await Deno.remove(home, { recursive: true });
   }
+});
+
+Deno.test("start cache - the build stamp of a run from source covers every module a load or compile runs", async () => {
+  // The modules a compile runs: the service and what it loads lazily (the parse pool and its workers, the
+  // cross-file and CSS checks, the YAML library). An edit of any of them must make a cache made before it foreign.
+  const entries = ["service.ts", "_crosscheck.ts", "_css.ts", "_parse_pool.ts", "_parse_worker.ts", "_yaml_library.ts"];
+  const stamped = new Set(BUILD_SOURCE_DIRS.map((u) => u.href));
+  const missed = new Set<string>();
+  for (const entry of entries) {
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: ["info", "--json", new URL(entry, import.meta.url).href],
+      stdout: "piped",
+      stderr: "inherit",
+    }).output();
+    assert.ok(out.success, `deno info ${entry}`);
+    const { modules } = JSON.parse(new TextDecoder().decode(out.stdout)) as { modules: { specifier: string }[] };
+    for (const { specifier } of modules) {
+      if (!specifier.startsWith("file:")) continue;
+      const dir = new URL(".", specifier).href;
+      if (!stamped.has(dir)) missed.add(specifier);
+    }
+  }
+  assert.deepEqual([...missed], [], "modules whose edits the build stamp does not see");
 });
