@@ -210,7 +210,7 @@ function readCacheFile(home: string, path: string, key: StartCacheKey): StartCac
     const headerBytes = Number(first.slice(first.lastIndexOf(" ") + 1, -1));
     if (first !== lead(headerBytes)) throw new Error("another format");
     const header = JSON.parse(UTF8.decode(readAt(file, LEAD_BYTES, headerBytes))) as Header;
-    if (header.build !== buildStamp()) throw new Error("another build");
+    if (!wellFormed(header) || header.build !== buildStamp()) throw new Error("another build");
     const k = header.key;
     if (k.dir !== key.dir || k.absDir !== key.absDir || k.site !== key.site || k.validate !== key.validate) {
       throw new Error("another corpus");
@@ -220,6 +220,7 @@ function readCacheFile(home: string, path: string, key: StartCacheKey): StartCac
     if (at + diagnosticsBytes + gzipBytes + bodyBytes + decodedBytes !== info.size) throw new Error("truncated");
     const front = readAt(file, at, diagnosticsBytes + gzipBytes);
     const diagnostics = JSON.parse(UTF8.decode(front.subarray(0, diagnosticsBytes))) as Diagnostic[];
+    if (!Array.isArray(diagnostics)) throw new Error("corrupt");
     const gzip = front.slice(diagnosticsBytes);
     const open = file;
     let body: Uint8Array<ArrayBuffer> | undefined;
@@ -272,6 +273,32 @@ function readCacheFile(home: string, path: string, key: StartCacheKey): StartCac
   } finally {
     file?.close();
   }
+}
+
+/** A count or length: a safe integer, not negative. */
+function isCount(n: unknown): n is number {
+  return Number.isSafeInteger(n) && (n as number) >= 0;
+}
+
+/** A recorded stat number: a number, or `null` where the OS has none. */
+function isStat(n: unknown): boolean {
+  return n === null || typeof n === "number";
+}
+
+/**
+ * Whether a parsed header has every field of the type its use expects: one that does not is a miss like any other
+ * damage (a start must never fail, or serve a version that is not a number, because of its cache).
+ */
+function wellFormed(h: Header): boolean {
+  return typeof h === "object" && h !== null && typeof h.build === "string" && typeof h.key === "object" &&
+    h.key !== null && Array.isArray(h.files) &&
+    h.files.every((f) =>
+      Array.isArray(f) && f.length === 7 && typeof f[0] === "string" && typeof f[1] === "string" && isCount(f[2]) &&
+      isStat(f[3]) && isStat(f[4]) && isStat(f[5]) && typeof f[6] === "number"
+    ) &&
+    Array.isArray(h.walkWarnings) && Array.isArray(h.read) && h.read.every((f) => typeof f === "string") &&
+    isCount(h.version) && isCount(h.views) && isCount(h.components) &&
+    Array.isArray(h.sections) && h.sections.length === 4 && h.sections.every(isCount);
 }
 
 /** Whether a cache file is the user's own, a regular file (not a link) and private. */

@@ -109,6 +109,23 @@ function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
+/** `cache` with its header changed by `edit` (the first line's header length follows). */
+function withHeader(cache: Uint8Array, edit: (header: Record<string, unknown>) => void): Uint8Array {
+  const end = cache.indexOf(0x0a) + 1;
+  const lead = new TextDecoder().decode(cache.subarray(0, end));
+  const headerBytes = Number(/(\d+)\n$/.exec(lead)![1]);
+  const header = JSON.parse(new TextDecoder().decode(cache.subarray(end, end + headerBytes)));
+  edit(header);
+  const bytes = new TextEncoder().encode(JSON.stringify(header));
+  const head = new TextEncoder().encode(lead.replace(/\d+\n$/, `${String(bytes.length).padStart(12, "0")}\n`));
+  const rest = cache.subarray(end + headerBytes);
+  const out = new Uint8Array(head.length + bytes.length + rest.length);
+  out.set(head);
+  out.set(bytes, head.length);
+  out.set(rest, head.length + bytes.length);
+  return out;
+}
+
 /** The corpus's files were written long enough ago for a stat to vouch for them (see `entryUnchanged`). */
 async function settle(): Promise<void> {
   await delay(3_100);
@@ -208,6 +225,20 @@ Deno.test("start cache - serves exactly the cold compile; refuses what it cannot
       } finally {
         await Deno.remove(otherHome, { recursive: true });
       }
+    });
+    await t.step("a cache of this build whose header is malformed is not used", async () => {
+      await refused(() => Deno.writeFile(path, withHeader(good, (h) => h.read = null)));
+      await refused(() => Deno.writeFile(path, withHeader(good, (h) => h.version = "v1")));
+      await refused(() => Deno.writeFile(path, withHeader(good, (h) => h.files = [[1, 2, 3]])));
+      await refused(() =>
+        Deno.writeFile(
+          path,
+          withHeader(good, (h) => {
+            const s = h.sections as number[];
+            h.sections = [s[0], s[1], -1, s[3]! + s[2]! + 1]; // the same total
+          }),
+        )
+      );
     });
     await t.step("the same directory served under another site label is compiled again", async () => {
       const other = await serve(c, home, { site: "elsewhere" });
