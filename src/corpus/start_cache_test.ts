@@ -313,3 +313,43 @@ Deno.test("start cache - the build stamp of a run from source covers every modul
   }
   assert.deepEqual([...missed], [], "modules whose edits the build stamp does not see");
 });
+
+Deno.test("start cache - a restart sees a link retargeted to an older file and a link to a directory added", async () => {
+  // Changes that leave every read file's own stat old: only the walk and the stamps' inode and times tell.
+  await using c = await tempCorpus({ "x.yaml": "memory: [ex]\n", "y.yaml": "memory: [wy]\n" });
+  // The two targets differ only by inode and status-change time: the same size and modification time.
+  for (const name of ["x.yaml", "y.yaml"]) await Deno.utime(join(c.dir, name), 1_600_000_000, 1_600_000_000);
+  await Deno.symlink("x.yaml", join(c.dir, "link.yaml"));
+  await Deno.mkdir(join(c.dir, "elsewhere"));
+  const home = await Deno.makeTempDir();
+  const cold = async () => {
+    const fresh = await Deno.makeTempDir();
+    try {
+      return await serve(c, fresh);
+    } finally {
+      await Deno.remove(fresh, { recursive: true });
+    }
+  };
+  const same = (a: Served, b: Served) =>
+    assert.equal(a.body.replace(/"version":\d+/, ""), b.body.replace(/"version":\d+/, ""));
+  try {
+    await settle();
+    assert.equal((await serve(c, home)).loads, 1);
+    assert.equal((await serve(c, home)).loads, 0, "an unchanged corpus starts from the cache");
+
+    await Deno.remove(join(c.dir, "link.yaml"));
+    await Deno.symlink("y.yaml", join(c.dir, "link.yaml"));
+    const retargeted = await serve(c, home);
+    assert.equal(retargeted.loads, 1, "decoded again");
+    same(retargeted, await cold());
+    assert.equal((await serve(c, home)).loads, 0, "the new cache is used");
+
+    await Deno.symlink("elsewhere", join(c.dir, "dir-link"));
+    const linked = await serve(c, home);
+    assert.equal(linked.loads, 1, "decoded again");
+    assert.deepEqual(linked.diagnostics.diagnostics, (await cold()).diagnostics.diagnostics);
+    assert.ok(JSON.stringify(linked.diagnostics).includes("symlink-dir-skipped"));
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
+});
