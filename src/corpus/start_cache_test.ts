@@ -226,6 +226,18 @@ Deno.test("start cache - serves exactly the cold compile; refuses what it cannot
         await Deno.remove(otherHome, { recursive: true });
       }
     });
+    await t.step("a FIFO or a directory at the cache's path is not opened (no start waits on it)", async () => {
+      await refused(async () => {
+        await Deno.remove(path);
+        await Deno.mkdir(path);
+      });
+      if (Deno.build.os !== "windows") {
+        await refused(async () => {
+          await Deno.remove(path);
+          assert.ok((await new Deno.Command("mkfifo", { args: [path] }).output()).success, "mkfifo");
+        });
+      }
+    });
     await t.step("a cache of this build whose header is malformed is not used", async () => {
       await refused(() => Deno.writeFile(path, withHeader(good, (h) => h.read = null)));
       await refused(() => Deno.writeFile(path, withHeader(good, (h) => h.version = "v1")));
