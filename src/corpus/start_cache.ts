@@ -220,7 +220,7 @@ function readCacheFile(home: string, path: string, key: StartCacheKey): StartCac
     if (at + diagnosticsBytes + gzipBytes + bodyBytes + decodedBytes !== info.size) throw new Error("truncated");
     const front = readAt(file, at, diagnosticsBytes + gzipBytes);
     const diagnostics = JSON.parse(UTF8.decode(front.subarray(0, diagnosticsBytes))) as Diagnostic[];
-    if (!Array.isArray(diagnostics)) throw new Error("corrupt");
+    if (!Array.isArray(diagnostics) || !diagnostics.every(isDiagnostic)) throw new Error("corrupt");
     const gzip = front.slice(diagnosticsBytes);
     const open = file;
     let body: Uint8Array<ArrayBuffer> | undefined;
@@ -285,6 +285,15 @@ function isStat(n: unknown): boolean {
   return n === null || typeof n === "number";
 }
 
+/** Whether a parsed value is a diagnostic as far as it is read (formatted, logged, served). */
+function isDiagnostic(d: Diagnostic): boolean {
+  if (typeof d !== "object" || d === null) return false;
+  const at = d.location;
+  return typeof d.code === "string" && (d.severity === "error" || d.severity === "warning") &&
+    typeof d.message === "string" && typeof at === "object" && at !== null && typeof at.file === "string" &&
+    typeof at.line === "number" && typeof at.column === "number";
+}
+
 /**
  * Whether a parsed header has every field of the type its use expects: one that does not is a miss like any other
  * damage (a start must never fail, or serve a version that is not a number, because of its cache).
@@ -313,7 +322,11 @@ function trusted(info: Deno.FileInfo): boolean {
 export function materialized(cache: LoadCache): LoadCache {
   try {
     for (const entry of cache.entries.values()) {
-      if (!Array.isArray(entry.raw.components) || !Array.isArray(entry.warnings)) throw new Error("corrupt");
+      if (
+        !Array.isArray(entry.raw.components) || !Array.isArray(entry.warnings) || !entry.warnings.every(isDiagnostic)
+      ) {
+        throw new Error("corrupt");
+      }
     }
     return cache;
   } catch {

@@ -109,16 +109,44 @@ function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-/** `cache` with its header changed by `edit` (the first line's header length follows). */
-function withHeader(cache: Uint8Array, edit: (header: Record<string, unknown>) => void): Uint8Array {
+/**
+ * `cache` with its header changed by `edit` and, given `diagnostics`, that diagnostics section instead, and its decoded
+ * files changed by `decoded` (the first line's header length and the section lengths follow).
+ */
+function withHeader(
+  cache: Uint8Array,
+  edit: (header: Record<string, unknown>) => void,
+  diagnostics?: string,
+  decoded?: (files: [unknown, unknown[]][]) => void,
+): Uint8Array {
   const end = cache.indexOf(0x0a) + 1;
   const lead = new TextDecoder().decode(cache.subarray(0, end));
   const headerBytes = Number(/(\d+)\n$/.exec(lead)![1]);
   const header = JSON.parse(new TextDecoder().decode(cache.subarray(end, end + headerBytes)));
+  const sections = header.sections as number[];
+  let rest = cache.subarray(end + headerBytes);
+  if (diagnostics !== undefined) {
+    const bytes = new TextEncoder().encode(diagnostics);
+    const after = rest.subarray(sections[0]);
+    rest = new Uint8Array(bytes.length + after.length);
+    rest.set(bytes);
+    rest.set(after, bytes.length);
+    sections[0] = bytes.length;
+  }
+  if (decoded) {
+    const at = rest.length - sections[3]!;
+    const files = JSON.parse(new TextDecoder().decode(rest.subarray(at)));
+    decoded(files);
+    const bytes = new TextEncoder().encode(JSON.stringify(files));
+    const before = rest.subarray(0, at);
+    rest = new Uint8Array(before.length + bytes.length);
+    rest.set(before);
+    rest.set(bytes, before.length);
+    sections[3] = bytes.length;
+  }
   edit(header);
   const bytes = new TextEncoder().encode(JSON.stringify(header));
   const head = new TextEncoder().encode(lead.replace(/\d+\n$/, `${String(bytes.length).padStart(12, "0")}\n`));
-  const rest = cache.subarray(end + headerBytes);
   const out = new Uint8Array(head.length + bytes.length + rest.length);
   out.set(head);
   out.set(bytes, head.length);
@@ -242,6 +270,8 @@ Deno.test("start cache - serves exactly the cold compile; refuses what it cannot
       await refused(() => Deno.writeFile(path, withHeader(good, (h) => h.read = null)));
       await refused(() => Deno.writeFile(path, withHeader(good, (h) => h.version = "v1")));
       await refused(() => Deno.writeFile(path, withHeader(good, (h) => h.files = [[1, 2, 3]])));
+      await refused(() => Deno.writeFile(path, withHeader(good, () => {}, "[null]")));
+      await refused(() => Deno.writeFile(path, withHeader(good, () => {}, '[{"code":"x","location":{}}]')));
       await refused(() =>
         Deno.writeFile(
           path,
@@ -288,6 +318,18 @@ Deno.test("start cache - serves exactly the cold compile; refuses what it cannot
         await c.write("nested/b.yaml", FILES["nested/b.yaml"]);
       },
     );
+    await t.step("a decoded file's malformed warnings are not reused when another file changed", async () => {
+      await Deno.writeFile(path, withHeader(good, () => {}, undefined, (files) => files[0]![1] = [null]));
+      await c.write("nested/b.yaml", "memory: [bravo, delta]\n");
+      try {
+        const again = await serve(c, home);
+        assert.equal(again.loads, 1);
+        assert.deepEqual((again.wire as { memory: string[] }).memory, ["alpha", "bravo", "delta"]);
+        assert.deepEqual(again.diagnostics.diagnostics, cold.diagnostics.diagnostics);
+      } finally {
+        await c.write("nested/b.yaml", FILES["nested/b.yaml"]);
+      }
+    });
     await t.step("a file rewritten with its size and modification time put back is decoded again", async () => {
       await Deno.writeFile(path, good);
       const file = join(c.dir, "a.yaml");
