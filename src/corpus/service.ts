@@ -10,7 +10,7 @@ import { basename, relative, resolve, sep as SEP } from "../path.ts";
 import { chooseEncoding, ifNoneMatchHits } from "../http_cache.ts";
 import { compile } from "./compile.ts";
 import { CorpusLoadError, type Diagnostic, formatDiagnostic, toEnvelopeDiagnostic } from "./diagnostic.ts";
-import { asParseErrors, load, LoadCache, type LoadOptions, unchangedSince } from "./load.ts";
+import { asParseErrors, load, LoadCache, type LoadOptions, type LoadResult, unchangedSince } from "./load.ts";
 import {
   materialized,
   readStartCache,
@@ -383,6 +383,8 @@ export class LiveCorpus implements CorpusService {
   #opened: StartCache | undefined;
   /** The load cache came from the start cache and its decoded files are not yet parsed (the first compile does). */
   #restored = false;
+  /** The load cache holds decoded files from the start cache (see `#load`). */
+  #seeded = false;
   /** Writes the start cache of the last compile, a while after it (see `#saveLater`). */
   #saveTimer: unknown;
   /** Relevant paths the watcher reported since the last compile started: only these are read again. */
@@ -426,6 +428,7 @@ export class LiveCorpus implements CorpusService {
     if (saved) {
       this.#cache = saved.cache;
       this.#restored = true;
+      this.#seeded = true;
     }
     if (this.options.watch !== false) {
       this.#watch = await watchTree({
@@ -455,7 +458,7 @@ export class LiveCorpus implements CorpusService {
         this.#timers.setTimeout(() => this.#disposed || this.#unrestore(), START_CACHE_DELAY_MS);
       } else {
         this.#unrestore();
-        const { corpus, diagnostics } = await this.loader(this.#dir, this.#loadOptions());
+        const { corpus, diagnostics } = await this.#load();
         const loaded = this.#loaded();
         this.#install(compile(corpus, { site: this.options.site, version: this.#mint() }), diagnostics, corpus.files);
         this.#saveLater(loaded);
@@ -486,6 +489,22 @@ export class LiveCorpus implements CorpusService {
     if (!this.#restored) return;
     this.#restored = false;
     this.#cache = materialized(this.#cache);
+  }
+
+  /**
+   * Loads the corpus with the load cache. One seeded from the start cache whose decoded files break the load (damage
+   * no check saw: anything but a problem of the corpus) is dropped and the load run again on an empty one, as a cold
+   * start would: the cache is an optimisation, never a reason to fail.
+   */
+  async #load(changed?: Iterable<string>): Promise<LoadResult> {
+    try {
+      return await this.loader(this.#dir, this.#loadOptions(changed));
+    } catch (err: unknown) {
+      if (!this.#seeded || err instanceof CorpusLoadError) throw err;
+      this.#seeded = false;
+      this.#cache = new LoadCache();
+      return await this.loader(this.#dir, this.#loadOptions());
+    }
   }
 
   /** The load cache as the load that just ended left it (the next load replaces its maps, never changes them). */
@@ -637,7 +656,7 @@ export class LiveCorpus implements CorpusService {
       // A safety net for a missed event: a directory replaced since the watch was armed gets a fresh watch, and
       // everything in it is checked.
       const replaced = await this.#watch?.recheck();
-      const { corpus, diagnostics } = await this.loader(this.#dir, this.#loadOptions(replaced ? undefined : changed));
+      const { corpus, diagnostics } = await this.#load(replaced ? undefined : changed);
       // The version is minted when the attempt is published.
       const wire = compile(corpus, { site: this.options.site, version: 0 });
       return { wire, diagnostics, files: corpus.files, loaded: this.#loaded() };

@@ -288,6 +288,34 @@ Deno.test("start cache - serves exactly the cold compile; refuses what it cannot
       assert.equal((other.wire as { site: string }).site, "elsewhere");
       await Deno.writeFile(path, good);
     });
+    await t.step("a decoded file that breaks the first recompile is dropped: it decodes every file", async () => {
+      const damaged = (files: [unknown, unknown[]][]) =>
+        (files[0]![0] as { components: unknown[] }).components = [null];
+      await Deno.writeFile(path, withHeader(good, () => {}, undefined, damaged));
+      const clock = manualTimers();
+      let loads = 0;
+      const loader: typeof load = (dir, o) => (loads++, load(dir, o));
+      await using service = new LiveCorpus(
+        { dir: c.dir, site: "site", log: () => {}, startCacheHome: home },
+        loader,
+        clock.timers,
+      );
+      await service.start();
+      assert.equal(loads, 0, "served from the cache");
+      const next = service.nextVersion();
+      await c.write("nested/c.yaml", "memory: [charlie]\n"); // a new file: the files already read keep their stamps
+      try {
+        await waitFor("the recompile to be scheduled", () => clock.scheduled.size > 0);
+        for (let tries = 0;; tries++) {
+          assert.ok(tries < 250, "a recompile within 5 s");
+          clock.fire();
+          if (await Promise.race([next.then(() => true), delay(20).then(() => false)])) break;
+        }
+        assert.deepEqual(((await next).wire as { memory: string[] }).memory, ["alpha", "bravo", "charlie"]);
+      } finally {
+        await Deno.remove(join(c.dir, "nested", "c.yaml"));
+      }
+    });
     await t.step(
       "unreadable decoded files: served from the cache, and the first recompile decodes every file",
       async () => {
@@ -318,14 +346,21 @@ Deno.test("start cache - serves exactly the cold compile; refuses what it cannot
         await c.write("nested/b.yaml", FILES["nested/b.yaml"]);
       },
     );
-    await t.step("a decoded file's malformed warnings are not reused when another file changed", async () => {
-      await Deno.writeFile(path, withHeader(good, () => {}, undefined, (files) => files[0]![1] = [null]));
+    await t.step("a decoded file's malformed form or warnings are not reused when another file changed", async () => {
       await c.write("nested/b.yaml", "memory: [bravo, delta]\n");
       try {
-        const again = await serve(c, home);
-        assert.equal(again.loads, 1);
-        assert.deepEqual((again.wire as { memory: string[] }).memory, ["alpha", "bravo", "delta"]);
-        assert.deepEqual(again.diagnostics.diagnostics, cold.diagnostics.diagnostics);
+        for (
+          const damage of [
+            (files: [unknown, unknown[]][]) => files[0]![1] = [null],
+            (files: [unknown, unknown[]][]) => (files[0]![0] as { components: unknown[] }).components = [null],
+          ]
+        ) {
+          await Deno.writeFile(path, withHeader(good, () => {}, undefined, damage));
+          const again = await serve(c, home);
+          assert.ok(again.loads >= 1, "decoded again (a load the damage broke runs again on an empty cache)");
+          assert.deepEqual((again.wire as { memory: string[] }).memory, ["alpha", "bravo", "delta"]);
+          assert.deepEqual(again.diagnostics.diagnostics, cold.diagnostics.diagnostics);
+        }
       } finally {
         await c.write("nested/b.yaml", FILES["nested/b.yaml"]);
       }
