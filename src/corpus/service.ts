@@ -331,8 +331,9 @@ export function respond(request: Request, snap: Built, diag?: BuiltDiagnostics):
     return new Response(null, { status: 304, headers });
   }
   if (isCorpus && !useGzip && method !== "HEAD") {
-    // The JSON text as it is: the runtime encodes it as it writes it out and sends its length (encoding it here
-    // first, into bytes the runtime then copies, costs a large corpus's first answer several milliseconds more).
+    // The JSON as the snapshot has it: a compiled corpus's text, which the runtime encodes as it writes it out and
+    // sends its length (encoding it here first, into bytes the runtime then copies, costs a large corpus's first
+    // answer several milliseconds more); a cached corpus's bytes as they were read.
     return new Response(snap.plain(), { status: 200, headers });
   }
   const body = isCorpus
