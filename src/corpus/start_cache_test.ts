@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { load } from "./load.ts";
-import { LiveCorpus } from "./service.ts";
+import { type CorpusSnapshot, LiveCorpus } from "./service.ts";
 import { BUILD_SOURCE_DIRS, startCachePath } from "./start_cache.ts";
 import { type TempCorpus, tempCorpus, waitFor } from "./_testing.ts";
 import type { Timers } from "../watch.ts";
@@ -154,6 +154,38 @@ function withHeader(
   return out;
 }
 
+/**
+ * Starts a service on `c` that must serve the start cache under `home` (`body`, when given) without decoding a file,
+ * makes `change`, and returns the snapshot of the recompile it causes.
+ */
+async function warmThenRecompiled(
+  c: TempCorpus,
+  home: string,
+  change: () => Promise<void>,
+  body?: string,
+): Promise<CorpusSnapshot> {
+  const clock = manualTimers();
+  let loads = 0;
+  const loader: typeof load = (dir, o) => (loads++, load(dir, o));
+  await using service = new LiveCorpus(
+    { dir: c.dir, site: "site", log: () => {}, startCacheHome: home },
+    loader,
+    clock.timers,
+  );
+  await service.start();
+  assert.equal(loads, 0, "served from the cache");
+  if (body !== undefined) assert.equal(await (answer(service, "/mapper")).text(), body);
+  const next = service.nextVersion();
+  await change();
+  await waitFor("the recompile to be scheduled", () => clock.scheduled.size > 0);
+  for (let tries = 0;; tries++) {
+    assert.ok(tries < 250, "a recompile within 5 s");
+    clock.fire();
+    if (await Promise.race([next.then(() => true), delay(20).then(() => false)])) break;
+  }
+  return await next;
+}
+
 /** The corpus's files were written long enough ago for a stat to vouch for them (see `entryUnchanged`). */
 async function settle(): Promise<void> {
   await delay(3_100);
@@ -292,26 +324,10 @@ Deno.test("start cache - serves exactly the cold compile; refuses what it cannot
       const damaged = (files: [unknown, unknown[]][]) =>
         (files[0]![0] as { components: unknown[] }).components = [null];
       await Deno.writeFile(path, withHeader(good, () => {}, undefined, damaged));
-      const clock = manualTimers();
-      let loads = 0;
-      const loader: typeof load = (dir, o) => (loads++, load(dir, o));
-      await using service = new LiveCorpus(
-        { dir: c.dir, site: "site", log: () => {}, startCacheHome: home },
-        loader,
-        clock.timers,
-      );
-      await service.start();
-      assert.equal(loads, 0, "served from the cache");
-      const next = service.nextVersion();
-      await c.write("nested/c.yaml", "memory: [charlie]\n"); // a new file: the files already read keep their stamps
       try {
-        await waitFor("the recompile to be scheduled", () => clock.scheduled.size > 0);
-        for (let tries = 0;; tries++) {
-          assert.ok(tries < 250, "a recompile within 5 s");
-          clock.fire();
-          if (await Promise.race([next.then(() => true), delay(20).then(() => false)])) break;
-        }
-        assert.deepEqual(((await next).wire as { memory: string[] }).memory, ["alpha", "bravo", "charlie"]);
+        // A new file: the files already read keep their stamps.
+        const snap = await warmThenRecompiled(c, home, () => c.write("nested/c.yaml", "memory: [charlie]\n"));
+        assert.deepEqual((snap.wire as { memory: string[] }).memory, ["alpha", "bravo", "charlie"]);
       } finally {
         await Deno.remove(join(c.dir, "nested", "c.yaml"));
       }
@@ -322,25 +338,12 @@ Deno.test("start cache - serves exactly the cold compile; refuses what it cannot
         const broken = new Uint8Array(good);
         broken.fill(0x20, broken.length - 40); // the end of the decoded files' section
         await Deno.writeFile(path, broken);
-        const clock = manualTimers();
-        let loads = 0;
-        const loader: typeof load = (dir, o) => (loads++, load(dir, o));
-        await using service = new LiveCorpus(
-          { dir: c.dir, site: "site", log: () => {}, startCacheHome: home },
-          loader,
-          clock.timers,
+        const snap = await warmThenRecompiled(
+          c,
+          home,
+          () => c.write("nested/b.yaml", "memory: [bravo, charlie]\n"),
+          cold.body,
         );
-        await service.start();
-        assert.equal(loads, 0);
-        assert.equal(await (answer(service, "/mapper")).text(), cold.body);
-        const next = service.nextVersion();
-        await c.write("nested/b.yaml", "memory: [bravo, charlie]\n");
-        await waitFor("the recompile to be scheduled", () => clock.scheduled.size > 0);
-        for (;;) {
-          clock.fire();
-          if (await Promise.race([next.then(() => true), delay(20).then(() => false)])) break;
-        }
-        const snap = await next;
         assert.ok(snap.version > cold.version, "a recompile's version comes after the cached one");
         assert.deepEqual((snap.wire as { memory: string[] }).memory, ["alpha", "bravo", "charlie"]);
         await c.write("nested/b.yaml", FILES["nested/b.yaml"]);
