@@ -423,14 +423,6 @@ export class LiveCorpus implements CorpusService {
     // (a compile never starts before this one has ended).
     let loaded!: () => void;
     this.#started = new Promise((resolve) => (loaded = resolve));
-    const home = this.options.startCacheHome;
-    const saved = home === undefined ? undefined : await readStartCache(home, this.#startCacheKey());
-    this.#opened = saved;
-    if (saved) {
-      this.#cache = saved.cache;
-      this.#restored = true;
-      this.#seeded = true;
-    }
     if (this.options.watch !== false) {
       this.#watch = await watchTree({
         dir: this.#absDir,
@@ -448,6 +440,15 @@ export class LiveCorpus implements CorpusService {
         signature: () => treeSignature(this.#dir),
         pollIntervalMs: this.options.pollIntervalMs,
       });
+    }
+    // Opened once the watch is armed: a watch that cannot start leaves no file open.
+    const home = this.options.startCacheHome;
+    const saved = home === undefined ? undefined : await readStartCache(home, this.#startCacheKey());
+    this.#opened = saved;
+    if (saved) {
+      this.#cache = saved.cache;
+      this.#restored = true;
+      this.#seeded = true;
     }
     try {
       if (saved && unchangedSince(this.#dir, saved.cache)) {

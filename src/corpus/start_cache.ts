@@ -208,7 +208,7 @@ function readCacheFile(home: string, path: string, key: StartCacheKey): StartCac
     if (!trusted(info) || info.ino !== before.ino || info.size > MAX_BYTES) throw new Error("untrusted");
     const first = new TextDecoder().decode(readAt(file, 0, LEAD_BYTES));
     const headerBytes = Number(first.slice(first.lastIndexOf(" ") + 1, -1));
-    if (first !== lead(headerBytes)) throw new Error("another format");
+    if (first !== lead(headerBytes) || LEAD_BYTES + headerBytes > info.size) throw new Error("another format");
     const header = JSON.parse(UTF8.decode(readAt(file, LEAD_BYTES, headerBytes))) as Header;
     if (!wellFormed(header) || header.build !== buildStamp()) throw new Error("another build");
     const k = header.key;
