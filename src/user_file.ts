@@ -60,29 +60,66 @@ function randomSuffix(): string {
   return crypto.getRandomValues(new Uint8Array(6)).reduce((s, b) => s + b.toString(16).padStart(2, "0"), "");
 }
 
+/** Size of the buffer {@linkcode writeChunks} fills before each write. */
+const WRITE_BUFFER_BYTES = 64 * 1024;
+
 /**
- * Writes `data` to `path` (see the module documentation). `shown` names it in messages (default `path`). Returns
- * `false` only when `createOnly` found something at the path (nothing written), else `true`. Throws
- * {@linkcode FileError} naming the file and why.
+ * Writes `chunks` in turn to `file`, texts encoded and small parts copied into one reused buffer: a large file made of
+ * many parts is never one large buffer (allocating and filling one holds the event loop far longer than writing as it
+ * goes).
+ */
+async function writeChunks(file: Deno.FsFile, chunks: Iterable<Uint8Array | string>): Promise<void> {
+  const buffer = new Uint8Array(WRITE_BUFFER_BYTES);
+  const encoder = new TextEncoder();
+  let fill = 0;
+  const writeAll = async (bytes: Uint8Array) => {
+    for (let at = 0; at < bytes.length;) at += await file.write(bytes.subarray(at));
+  };
+  const flush = async () => {
+    await writeAll(buffer.subarray(0, fill));
+    fill = 0;
+  };
+  for (const chunk of chunks) {
+    if (typeof chunk !== "string") {
+      if (chunk.length > buffer.length - fill) await flush();
+      if (chunk.length > buffer.length) await writeAll(chunk);
+      else (buffer.set(chunk, fill), fill += chunk.length);
+      continue;
+    }
+    let rest = chunk;
+    for (;;) {
+      const { read, written } = encoder.encodeInto(rest, buffer.subarray(fill));
+      fill += written;
+      if (read === rest.length) break;
+      rest = rest.slice(read);
+      await flush();
+    }
+    if (fill === buffer.length) await flush();
+  }
+  await flush();
+}
+
+/**
+ * Writes `data` to `path` (see the module documentation): bytes, a text, or parts written in turn. `shown` names it
+ * in messages (default `path`). Returns `false` only when `createOnly` found something at the path (nothing written),
+ * else `true`. Throws {@linkcode FileError} naming the file and why.
  */
 export async function writeUserFile(
   path: string,
-  data: Uint8Array | string,
+  data: Uint8Array | string | Iterable<Uint8Array | string>,
   shown: string = path,
   options: UserFileOptions = {},
 ): Promise<boolean> {
   const name = escapeControls(shown);
   const hint = options.hint ?? "give a file path in an existing directory you can write to";
   const before = options.createOnly ? undefined : await existing(path, name);
-  const bytes = typeof data === "string" ? new TextEncoder().encode(data) : data;
   const temp = join(dirname(path), `.${basename(path)}.mapper-${randomSuffix()}.tmp`);
   let mode = options.mode ?? PRIVATE_FILE_MODE;
   if (typeof before === "object" && before.mode !== null && !options.forceMode) mode = before.mode;
   try {
     {
       await using file = await Deno.open(temp, { write: true, createNew: true, mode: PRIVATE_FILE_MODE });
-      let written = 0;
-      while (written < bytes.length) written += await file.write(bytes.subarray(written));
+      await writeChunks(file, typeof data === "string" || data instanceof Uint8Array ? [data] : data);
       await file.syncData();
     }
     // Exactly this mode (the one given at creation is narrowed by the umask); no-op where modes do not exist.

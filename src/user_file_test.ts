@@ -31,6 +31,30 @@ Deno.test("user file - a new file is written whole, mode 0600, nothing left besi
   });
 });
 
+Deno.test("user file - parts are written in turn: texts across the write buffer, multi-byte characters, bytes", async () => {
+  await inTemp(async (dir) => {
+    const path = join(dir, "parts.bin");
+    // Texts that end mid-buffer and cross its 64 KiB edge with 2-, 3- and 4-byte characters; bytes larger than it, and
+    // small bytes copied into it.
+    const parts: (string | Uint8Array)[] = [
+      "a".repeat(65_535),
+      "é€😀".repeat(30_000),
+      new Uint8Array(200_000).map((_, i) => i % 251),
+      new Uint8Array([1, 2, 3]),
+      "é",
+      new Uint8Array(65_530).fill(7),
+      "",
+      "end",
+    ];
+    await writeUserFile(path, parts);
+    const encoder = new TextEncoder();
+    const expected = parts.map((p) => typeof p === "string" ? encoder.encode(p) : p);
+    const whole = new Uint8Array(expected.reduce((n, p) => n + p.length, 0));
+    expected.reduce((at, p) => (whole.set(p, at), at + p.length), 0);
+    assert.deepEqual(await Deno.readFile(path), whole);
+  });
+});
+
 Deno.test("user file - an existing file is replaced and keeps its own mode", async () => {
   await inTemp(async (dir) => {
     const path = join(dir, "out.json");

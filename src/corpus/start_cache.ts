@@ -335,6 +335,13 @@ export function materialized(cache: LoadCache): LoadCache {
 }
 
 /**
+ * Each decoded file's section bytes, kept while the file is (a decoded file and its warnings never change): a write
+ * after a recompile encodes only the files parsed since the last one, not the whole corpus again.
+ */
+const DECODED_JSON = new WeakMap<RawFile, Uint8Array>();
+const COMMA = new TextEncoder().encode(",");
+
+/**
  * Writes the cache of a successful compile; resolves to whether it was written. Never throws: a cache that cannot be
  * written (read-only home, another user's directory) only means the next start decodes everything.
  */
@@ -347,15 +354,20 @@ export async function writeStartCache(
     const walk = record.cache.walk;
     if (!walk || walk.dir !== key.dir) return false;
     const files: Header["files"] = [];
-    const decoded: [RawFile, Diagnostic[]][] = [];
+    // The decoded files' section: one JSON array, its parts written in turn, never one large buffer.
+    const entries: Uint8Array[] = [ENCODER.encode("[")];
     for (const f of walk.files) {
       const e = record.cache.entries.get(f.path);
       if (!e || e.validated !== key.validate) return false;
       files.push([f.path, f.relative, e.size, e.mtime ?? null, e.ctime ?? null, e.ino ?? null, e.checkedAt]);
-      decoded.push([e.raw, e.warnings]);
+      let json = DECODED_JSON.get(e.raw);
+      if (json === undefined) DECODED_JSON.set(e.raw, json = ENCODER.encode(JSON.stringify([e.raw, e.warnings])));
+      if (entries.length > 1) entries.push(COMMA);
+      entries.push(json);
     }
+    entries.push(ENCODER.encode("]"));
+    const entriesBytes = entries.reduce((n, p) => n + p.length, 0);
     const diagnostics = ENCODER.encode(JSON.stringify(record.diagnostics));
-    const entries = ENCODER.encode(JSON.stringify(decoded));
     const header = ENCODER.encode(JSON.stringify(
       {
         build: buildStamp(),
@@ -366,17 +378,15 @@ export async function writeStartCache(
         version: record.version,
         views: record.views,
         components: record.components,
-        sections: [diagnostics.length, record.gzip.length, record.body.length, entries.length],
+        sections: [diagnostics.length, record.gzip.length, record.body.length, entriesBytes],
       } satisfies Header,
     ));
-    const parts = [ENCODER.encode(lead(header.length)), header, diagnostics, record.gzip, record.body, entries];
-    const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-    parts.reduce((at, p) => (out.set(p, at), at + p.length), 0);
     const dirs = cacheDirs(home);
     await Deno.mkdir(dirs.at(-1)!, { recursive: true, mode: 0o700 });
     if (!dirs.every(privateDir)) return false;
     const path = await startCachePath(home, key.absDir);
-    await writeUserFile(path, out, path, { forceMode: true });
+    const parts = [ENCODER.encode(lead(header.length)), header, diagnostics, record.gzip, record.body, ...entries];
+    await writeUserFile(path, parts, path, { forceMode: true });
     return true;
   } catch {
     return false;
