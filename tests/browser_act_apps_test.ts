@@ -3,8 +3,8 @@
  * component is the element the page author wrote, e.g. `sl-input[name=fullName]`): Shoelace web components whose
  * controls live in open shadow roots, and a Tom Select form whose dropdown comes over the Save button. Each step
  * would have printed success for something that did not happen before the host delegation and the hit-target
- * check at the moment of the press. Material Web: a text field drawn transparent until focused, a checkbox whose input is
- * transparent over its drawn box, radios and tabs whose role and state live in their `ElementInternals`.
+ * check at the moment of the press. Material Web: a text field drawn transparent until focused, a checkbox whose
+ * input is transparent over its drawn box, radios and tabs whose role and state live in their `ElementInternals`.
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
