@@ -374,7 +374,12 @@ function hostileSite(): AsyncDisposable & { origin: string } {
     if (path === "/") {
       return page(
         "A B",
-        `<a href="/ab">Next</a> <button data-testid="say: &quot;hi&quot; # \\ - *x">Go</button>`,
+        `<a href="/ab">Next</a> <button data-testid="say: &quot;hi&quot; # \\ - *x">Go</button>` +
+          `<button id="1st">One</button><button id="dup">Dup</button><button id="dup">Dup</button>` +
+          `<button data-testid="a]b&quot;c'd\\e&#10;f">Odd</button><x-stars></x-stars>` +
+          `<iframe srcdoc="<button>Inside</button>"></iframe><script>customElements.define("x-stars", ` +
+          `class extends HTMLElement { connectedCallback() { this.attachShadow({ mode: "open" }).innerHTML = ` +
+          `"<button class=star>1</button><button class=star>2</button>"; } });</script>`,
       );
     }
     if (path === "/ab") {
@@ -409,6 +414,21 @@ Deno.test({
         assert.equal(text, r.yaml);
         const doc = parseYaml(text) as { views: Array<{ name: string; components: unknown[] }> };
         assert.equal(doc.views[0]!.name, name, text);
+        // Every selector reads back as drafted and matches live exactly what the draft says it names.
+        const read: string[] = [];
+        const walk = (list: unknown) => {
+          for (const c of (list ?? []) as Array<{ selector: string; children?: unknown }>) {
+            read.push(c.selector);
+            walk(c.children);
+          }
+        };
+        walk(doc.views[0]!.components);
+        assert.deepEqual(read, r.components.map((c) => c.written));
+        for (const c of r.components) {
+          assert.equal(c.live, c.intended, `${c.name} ${c.selector}`);
+          assert.equal(c.claimed, c.intended, `${c.name} claimed`);
+          assert.equal(await probeCount(s, c.selector), c.intended, `probe ${c.selector}`);
+        }
         const v = await s.run(["validate"]);
         assert.equal(v.code, 0, `${v.stdout}\n${v.stderr}`);
         await Deno.remove(join(s.cwd, file));
