@@ -53,3 +53,15 @@ export function firstOfEachAsSubprocess(
     return spawn(args);
   };
 }
+
+/**
+ * A copy of a test session whose `run` is {@linkcode firstOfEachAsSubprocess} over the session's own: for helpers
+ * that take the session. The original still owns the session (dispose that one, not the copy).
+ */
+export function inProcessAfterFirst<
+  S extends { run(args: string[]): Promise<CliResult>; cwd: string; env: Record<string, string> },
+>(
+  s: S,
+): S {
+  return { ...s, run: firstOfEachAsSubprocess((args) => s.run(args), { cwd: s.cwd, env: s.env }) };
+}

@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { startSite } from "./site/server.ts";
 import { APP_PAGES, startApps } from "./apps/server.ts";
 import { skipBrowserTests, startSession, type TestSession } from "./site/harness.ts";
-import { firstOfEachAsSubprocess } from "./_in_process.ts";
+import { inProcessAfterFirst } from "./_in_process.ts";
 
 const GENERATED = /(^|[\s.[])(css-|sc-|jsx-|svelte-)|\d{4,}/;
 
@@ -163,10 +163,7 @@ Deno.test({
     await using apps = await startApps();
     await using session = await startSession(["--url", `${site.origin}/shop/?consent=1`]);
     // A dozen commands per page: each command's first call runs as a user starts it, its later calls in process.
-    const s: TestSession = {
-      ...session,
-      run: firstOfEachAsSubprocess(session.run, { cwd: session.cwd, env: session.env }),
-    };
+    const s = inProcessAfterFirst(session);
     const pages: Array<[string, string, string]> = [
       ["catalog", `${site.origin}/shop/?consent=1`, "article.product-card"],
       ["product", `${site.origin}/shop/product/2`, "input[name=quantity]"],
