@@ -47,10 +47,32 @@ export function firstOfEachAsSubprocess(
 ): (args: string[]) => Promise<CliResult> {
   const spawned = new Set<string>();
   return (args) => {
-    const command = args[0] === "browser" ? args.slice(0, 2).join(" ") : args[0] ?? "";
+    const command = commandOf(args);
     if (spawned.has(command)) return runInProcess(args, options);
     spawned.add(command);
     return spawn(args);
+  };
+}
+
+/** The command of a call, as the runners here count them: `browser <action>` is a command of its own. */
+function commandOf(args: readonly string[]): string {
+  return args[0] === "browser" ? args.slice(0, 2).join(" ") : args[0] ?? "";
+}
+
+/**
+ * A runner for a file's cases in several folders: each command's first call of the file runs as a subprocess
+ * (`runMapper`), its later calls in this process, each with the options it is given.
+ */
+export function firstOfEachCommand(): (
+  args: readonly string[],
+  options?: Pick<RunOptions, "cwd" | "env">,
+) => Promise<CliResult> {
+  const spawned = new Set<string>();
+  return (args, options = {}) => {
+    const command = commandOf(args);
+    if (spawned.has(command)) return runInProcess(args, options);
+    spawned.add(command);
+    return runMapper(args, options);
   };
 }
 
