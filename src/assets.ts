@@ -1,13 +1,13 @@
 /**
  * Every bundled asset, embedded through text imports so `deno run`, the tests and `deno compile` see the same
- * bytes. This is the only module that knows where assets live; a test proves every file under `assets/` is listed
- * here.
+ * bytes. This is the only module that knows where assets live (the extension manifest, which `serve-mapper` reads
+ * alone, is embedded by `extension_manifest.ts`); a test proves every file under `assets/` is listed here.
  *
  * @module
  */
+import { EXTENSION_MANIFEST } from "./extension_manifest.ts";
 import skillAuthoring from "../assets/skills/mapper-authoring/SKILL.md" with { type: "text" };
 import skillBrowser from "../assets/skills/mapper-browser/SKILL.md" with { type: "text" };
-import extensionManifest from "../assets/extension/manifest.json" with { type: "text" };
 import extensionBackgroundJs from "../assets/extension/background.js" with { type: "text" };
 import extensionContentJs from "../assets/extension/content.js" with { type: "text" };
 import extensionCoreJs from "../assets/extension/core.js" with { type: "text" };
@@ -47,7 +47,7 @@ export const ASSETS: Readonly<Record<string, string>> = Object.freeze({
   "gallery/entries/demo-shop/.mapper/shared.yaml": galleryShopShared,
   "skills/mapper-authoring/SKILL.md": skillAuthoring,
   "skills/mapper-browser/SKILL.md": skillBrowser,
-  "extension/manifest.json": extensionManifest,
+  "extension/manifest.json": EXTENSION_MANIFEST,
   "extension/background.js": extensionBackgroundJs,
   "extension/content.js": extensionContentJs,
   "extension/core.js": extensionCoreJs,

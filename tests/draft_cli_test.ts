@@ -8,6 +8,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
+import { parse as parseYaml } from "yaml";
 import { startSite } from "./site/server.ts";
 import { APP_PAGES, startApps } from "./apps/server.ts";
 import { skipBrowserTests, startSession, type TestSession } from "./site/harness.ts";
@@ -362,6 +363,99 @@ Deno.test({
       const json = JSON.parse((await ok(s, ["draft", "--out", "json.yaml", "--json"])).stdout) as DraftJson;
       assert.equal(json.written, "json.yaml");
       assert.equal(await Deno.readTextFile(join(s.cwd, "json.yaml")), json.yaml);
+    });
+  },
+});
+
+/** Pages whose text is hostile to YAML and to file names: one whose h1 folds to `AB`, one to `Ab`. */
+function hostileSite(): AsyncDisposable & { origin: string } {
+  const page = (title: string, body: string) =>
+    new Response(
+      `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title></head><body>` +
+        `<main><h1>${title}</h1>${body}</main></body></html>`,
+      { headers: { "content-type": "text/html; charset=utf-8" } },
+    );
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, (req) => {
+    const path = new URL(req.url).pathname;
+    if (path === "/") {
+      return page(
+        "A B",
+        `<a href="/ab">Next</a> <button data-testid="say: &quot;hi&quot; # \\ - *x">Go</button>` +
+          `<button id="1st">One</button><button id="dup">Dup</button><button id="dup">Dup</button>` +
+          `<button data-testid="a]b&quot;c'd\\e&#10;f">Odd</button><x-stars></x-stars>` +
+          `<iframe srcdoc="<button>Inside</button>"></iframe><script>customElements.define("x-stars", ` +
+          `class extends HTMLElement { connectedCallback() { this.attachShadow({ mode: "open" }).innerHTML = ` +
+          `"<button class=star>1</button><button class=star>2</button>"; } });</script>`,
+      );
+    }
+    if (path === "/ab") {
+      return page("AB", `<form aria-label="Find"><input name="q" aria-label="Query"><button>Find</button></form>`);
+    }
+    return new Response("gone", { status: 404 });
+  });
+  return {
+    origin: `http://127.0.0.1:${server.addr.port}`,
+    async [Symbol.asyncDispose]() {
+      await server.shutdown();
+    },
+  };
+}
+
+Deno.test({
+  name: "draft - hostile names: the file reads back as printed, no view overwrites another's file",
+  ignore: skipBrowserTests(),
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn(t) {
+    await using site = hostileSite();
+    await using s = await startSession(["--url", `${site.origin}/`]);
+    await ok(s, ["browser", "wait-for", "--selector", "h1"]);
+
+    await t.step("--view with YAML specials is the view's name in the file, exactly", async () => {
+      const file = join(".mapper", "v.yaml");
+      for (const name of ["Shop # sale: now", "- &a *b !c | >", "'q' \"r\" \\s", " Edge "]) {
+        const r = JSON.parse((await ok(s, ["draft", "--view", name, "--out", file, "--json"])).stdout) as DraftJson;
+        assert.equal(r.view.name, name);
+        const text = await Deno.readTextFile(join(s.cwd, file));
+        assert.equal(text, r.yaml);
+        const doc = parseYaml(text) as { views: Array<{ name: string; components: unknown[] }> };
+        assert.equal(doc.views[0]!.name, name, text);
+        // Every selector reads back as drafted and matches live exactly what the draft says it names.
+        const read: string[] = [];
+        const walk = (list: unknown) => {
+          for (const c of (list ?? []) as Array<{ selector: string; children?: unknown }>) {
+            read.push(c.selector);
+            walk(c.children);
+          }
+        };
+        walk(doc.views[0]!.components);
+        assert.deepEqual(read, r.components.map((c) => c.written));
+        for (const c of r.components) {
+          assert.equal(c.live, c.intended, `${c.name} ${c.selector}`);
+          assert.equal(c.claimed, c.intended, `${c.name} claimed`);
+          assert.equal(await probeCount(s, c.selector), c.intended, `probe ${c.selector}`);
+        }
+        const v = await s.run(["validate"]);
+        assert.equal(v.code, 0, `${v.stdout}\n${v.stderr}`);
+        await Deno.remove(join(s.cwd, file));
+      }
+    });
+
+    await t.step("--all: two views whose names fold to one file name get a file each", async () => {
+      const r = await ok(s, ["draft", "--all", "--out", "views"]);
+      assert.match(r.stdout, /^draft: view AB \(\/\) from /m);
+      assert.match(r.stdout, /^draft: view Ab \(\/ab\) from /m);
+      assert.match(r.stdout, /· 2 files written$/m);
+      const files = (await Array.fromAsync(Deno.readDir(join(s.cwd, "views")))).map((e) => e.name).sort();
+      assert.equal(files.length, 2, files.join(", "));
+      const names = await Promise.all(
+        files.map(async (f) =>
+          (parseYaml(await Deno.readTextFile(join(s.cwd, "views", f))) as {
+            views: Array<{ name: string }>;
+          }).views[0]!.name
+        ),
+      );
+      assert.deepEqual(names.sort(), ["AB", "Ab"]);
     });
   },
 });

@@ -144,10 +144,14 @@ Deno.test("start-up graph - the command table and each group resolve no command'
   assert.deepEqual(table.filter((s) => groups.map(show).includes(s)), [], "the table resolves no group file");
 });
 
-Deno.test("start-up graph - serve-mapper loads the YAML parser only when there is YAML to parse", () => {
+Deno.test("start-up graph - serve-mapper loads no YAML parser before there is YAML, and no bundled asset but the manifest", () => {
   const loaded = [...run(startUp("src/cli/serve_mapper.ts"))];
   assert.ok(loaded.includes(url("src/corpus/load.ts")), "the closure covers the loader");
   assert.deepEqual(loaded.filter((s) => HEAVY.test(s)).map(show), []);
+  // Only the extension manifest (for its key), not every bundled asset: each is a module to load.
+  assert.deepEqual(loaded.filter((s) => /\/assets\/|src\/assets\.ts$/.test(s)).map(show), [
+    "assets/extension/manifest.json",
+  ]);
 });
 
 Deno.test("start-up graph - the checks see npm and node: modules when they are there", () => {

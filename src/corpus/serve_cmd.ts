@@ -14,12 +14,12 @@ import { CorpusLoadError, type Diagnostic, formatDiagnostic } from "./diagnostic
 import { startCorpusService } from "./service.ts";
 import { siteName, trustedCorpusDir } from "./find.ts";
 import { type Access, extensionId, guarded, hostsFor } from "../http_guard.ts";
-import { ASSETS } from "../assets.ts";
+import { EXTENSION_MANIFEST } from "../extension_manifest.ts";
 
 /** The bundled extension's origin (its manifest `key` fixes the id): the one Origin the corpus health answers. */
 async function bundledExtensionOrigin(): Promise<string | undefined> {
   try {
-    const key = JSON.parse(ASSETS["extension/manifest.json"] ?? "{}").key;
+    const key = JSON.parse(EXTENSION_MANIFEST).key;
     return typeof key === "string" ? `chrome-extension://${await extensionId(key)}` : undefined;
   } catch {
     return undefined;

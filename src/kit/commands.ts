@@ -251,6 +251,13 @@ async function corpusFacts(dir: string | undefined): Promise<{ taken: string[]; 
   };
 }
 
+/** `--out` names something already there and --force is absent. */
+function existsError(out: string): UsageError {
+  return new UsageError(`${out} exists; draft never overwrites a file`, {
+    hint: "pass --force to replace it, or give another --out",
+  });
+}
+
 /**
  * Runs `mapper draft`: the YAML to stdout and the report to stderr, or with `--out` the file written (never over
  * an existing one without `--force`) and the report to stdout. Exit 1 when a hard check fails (a selector not
@@ -275,11 +282,7 @@ export async function runDraft(opts: DraftCliOptions, io: Io): Promise<number> {
     return await runDraftAll({ ...opts, out: opts.out, taken }, io);
   }
   const target = opts.out !== undefined && opts.out !== "-" ? resolve(io.cwd, opts.out) : undefined;
-  if (target !== undefined && !opts.force && await exists(target)) {
-    throw new UsageError(`${opts.out} exists; draft never overwrites a file`, {
-      hint: "pass --force to replace it, or give another --out",
-    });
-  }
+  if (target !== undefined && !opts.force && await exists(target)) throw existsError(opts.out!);
   const facts = await corpusFacts(dir);
   const r = await pageCall<DraftResult>(opts.dir, io, "draft", {
     tab: opts.tab,
@@ -323,7 +326,8 @@ export async function runDraft(opts: DraftCliOptions, io: Io): Promise<number> {
     const canonical = canonicalize(r.yaml);
     yaml = canonical.kind === "ok" ? canonical.text : r.yaml;
     if (target !== undefined && (!failed || opts.force)) {
-      await writeUserFile(target, yaml, opts.out);
+      // Create-only without --force: a file that appeared while the page was read is not replaced either.
+      if (!await writeUserFile(target, yaml, opts.out, { createOnly: !opts.force })) throw existsError(opts.out!);
       written = opts.out!;
     }
   }

@@ -403,12 +403,20 @@ function q(s: string): string {
   return s.includes("'") || [...s].some((c) => c < " ") ? JSON.stringify(s) : `'${s}'`;
 }
 
+/** A word YAML reads as a boolean or null when plain (any reader, 1.1 or 1.2): `Null` is a name, not null. */
+const KEYWORD = /^(?:true|false|yes|no|on|off|y|n|null)$/i;
+
+/** A name as written: plain when it reads back as itself (`MainNav`), else quoted (`--view` takes any text). */
+function nameText(s: string): string {
+  return /^[A-Za-z_][A-Za-z0-9_]*$/.test(s) && !KEYWORD.test(s) ? s : q(s);
+}
+
 /** The view file: one view, its components nested under their parents. */
 export function draftYaml(
   view: { name: string; route: string; url: string },
   components: readonly DraftComponent[],
 ): string {
-  const out = ["version: 1", "", "views:", `  - name: ${view.name}`, `    route: ${q(view.route)}`];
+  const out = ["version: 1", "", "views:", `  - name: ${nameText(view.name)}`, `    route: ${q(view.route)}`];
   out.push(`    url: ${q(view.url)}`);
   if (components.some((c) => c.parent === null)) {
     out.push("    components:", componentsYaml(components, "      ").trimEnd());
@@ -420,11 +428,11 @@ export function draftYaml(
 export function componentsYaml(components: readonly DraftComponent[], indent = ""): string {
   const out: string[] = [];
   const emit = (c: DraftComponent, indent: string) => {
-    out.push(`${indent}- name: ${c.name}`, `${indent}  selector: ${q(c.written)}`);
+    out.push(`${indent}- name: ${nameText(c.name)}`, `${indent}  selector: ${q(c.written)}`);
     if (c.properties.length) {
       out.push(`${indent}  properties:`);
       for (const p of c.properties) {
-        out.push(`${indent}    - name: ${p.name}`, `${indent}      extract: ${q(p.extract)}`);
+        out.push(`${indent}    - name: ${nameText(p.name)}`, `${indent}      extract: ${q(p.extract)}`);
       }
     }
     const kids = components.filter((k) => k.parent === c.name);

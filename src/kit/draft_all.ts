@@ -232,12 +232,18 @@ export async function runDraftAll(opts: DraftAllOptions, io: Io): Promise<number
 
   // Every file checked before any is written: a half-written set is worse than none.
   const writes: Array<{ d: Drafted; path: string; text: string }> = [];
+  // Distinct view names can fold to one file name (`AB`, `Ab`): each gets a file of its own, never the other's.
+  const used = new Set<string>();
   for (const d of drafted) {
     if (d.result.extends !== null || (d.failed && !opts.force)) continue;
     const canonical = canonicalize(d.result.yaml);
+    const base = viewFileName(d.result.view.name).slice(0, -".yaml".length);
+    let file = `${base}.yaml`;
+    for (let i = 2; used.has(file); i++) file = `${base}-${i}.yaml`;
+    used.add(file);
     writes.push({
       d,
-      path: join(outDir, viewFileName(d.result.view.name)),
+      path: join(outDir, file),
       text: canonical.kind === "ok" ? canonical.text : d.result.yaml,
     });
   }
@@ -252,7 +258,12 @@ export async function runDraftAll(opts: DraftAllOptions, io: Io): Promise<number
   }
   if (writes.length > 0) await Deno.mkdir(outDir, { recursive: true });
   for (const w of writes) {
-    await writeUserFile(w.path, w.text, shown(io, w.path));
+    // Create-only without --force: a file that appeared since the check above is not replaced either.
+    if (!await writeUserFile(w.path, w.text, shown(io, w.path), { createOnly: !opts.force })) {
+      throw new UsageError(`${shown(io, w.path)} exists; draft never overwrites a file`, {
+        hint: "pass --force to replace it, or give another --out directory",
+      });
+    }
     w.d.file = shown(io, w.path);
   }
 

@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { loadEngine, type TreeNode } from "../offline/mod.ts";
 import { h, shadow, tree } from "../offline/_testing.ts";
 import { KitPage, type LiveAnswer } from "./page.ts";
-import { draft, formatDraftReport, routeOf } from "./draft.ts";
+import { draft, draftYaml, formatDraftReport, routeOf } from "./draft.ts";
+import { parse } from "yaml";
 
 const engine = await loadEngine();
 
@@ -226,4 +227,27 @@ Deno.test("draft - test ids that differ per item without a number name the items
   // Nothing shared: named by their role, never by the attribute ("LiDataTestid").
   const bare = (await market(["apple", "pear", "plum"])).components;
   assert.deepEqual(bare.filter((c) => c.kind === "repeated").map((c) => c.name), ["MainContentListItem"]);
+});
+
+Deno.test("draftYaml - names YAML would read as something else are quoted: they read back as written", () => {
+  for (const name of ["Null", "True", "No", "Shop # sale: now", "- &a *b !c | >", "'q' \"r\" \\s", " Edge ", "a\tb"]) {
+    const c = {
+      name,
+      parent: null,
+      kind: "cluster",
+      selector: "#go",
+      written: "#go",
+      intended: 1,
+      live: 1,
+      offline: true,
+      claimed: 1,
+      properties: [{ name, extract: "text", distinct: 1, of: 1 }],
+    };
+    const doc = parse(draftYaml({ name, route: "/", url: "https://shop.test/" }, [c])) as {
+      views: Array<{ name: unknown; components: Array<{ name: unknown; properties: Array<{ name: unknown }> }> }>;
+    };
+    assert.equal(doc.views[0]!.name, name);
+    assert.equal(doc.views[0]!.components[0]!.name, name);
+    assert.equal(doc.views[0]!.components[0]!.properties[0]!.name, name);
+  }
 });

@@ -113,7 +113,8 @@ export function pageHandler(engine: PageEngine): (req: Request, rest: readonly s
     }
     try {
       return json({ schema: PAGE_SCHEMA, ...await route(engine, body) });
-    } catch (err: unknown) {
+    } catch (caught: unknown) {
+      const err = pageChanged(caught) ?? caught;
       if (err instanceof PageError) {
         return json({ schema: PAGE_SCHEMA, error: err.message, code: err.code, hint: err.hint }, err.status);
       }
@@ -123,4 +124,18 @@ export function pageHandler(engine: PageEngine): (req: Request, rest: readonly s
       );
     }
   };
+}
+
+/** Chromium's words when the document a call ran in went away under it (a navigation, a reload, a closed tab). */
+const CONTEXT_GONE = /Inspected target navigated or closed|Execution context was destroyed|Cannot find context with/;
+
+/**
+ * The page left while a command read it: the user's page did it, not mapper, so a {@linkcode PageError} saying so
+ * (exit 1 with what to do) rather than an internal error; `undefined` for any other error.
+ */
+export function pageChanged(err: unknown): PageError | undefined {
+  if (!(err instanceof Error) || !CONTEXT_GONE.test(err.message)) return undefined;
+  return new PageError("page_changed", "the page navigated away (or reloaded) while it was being read", {
+    hint: "wait until it stays put ('mapper browser wait-for'), then run the command again",
+  });
 }

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { PageError } from "../page_api.ts";
+import { CdpError } from "../../browser/cdp.ts";
 import type { PageEngine } from "./engine.ts";
 import { PAGE_ROUTES, pageHandler } from "./routes.ts";
 import { printSnapshot } from "../snapshot.ts";
@@ -83,4 +84,31 @@ Deno.test("snapshot route - with print it answers the laid-out snapshot; a malfo
     const r = await call("snapshot", { method: "POST", body: JSON.stringify({ print }) });
     assert.deepEqual([r.status, r.body.code, r.body.error], [400, "bad_request", error], JSON.stringify(print));
   }
+});
+
+Deno.test("pageHandler - a page that navigates while it is read: page_changed with what to do, not internal", async () => {
+  const leaving = new Proxy({}, {
+    get: () => () => {
+      throw new CdpError("Runtime.evaluate", -32000, "Inspected target navigated or closed");
+    },
+  }) as unknown as PageEngine;
+  const req = new Request("http://127.0.0.1/devtools/page/draft", { method: "POST", body: "{}" });
+  const res = await pageHandler(leaving)(req, ["draft"]);
+  const body = await res.json();
+  assert.equal(res.status, 409);
+  assert.equal(body.code, "page_changed");
+  assert.match(body.error, /^the page navigated away \(or reloaded\) while it was being read$/);
+  assert.match(body.hint, /run the command again/);
+  // Any other failure stays an internal error.
+  const broken = new Proxy({}, {
+    get: () => () => {
+      throw new CdpError("Runtime.evaluate", -32000, "Object reference chain is too long");
+    },
+  }) as unknown as PageEngine;
+  const other = await pageHandler(broken)(
+    new Request("http://127.0.0.1/devtools/page/draft", { method: "POST", body: "{}" }),
+    ["draft"],
+  );
+  assert.equal(other.status, 500);
+  await other.body?.cancel();
 });
