@@ -45,34 +45,24 @@ export function firstOfEachAsSubprocess(
   spawn: (args: string[]) => Promise<CliResult>,
   options: Pick<RunOptions, "cwd" | "env">,
 ): (args: string[]) => Promise<CliResult> {
-  const spawned = new Set<string>();
-  return (args) => {
-    const command = commandOf(args);
-    if (spawned.has(command)) return runInProcess(args, options);
-    spawned.add(command);
-    return spawn(args);
-  };
-}
-
-/** The command of a call, as the runners here count them: `browser <action>` is a command of its own. */
-function commandOf(args: readonly string[]): string {
-  return args[0] === "browser" ? args.slice(0, 2).join(" ") : args[0] ?? "";
+  const run = firstOfEachCommand((args) => spawn([...args]));
+  return (args) => run(args, options);
 }
 
 /**
- * A runner for a file's cases in several folders: each command's first call of the file runs as a subprocess
- * (`runMapper`), its later calls in this process, each with the options it is given.
+ * A runner for a file's cases in several folders: each command's first call (`browser <action>` counts as its own
+ * command) runs through `spawn` (default `runMapper`) as a subprocess, its later calls in this process, each with the
+ * options it is given.
  */
-export function firstOfEachCommand(): (
-  args: readonly string[],
-  options?: Pick<RunOptions, "cwd" | "env">,
-) => Promise<CliResult> {
+export function firstOfEachCommand(
+  spawn: (args: readonly string[], options: Pick<RunOptions, "cwd" | "env">) => Promise<CliResult> = runMapper,
+): (args: readonly string[], options?: Pick<RunOptions, "cwd" | "env">) => Promise<CliResult> {
   const spawned = new Set<string>();
   return (args, options = {}) => {
-    const command = commandOf(args);
+    const command = args[0] === "browser" ? args.slice(0, 2).join(" ") : args[0] ?? "";
     if (spawned.has(command)) return runInProcess(args, options);
     spawned.add(command);
-    return runMapper(args, options);
+    return spawn(args, options);
   };
 }
 
