@@ -45,11 +45,35 @@ export function firstOfEachAsSubprocess(
   spawn: (args: string[]) => Promise<CliResult>,
   options: Pick<RunOptions, "cwd" | "env">,
 ): (args: string[]) => Promise<CliResult> {
+  const run = firstOfEachCommand((args) => spawn([...args]));
+  return (args) => run(args, options);
+}
+
+/**
+ * A runner for a file's cases in several folders: each command's first call (`browser <action>` counts as its own
+ * command) runs through `spawn` (default `runMapper`) as a subprocess, its later calls in this process, each with the
+ * options it is given.
+ */
+export function firstOfEachCommand(
+  spawn: (args: readonly string[], options: Pick<RunOptions, "cwd" | "env">) => Promise<CliResult> = runMapper,
+): (args: readonly string[], options?: Pick<RunOptions, "cwd" | "env">) => Promise<CliResult> {
   const spawned = new Set<string>();
-  return (args) => {
+  return (args, options = {}) => {
     const command = args[0] === "browser" ? args.slice(0, 2).join(" ") : args[0] ?? "";
     if (spawned.has(command)) return runInProcess(args, options);
     spawned.add(command);
-    return spawn(args);
+    return spawn(args, options);
   };
+}
+
+/**
+ * A copy of a test session whose `run` is {@linkcode firstOfEachAsSubprocess} over the session's own: for helpers
+ * that take the session. The original still owns the session (dispose that one, not the copy).
+ */
+export function inProcessAfterFirst<
+  S extends { run(args: string[]): Promise<CliResult>; cwd: string; env: Record<string, string> },
+>(
+  s: S,
+): S {
+  return { ...s, run: firstOfEachAsSubprocess((args) => s.run(args), { cwd: s.cwd, env: s.env }) };
 }

@@ -2,7 +2,11 @@
 // the corpus walk-up, `--warn-only`, and fmt's canonical output (idempotent, comments kept, invalid files untouched).
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { ROOT, runMapper, tempDir } from "./_helpers.ts";
+import { ROOT, tempDir } from "./_helpers.ts";
+import { firstOfEachCommand } from "./_in_process.ts";
+
+/** Each command's first call of the file runs as a subprocess, its later calls in this process. */
+const run = firstOfEachCommand();
 
 const FIXTURES = join(ROOT, "tests", "fixtures", "authoring");
 
@@ -20,13 +24,13 @@ const CLEAN = "version: 1\nviews:\n  - name: Home\n    route: /\n";
 Deno.test("validate - a clean corpus prints the summary and exits 0", async () => {
   await using tmp = await tempDir();
   const dir = await writeCorpus(tmp.path, { "home.yaml": CLEAN });
-  const r = await runMapper(["validate", "--dir", dir]);
+  const r = await run(["validate", "--dir", dir]);
   assert.deepEqual(r, { code: 0, stdout: "✓ no problems (1 file)\n", stderr: "" });
 });
 
 Deno.test("validate - the --json envelope has ok, diagnostics and result, and nothing else on stdout", async () => {
   const dir = join(FIXTURES, "missing-route", ".mapper");
-  const r = await runMapper(["validate", "--dir", dir, "--json"]);
+  const r = await run(["validate", "--dir", dir, "--json"]);
   assert.equal(r.code, 1);
   assert.equal(r.stderr, "");
   const envelope = JSON.parse(r.stdout);
@@ -50,7 +54,7 @@ Deno.test("validate - the --json envelope has ok, diagnostics and result, and no
 
 Deno.test("validate - text output names file:line:col, severity, code and the fix", async () => {
   const dir = join(FIXTURES, "selector-invalid", ".mapper");
-  const r = await runMapper(["validate", "--dir", dir]);
+  const r = await run(["validate", "--dir", dir]);
   assert.equal(r.code, 1);
   assert.equal(r.stderr, "");
   assert.match(r.stdout, /^a\.yaml:7:19: error selector-invalid: selector parse error in "div\[\[\[": .*\n/);
@@ -58,7 +62,7 @@ Deno.test("validate - text output names file:line:col, severity, code and the fi
 });
 
 Deno.test("validate - --format github prints workflow annotations with paths relative to the working directory", async () => {
-  const r = await runMapper([
+  const r = await run([
     "validate",
     "--dir",
     "tests/fixtures/authoring/selector-invalid/.mapper",
@@ -77,7 +81,7 @@ Deno.test("validate - --format github prints workflow annotations with paths rel
 
 Deno.test("validate - warnings alone exit 0; --format github marks them ::warning", async () => {
   const dir = join(FIXTURES, "unknown-field", ".mapper");
-  const r = await runMapper(["validate", "--dir", dir, "--format", "github"], { cwd: join(FIXTURES, "unknown-field") });
+  const r = await run(["validate", "--dir", dir, "--format", "github"], { cwd: join(FIXTURES, "unknown-field") });
   assert.equal(r.code, 0);
   assert.match(r.stdout, /^::warning file=\.mapper\/a\.yaml,line=5,col=5,title=unknown-field::/);
 });
@@ -86,18 +90,18 @@ Deno.test("validate - without --dir the nearest .mapper/ above the working direc
   await using tmp = await tempDir();
   await writeCorpus(tmp.path, { "home.yaml": "views:\n  - name: Home\n    route: /\n" });
   await Deno.mkdir(tmp.join("src", "deep"), { recursive: true });
-  const r = await runMapper(["validate"], { cwd: tmp.join("src", "deep") });
+  const r = await run(["validate"], { cwd: tmp.join("src", "deep") });
   assert.equal(r.code, 1);
   assert.match(r.stdout, /^home\.yaml:1:1: error missing-version: /);
 });
 
 Deno.test("validate - no corpus is a usage error (exit 2); with --json an envelope says corpus-not-found", async () => {
   await using tmp = await tempDir();
-  const text = await runMapper(["validate", "--dir", "nope"], { cwd: tmp.path });
+  const text = await run(["validate", "--dir", "nope"], { cwd: tmp.path });
   assert.equal(text.code, 2);
   assert.equal(text.stdout, "");
   assert.match(text.stderr, /^mapper validate: corpus directory "nope" does not exist or is not a directory — /);
-  const json = await runMapper(["validate", "--json"], { cwd: tmp.path });
+  const json = await run(["validate", "--json"], { cwd: tmp.path });
   assert.equal(json.code, 2);
   const envelope = JSON.parse(json.stdout);
   assert.equal(envelope.ok, false);
@@ -106,7 +110,7 @@ Deno.test("validate - no corpus is a usage error (exit 2); with --json an envelo
 });
 
 Deno.test("validate - an unknown --format is a usage error naming the formats", async () => {
-  const r = await runMapper(["validate", "--dir", "tests/fixtures/authoring/no-views/.mapper", "--format", "xml"]);
+  const r = await run(["validate", "--dir", "tests/fixtures/authoring/no-views/.mapper", "--format", "xml"]);
   assert.equal(r.code, 2);
   assert.equal(r.stdout, "");
   assert.match(r.stderr, /^mapper validate: unknown --format "xml" — use one of text, json, github\n/);
@@ -114,22 +118,22 @@ Deno.test("validate - an unknown --format is a usage error naming the formats", 
 
 Deno.test("lint - exit 1 on any finding; --warn-only passes warnings but never hides errors", async () => {
   const warnOnly = join(FIXTURES, "name-case", ".mapper");
-  const strict = await runMapper(["lint", "--dir", warnOnly]);
+  const strict = await run(["lint", "--dir", warnOnly]);
   assert.equal(strict.code, 1);
   assert.match(
     strict.stdout,
     /^a\.yaml:6:9: warning name-case: component name "price" should start with an upper-case/,
   );
-  const relaxed = await runMapper(["lint", "--dir", warnOnly, "--warn-only", "--json"]);
+  const relaxed = await run(["lint", "--dir", warnOnly, "--warn-only", "--json"]);
   assert.equal(relaxed.code, 0);
   assert.equal(JSON.parse(relaxed.stdout).ok, true);
-  const errors = await runMapper(["lint", "--dir", join(FIXTURES, "selector-invalid", ".mapper"), "--warn-only"]);
+  const errors = await run(["lint", "--dir", join(FIXTURES, "selector-invalid", ".mapper"), "--warn-only"]);
   assert.equal(errors.code, 1);
   assert.match(errors.stdout, /error selector-invalid/);
 });
 
 Deno.test("lint - re-emits validate's findings with their own codes (merge-collision-view), not a wrapper", async () => {
-  const r = await runMapper(["lint", "--dir", join(FIXTURES, "merge-collision-view", ".mapper"), "--json"]);
+  const r = await run(["lint", "--dir", join(FIXTURES, "merge-collision-view", ".mapper"), "--json"]);
   const envelope = JSON.parse(r.stdout);
   assert.deepEqual(envelope.diagnostics.map((d: { code: string }) => d.code), ["merge-collision-view"]);
   assert.deepEqual(envelope.result, { errors: 0, warnings: 1 });
@@ -184,15 +188,15 @@ Deno.test("fmt - writes the canonical format, keeps the header and comments, and
   const dir = await writeCorpus(tmp.path, { "shop.yaml": MESSY });
   const posix = Deno.build.os !== "windows";
   if (posix) await Deno.chmod(join(dir, "shop.yaml"), 0o640);
-  const first = await runMapper(["fmt", "--dir", dir]);
+  const first = await run(["fmt", "--dir", dir]);
   assert.deepEqual(first, { code: 0, stdout: "formatted shop.yaml\n1 of 1 file reformatted\n", stderr: "" });
   assert.equal(await Deno.readTextFile(join(dir, "shop.yaml")), CANONICAL);
   if (posix) assert.equal((await Deno.stat(join(dir, "shop.yaml"))).mode! & 0o777, 0o640, "the file keeps its mode");
-  const second = await runMapper(["fmt", "--dir", dir, "--json"]);
+  const second = await run(["fmt", "--dir", dir, "--json"]);
   assert.equal(second.code, 0);
   assert.deepEqual(JSON.parse(second.stdout).result.files, [{ path: "shop.yaml", changed: false }]);
   assert.equal(await Deno.readTextFile(join(dir, "shop.yaml")), CANONICAL);
-  const check = await runMapper(["fmt", "--check", "--dir", dir]);
+  const check = await run(["fmt", "--check", "--dir", dir]);
   assert.equal(check.code, 0);
   const left = (await Array.fromAsync(Deno.readDir(dir))).map((e) => e.name);
   assert.deepEqual(left, ["shop.yaml"], "no temp file left behind");
@@ -201,7 +205,7 @@ Deno.test("fmt - writes the canonical format, keeps the header and comments, and
 Deno.test("fmt --check - names each non-canonical file, exits 1 and writes nothing", async () => {
   await using tmp = await tempDir();
   const dir = await writeCorpus(tmp.path, { "shop.yaml": MESSY, "ok.yaml": CLEAN });
-  const r = await runMapper(["fmt", "--check", "--dir", dir]);
+  const r = await run(["fmt", "--check", "--dir", dir]);
   assert.equal(r.code, 1);
   assert.equal(
     r.stdout,
@@ -215,7 +219,7 @@ Deno.test("fmt - a file with an error is never touched (fmt.schema-invalid); the
   await using tmp = await tempDir();
   const broken = "views:\n  - {name: Home}\nversion: 1\n";
   const dir = await writeCorpus(tmp.path, { "broken.yaml": broken, "shop.yaml": MESSY });
-  const r = await runMapper(["fmt", "--dir", dir, "--json"]);
+  const r = await run(["fmt", "--dir", dir, "--json"]);
   assert.equal(r.code, 1);
   const envelope = JSON.parse(r.stdout);
   assert.deepEqual(envelope.diagnostics.map((d: { code: string; file: string }) => `${d.code} ${d.file}`), [
@@ -230,7 +234,7 @@ Deno.test("fmt - YAML of the wrong shape is fmt.schema-invalid; only a YAML synt
   const shape = "version: 1\ncomponents:\n  Foo:\n    selector: a\n";
   const syntax = "version: 1\nviews: [\n";
   const dir = await writeCorpus(tmp.path, { "shape.yaml": shape, "syntax.yaml": syntax });
-  const r = await runMapper(["fmt", "--dir", dir, "--json"]);
+  const r = await run(["fmt", "--dir", dir, "--json"]);
   assert.equal(r.code, 1);
   const found = JSON.parse(r.stdout).diagnostics.map((d: Record<string, unknown>) =>
     `${d.code} ${d.file}:${d.line} ${d.message}`
@@ -250,12 +254,12 @@ Deno.test("fmt - matchesExpected compares with .expected/<path>, which is not it
     "shop.yaml": MESSY,
     ".expected/shop.yaml": CANONICAL,
   });
-  const r = await runMapper(["fmt", "--check", "--dir", dir, "--json"]);
+  const r = await run(["fmt", "--check", "--dir", dir, "--json"]);
   assert.deepEqual(JSON.parse(r.stdout).result.files, [{ path: "shop.yaml", changed: true, matchesExpected: true }]);
 });
 
 Deno.test("validate - a bad flag with --json still prints an envelope (usage) and exits 2", async () => {
-  const r = await runMapper(["validate", "--bogus", "--json"]);
+  const r = await run(["validate", "--bogus", "--json"]);
   assert.equal(r.code, 2);
   const envelope = JSON.parse(r.stdout);
   assert.deepEqual(envelope.diagnostics.map((d: { code: string }) => d.code), ["usage"]);

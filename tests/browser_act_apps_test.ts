@@ -11,12 +11,17 @@ import { join } from "node:path";
 import { ROOT } from "./_helpers.ts";
 import { startApps } from "./apps/server.ts";
 import { skipBrowserTests, startSession, type TestSession, waitFor } from "./site/harness.ts";
+import { firstOfEachAsSubprocess } from "./_in_process.ts";
 
 const CORPORA = join(ROOT, "tests", "apps", "corpora");
 
-/** Runs `mapper browser …` in a session and parses `eval` answers. */
+/**
+ * Runs `mapper browser …` in a session (each action's first call as a subprocess, its later ones in process) and
+ * parses `eval` answers.
+ */
 function actor(s: TestSession) {
-  const act = (...args: string[]) => s.run(["browser", ...args]);
+  const run = firstOfEachAsSubprocess(s.run, { cwd: s.cwd, env: s.env });
+  const act = (...args: string[]) => run(["browser", ...args]);
   const evalJs = async (js: string) => {
     const r = await act("eval", js);
     assert.equal(r.code, 0, r.stderr);
@@ -103,6 +108,12 @@ Deno.test({
       const close = await act("click", "CloseHelpButton");
       assert.equal(close.code, 0, close.stderr);
       assert.equal(await host("sl-dialog", "open"), false);
+      // The dialog covers the page until its hide animation ends (then Shoelace hides its base part): the next
+      // click must not land on it.
+      await waitFor(
+        "the dialog's hide animation to end",
+        () => evalJs('document.querySelector("sl-dialog").shadowRoot.querySelector("[part~=base]").hidden'),
+      );
     });
 
     await t.step("the form is submitted with every value the commands reported", async () => {

@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { ROOT } from "./_helpers.ts";
 import { startSite } from "./site/server.ts";
 import { skipBrowserTests, startSession } from "./site/harness.ts";
+import { firstOfEachAsSubprocess } from "./_in_process.ts";
 
 const CORPUS = join(ROOT, "tests", "fixtures", "acting");
 
@@ -21,7 +22,9 @@ Deno.test({
   async fn(t) {
     await using site = startSite();
     await using s = await startSession(["--url", `${site.origin}/acting.html`], CORPUS);
-    const act = (...args: string[]) => s.run(["browser", ...args]);
+    // Each action's first call runs as a subprocess, its later ones in process.
+    const run = firstOfEachAsSubprocess(s.run, { cwd: s.cwd, env: s.env });
+    const act = (...args: string[]) => run(["browser", ...args]);
     const evalJs = async (js: string) => {
       const r = await act("eval", js);
       assert.equal(r.code, 0, r.stderr);

@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { ROOT, tempDir } from "./_helpers.ts";
+import { inProcessAfterFirst } from "./_in_process.ts";
 import { chromiumArgs, launchChromium } from "../src/browser/chromium.ts";
 import { Collector } from "../src/browser/collector.ts";
 import { processStartTime } from "../src/browser/process.ts";
@@ -53,7 +54,9 @@ function sessionTest(
     sanitizeOps: false,
     async fn() {
       await using site = startSite();
-      await using s = await startSession([], CORPUS);
+      await using session = await startSession([], CORPUS);
+      // Dozens of console/network calls per test: each command's first call is a subprocess, the rest in process.
+      const s = inProcessAfterFirst(session);
       const net = () => s.api<List<Net>>("/devtools/network");
       const findNet = async (pred: (e: Net) => boolean) => (await net()).entries.find(pred);
       await fn(s, site, net, findNet);

@@ -7,6 +7,7 @@
 import assert from "node:assert/strict";
 import { startSite } from "./site/server.ts";
 import { skipBrowserTests, startSession, waitFor } from "./site/harness.ts";
+import { firstOfEachAsSubprocess } from "./_in_process.ts";
 
 Deno.test({
   name: "browser tabs - chrome:// pages stay listed, a busy page closes, dialog with none open exits 1",
@@ -16,7 +17,9 @@ Deno.test({
   async fn(t) {
     await using site = startSite();
     await using s = await startSession(["--url", `${site.origin}/shop/`]);
-    const act = (...args: string[]) => s.run(["browser", ...args]);
+    // Each action's first call runs as a subprocess, its later ones in process.
+    const run = firstOfEachAsSubprocess(s.run, { cwd: s.cwd, env: s.env });
+    const act = (...args: string[]) => run(["browser", ...args]);
     const list = async () => {
       const r = await act("tabs", "list");
       assert.equal(r.code, 0, r.stderr);

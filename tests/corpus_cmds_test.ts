@@ -4,7 +4,11 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { runMapper, tempDir } from "./_helpers.ts";
+import { tempDir } from "./_helpers.ts";
+import { firstOfEachCommand } from "./_in_process.ts";
+
+/** Each command's first call of the file runs as a subprocess, its later calls in this process. */
+const run = firstOfEachCommand();
 
 const DIR = join(import.meta.dirname!, "fixtures", "resolver", ".mapper");
 
@@ -16,7 +20,7 @@ async function names(dir: string): Promise<string[]> {
 }
 
 async function json(args: string[], cwd?: string) {
-  const r = await runMapper([...args, "--json"], cwd === undefined ? {} : { cwd });
+  const r = await run([...args, "--json"], cwd === undefined ? {} : { cwd });
   return { ...r, body: JSON.parse(r.stdout) };
 }
 
@@ -73,7 +77,7 @@ Deno.test("match - params, unshadowed globals then the view's components, reques
 });
 
 Deno.test("match - text output names the view, its params, other matches, components and requests", async () => {
-  const { code, stdout, stderr } = await runMapper(["match", "/items/7", "--method", "POST", "--dir", DIR]);
+  const { code, stdout, stderr } = await run(["match", "/items/7", "--method", "POST", "--dir", DIR]);
   assert.equal(stderr, "");
   assert.equal(code, 0);
   assert.equal(
@@ -100,7 +104,7 @@ Deno.test("match - a URL no view matches gets the globals only and view null, st
   assert.equal(body.result.view, null);
   assert.deepEqual(body.result.views, []);
   assert.deepEqual(body.result.components.map((c: { name: string }) => c.name), ["Header", "Footer"]);
-  const text = await runMapper(["match", "/nowhere", "--dir", DIR]);
+  const text = await run(["match", "/nowhere", "--dir", DIR]);
   assert.match(text.stdout, /^no view matches \/nowhere \(globals only\)\n/);
 });
 
@@ -111,7 +115,7 @@ Deno.test("match - no corpus anywhere is a usage error (exit 2) with a corpus-no
   assert.equal(r.stderr, "");
   assert.equal(r.body.ok, false);
   assert.equal(r.body.diagnostics[0].code, "corpus-not-found");
-  const text = await runMapper(["match", "/"], { cwd: tmp.path });
+  const text = await run(["match", "/"], { cwd: tmp.path });
   assert.equal(text.code, 2);
   assert.equal(text.stdout, "");
   assert.match(text.stderr, /^mapper match: no \.mapper\/ directory here or in any parent of .* — .*mapper init/);
@@ -146,7 +150,7 @@ Deno.test("explain - every definition of a name, global first, with file, line a
 });
 
 Deno.test("explain - a global lists the views that $ref it; the expansion is not a second definition", async () => {
-  const { stdout, code } = await runMapper(["explain", "Footer", "--dir", DIR]);
+  const { stdout, code } = await run(["explain", "Footer", "--dir", DIR]);
   assert.equal(code, 0);
   assert.equal(
     stdout,
@@ -180,7 +184,7 @@ Deno.test("explain - views, requests and messages by name", async () => {
 });
 
 Deno.test("explain - an unknown name: text exits 1 naming the near names; --json is ok with suggestions", async () => {
-  const text = await runMapper(["explain", "header", "--dir", DIR]);
+  const text = await run(["explain", "header", "--dir", DIR]);
   assert.equal(text.code, 1);
   assert.equal(text.stdout, "");
   assert.equal(
@@ -224,7 +228,7 @@ Deno.test("stats - totals and per-view rows, in result and flat at the top level
     result: undefined,
     ...expected,
   });
-  const text = await runMapper(["stats", "--dir", DIR]);
+  const text = await run(["stats", "--dir", DIR]);
   assert.equal(text.code, 0);
   assert.match(
     text.stdout,
@@ -246,7 +250,7 @@ Deno.test("stats - a corpus with errors gets no counts: ok false, an error strin
   assert.match(body.error, /has 1 error: no statistics/);
   assert.equal(body.diagnostics[0].code, "missing-selector");
   assert.equal(body.diagnostics[0].file, "a.yaml");
-  const text = await runMapper(["stats"], { cwd: tmp.path });
+  const text = await run(["stats"], { cwd: tmp.path });
   assert.equal(text.code, 1);
   assert.match(text.stdout, /a\.yaml:3:5: error missing-selector: .*\n✗ 1 error, 0 warnings\n.*mapper validate/);
 });
@@ -265,7 +269,7 @@ Deno.test("stats - a YAML syntax error is reported in the envelope, exit 1, noth
 Deno.test("stats - text mode refuses an empty corpus with one line", async () => {
   await using tmp = await tempDir();
   await Deno.mkdir(join(tmp.path, ".mapper"));
-  const r = await runMapper(["stats"], { cwd: tmp.path });
+  const r = await run(["stats"], { cwd: tmp.path });
   assert.equal(r.code, 1);
   assert.equal(r.stdout, "");
   assert.equal(
@@ -279,7 +283,7 @@ Deno.test("stats - text mode refuses an empty corpus with one line", async () =>
 
 Deno.test("init - scaffolds a corpus validate passes without a finding, that match and stats read", async () => {
   await using tmp = await tempDir();
-  const r = await runMapper(["init"], { cwd: tmp.path });
+  const r = await run(["init"], { cwd: tmp.path });
   assert.equal(r.stderr, "");
   assert.equal(r.code, 0);
   assert.match(
@@ -310,7 +314,7 @@ Deno.test("init - a second run creates nothing and changes nothing", async () =>
   });
   const file = join(tmp.path, "site", ".mapper", "views", "example.yaml");
   await Deno.writeTextFile(file, "version: 1\n# mine\n");
-  const again = await runMapper(["init", "--dir", "site/.mapper"], { cwd: tmp.path });
+  const again = await run(["init", "--dir", "site/.mapper"], { cwd: tmp.path });
   assert.equal(again.code, 0);
   assert.equal(again.stdout, "site/.mapper is already scaffolded — nothing to do.\n");
   assert.equal(await Deno.readTextFile(file), "version: 1\n# mine\n");
@@ -320,7 +324,7 @@ Deno.test("init - refuses a directory that already holds a corpus, writing nothi
   await using tmp = await tempDir();
   await Deno.mkdir(join(tmp.path, ".mapper"));
   await Deno.writeTextFile(join(tmp.path, ".mapper", "shop.yaml"), "version: 1\n");
-  const r = await runMapper(["init"], { cwd: tmp.path });
+  const r = await run(["init"], { cwd: tmp.path });
   assert.equal(r.code, 1);
   assert.equal(r.stdout, "");
   assert.match(
@@ -332,14 +336,14 @@ Deno.test("init - refuses a directory that already holds a corpus, writing nothi
 
 Deno.test("init - refuses a missing parent (exit 2) and a symlinked views/ directory, creating nothing", async () => {
   await using tmp = await tempDir();
-  const missing = await runMapper(["init", "--dir", "no/such/.mapper"], { cwd: tmp.path });
+  const missing = await run(["init", "--dir", "no/such/.mapper"], { cwd: tmp.path });
   assert.equal(missing.code, 2);
   assert.match(missing.stderr, /^mapper init: the parent of "no\/such\/\.mapper" does not exist — create "no\/such"/);
   assert.deepEqual(await names(tmp.path), []);
   await Deno.mkdir(join(tmp.path, ".mapper"));
   await Deno.mkdir(join(tmp.path, "elsewhere"));
   await Deno.symlink(join(tmp.path, "elsewhere"), join(tmp.path, ".mapper", "views"));
-  const linked = await runMapper(["init"], { cwd: tmp.path });
+  const linked = await run(["init"], { cwd: tmp.path });
   assert.equal(linked.code, 1);
   assert.match(linked.stderr, /^mapper init: "\.mapper\/views" is a symbolic link — pass a plain directory/);
   assert.deepEqual(await names(join(tmp.path, "elsewhere")), []);

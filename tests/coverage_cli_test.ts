@@ -8,7 +8,11 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { parse } from "yaml";
-import { ROOT, runMapper, tempDir } from "./_helpers.ts";
+import { ROOT, tempDir } from "./_helpers.ts";
+import { firstOfEachCommand } from "./_in_process.ts";
+
+/** Each command's first call of the file runs as a subprocess, its later calls in this process. */
+const run = firstOfEachCommand();
 
 const FIXTURES = join(ROOT, "tests", "fixtures", "tree-matching");
 const names = [...Deno.readDirSync(FIXTURES)].filter((e) => e.isDirectory).map((e) => e.name).sort();
@@ -29,7 +33,7 @@ Deno.test("coverage - every conformance fixture's claim comes out of 'mapper cov
     const yaml = "version: 1\ncomponents:\n" +
       components.map((c) => `  - name: ${c.name}\n    selector: ${JSON.stringify(c.selectors.join(", "))}\n`).join("");
     await Deno.writeTextFile(join(corpus, "map.yaml"), yaml);
-    const r = await runMapper(
+    const r = await run(
       ["coverage", join(dir, "component-tree.json"), "--include-hidden", "--json", "--dir", corpus],
       { cwd: tmp.path },
     );
@@ -79,7 +83,7 @@ async function project(tmp: { path: string }) {
 Deno.test("coverage - tiers per capture, dead components by kind, presence, stale captures left out; --trace clusters", async () => {
   await using tmp = await tempDir();
   await project(tmp);
-  const r = await runMapper(["coverage", "--trace"], { cwd: tmp.path });
+  const r = await run(["coverage", "--trace"], { cwd: tmp.path });
   assert.equal(r.stderr, "");
   assert.equal(r.code, 1);
   assert.equal(
@@ -97,7 +101,7 @@ Deno.test("coverage - tiers per capture, dead components by kind, presence, stal
 Deno.test("report and multi-coverage - rows for every view, missing and url-less ones; the matrix and stale warning", async () => {
   await using tmp = await tempDir();
   await project(tmp);
-  const r = await runMapper(["report"], { cwd: tmp.path });
+  const r = await run(["report"], { cwd: tmp.path });
   assert.equal(r.stderr, "");
   assert.equal(r.code, 1);
   assert.equal(
@@ -109,10 +113,10 @@ Deno.test("report and multi-coverage - rows for every view, missing and url-less
       " 0/3 views ✓ · 1 missing · 1 without url: · avg T1 50%\n" +
       "stale: snapshots/Shop/20260607T193100Z.snap.tree.json (captured as Shop, now Cart)\n",
   );
-  const j = JSON.parse((await runMapper(["report", "--json"], { cwd: tmp.path })).stdout);
+  const j = JSON.parse((await run(["report", "--json"], { cwd: tmp.path })).stdout);
   assert.equal(j.schema, 1);
   assert.deepEqual(j.views.map((v: { status: string }) => v.status), ["attention", "missing", "no url"]);
-  const m = await runMapper(["multi-coverage"], { cwd: tmp.path });
+  const m = await run(["multi-coverage"], { cwd: tmp.path });
   assert.equal(m.code, 0, m.stderr);
   assert.equal(
     m.stdout,
@@ -132,7 +136,7 @@ Deno.test("coverage - hostile capture folders: a planted link, an oversized and 
   big.close();
   await Deno.writeTextFile(join(snaps, "Shop", "20260607T193400Z.snap.tree.json"), '{"kind":"mapper-tree"');
   await Deno.mkdir(join(snaps, "..%2F..%2Fetc"), { recursive: true });
-  const r = await runMapper(["coverage", "--json"], { cwd: tmp.path });
+  const r = await run(["coverage", "--json"], { cwd: tmp.path });
   assert.equal(r.code, 1);
   const j = JSON.parse(r.stdout);
   assert.deepEqual(j.unreadable.map((u: { shown: string }) => u.shown.split("/").pop()), [
@@ -144,10 +148,10 @@ Deno.test("coverage - hostile capture folders: a planted link, an oversized and 
   assert.match(j.unreadable[1].reason, /16 MiB/);
   assert.match(j.unreadable[2].reason, /not JSON/);
   assert.equal(j.captures.length, 2);
-  const none = await runMapper(["coverage", "nope.snap.tree.json"], { cwd: tmp.path });
+  const none = await run(["coverage", "nope.snap.tree.json"], { cwd: tmp.path });
   assert.equal(none.code, 1);
   assert.match(none.stdout, /nope\.snap\.tree\.json — unreadable: /);
-  const nodir = await runMapper(["report", "--dir", "missing"], { cwd: tmp.path });
+  const nodir = await run(["report", "--dir", "missing"], { cwd: tmp.path });
   assert.equal(nodir.code, 2);
   assert.equal(
     nodir.stderr,
@@ -200,7 +204,7 @@ Deno.test("report - properties with no value in any capture where their componen
       [header, card(3, "Lamp"), el(10, "aside", { class: "promo" }, '"  "'), BUTTON(11, "buy")].join(","),
     ),
   );
-  const r = await runMapper(["report"], { cwd: tmp.path });
+  const r = await run(["report"], { cwd: tmp.path });
   assert.equal(r.stderr, "");
   assert.equal(
     r.stdout.split("\n").filter((l) => /^(always empty|cannot be judged)/.test(l)).join("\n"),
@@ -213,7 +217,7 @@ Deno.test("report - properties with no value in any capture where their componen
       "always empty: (globals) > Header > title (extract: h1) in all 2 captures where Header matched\n" +
       "always empty: (globals) > Header > home (extract: attr=data-home) in all 2 captures where Header matched",
   );
-  const j = JSON.parse((await runMapper(["report", "--json"], { cwd: tmp.path })).stdout);
+  const j = JSON.parse((await run(["report", "--json"], { cwd: tmp.path })).stdout);
   assert.deepEqual(j.views[0].emptyProperties[0], {
     component: "Card",
     property: "sku",
@@ -235,7 +239,7 @@ Deno.test("coverage and multi-coverage - the other implementation's trees filed 
     join(FIXTURES, "002-class-selector", "component-tree.json"),
     join(corpus, "snapshots", "Legacy", "20260101T000000Z.snap.tree.json"),
   );
-  const r = await runMapper(["coverage", "--include-hidden", "--json"], { cwd: tmp.path });
+  const r = await run(["coverage", "--include-hidden", "--json"], { cwd: tmp.path });
   assert.equal(r.stderr, "");
   const j = JSON.parse(r.stdout);
   assert.deepEqual(j.unreadable, []);
@@ -243,7 +247,7 @@ Deno.test("coverage and multi-coverage - the other implementation's trees filed 
     "snapshots/Legacy/20260101T000000Z.snap.tree.json",
   ]);
   assert.deepEqual(j.captures[0].claimed, { ProductCard: 2 });
-  const m = await runMapper(["multi-coverage"], { cwd: tmp.path });
+  const m = await run(["multi-coverage"], { cwd: tmp.path });
   assert.equal(m.code, 0, m.stderr);
   assert.match(m.stdout, /^ ProductCard g +2$/m);
 });
@@ -271,18 +275,18 @@ Deno.test("capture-prune - --dry-run over one view or --all lists what would go 
     return out.sort();
   };
   const before = await listing();
-  const one = await runMapper(["capture-prune", "Shop", "--dry-run"], { cwd: tmp.path });
+  const one = await run(["capture-prune", "Shop", "--dry-run"], { cwd: tmp.path });
   assert.equal(one.stderr, "");
   assert.equal(one.code, 0);
   assert.equal(one.stdout, "Shop: would prune 1 of 2 (20260607T193000Z)\n");
-  const all = await runMapper(["capture-prune", "--all", "--dry-run"], { cwd: tmp.path });
+  const all = await run(["capture-prune", "--all", "--dry-run"], { cwd: tmp.path });
   assert.equal(all.code, 0, all.stderr);
   assert.equal(
     all.stdout,
     "Shop: would prune 1 of 2 (20260607T193000Z)\nCart: would prune 1 of 2 (20260607T193000Z)\n",
   );
   assert.deepEqual(await listing(), before);
-  const real = await runMapper(["capture-prune", "--all"], { cwd: tmp.path });
+  const real = await run(["capture-prune", "--all"], { cwd: tmp.path });
   assert.equal(real.code, 0, real.stderr);
   assert.deepEqual(await listing(), before.filter((f) => !/^(Shop|Cart)\/20260607T193000Z/.test(f)));
 });

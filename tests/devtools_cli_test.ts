@@ -5,6 +5,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { assertGolden, runMapper, tempDir } from "./_helpers.ts";
+import { firstOfEachCommand } from "./_in_process.ts";
 import { redactHeaders } from "../src/browser/daemon_api.ts";
 import { formatConsoleList, formatNetworkList } from "../src/browser/format.ts";
 import { printSnapshot } from "../src/see/snapshot.ts";
@@ -245,9 +246,17 @@ function fakeDaemon(mode: Mode = "ok") {
   return { server, seen, port };
 }
 
+/** The file's mapper runs: each command's first call as a subprocess, its later calls in this process. */
+const runOnce = firstOfEachCommand();
+
+/**
+ * Runs `fn` in a folder whose session file names a fake daemon in `mode`. A hostile daemon's answers (and any test
+ * passing `everyCallASubprocess`) reach a subprocess on every call, as they would reach a user's.
+ */
 async function withSession(
   mode: Mode,
   fn: (run: (args: string[]) => ReturnType<typeof runMapper>, seen: string[], dir: string) => Promise<void>,
+  { everyCallASubprocess = mode === "hostile-text" } = {},
 ) {
   await using tmp = await tempDir();
   const fake = fakeDaemon(mode);
@@ -267,7 +276,9 @@ async function withSession(
       log: null,
     };
     await Deno.writeTextFile(tmp.join(".mapper", ".session"), JSON.stringify(session), { mode: 0o600 });
-    await fn((args) => runMapper(args, { cwd: tmp.path, env: { HOME: tmp.join("home") } }), fake.seen, tmp.path);
+    const options = { cwd: tmp.path, env: { HOME: tmp.join("home") } };
+    const run = everyCallASubprocess ? runMapper : runOnce;
+    await fn((args) => run(args, options), fake.seen, tmp.path);
   } finally {
     await fake.server.shutdown();
   }
@@ -608,7 +619,7 @@ Deno.test("files mapper writes - a planted symlink at --out, --response-file or 
     assert.match(await Deno.readTextFile(join(dir, "snap.txt")), /button "Go"/);
     const left = (await Array.fromAsync(Deno.readDir(dir))).map((e) => e.name).filter((n) => n.endsWith(".tmp"));
     assert.deepEqual(left, [], "no temporary file is left behind");
-  });
+  }, { everyCallASubprocess: true });
 });
 
 Deno.test("page commands - a daemon's error keeps its own indented list lines; any other newline or invisible character is shown", async () => {

@@ -12,6 +12,7 @@ import { parse as parseYaml } from "yaml";
 import { startSite } from "./site/server.ts";
 import { APP_PAGES, startApps } from "./apps/server.ts";
 import { skipBrowserTests, startSession, type TestSession } from "./site/harness.ts";
+import { inProcessAfterFirst } from "./_in_process.ts";
 
 const GENERATED = /(^|[\s.[])(css-|sc-|jsx-|svelte-)|\d{4,}/;
 
@@ -161,7 +162,9 @@ Deno.test({
   async fn(t) {
     await using site = startSite();
     await using apps = await startApps();
-    await using s = await startSession(["--url", `${site.origin}/shop/?consent=1`]);
+    await using session = await startSession(["--url", `${site.origin}/shop/?consent=1`]);
+    // A dozen commands per page: each command's first call runs as a user starts it, its later calls in process.
+    const s = inProcessAfterFirst(session);
     const pages: Array<[string, string, string]> = [
       ["catalog", `${site.origin}/shop/?consent=1`, "article.product-card"],
       ["product", `${site.origin}/shop/product/2`, "input[name=quantity]"],
@@ -327,13 +330,16 @@ Deno.test({
         assert.match((await ok(s, ["validate"])).stdout, /no problems/);
         assert.match((await ok(s, ["lint"])).stdout, /no lint findings/);
         await ok(s, ["fmt", "--check"]);
-        // With the views in the corpus, each page is its view's: nothing new to write, nothing duplicated.
+        // With the views in the corpus, each page is its view's: nothing new to write, nothing duplicated. The
+        // session serves them once it recompiled on their change events (Welcome covers this page then).
+        await servedCoverage(s);
         const mapped = await ok(s, ["draft", "--all", "--out", "more"]);
         assert.match(mapped.stdout, /· 0 files written/);
         assert.match(mapped.stdout, /not written: view Welcome serves it/);
         await assert.rejects(Deno.stat(join(s.cwd, "more")), Deno.errors.NotFound);
         assert.equal((await s.run(["draft", "--all"])).code, 2, "--all needs --out DIR");
         await Deno.remove(views, { recursive: true });
+        await servedCoverage(s, (c) => c.t1 === 0);
       },
     );
 

@@ -8,10 +8,11 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { tempDir } from "./_helpers.ts";
+import { type CliResult, tempDir } from "./_helpers.ts";
 import { startSite } from "./site/server.ts";
 import { APP_PAGES, startApps } from "./apps/server.ts";
-import { skipBrowserTests, startSession, type TestSession } from "./site/harness.ts";
+import { skipBrowserTests, startSession } from "./site/harness.ts";
+import { firstOfEachAsSubprocess } from "./_in_process.ts";
 
 const GENERATED = /(^|[\s.[])(css-|sc-|jsx-)/;
 
@@ -23,8 +24,11 @@ interface Candidate {
   verified: boolean;
 }
 
-async function json<T>(s: TestSession, args: string[]): Promise<T> {
-  const r = await s.run([...args, "--json"]);
+/** Runs mapper in the session: each command's first call as a subprocess, its later ones in this process. */
+type Run = (args: string[]) => Promise<CliResult>;
+
+async function json<T>(run: Run, args: string[]): Promise<T> {
+  const r = await run([...args, "--json"]);
   assert.equal(r.code, 0, `${args.join(" ")}: ${r.stderr}`);
   const out = JSON.parse(r.stdout);
   assert.equal(out.schema, 1);
@@ -32,8 +36,8 @@ async function json<T>(s: TestSession, args: string[]): Promise<T> {
 }
 
 /** Probes a selector and answers its live count (and the probe's own live/offline agreement). */
-async function probeCount(s: TestSession, selector: string): Promise<number> {
-  const res = await s.run(["probe", "--json", "--max", "0", "--", selector]);
+async function probeCount(run: Run, selector: string): Promise<number> {
+  const res = await run(["probe", "--json", "--max", "0", "--", selector]);
   assert.equal(res.code, 0, `probe ${selector}: ${res.stderr}`);
   const r = JSON.parse(res.stdout) as { live: number; agrees: boolean };
   assert.equal(r.agrees, true, `live and offline agree on ${selector}`);
@@ -72,12 +76,14 @@ Deno.test({
       ].join("\n"),
     );
     await using s = await startSession(["--url", `${site.origin}/cards.html`], corpus.path);
+    // Every printed candidate is probed (hundreds of calls): a Deno start each was most of this file's time.
+    const run = firstOfEachAsSubprocess(s.run, { cwd: s.cwd, env: s.env });
 
     await t.step("gap clusters the orphans; every candidate it prints matches live what it says", async () => {
       const gap = await json<
         { orphans: number; clusters: Array<{ count: number; role: string; candidates: Candidate[] }> }
       >(
-        s,
+        run,
         ["gap"],
       );
       assert.ok(gap.orphans >= 648, `${gap.orphans} orphans`);
@@ -89,11 +95,11 @@ Deno.test({
         for (const cand of c.candidates) {
           assert.doesNotMatch(cand.selector, GENERATED);
           assert.equal(cand.verified, true);
-          assert.equal(await probeCount(s, cand.selector), cand.live, cand.selector);
+          assert.equal(await probeCount(run, cand.selector), cand.live, cand.selector);
           assert.equal(cand.live, cand.covers + cand.extra);
         }
       }
-      const text = await s.run(["gap"]);
+      const text = await run(["gap"]);
       assert.equal(text.code, 0);
       assert.match(text.stdout, /3× button "★1", "★2", "★3" in x-rating \(shadow root\)/);
       assert.match(text.stdout, /→ footer a {3}covers 2\/2 · live 2 ✓/);
@@ -110,7 +116,7 @@ Deno.test({
           verified: boolean;
           properties: Array<{ extract: string; distinct: number }>;
         }>;
-      }>(s, ["suggest"]);
+      }>(run, ["suggest"]);
       const card = r.candidates.find((c) => c.kind === "repeated" && c.instances === 320)!;
       assert.equal(card.name, "ProductCard");
       assert.equal(card.properties[0]?.extract, "attr=data-sku");
@@ -119,9 +125,9 @@ Deno.test({
       for (const c of r.candidates) {
         assert.doesNotMatch(c.selector, GENERATED);
         assert.equal(c.verified, true, c.name);
-        assert.equal(await probeCount(s, c.selector), c.count, c.selector);
+        assert.equal(await probeCount(run, c.selector), c.count, c.selector);
       }
-      const yaml = await s.run(["suggest", "--yaml", "--kind", "repeated"]);
+      const yaml = await run(["suggest", "--yaml", "--kind", "repeated"]);
       assert.equal(yaml.code, 0);
       assert.match(yaml.stdout, /^components:\n {2}- name: ProductCard\n/);
     });
@@ -129,7 +135,7 @@ Deno.test({
     await t.step(
       "explain --grep gives the node's owner and candidates, each probed; NAME with a flag is usage",
       async () => {
-        const r = await json<{ nodes: Array<{ tier: number; candidates: Candidate[] }> }>(s, [
+        const r = await json<{ nodes: Array<{ tier: number; candidates: Candidate[] }> }>(run, [
           "explain",
           "--grep",
           "add to cart",
@@ -140,25 +146,25 @@ Deno.test({
         assert.equal(r.nodes[0]!.tier, 3);
         for (const c of r.nodes[0]!.candidates) {
           assert.doesNotMatch(c.selector, GENERATED);
-          assert.equal(await probeCount(s, c.selector), c.live, c.selector);
+          assert.equal(await probeCount(run, c.selector), c.live, c.selector);
         }
-        const both = await s.run(["explain", "SiteHeader", "--grep", "x"]);
+        const both = await run(["explain", "SiteHeader", "--grep", "x"]);
         assert.equal(both.code, 2);
         assert.match(both.stderr, /a name and --id\/--grep\/--selector do not go together/);
-        const corpus = await s.run(["explain", "SiteHeader"]);
+        const corpus = await run(["explain", "SiteHeader"]);
         assert.equal(corpus.code, 0, corpus.stderr);
       },
     );
 
     await t.step("probe agrees with snapshot on ownership", async () => {
-      const snap = await json<{ tree: SnapNode }>(s, ["snapshot"]);
+      const snap = await json<{ tree: SnapNode }>(run, ["snapshot"]);
       const owners = new Map<number, string>();
       const walk = (n: SnapNode) => {
         if (n.component) owners.set(n.id, n.component);
         n.children?.forEach(walk);
       };
       walk(snap.tree);
-      const r = await json<{ matches: Array<{ id: number; owner: string }> }>(s, [
+      const r = await json<{ matches: Array<{ id: number; owner: string }> }>(run, [
         "probe",
         "--max",
         "50",
@@ -173,11 +179,11 @@ Deno.test({
     });
 
     await t.step("a selector the browser rejects is a usage error naming where", async () => {
-      const r = await s.run(["probe", "li[data-sku="]);
+      const r = await run(["probe", "li[data-sku="]);
       assert.equal(r.code, 2);
       assert.equal(r.stdout, "");
       assert.match(r.stderr, /^mapper probe: the browser rejects the selector "li\[data-sku=" \(position \d+/);
-      const quote = await s.run(["probe", `li[data-sku="x'); alert(1); ('"]`]);
+      const quote = await run(["probe", `li[data-sku="x'); alert(1); ('"]`]);
       assert.equal(quote.code, 0, quote.stderr);
       assert.match(quote.stdout, /live 0/);
     });
@@ -185,11 +191,11 @@ Deno.test({
     await t.step(
       "probe --expect fails on a wrong count; --all counts in each view's url: in a scratch tab",
       async () => {
-        const wrong = await s.run(["probe", "--expect", "3", "li.card"]);
+        const wrong = await run(["probe", "--expect", "3", "li.card"]);
         assert.equal(wrong.code, 1);
         assert.match(wrong.stderr, /expected 3 live matches, found 320/);
-        const before = await json<{ tabs: Array<{ id: string; url: string }> }>(s, ["browser", "tabs", "list"]);
-        const all = await json<{ views: Array<{ view: string; count?: number; skipped?: string }> }>(s, [
+        const before = await json<{ tabs: Array<{ id: string; url: string }> }>(run, ["browser", "tabs", "list"]);
+        const all = await json<{ views: Array<{ view: string; count?: number; skipped?: string }> }>(run, [
           "probe",
           "--all",
           "li.card",
@@ -199,47 +205,47 @@ Deno.test({
           ["Signup", 0],
           ["Later", "no url:"],
         ]);
-        const after = await json<{ tabs: Array<{ id: string; url: string }> }>(s, ["browser", "tabs", "list"]);
+        const after = await json<{ tabs: Array<{ id: string; url: string }> }>(run, ["browser", "tabs", "list"]);
         assert.deepEqual(after.tabs, before.tabs, "the user's tab neither moved nor did a scratch tab stay");
       },
     );
 
     await t.step("inspect shows shadow roots and owners; --json is the captured tree", async () => {
-      const text = await s.run(["inspect", "--selector", "x-rating"]);
+      const text = await run(["inspect", "--selector", "x-rating"]);
       assert.equal(text.code, 0, text.stderr);
       assert.match(text.stdout, /^\d+ x-rating[^\n]*\n {2}#shadow-root \(open\)\n {4}\d+ button\.star\[data-v="1"\]/);
-      const head = await s.run(["inspect", "--selector", "header", "--depth", "0"]);
+      const head = await run(["inspect", "--selector", "header", "--depth", "0"]);
       assert.match(head.stdout, /header\.site-header\.css-1q2w3e4~.*⟨SiteHeader⟩/);
-      const tree = await json<{ kind: string; root: { tag: string } }>(s, ["inspect"]);
+      const tree = await json<{ kind: string; root: { tag: string } }>(run, ["inspect"]);
       assert.equal(tree.kind, "mapper-tree");
       assert.equal(tree.root.tag, "html");
-      const gone = await s.run(["inspect", "--id", "999999"]);
+      const gone = await run(["inspect", "--id", "999999"]);
       assert.equal(gone.code, 1);
       assert.match(gone.stderr, /id 999999 is not on the page/);
     });
 
     await t.step("gap --scope: an unknown component is refused with a suggestion", async () => {
-      const r = await s.run(["gap", "--scope", "SiteHeadr"]);
+      const r = await run(["gap", "--scope", "SiteHeadr"]);
       assert.equal(r.code, 1);
       assert.match(r.stderr, /no component "SiteHeadr" is active on this page — did you mean SiteHeader\?/);
     });
 
     await t.step("on the Shoelace sign-up page every printed candidate is probed too", async () => {
-      const nav = await s.run(["browser", "navigate", `${apps.origin}${APP_PAGES.signup}`]);
+      const nav = await run(["browser", "navigate", `${apps.origin}${APP_PAGES.signup}`]);
       assert.equal(nav.code, 0, nav.stderr);
-      const gap = await json<{ clusters: Array<{ count: number; candidates: Candidate[] }> }>(s, [
+      const gap = await json<{ clusters: Array<{ count: number; candidates: Candidate[] }> }>(run, [
         "gap",
         "--scope",
         "SignupForm",
       ]);
       assert.ok(gap.clusters.length > 0);
-      const suggest = await json<{ candidates: Array<{ selector: string; count: number }> }>(s, ["suggest"]);
+      const suggest = await json<{ candidates: Array<{ selector: string; count: number }> }>(run, ["suggest"]);
       assert.ok(suggest.candidates.some((c) => c.selector.startsWith("sl-")), JSON.stringify(suggest.candidates));
       const all = [
         ...gap.clusters.flatMap((c) => c.candidates.map((x) => [x.selector, x.live] as const)),
         ...suggest.candidates.map((c) => [c.selector, c.count] as const),
       ];
-      for (const [selector, count] of all) assert.equal(await probeCount(s, selector), count, selector);
+      for (const [selector, count] of all) assert.equal(await probeCount(run, selector), count, selector);
     });
   },
 });

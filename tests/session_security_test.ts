@@ -7,6 +7,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { runMapper, tempDir } from "./_helpers.ts";
+import { firstOfEachAsSubprocess } from "./_in_process.ts";
 import { alive, reap, skipBrowserTests, startSession, type TestSession, waitFor } from "./site/harness.ts";
 import { rawServer } from "./_raw_server.ts";
 import { assetsUnder } from "../src/assets.ts";
@@ -697,6 +698,9 @@ async function schemeRefusals(t: Deno.TestContext, s: TestSession): Promise<void
   await Deno.writeTextFile(secretFile, "private notes of the user\n");
   const fileUrl = `file://${secretFile}`;
   const before = await tabCount(s);
+  // 28 refusals of the user's own commands (the daemon's own refusal is the next step): each command's first one
+  // runs as a subprocess, the rest in process.
+  const run = firstOfEachAsSubprocess(s.run, { cwd: s.cwd, env: s.env });
 
   await t.step("browser navigate, tabs new, snapshot --url and browser start --url refuse them", async () => {
     const urls = [
@@ -718,7 +722,7 @@ async function schemeRefusals(t: Deno.TestContext, s: TestSession): Promise<void
           ["browser start", ["browser", "start", "--url", url]],
         ] as const
       ) {
-        const r = await s.run([...args]);
+        const r = await run([...args]);
         assert.equal(r.code, 1, `${command} ${url}: ${r.stderr}`);
         assert.equal(r.stdout, "");
         assert.equal(
@@ -754,13 +758,13 @@ async function schemeRefusals(t: Deno.TestContext, s: TestSession): Promise<void
   });
 
   await t.step("--allow-scheme file opens it, for that command only", async () => {
-    const opened = await s.run(["browser", "navigate", fileUrl, "--allow-scheme", "file"]);
+    const opened = await run(["browser", "navigate", fileUrl, "--allow-scheme", "file"]);
     assert.equal(opened.code, 0, opened.stderr);
-    const read = await s.run(["browser", "eval", "document.body.innerText"]);
+    const read = await run(["browser", "eval", "document.body.innerText"]);
     assert.match(read.stdout, /private notes of the user/);
-    const again = await s.run(["browser", "navigate", fileUrl]);
+    const again = await run(["browser", "navigate", fileUrl]);
     assert.equal(again.code, 1);
-    const bad = await s.run(["browser", "navigate", fileUrl, "--allow-scheme", "fi le"]);
+    const bad = await run(["browser", "navigate", fileUrl, "--allow-scheme", "fi le"]);
     assert.equal(bad.code, 2);
     assert.match(bad.stderr, /^mapper browser navigate: --allow-scheme "fi le" is not a URL scheme — /);
   });
