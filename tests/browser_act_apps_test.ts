@@ -293,7 +293,8 @@ Deno.test({
       const open = await act("click", "AboutButton");
       assert.equal(open.code, 0, open.stderr);
       assert.match(open.stdout, /^clicked AboutButton \(id \d+\) in SettingsForm at /);
-      assert.equal(await host("md-dialog", "open"), true);
+      // md-dialog opens and closes asynchronously (its animation runs first): the page's state follows the click.
+      await waitFor("the dialog to open", async () => (await host("md-dialog", "open")) === true);
       const blocked = await waitFor("the [Blocked] line", async () => {
         const out = await snapshot();
         return out.includes("[Blocked]") ? out : undefined;
@@ -302,7 +303,7 @@ Deno.test({
       const close = await act("click", "CloseAboutButton");
       assert.equal(close.code, 0, close.stderr);
       assert.match(close.stdout, /^clicked CloseAboutButton \(id \d+\) in AboutDialog /);
-      assert.equal(await host("md-dialog", "open"), false);
+      await waitFor("the dialog to close", async () => (await host("md-dialog", "open")) === false);
       await waitFor("the dialog to be gone", async () => !(await snapshot()).includes("[Blocked]"));
     });
 
@@ -322,7 +323,9 @@ Deno.test({
         "the picked item",
         async () => (await evalJs('document.querySelector("#picked").textContent')) === "reset",
       );
-      await waitFor("the menu to close", async () => (await host("md-menu", "open")) === false);
+      assert.equal(await host("md-menu", "open"), false);
+      // Its closing animation still covers the form (a click there is refused, naming MoreMenu): until it is gone.
+      await waitFor("the menu to be gone", async () => !(await snapshot()).includes("[MenuItem"));
     });
 
     await t.step("the form is submitted with every value the commands reported", async () => {
