@@ -80,6 +80,18 @@ const PAGES: Page[] = [
     },
   },
   { name: "grid", site: "apps", path: "/grid.html", corpus: appCorpus("grid"), ready: APPS_READY },
+  { name: "material", site: "apps", path: "/material.html", corpus: appCorpus("material"), ready: APPS_READY },
+  {
+    name: "material+menu",
+    site: "apps",
+    path: "/material.html",
+    corpus: appCorpus("material"),
+    ready: APPS_READY,
+    state: {
+      does: "(document.getElementById('more-menu').show(), 1)",
+      holds: "document.getElementById('more-menu').open",
+    },
+  },
 ];
 
 const bytes = (s: string) => new TextEncoder().encode(s).length;

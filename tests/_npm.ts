@@ -16,6 +16,15 @@ export const PACKAGES = {
   tomSelect: "tom-select@2.6.2",
   tabulator: "tabulator-tables@6.5.3",
   swaggerUi: "swagger-ui-dist@5.35.0",
+  // Material Web ships ES modules importing these by bare name; the page's import map points each at its pinned copy
+  // (the versions `deno cache npm:@material/web@2.5.0` resolves).
+  materialWeb: "@material/web@2.5.0",
+  lit: "lit@3.3.3",
+  litHtml: "lit-html@3.3.3",
+  litElement: "lit-element@4.2.2",
+  litReactiveElement: "@lit/reactive-element@2.1.2",
+  litContext: "@lit/context@1.1.6",
+  tslib: "tslib@2.9.1",
 } as const;
 
 /** One pinned package spec (`name@x.y.z`). */

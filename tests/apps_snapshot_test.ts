@@ -1,10 +1,10 @@
 /**
- * `mapper snapshot` on pages of real front-end packages nobody here wrote (`tests/apps/`: Shoelace web components,
- * a Tabulator grid, Tom Select, Swagger UI), in real Chromium, with corpora written the natural way
+ * `mapper snapshot` on pages of real front-end packages nobody here wrote (`tests/apps/`: Shoelace and Material web
+ * components, a Tabulator grid, Tom Select, Swagger UI), in real Chromium, with corpora written the natural way
  * (`tests/apps/corpora/<page>/`: a component is the element the page author wrote, children for its inner parts):
  * children found inside their parent's open shadow root and only there, `[Blocked]` for an open `sl-dialog` (its
- * modal panel lives in the shadow root), `aria-disabled` shown, grid rows not named twice, and `wait-for
- * --component` naming near matches when it times out.
+ * modal panel lives in the shadow root), `aria-disabled` shown, grid rows not named twice, roles and states a web
+ * component keeps on its `ElementInternals`, and `wait-for --component` naming near matches when it times out.
  */
 import assert from "node:assert/strict";
 import { APP_PAGES, appCorpus, startApps } from "./apps/server.ts";
@@ -234,5 +234,51 @@ Deno.test({
       );
       assert.match(out, /\n {2}matched nothing: TryItOutButton, ExecuteButton\n/);
     });
+  },
+});
+
+Deno.test({
+  name: "apps snapshot - Material Web: roles and states set on ElementInternals, the menu in the top layer",
+  ignore: skipBrowserTests(),
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    await using apps = await startApps();
+    await using s = await startSession(["--url", apps.origin + APP_PAGES.material], appCorpus("material"));
+    const sRun = firstOfEachAsSubprocess(s.run, { cwd: s.cwd, env: s.env });
+    await ready(s);
+    const r = await sRun(["snapshot"]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stderr, "");
+    // md-tabs, md-primary-tab and md-radio have no role attribute: Chromium's accessibility tree gives them theirs.
+    assert.match(
+      r.stdout,
+      /\n \d+ \[SectionTabs "Sections"\]\n {2}\d+ \[SectionTab panel="profile" "Profile" selected\]\n {2}\d+ \[SectionTab panel="privacy" "Privacy"\]\n/,
+    );
+    assert.match(
+      r.stdout,
+      /\n {2}\d+ \[ThemeRadio value="light" "Light" checked\]\n {2}\d+ \[ThemeRadio value="dark" "Dark"\]\n {2}\d+ \[ThemeRadio value="system" "System"\]\n/,
+    );
+    assert.match(
+      r.stdout,
+      /\n {2}matched only hidden elements: LanguageOption \(3\), MoreMenu \(1\), MenuItem \(2\), /,
+    );
+    const json: Json = JSON.parse((await sRun(["snapshot", "--json"])).stdout);
+    const radios = nodes(json.tree).filter((n) => n.component === "ThemeRadio");
+    assert.deepEqual(radios.map((n) => [n.role, n.name, n.states ?? []]), [
+      ["radio", "Light", ["checked"]],
+      ["radio", "Dark", []],
+      ["radio", "System", []],
+    ]);
+    // The menu opens as a popover (the top layer), its items named by the map.
+    await evalJs(s, 'document.getElementById("more-menu").show(); 1');
+    const open = await waitFor("the open menu", async () => {
+      const out = (await sRun(["snapshot"])).stdout;
+      return out.includes("[MenuItem") ? out : undefined;
+    });
+    assert.match(
+      open,
+      /\n \d+ \[MoreMenu\]\n {2}\d+ \[MenuItem id="export"\]\n {3}\d+ menuitem "Export"\n {2}\d+ \[MenuItem id="reset"\]\n {3}\d+ menuitem "Reset"\n/,
+    );
   },
 });

@@ -3,7 +3,8 @@
  * component is the element the page author wrote, e.g. `sl-input[name=fullName]`): Shoelace web components whose
  * controls live in open shadow roots, and a Tom Select form whose dropdown comes over the Save button. Each step
  * would have printed success for something that did not happen before the host delegation and the hit-target
- * check at the moment of the press.
+ * check at the moment of the press. Material Web: a text field drawn transparent until focused, a checkbox whose
+ * input is transparent over its drawn box, radios and tabs whose role and state live in their `ElementInternals`.
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
@@ -187,5 +188,162 @@ Deno.test({
         assert.equal(await evalJs('document.querySelector("#result").textContent'), "", "the form was not saved");
       },
     );
+  },
+});
+
+Deno.test({
+  name: "browser acting on Material Web - every control does what the line says, and the snapshot shows it",
+  ignore: skipBrowserTests(),
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn(t) {
+    await using apps = await startApps();
+    await using s = await startSession(["--url", `${apps.origin}/material.html`], join(CORPORA, "material"));
+    const { act, evalJs } = actor(s);
+    assert.equal((await act("wait-for", "--selector", "body[data-ready]", "--timeout-ms", "20000")).code, 0);
+    const host = (sel: string, prop: string) => evalJs(`document.querySelector(${JSON.stringify(sel)}).${prop}`);
+    const snapshot = async () => {
+      const r = await s.run(["snapshot"]);
+      assert.equal(r.code, 0, r.stderr);
+      return r.stdout;
+    };
+    const line = (out: string, component: string) => out.split("\n").find((l) => l.includes(`[${component}`)) ?? "";
+
+    await t.step("fill reaches a text field drawn transparent until focused, through its host", async () => {
+      for (const [name, label, text] of [["name", "Name", "Ada"], ["email", "Email", "ada@example.com"]]) {
+        const r = await act("fill", `TextField[name=${name}]`, text!);
+        assert.equal(r.code, 0, r.stderr);
+        assert.equal(r.stderr, "");
+        assert.match(
+          r.stdout,
+          new RegExp(
+            `^filled TextField name="${name}" \\(id \\d+\\) in SettingsForm through its textbox "${label}" with "${text}"\\n$`,
+          ),
+        );
+        assert.equal(await host(`md-outlined-text-field[name=${name}]`, "value"), text);
+      }
+      const out = await snapshot();
+      assert.match(out, /\n {2}\d+ \[TextField name="name"\]\n {3}\d+ textbox "Name" required value="Ada"\n/);
+      assert.match(out, /\n {3}\d+ textbox "Email" value="ada@example\.com"\n/);
+    });
+
+    await t.step("the select opens on a click and an option is picked", async () => {
+      const open = await act("click", "LanguageSelect");
+      assert.equal(open.code, 0, open.stderr);
+      assert.match(
+        open.stdout,
+        /^clicked LanguageSelect \(id \d+\) in SettingsForm at \(\d+, \d+\)( \(scrolled into view\))? — expanded false → true\n$/,
+      );
+      assert.equal(await host("md-filled-select", "open"), true);
+      const pick = await act("click", "LanguageOption[value=fr]");
+      assert.equal(pick.code, 0, pick.stderr);
+      assert.match(pick.stdout, /^clicked LanguageOption value="fr" \(id \d+\) in LanguageSelect at /);
+      await waitFor("the value fr", async () => (await host("md-filled-select", "value")) === "fr");
+      await waitFor("the list to close", async () => (await host("md-filled-select", "open")) === false);
+      assert.match(await snapshot(), /\n {2}\d+ \[LanguageSelect\]\n {3}\d+ combobox "Language" collapsed\n/);
+    });
+
+    await t.step("the checkbox, its input transparent over the box drawn for it, reports checked", async () => {
+      const r = await act("click", "TermsCheckbox");
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(
+        r.stdout,
+        /^clicked TermsCheckbox \(id \d+\) in SettingsForm at \(\d+, \d+\)( \(scrolled into view\))? — checked false → true\n$/,
+      );
+      assert.equal(await host("md-checkbox", "checked"), true);
+      assert.match(await snapshot(), /\n {2}\d+ \[TermsCheckbox\]\n {3}\d+ checkbox checked\n/);
+    });
+
+    await t.step("the switch is toggled through its switch", async () => {
+      const r = await act("click", "NotificationsSwitch");
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(r.stdout, / — checked false → true\n$/);
+      assert.equal(await host("md-switch", "selected"), true);
+      assert.match(await snapshot(), /\n {2}\d+ \[NotificationsSwitch\]\n {3}\d+ switch checked\n/);
+    });
+
+    await t.step("a radio whose role and state live in its ElementInternals is picked and shown checked", async () => {
+      let out = await snapshot();
+      assert.match(line(out, 'ThemeRadio value="light"'), /^ {2}\d+ \[ThemeRadio value="light" "Light" checked\]$/);
+      const r = await act("click", "ThemeRadio[value=dark]");
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(r.stdout, /^clicked ThemeRadio value="dark" "Dark" \(id \d+\) in SettingsForm at /);
+      assert.deepEqual(
+        await evalJs('[...document.querySelectorAll("md-radio")].map((r) => r.checked)'),
+        [false, true, false],
+      );
+      out = await snapshot();
+      assert.match(line(out, 'ThemeRadio value="light"'), /^ {2}\d+ \[ThemeRadio value="light" "Light"\]$/);
+      assert.match(line(out, 'ThemeRadio value="dark"'), /^ {2}\d+ \[ThemeRadio value="dark" "Dark" checked\]$/);
+    });
+
+    await t.step("a tab (ElementInternals too) is switched to and shown selected", async () => {
+      const r = await act("click", "SectionTab[panel=privacy]");
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(r.stdout, /^clicked SectionTab panel="privacy" "Privacy" \(id \d+\) in SectionTabs at /);
+      assert.equal(await host("md-tabs", "activeTabIndex"), 1);
+      const out = await snapshot();
+      assert.match(
+        out,
+        /\n {2}\d+ \[SectionTab panel="profile" "Profile"\]\n {2}\d+ \[SectionTab panel="privacy" "Privacy" selected\]\n/,
+      );
+    });
+
+    await t.step("the dialog opens from its button, blocks the page, and closes from its own button", async () => {
+      const open = await act("click", "AboutButton");
+      assert.equal(open.code, 0, open.stderr);
+      assert.match(open.stdout, /^clicked AboutButton \(id \d+\) in SettingsForm at /);
+      // md-dialog opens and closes asynchronously (its animation runs first): the page's state follows the click.
+      await waitFor("the dialog to open", async () => (await host("md-dialog", "open")) === true);
+      const blocked = await waitFor("the [Blocked] line", async () => {
+        const out = await snapshot();
+        return out.includes("[Blocked]") ? out : undefined;
+      });
+      assert.match(blocked, /\n\[Blocked\] AboutDialog \(dialog "About these settings"\) covers the page; /);
+      const close = await act("click", "CloseAboutButton");
+      assert.equal(close.code, 0, close.stderr);
+      assert.match(close.stdout, /^clicked CloseAboutButton \(id \d+\) in AboutDialog /);
+      await waitFor("the dialog to close", async () => (await host("md-dialog", "open")) === false);
+      await waitFor("the dialog to be gone", async () => !(await snapshot()).includes("[Blocked]"));
+    });
+
+    await t.step("the menu opens in the top layer from its button and an item is picked", async () => {
+      const open = await act("click", "MoreButton");
+      assert.equal(open.code, 0, open.stderr);
+      assert.equal(await host("md-menu", "open"), true);
+      const out = await waitFor("the open menu", async () => {
+        const o = await snapshot();
+        return o.includes('[MenuItem id="reset"]') ? o : undefined;
+      });
+      assert.match(out, /\n {2}\d+ \[MenuItem id="reset"\]\n {3}\d+ menuitem "Reset"\n/);
+      const pick = await act("click", "MenuItem[id=reset]");
+      assert.equal(pick.code, 0, pick.stderr);
+      assert.match(pick.stdout, /^clicked MenuItem id="reset" \(id \d+\) in MoreMenu /);
+      await waitFor(
+        "the picked item",
+        async () => (await evalJs('document.querySelector("#picked").textContent')) === "reset",
+      );
+      assert.equal(await host("md-menu", "open"), false);
+      // Its closing animation still covers the form (a click there is refused, naming MoreMenu): until it is gone.
+      await waitFor("the menu to be gone", async () => !(await snapshot()).includes("[MenuItem"));
+    });
+
+    await t.step("the form is submitted with every value the commands reported", async () => {
+      const r = await act("click", "SaveButton");
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(r.stdout, /^clicked SaveButton \(id \d+\) in SettingsForm at /);
+      const sent = await waitFor("the submitted values", async () => {
+        const text = await evalJs('document.querySelector("#result").textContent');
+        return text ? JSON.parse(text) : undefined;
+      });
+      assert.deepEqual(sent, {
+        name: "Ada",
+        email: "ada@example.com",
+        language: "fr",
+        terms: "on",
+        notifications: "on",
+        theme: "dark",
+      });
+    });
   },
 });

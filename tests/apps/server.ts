@@ -1,7 +1,8 @@
 /**
  * Pages built from real front-end packages nobody here wrote, for the browser tests and benches: a Shoelace web-component
  * sign-up form (`/signup.html`), a Tom Select form (`/typeahead.html`), a 25-row Tabulator grid (`/grid.html`) and
- * Swagger UI on a small API description (`/api-console.html`). The packages' own files are served from Deno's npm
+ * Swagger UI on a small API description (`/api-console.html`) and a Material Web settings form (`/material.html`: Lit
+ * components, form-associated, a menu in the top layer). The packages' own files are served from Deno's npm
  * cache under `/npm/<name>@<version>/…` (`tests/_npm.ts`, pinned exactly); the pages live beside this file, their
  * corpora under `corpora/<page>/` ({@linkcode appCorpus}). One loopback server; dispose to stop it.
  *
@@ -25,10 +26,10 @@ const TYPES: Record<string, string> = {
 };
 
 /**
- * The corpus of one page (`signup`, `typeahead`, `grid`, `api-console`), written the natural way: a component is
+ * The corpus of one page (`signup`, `typeahead`, `grid`, `api-console`, `material`), written the natural way: a component is
  * the element the page author wrote, children for its inner parts. Shared by every test on these pages.
  */
-export function appCorpus(page: "signup" | "typeahead" | "grid" | "api-console"): string {
+export function appCorpus(page: "signup" | "typeahead" | "grid" | "api-console" | "material"): string {
   return join(DIR, "corpora", page);
 }
 
@@ -38,6 +39,7 @@ export const APP_PAGES = {
   typeahead: "/typeahead.html",
   grid: "/grid.html",
   apiConsole: "/api-console.html",
+  material: "/material.html",
 } as const;
 
 /** The API description Swagger UI renders on `/api-console.html` (and `GET /api/pets` answers for "Try it out"). */

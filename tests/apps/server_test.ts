@@ -8,6 +8,18 @@ Deno.test("app pages - every page and every package file it links is served", as
     assert.equal(res.status, 200, page);
     const html = await res.text();
     const links = [...html.matchAll(/(?:src|href)="(\/npm\/[^"]+)"/g)].map((m) => m[1]!);
+    // A page loading ES modules by bare name: each module it imports, resolved through its import map.
+    const map = /<script type="importmap">([\s\S]*?)<\/script>/.exec(html);
+    if (map) {
+      const imports: Record<string, string> = JSON.parse(map[1]!).imports;
+      for (const [, spec] of html.matchAll(/^\s*import "([^"]+)";$/gm)) {
+        const prefix = Object.keys(imports).filter((k) => k === spec || (k.endsWith("/") && spec!.startsWith(k)))
+          .sort((a, b) => b.length - a.length)[0];
+        assert.ok(prefix, `${page}: the import map resolves no "${spec}"`);
+        links.push(imports[prefix] + spec!.slice(prefix.length));
+      }
+      links.push(...Object.values(imports).filter((url) => !url.endsWith("/")));
+    }
     assert.equal(links.length > 0, true, `${page} links no package file`);
     for (const link of links) {
       const file = await fetch(apps.origin + link);

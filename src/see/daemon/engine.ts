@@ -21,7 +21,8 @@ import { buildPageScript, SEE_GLOBAL } from "./_script.ts";
 import { type Resolution, resolveUrl } from "./_view.ts";
 import { type Resolved, resolveTarget, summarize } from "./resolve.ts";
 import { parseTarget, QueryParseError, type Target } from "./query.ts";
-import type { SeeCollect } from "../page/page.js";
+import type { AxFacts, SeeCollect } from "../page/page.js";
+import { axFacts, type AxNode } from "./_ax.ts";
 import type { PageEvents } from "./page_events.ts";
 import { dialogOpenError } from "./actions.ts";
 import type { ResolvedSummary } from "../page_api.ts";
@@ -289,7 +290,7 @@ export class PageEngine {
   async evaluate<T>(
     t: PageTarget,
     expression: string,
-    opts: { awaitPromise?: boolean; byValue?: boolean; timeoutMs?: number } = {},
+    opts: { awaitPromise?: boolean; byValue?: boolean; timeoutMs?: number; objectGroup?: string } = {},
   ): Promise<{ value: T; object: RemoteObject }> {
     // A JavaScript dialog blocks the page: nothing evaluated there answers until it is closed. Say so at once.
     const open = this.#deps.events.dialog(t.session);
@@ -312,6 +313,7 @@ export class PageEngine {
               contextId: world.contextId,
               returnByValue: opts.byValue !== false,
               awaitPromise: opts.awaitPromise === true,
+              ...(opts.objectGroup ? { objectGroup: opts.objectGroup } : {}),
             },
             t.session,
             opts.timeoutMs ?? 15_000,
@@ -380,13 +382,63 @@ export class PageEngine {
   ): Promise<{ page: SeeCollect; resolution: Resolution }> {
     const url = opts.url ?? (await this.evaluate<string>(t, "location.href")).value;
     const resolution = this.resolution(url);
+    const internals = await this.#internals(t);
     const page = await this.call<SeeCollect>(t, "collect", {
       components: resolution.components,
       includeHidden: opts.includeHidden === true,
+      ...(internals.length ? { internals } : {}),
       ...(opts.tree ? { capture: treeRequest() } : {}),
     });
     if (page.nextId > (this.#nextIds.get(t.session) ?? 1)) this.#nextIds.set(t.session, page.nextId);
     return { page, resolution };
+  }
+
+  /**
+   * The role, name and states Chromium's accessibility tree gives the shown custom elements that have no role in
+   * their markup, by page id: a web component may set them on its `ElementInternals` (a Material radio's
+   * `internals.role = "radio"` and `ariaChecked`), where no script can read them. Only elements it gives a role.
+   */
+  async #internals(t: PageTarget): Promise<Array<[number, AxFacts]>> {
+    const group = "mapper-internals";
+    const { object } = await this.evaluate<unknown>(t, `${SEE_GLOBAL}.opaqueHosts()`, {
+      byValue: false,
+      objectGroup: group,
+    });
+    try {
+      if (!object.objectId) return [];
+      const ids = await this.#deps.send("Runtime.callFunctionOn", {
+        objectId: object.objectId,
+        functionDeclaration: `function () { return this.map((el) => globalThis.${SEE_GLOBAL}.idOf(el)); }`,
+        returnByValue: true,
+      }, t.session) as { result: { value?: number[] } };
+      const list = ids.result.value ?? [];
+      if (list.length === 0) return [];
+      const props = await this.#deps.send(
+        "Runtime.getProperties",
+        { objectId: object.objectId, ownProperties: true },
+        t.session,
+      ) as {
+        result: Array<{ name: string; value?: { objectId?: string } }>;
+      };
+      const handles = new Map<number, string>();
+      for (const p of props.result) {
+        if (/^\d+$/.test(p.name) && p.value?.objectId) handles.set(Number(p.name), p.value.objectId);
+      }
+      const answers = await Promise.all(list.map(async (id, i): Promise<[number, AxFacts] | undefined> => {
+        const objectId = handles.get(i);
+        if (objectId === undefined) return undefined;
+        const ax = await this.#deps.send(
+          "Accessibility.getPartialAXTree",
+          { objectId, fetchRelatives: false },
+          t.session,
+        ) as { nodes?: AxNode[] };
+        const facts = axFacts(ax.nodes?.[0]);
+        return facts ? [id, facts] : undefined;
+      }));
+      return answers.filter((a) => a !== undefined);
+    } finally {
+      await this.#deps.send("Runtime.releaseObjectGroup", { objectGroup: group }, t.session).catch(() => {});
+    }
   }
 
   /** Navigates the tab to `url` unless it is already there (same URL without the fragment), then settles. */

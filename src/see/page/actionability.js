@@ -352,13 +352,15 @@ export async function prepareElement(opts) {
       if (el.matches("input, textarea, select") || /** @type {HTMLElement} */ (el).isContentEditable) {
         return { press: el, control: el };
       }
-      let fields = inside(el).filter((e) => takesText(e) && shown(e) && !e.matches("[readonly]"));
-      // A shadow root that delegates focus names the field itself: the one a click on the host would focus.
-      if (fields.length > 1 && el.shadowRoot?.delegatesFocus) {
+      const all = inside(el).filter((e) => takesText(e) && !e.matches("[readonly]"));
+      let fields = all.filter(shown);
+      // A shadow root that delegates focus names the field itself: the one a click on the host would focus, even
+      // one drawn transparent until then (a Material text field shows its label in the field's place).
+      if (fields.length !== 1 && el.shadowRoot?.delegatesFocus) {
         /** @type {HTMLElement} */ (el).focus();
         let active = el.ownerDocument.activeElement;
         while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
-        if (active && fields.includes(active)) fields = [active];
+        if (active && all.includes(active)) fields = [active];
       }
       const [only] = fields;
       if (fields.length === 1 && only) return { press: only, control: only };
@@ -516,8 +518,12 @@ export function armPress(opts) {
       const control = e.tagName === "LABEL" ? /** @type {HTMLLabelElement} */ (e).control : null;
       if (control && ownState(control)) return control;
     }
-    const inner = kit.inside(kit.host).filter((e) => ownState(e) && kit.shown(e));
-    return inner.length === 1 ? inner[0] ?? null : null;
+    const inner = kit.inside(kit.host).filter(ownState);
+    const shown = inner.filter(kit.shown);
+    if (shown.length === 1) return shown[0] ?? null;
+    // None shown: a styled control's own input, transparent over the box drawn for it (a Material checkbox).
+    const drawn = shown.length === 0 ? inner.filter((e) => e.checkVisibility({ visibilityProperty: true })) : [];
+    return drawn.length === 1 ? drawn[0] ?? null : null;
   };
   const holder = stateful();
   const state = () => (holder ? ownState(holder) : null);

@@ -46,6 +46,12 @@ import { extractTree, visibilityOf } from "./page_tree.js";
  * }} SeeCollect
  */
 
+/**
+ * What the browser's accessibility tree says of one element: its role, accessible name and states (`checked`,
+ * `selected`, `expanded` / `collapsed`, `disabled`, `required`, `readonly`).
+ * @typedef {{ role: string, name: string, states: string[] }} AxFacts
+ */
+
 /** How long after the load event a page must be before it counts as settled (see `settle`). */
 const AFTER_LOAD_MS = 500;
 
@@ -122,7 +128,36 @@ export function createSee() {
    * one, so what is inside it reads as inside it.
    * @param {Element} el
    */
-  const roleFor = (el) => (el.tagName === "IFRAME" ? "iframe" : roleOf(el));
+  const roleFor = (el) => (el.tagName === "IFRAME" ? "iframe" : given.get(el)?.role ?? roleOf(el));
+
+  /**
+   * What Chromium's accessibility tree says of the custom elements whose role no script can read (set on their
+   * `ElementInternals`: `internals.role = "radio"`, `internals.ariaChecked`), as the daemon read it for this
+   * collection ({@link opaqueHosts}): their role, name and states stand in for the markup's.
+   * @type {WeakMap<Element, AxFacts>}
+   */
+  let given = new WeakMap();
+
+  /** The accessible name, the browser's when it named an element whose role only it knows. */
+  const nameFor = (/** @type {Element} */ el) => given.get(el)?.name || nameOf(el);
+
+  /**
+   * The shown custom elements with no role in their markup, in every root: the ones whose role may live in their
+   * `ElementInternals`, which the daemon asks the browser about before it collects.
+   * @returns {Element[]}
+   */
+  const opaqueHosts = () => {
+    /** @type {Element[]} */
+    const out = [];
+    for (const root of dom.roots()) {
+      for (const el of root.querySelectorAll("*")) {
+        if (!el.localName.includes("-") || el.localName === "mapper-overlay" || el.hasAttribute("role")) continue;
+        // Hidden from the snapshot anyway: not worth asking about (a ripple or an elevation layer is aria-hidden).
+        if (el.checkVisibility() && el.closest("[aria-hidden=true]") === null) out.push(el);
+      }
+    }
+    return out;
+  };
 
   /** @param {Element} el @param {string} role */
   const isInteractive = (el, role) => {
@@ -141,21 +176,28 @@ export function createSee() {
     /** @type {string[]} */
     const s = [];
     const any = /** @type {HTMLInputElement} */ (el);
+    const ax = given.get(el)?.states ?? [];
     // The rule the actions refuse by (`actionability.js`): `:disabled` (a disabled fieldset included) or inside
     // an `aria-disabled="true"` element.
-    if (el.matches(":disabled") || el.closest("[aria-disabled=true]")) s.push("disabled");
-    if (any.checked === true || el.getAttribute("aria-checked") === "true") s.push("checked");
+    if (el.matches(":disabled") || el.closest("[aria-disabled=true]") || ax.includes("disabled")) s.push("disabled");
+    if (any.checked === true || el.getAttribute("aria-checked") === "true" || ax.includes("checked")) {
+      s.push("checked");
+    }
     const exp = el.getAttribute("aria-expanded");
-    if (exp === "true") s.push("expanded");
-    else if (exp === "false") s.push("collapsed");
+    if (exp === "true" || (exp === null && ax.includes("expanded"))) s.push("expanded");
+    else if (exp === "false" || (exp === null && ax.includes("collapsed"))) s.push("collapsed");
     if (
       el.getAttribute("aria-selected") === "true" ||
-      (el.tagName === "OPTION" && /** @type {HTMLOptionElement} */ (el).selected)
+      (el.tagName === "OPTION" && /** @type {HTMLOptionElement} */ (el).selected) || ax.includes("selected")
     ) {
       s.push("selected");
     }
-    if (any.required === true || el.getAttribute("aria-required") === "true") s.push("required");
-    if (any.readOnly === true || el.getAttribute("aria-readonly") === "true") s.push("readonly");
+    if (any.required === true || el.getAttribute("aria-required") === "true" || ax.includes("required")) {
+      s.push("required");
+    }
+    if (any.readOnly === true || el.getAttribute("aria-readonly") === "true" || ax.includes("readonly")) {
+      s.push("readonly");
+    }
     return s;
   };
 
@@ -177,11 +219,16 @@ export function createSee() {
   /**
    * Walks the page and builds the tree.
    * With `capture`, the captured tree of the page too (`page_tree.js`), in the same pass: same ids, same DOM.
-   * @param {{ components: SeeComponent[], includeHidden?: boolean,
+   * @param {{ components: SeeComponent[], includeHidden?: boolean, internals?: Array<[number, AxFacts]>,
    *   capture?: { states: readonly string[], maxNodes: number } }} args
    * @returns {SeeCollect}
    */
   const collect = (args) => {
+    given = new WeakMap();
+    for (const [id, facts] of args.internals ?? []) {
+      const el = node(id);
+      if (el) given.set(el, facts);
+    }
     const components = args.components;
     const byName = new Map(components.map((c) => [c.name, c]));
     const { owner, conflicts } = claimElements(components, dom);
@@ -247,7 +294,7 @@ export function createSee() {
         }
       }
       const childCarried = props ?? carried;
-      const ownName = interactive || component ? nameOf(el) : "";
+      const ownName = interactive || component ? nameFor(el) : "";
       const childNamed = interactive ? ownName : named;
       /** @type {SeeNode[]} */
       const kids = [];
@@ -278,14 +325,14 @@ export function createSee() {
         else {
           coverage.t3++;
           if (coverage.orphans.length < 200) {
-            coverage.orphans.push({ id: idOf(el), role, name: nameOf(el).slice(0, 80), suggestion: suggest(el) });
+            coverage.orphans.push({ id: idOf(el), role, name: nameFor(el).slice(0, 80), suggestion: suggest(el) });
           }
         }
       }
       const heading = role === "heading";
       let keep = component !== undefined || (interactive && !boxless) || (role === "iframe" && !boxless) ||
         ((LANDMARK_ROLES.has(role) || heading) && !boxless);
-      const name = interactive || component ? ownName : keep ? nameOf(el) : "";
+      const name = interactive || component ? ownName : keep ? nameFor(el) : "";
       if (keep && !component && !interactive) {
         // Sections and forms are landmarks only when named; a generic group needs a name to say anything.
         if ((role === "region" || role === "form" || role === "group") && !name) keep = false;
@@ -375,7 +422,7 @@ export function createSee() {
     const describe = (el) => {
       const role = roleOf(el);
       /** @type {{ id: number, component?: string, role: string, name: string }} */
-      const b = { id: idOf(el), role, name: nameOf(el) };
+      const b = { id: idOf(el), role, name: nameFor(el) };
       for (let p = /** @type {Element | null} */ (el); p; p = parentOf(p)) {
         const o = owner.get(p);
         if (o !== undefined) {
@@ -488,5 +535,5 @@ export function createSee() {
       }
     });
 
-  return { collect, settle, node, idOf, idsFrom, roleOf, nameOf, interactive, queryAll, version: 1 };
+  return { collect, settle, node, idOf, idsFrom, roleOf, nameOf, interactive, queryAll, opaqueHosts, version: 1 };
 }
