@@ -224,6 +224,31 @@ Deno.test({
       }
     });
 
+    await t.step("a cover on its way out is waited for; one that keeps moving is refused as covered", async () => {
+      // Covers in a 600 ms fade: the click and the fill start at once and land once the covers are gone.
+      await evalJs(
+        'document.querySelector(".log").textContent = ""; fadeAway(".fade-button"); fadeAway(".fade-field"); 1',
+      );
+      const clicked = await act("click", "UnderButton");
+      assert.equal(clicked.code, 0, clicked.stderr);
+      assert.match(clicked.stdout, /^clicked UnderButton "Under" \(id \d+\) at \(\d+, \d+\)/);
+      assert.equal(clicked.stderr, "");
+      assert.equal(await log(), "under;");
+      const filled = await act("fill", "UnderField", "late");
+      assert.equal(filled.code, 0, filled.stderr);
+      assert.equal(await evalJs('document.querySelector(".under-field").value'), "late");
+      // A cover animating for ever is never out of the way: refused as covered once the time is up, nothing pressed.
+      const stuck = await act("click", "StuckButton", "--timeout-ms", "800");
+      assert.equal(stuck.code, 1);
+      assert.equal(stuck.stdout, "");
+      assert.match(
+        stuck.stderr,
+        /^mapper browser click: StuckButton "Stuck" \(id \d+\) is covered by span\.spinner, still moving after 800 ms; the click would land on it — /,
+      );
+      assert.equal(await log(), "under;", "the covered button was never pressed");
+      await evalJs('document.querySelector(".log").textContent = ""; 1');
+    });
+
     await t.step(
       "a click that changes the URL or opens the next page says so in --json; the line stays plain",
       async () => {

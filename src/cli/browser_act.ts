@@ -51,7 +51,7 @@ export function registerBrowserActions(browser: Command, ctx: CliContext): void 
       .command(name)
       .description(
         name === "click"
-          ? "click an element by id or component query (refused at once when disabled or covered), or a point"
+          ? "click an element by id or component query (refused at once when disabled or covered by what stays), or a point"
           : "move the pointer over an element by id or component query (refused when covered), or a point",
       )
       .argument("[target]", TARGET)

@@ -86,7 +86,8 @@ const pointer = (name: "click" | "hover") =>
     description: name === "click"
       ? "Click an element by component query or snapshot node id (or a viewport point x/y). The element is " +
         "scrolled into view and waited for (attached, visible, stable); the click is REFUSED with an error when " +
-        "it is disabled or covered (the error names the overlay, e.g. a cookie dialog: deal with it first), or " +
+        "it is disabled or covered (the error names the overlay, e.g. a cookie dialog: deal with it first; a cover " +
+        "on its way out, a closing dialog or menu, is waited for), or " +
         "when something came over it as the pointer arrived (a hover menu: close it). The answer says what the " +
         "click changed: 'checked false → true' for checkboxes, switches and aria-pressed/expanded controls, or " +
         "'no visible effect' when nothing changed (the step did not happen: snapshot before going on). A wrapper " +

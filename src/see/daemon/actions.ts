@@ -259,6 +259,8 @@ interface Prepared {
   target?: string;
   cover?: string;
   coverIds?: number[];
+  /** `covered`: the cover (or an ancestor) is in a transition or animation, so it may be on its way out. */
+  coverMoving?: boolean;
   container?: string;
   waitedMs?: number;
   tag?: string;
@@ -276,7 +278,9 @@ export function refusal(label: string, p: Prepared, action: string, timeoutMs: n
     case "covered":
       return new PageError(
         "covered",
-        `${label} is covered by ${p.cover ?? "another element"}; the ${action} would land on it`,
+        `${label} is covered by ${p.cover ?? "another element"}${
+          p.coverMoving ? `, still moving after ${timeoutMs} ms` : ""
+        }; the ${action} would land on it`,
         {
           hint:
             "close or accept what covers it first (a dialog or banner is in 'mapper snapshot' under [Blocked]; Escape closes most menus)",
@@ -385,18 +389,44 @@ async function prepare(
   return { el, at: p as Prepared & { x: number; y: number }, press };
 }
 
-/** Resolves a target and gets it ready for input, or throws the refusal an agent can act on. */
+/**
+ * Whether a refusal is a cover on its way out (in a transition or an animation: a dialog or a menu closing), which is
+ * worth waiting for within the action's time. A cover that stands still (a cookie banner) is refused at once: the
+ * agent must answer it.
+ */
+function passingCover(err: Refused): boolean {
+  return err.p.reason === "covered" && err.p.coverMoving === true;
+}
+
+/** Waits before the next try of an action (`attempt` ≥ 1); false when `deadline` comes first. */
+async function backOff(attempt: number, deadline: number): Promise<boolean> {
+  const wait = RETRY_BACKOFF_MS[Math.min(attempt - 1, RETRY_BACKOFF_MS.length - 1)]!;
+  if (Date.now() + wait >= deadline) return false;
+  await new Promise((r) => setTimeout(r, wait));
+  return true;
+}
+
+/**
+ * Resolves a target and gets it ready for input, or throws the refusal an agent can act on. A cover on its way out
+ * is waited for (within the action's time); any other refusal is thrown at once.
+ */
 async function ready(
   page: ActPage,
   target: string,
   action: string,
   opts: ActionOptions & { editable?: boolean; delegate?: "click" | "fill" },
 ): Promise<Ready> {
-  try {
-    return await prepare(page, target, action, opts);
-  } catch (err: unknown) {
-    if (err instanceof Refused) throw refusal(err.el.label, err.p, action, opts.timeoutMs ?? ACTION_TIMEOUT_MS);
-    throw err;
+  const timeoutMs = opts.timeoutMs ?? ACTION_TIMEOUT_MS;
+  const deadline = Date.now() + timeoutMs;
+  for (let attempt = 0;; attempt++) {
+    try {
+      return await prepare(page, target, action, { ...opts, timeoutMs: Math.max(1, deadline - Date.now()) });
+    } catch (err: unknown) {
+      if (!(err instanceof Refused)) throw err;
+      if (!passingCover(err) || !await backOff(attempt + 1, deadline)) {
+        throw refusal(err.el.label, err.p, action, timeoutMs);
+      }
+    }
   }
 }
 
@@ -479,22 +509,25 @@ export async function click(page: ActPage, target: Target, opts: ActionOptions =
   const deadline = Date.now() + timeoutMs;
   let miss: Miss | undefined;
   let label = "";
+  /** The last refusal for a cover on its way out, while no press has been stopped yet (see below). */
+  let passing: Refused | undefined;
   for (let attempt = 0;; attempt++) {
-    if (attempt > 0) {
-      const wait = RETRY_BACKOFF_MS[Math.min(attempt - 1, RETRY_BACKOFF_MS.length - 1)]!;
-      if (Date.now() + wait >= deadline) break;
-      await new Promise((r) => setTimeout(r, wait));
-    }
+    if (attempt > 0 && !await backOff(attempt, deadline)) break;
     let r: Ready;
     try {
       r = await prepare(page, target, "click", { timeoutMs: Math.max(1, deadline - Date.now()), delegate: "click" });
     } catch (err: unknown) {
       if (!(err instanceof Refused)) throw err;
-      // A cover found before anything was touched is refused at once (a cookie banner: the agent must act). Once
-      // a press was stopped, a cover is what the pointer brought up: try again until the time is up.
-      if (attempt === 0 || (err.p.reason !== "covered" && err.p.reason !== "no-pointer-events")) {
+      // A cover found before anything was touched is refused at once (a cookie banner: the agent must act), unless
+      // it is on its way out (a closing dialog): that one is waited for, and refused at once if it stops and stays.
+      // Once a press was stopped, a cover is what the pointer brought up: try again until the time is up.
+      const untouched = attempt === 0 || passing !== undefined;
+      if (
+        (untouched && !passingCover(err)) || (err.p.reason !== "covered" && err.p.reason !== "no-pointer-events")
+      ) {
         throw refusal(err.el.label, err.p, "click", timeoutMs);
       }
+      if (untouched) passing = err;
       label = err.el.label;
       miss = err.p;
       continue;
@@ -543,6 +576,7 @@ export async function click(page: ActPage, target: Target, opts: ActionOptions =
       const cover = done.intercepted?.cover ?? { cover: "something this page cannot see (a cross-origin frame?)" };
       const named = cover.coverIds ? page.nameCover?.(cover.coverIds) : undefined;
       miss = { ...cover, ...(named === undefined ? {} : { cover: named }) };
+      passing = undefined;
       continue;
     }
     return pointerResult(r, {
@@ -550,6 +584,8 @@ export async function click(page: ActPage, target: Target, opts: ActionOptions =
       ...(done.state ? { state: done.state } : {}),
     });
   }
+  // A cover that was there before the pointer moved and never left: refused as covered, not as one that came over.
+  if (passing) throw refusal(passing.el.label, passing.p, "click", timeoutMs);
   const where = miss?.x !== undefined && miss.y !== undefined
     ? ` at (${Math.round(miss.x)}, ${Math.round(miss.y)})`
     : "";

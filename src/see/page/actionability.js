@@ -287,9 +287,22 @@ export async function prepareElement(opts) {
       target: describe(target),
       cover: cover ? describe(cover) : "nothing",
       coverIds: hit ? chainIds(hit, target) : [],
+      coverMoving: hit ? animating(hit) : false,
       x: px,
       y: py,
     };
+  };
+  /**
+   * Whether an element or one of its ancestors (across shadow roots) is animating: a cover in a transition or an
+   * animation is on its way somewhere (a dialog or menu closing), unlike a cookie banner that stays until answered.
+   */
+  const animating = (/** @type {Element} */ e) => {
+    for (let at = /** @type {Element | null} */ (e); at;) {
+      if (at.getAnimations().some((a) => a.playState === "running")) return true;
+      const up = at.parentNode;
+      at = up instanceof ShadowRoot ? up.host : up instanceof Element ? up : null;
+    }
+    return false;
   };
   /** The centre of an element's visible part, in top-level viewport coordinates. */
   const centre = (/** @type {Element} */ e) => {
