@@ -400,12 +400,13 @@ export class PageEngine {
    */
   async #internals(t: PageTarget): Promise<Array<[number, AxFacts]>> {
     const group = "mapper-internals";
-    const { object } = await this.evaluate<unknown>(t, `${SEE_GLOBAL}.opaqueHosts()`, {
+    // `null` rather than an empty list: a page without such elements (most) costs this one round trip, no more.
+    const { object } = await this.evaluate<unknown>(t, `((h) => h.length ? h : null)(${SEE_GLOBAL}.opaqueHosts())`, {
       byValue: false,
       objectGroup: group,
     });
+    if (!object.objectId) return [];
     try {
-      if (!object.objectId) return [];
       const ids = await this.#deps.send("Runtime.callFunctionOn", {
         objectId: object.objectId,
         functionDeclaration: `function () { return this.map((el) => globalThis.${SEE_GLOBAL}.idOf(el)); }`,
