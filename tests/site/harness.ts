@@ -142,15 +142,22 @@ export function reap(pid: number): void {
   }
 }
 
-/** Starts a detached session (`browser start --detach --port 0`) in a fresh temp dir with its own HOME. */
-export async function startSession(extra: string[] = [], corpus?: string): Promise<TestSession> {
+/**
+ * Starts a detached session (`browser start --detach --port 0`) in a fresh temp dir with its own HOME; the files of
+ * `corpus` (one folder, or several whose file names differ) are its `.mapper/`.
+ */
+export async function startSession(extra: string[] = [], corpus?: string | readonly string[]): Promise<TestSession> {
   const browser = requireBrowser();
   const tmp = await tempDir("mapper-browser-");
   const cwd = tmp.join("site");
   await Deno.mkdir(join(cwd, ".mapper"), { recursive: true });
-  if (corpus) {
-    for await (const e of Deno.readDir(corpus)) {
-      if (e.isFile) await Deno.copyFile(join(corpus, e.name), join(cwd, ".mapper", e.name));
+  for (const dir of typeof corpus === "string" ? [corpus] : corpus ?? []) {
+    for await (const e of Deno.readDir(dir)) {
+      if (!e.isFile) continue;
+      const to = join(cwd, ".mapper", e.name);
+      // Two folders with a file of one name would silently lose one of them.
+      if (await Deno.lstat(to).then(() => true, () => false)) throw new Error(`${e.name}: in two corpus folders`);
+      await Deno.copyFile(join(dir, e.name), to);
     }
   }
   const env: Record<string, string> = { HOME: tmp.join("home"), TMPDIR: tmp.path };
