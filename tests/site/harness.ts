@@ -201,11 +201,20 @@ export async function startSession(extra: string[] = [], corpus?: string | reado
       return (await r.json()) as T;
     },
     async [Symbol.asyncDispose]() {
-      if (alive(info.daemonPid) || alive(info.chromiumPid)) await run(["browser", "stop"]).catch(() => {});
+      // The daemon's own shutdown (what `browser stop` asks for), without a mapper process to start per session;
+      // SIGKILL only for what is still there after a grace period.
+      const gone = () => !alive(info.daemonPid) && !alive(info.chromiumPid);
+      if (alive(info.daemonPid)) {
+        await fetch(`http://127.0.0.1:${info.port}/devtools/shutdown`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${info.secret}` },
+          signal: AbortSignal.timeout(5000),
+        }).then((r) => r.body?.cancel(), () => {});
+        await waitFor("the session to shut down", gone, 5000).catch(() => {});
+      }
       reap(info.daemonPid);
       reap(info.chromiumPid);
-      await waitFor("the session's processes to end", () => !alive(info.daemonPid) && !alive(info.chromiumPid), 5000)
-        .catch(() => {});
+      await waitFor("the session's processes to end", gone, 5000).catch(() => {});
       await tmp[Symbol.asyncDispose]();
     },
   };
