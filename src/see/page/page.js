@@ -377,7 +377,9 @@ export function createSee() {
     if (empties.size > 0) {
       coverage.empty = [...empties.values()].map((e) => ({ ...e, of: counts[e.component] ?? e.count }));
     }
-    const capture = args.capture ? extractTree({ idOf, roleFor, interactive: isInteractive }, args.capture) : undefined;
+    const capture = args.capture
+      ? extractTree({ idOf, roleFor, nameFor, interactive: isInteractive }, args.capture)
+      : undefined;
     return {
       ...(capture ? { capture } : {}),
       url: location.href,
