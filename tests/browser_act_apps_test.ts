@@ -272,7 +272,11 @@ Deno.test({
       assert.match(line(out, 'ThemeRadio value="light"'), /^ {2}\d+ \[ThemeRadio value="light" "Light" checked\]$/);
       const r = await act("click", "ThemeRadio[value=dark]");
       assert.equal(r.code, 0, r.stderr);
-      assert.match(r.stdout, /^clicked ThemeRadio value="dark" "Dark" \(id \d+\) in SettingsForm at /);
+      // The line says what the browser's accessibility tree says changed (the state lives in ElementInternals).
+      assert.match(
+        r.stdout,
+        /^clicked ThemeRadio value="dark" "Dark" \(id \d+\) in SettingsForm at \(\d+, \d+\)( \(scrolled into view\))? — checked false → true\n$/,
+      );
       assert.deepEqual(
         await evalJs('[...document.querySelectorAll("md-radio")].map((r) => r.checked)'),
         [false, true, false],
@@ -285,8 +289,15 @@ Deno.test({
     await t.step("a tab (ElementInternals too) is switched to and shown selected", async () => {
       const r = await act("click", "SectionTab[panel=privacy]");
       assert.equal(r.code, 0, r.stderr);
-      assert.match(r.stdout, /^clicked SectionTab panel="privacy" "Privacy" \(id \d+\) in SectionTabs at /);
+      assert.match(
+        r.stdout,
+        /^clicked SectionTab panel="privacy" "Privacy" \(id \d+\) in SectionTabs at \(\d+, \d+\)( \(scrolled into view\))? — selected false → true\n$/,
+      );
       assert.equal(await host("md-tabs", "activeTabIndex"), 1);
+      assert.deepEqual(await evalJs('[...document.querySelectorAll("md-primary-tab")].map((t) => t.selected)'), [
+        false,
+        true,
+      ]);
       const out = await snapshot();
       assert.match(
         out,

@@ -551,5 +551,36 @@ export function createSee() {
       }
     });
 
-  return { collect, settle, node, idOf, idsFrom, roleOf, nameOf, interactive, queryAll, opaqueHosts, version: 1 };
+  /**
+   * What the browser's accessibility tree said of an element at the last collection (or since, `give`): the action
+   * engine reads a state only it knows there (a Material radio's `checked`), before and after a press.
+   * @param {Element} el
+   */
+  const axOf = (el) => given.get(el);
+
+  /**
+   * Records what the browser's accessibility tree says of an element now (read after a press), or forgets it.
+   * @param {Element} el
+   * @param {AxFacts | null} facts
+   */
+  const give = (el, facts) => {
+    if (facts) given.set(el, facts);
+    else given.delete(el);
+  };
+
+  return {
+    collect,
+    settle,
+    node,
+    idOf,
+    idsFrom,
+    roleOf,
+    nameOf,
+    interactive,
+    queryAll,
+    opaqueHosts,
+    axOf,
+    give,
+    version: 1,
+  };
 }
