@@ -9,34 +9,13 @@
  * @module
  */
 import { APP_PAGES, appCorpus, startApps } from "../tests/apps/server.ts";
-import { runRaw, startSession, type TestSession } from "../tests/site/harness.ts";
-import { browserOrSkip } from "./_browser.ts";
+import { startSession } from "../tests/site/harness.ts";
+import { browserOrSkip, cliSnapshot, daemonSnapshot, timed } from "./_browser.ts";
 import { sized } from "./_smoke.ts";
 
 browserOrSkip();
 const COUNT = Number(Deno.args[0] ?? sized(200, 5));
 const ROUNDS = Number(Deno.args[1] ?? sized(10, 1));
-
-async function timed(fn: () => Promise<unknown>): Promise<number> {
-  const t0 = performance.now();
-  await fn();
-  return performance.now() - t0;
-}
-
-async function cli(s: TestSession): Promise<void> {
-  const out = await runRaw(s, ["snapshot"]);
-  if (out.code !== 0) throw new Error(new TextDecoder().decode(out.stderr));
-}
-
-async function daemon(s: TestSession): Promise<number> {
-  const res = await fetch(`http://127.0.0.1:${s.port}/devtools/page/snapshot`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${s.secret}` },
-    body: "{}",
-  });
-  if (!res.ok) throw new Error(`${res.status} ${await res.text()}`);
-  return (await res.json()).page.elements;
-}
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
@@ -54,13 +33,13 @@ for (const added of [0, COUNT]) {
     const r = await s.run(["browser", "eval", js]);
     if (r.code !== 0) throw new Error(r.stderr);
   }
-  await cli(s); // warm-up
+  await cliSnapshot(s); // warm-up
   const process: number[] = [];
   const own: number[] = [];
   let elements = 0;
   for (let i = 0; i < ROUNDS; i++) {
-    process.push(await timed(() => cli(s)));
-    own.push(await timed(async () => (elements = await daemon(s))));
+    process.push(await timed(() => cliSnapshot(s)));
+    own.push(await timed(async () => (elements = (await daemonSnapshot(s)).page.elements)));
   }
   // deno-lint-ignore no-console
   console.log(
