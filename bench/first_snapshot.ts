@@ -18,31 +18,10 @@
 import { join } from "node:path";
 import { ROOT } from "../tests/_helpers.ts";
 import { startSite } from "../tests/site/server.ts";
-import { runRaw, startSession, type TestSession } from "../tests/site/harness.ts";
-import { browserOrSkip } from "./_browser.ts";
+import { runRaw, startSession } from "../tests/site/harness.ts";
+import { browserOrSkip, cliSnapshot, daemonSnapshot, timed } from "./_browser.ts";
 
 const ROUNDS = Number(Deno.args[0] ?? 3);
-
-async function timed(fn: () => Promise<unknown>): Promise<number> {
-  const t0 = performance.now();
-  await fn();
-  return performance.now() - t0;
-}
-
-async function cli(s: TestSession): Promise<void> {
-  const out = await runRaw(s, ["snapshot"]);
-  if (out.code !== 0) throw new Error(new TextDecoder().decode(out.stderr));
-}
-
-async function daemon(s: TestSession): Promise<void> {
-  const res = await fetch(`http://127.0.0.1:${s.port}/devtools/page/snapshot`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${s.secret}` },
-    body: "{}",
-  });
-  if (!res.ok) throw new Error(await res.text());
-  await res.arrayBuffer();
-}
 
 function summary(label: string, ms: number[]): string {
   const sorted = [...ms].sort((a, b) => a - b);
@@ -65,7 +44,7 @@ for (let round = 0; round < ROUNDS; round++) {
   for (const [mode, via] of [["idle", "process"], ["idle", "daemon"], ["fresh", "process"], ["fresh", "daemon"]]) {
     await using s = await startSession(["--url", url], corpus);
     if (mode === "idle") await new Promise((r) => setTimeout(r, 3000));
-    const once = via === "process" ? () => cli(s) : () => daemon(s);
+    const once = via === "process" ? () => cliSnapshot(s) : () => daemonSnapshot(s);
     add(`first ${mode} ${via}`, await timed(once));
     if (mode === "idle") { for (let i = 0; i < 3; i++) add(`later ${via}`, await timed(once)); }
     if (mode === "idle" && via === "process") add("version (process start)", await timed(() => runRaw(s, ["version"])));

@@ -8,6 +8,7 @@
  * session, navigated from page to page, holds every page's corpus (each view serves its own page's route).
  */
 import assert from "node:assert/strict";
+import { join } from "node:path";
 import { APP_PAGES, appCorpus, startApps } from "./apps/server.ts";
 import { skipBrowserTests, startSession, type TestSession, waitFor } from "./site/harness.ts";
 import { inProcessAfterFirst } from "./_in_process.ts";
@@ -269,6 +270,36 @@ Deno.test({
         ["radio", "Light", ["checked"]],
         ["radio", "Dark", []],
         ["radio", "System", []],
+      ]);
+      // The captured tree (`--tree-out`) gives each of them the role and name the snapshot shows (same ids, one pass).
+      const saved = await s.run(["snapshot", "--json", "--tree-out", "material.json"]);
+      assert.equal(saved.code, 0, saved.stderr);
+      const shown: Json = JSON.parse(saved.stdout);
+      type TreeEl = { id: number; tag: string; role: string; name: string; children: unknown[] };
+      const elements = (n: TreeEl): TreeEl[] => [
+        n,
+        ...n.children.flatMap((c) =>
+          typeof c === "string" ? [] : "tag" in (c as TreeEl) ? elements(c as TreeEl) : (c as { children: TreeEl[] })
+            .children.flatMap((k) => typeof k === "string" ? [] : elements(k))
+        ),
+      ];
+      const byId = new Map(
+        elements(JSON.parse(await Deno.readTextFile(join(s.cwd, "material.json"))).root).map((n) => [n.id, n]),
+      );
+      const hosts = nodes(shown.tree).filter((n) => n.component === "ThemeRadio" || n.component === "SectionTab");
+      assert.deepEqual(hosts.map((n) => [n.role, n.name]), [
+        ["tab", "Profile"],
+        ["tab", "Privacy"],
+        ["radio", "Light"],
+        ["radio", "Dark"],
+        ["radio", "System"],
+      ]);
+      assert.deepEqual(hosts.map((n) => [byId.get(n.id)?.tag, byId.get(n.id)?.role, byId.get(n.id)?.name]), [
+        ["md-primary-tab", "tab", "Profile"],
+        ["md-primary-tab", "tab", "Privacy"],
+        ["md-radio", "radio", "Light"],
+        ["md-radio", "radio", "Dark"],
+        ["md-radio", "radio", "System"],
       ]);
       // The menu opens as a popover (the top layer), its items named by the map.
       await evalJs(s, 'document.getElementById("more-menu").show(); 1');

@@ -38,6 +38,7 @@ const BENCHES: Record<string, Smoke> = {
   "draft_bench.ts": { browser: true, kind: "run", args: ["1"], prints: /shop catalog/ },
   "first_request_stress.ts": { browser: true, kind: "run", args: ["1"], prints: /1/ },
   "first_snapshot.ts": { browser: true, kind: "run", args: ["1"], prints: /idle/ },
+  "internals_bench.ts": { browser: true, kind: "run", args: ["5", "1"], prints: /md-checkbox added/ },
   "kit_bench.ts": { browser: true, kind: "bench", prints: BENCH_TABLE },
   "mcp_bench.ts": { browser: true, kind: "bench", prints: BENCH_TABLE },
   "offline_bench.ts": { kind: "bench", prints: BENCH_TABLE },

@@ -244,7 +244,12 @@ Deno.test({
         assert.match(pick.stdout, /^clicked LanguageOption value="fr" \(id \d+\) in LanguageSelect at /);
         await waitFor("the value fr", async () => (await host("md-filled-select", "value")) === "fr");
         await waitFor("the list to close", async () => (await host("md-filled-select", "open")) === false);
-        assert.match(await snapshot(), /\n {2}\d+ \[LanguageSelect\]\n {3}\d+ combobox "Language" collapsed\n/);
+        // The chosen option's label, as a native select's is shown: the one the select itself shows.
+        assert.equal(await host("md-filled-select", "displayText"), "French");
+        assert.match(
+          await snapshot(),
+          /\n {2}\d+ \[LanguageSelect\]\n {3}\d+ combobox "Language" collapsed value="French"\n/,
+        );
       });
 
       await ts.step("the checkbox, its input transparent over the box drawn for it, reports checked", async () => {
@@ -273,7 +278,11 @@ Deno.test({
           assert.match(line(out, 'ThemeRadio value="light"'), /^ {2}\d+ \[ThemeRadio value="light" "Light" checked\]$/);
           const r = await act("click", "ThemeRadio[value=dark]");
           assert.equal(r.code, 0, r.stderr);
-          assert.match(r.stdout, /^clicked ThemeRadio value="dark" "Dark" \(id \d+\) in SettingsForm at /);
+          // The line says what the browser's accessibility tree says changed (the state lives in ElementInternals).
+          assert.match(
+            r.stdout,
+            /^clicked ThemeRadio value="dark" "Dark" \(id \d+\) in SettingsForm at \(\d+, \d+\)( \(scrolled into view\))? — checked false → true\n$/,
+          );
           assert.deepEqual(
             await evalJs('[...document.querySelectorAll("md-radio")].map((r) => r.checked)'),
             [false, true, false],
@@ -287,8 +296,15 @@ Deno.test({
       await ts.step("a tab (ElementInternals too) is switched to and shown selected", async () => {
         const r = await act("click", "SectionTab[panel=privacy]");
         assert.equal(r.code, 0, r.stderr);
-        assert.match(r.stdout, /^clicked SectionTab panel="privacy" "Privacy" \(id \d+\) in SectionTabs at /);
+        assert.match(
+          r.stdout,
+          /^clicked SectionTab panel="privacy" "Privacy" \(id \d+\) in SectionTabs at \(\d+, \d+\)( \(scrolled into view\))? — selected false → true\n$/,
+        );
         assert.equal(await host("md-tabs", "activeTabIndex"), 1);
+        assert.deepEqual(await evalJs('[...document.querySelectorAll("md-primary-tab")].map((t) => t.selected)'), [
+          false,
+          true,
+        ]);
         const out = await snapshot();
         assert.match(
           out,

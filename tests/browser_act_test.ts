@@ -444,6 +444,44 @@ Deno.test({
       assert.equal(closed.code, 0, closed.stderr);
       assert.match(closed.stdout, new RegExp(`^closed tab ${id} `));
     });
+
+    await t.step(
+      "navigate never says 'navigated' to a page it did not open: a server that never answers, a page that never yields",
+      async () => {
+        const before = await evalJs("location.href");
+        const hang = await act("navigate", `${site.origin}/api/hang`, "--timeout-ms", "1500");
+        assert.equal(hang.code, 1, hang.stdout);
+        assert.equal(hang.stdout, "");
+        assert.equal(
+          hang.stderr,
+          `mapper browser navigate: no answer from "${site.origin}/api/hang" within 1.5 s; the tab stays on ${before} — ` +
+            "check that the site is up, or pass a longer --timeout-ms\n",
+        );
+        // The navigation was stopped, not left pending (the tab would leave once the server answered): the browser
+        // gave the request up.
+        await waitFor("the browser to give up /api/hang", () => site.hangsAbandoned() === 1);
+        assert.equal(await evalJs("location.href"), before);
+
+        // Another site, so the endless loop has a renderer of its own.
+        const opened = await act("tabs", "new", `${site.altOrigin}/busy.html`);
+        assert.equal(opened.code, 0, opened.stderr);
+        const id = /^opened tab (\w{8})/.exec(opened.stdout)?.[1];
+        assert.ok(id, opened.stdout);
+        const stuck = await act("navigate", `${site.altOrigin}/blank.html`, "--tab", id, "--timeout-ms", "2000");
+        assert.equal(stuck.code, 1, stuck.stdout);
+        assert.equal(stuck.stdout, "");
+        assert.equal(
+          stuck.stderr,
+          `mapper browser navigate: "${site.altOrigin}/blank.html" did not replace the page within 2 s: the tab stays ` +
+            `on ${site.altOrigin}/busy.html, which is not answering (its script may be busy) — close the tab ` +
+            `('mapper browser tabs close ${id}') and open the URL in a new one ('mapper browser tabs new URL')\n`,
+        );
+        // The way out it names works.
+        const closed = await act("tabs", "close", id);
+        assert.equal(closed.code, 0, closed.stderr);
+        assert.equal(await evalJs("location.href"), before);
+      },
+    );
   },
 });
 

@@ -106,6 +106,18 @@ export class CdpError extends Error {
   }
 }
 
+/** A command the browser did not answer within its time (`send`'s `timeoutMs`): a busy page, a slow server. */
+export class CdpTimeout extends CdpError {
+  /** The time it was given. */
+  readonly timeoutMs: number;
+  /** Creates the error. */
+  constructor(method: string, timeoutMs: number) {
+    super(method, 0, `no answer within ${timeoutMs} ms`);
+    this.name = "CdpTimeout";
+    this.timeoutMs = timeoutMs;
+  }
+}
+
 interface Pending {
   method: string;
   resolve: (value: Record<string, unknown>) => void;
@@ -229,7 +241,7 @@ export class CdpConnection implements Disposable {
       const timer = timeoutMs > 0
         ? setTimeout(() => {
           this.#pending.delete(id);
-          reject(new CdpError(method, 0, `no answer within ${timeoutMs} ms`));
+          reject(new CdpTimeout(method, timeoutMs));
         }, timeoutMs)
         : undefined;
       this.#pending.set(id, { method, resolve: resolve as (v: Record<string, unknown>) => void, reject, timer });

@@ -40,6 +40,7 @@ export {
   type CdpParams,
   type CdpResult,
   type CdpSessionSend,
+  CdpTimeout,
   isEvent,
   type KnownCdpEvent,
   type TypedCdpEvent,

@@ -89,7 +89,8 @@ const pointer = (name: "click" | "hover") =>
         "it is disabled or covered (the error names the overlay, e.g. a cookie dialog: deal with it first; a cover " +
         "on its way out, a closing dialog or menu, is waited for), or " +
         "when something came over it as the pointer arrived (a hover menu: close it). The answer says what the " +
-        "click changed: 'checked false → true' for checkboxes, switches and aria-pressed/expanded controls, or " +
+        "click changed: 'checked false → true' for checkboxes, radios, switches and aria-pressed/expanded controls, " +
+        "'selected false → true' for tabs (web components' own states included), or " +
         "'no visible effect' when nothing changed (the step did not happen: snapshot before going on). A wrapper " +
         "component (a web component) is clicked through its one inner control, named in the answer. Does not " +
         "wait for what the click causes: follow with wait_for when it navigates or loads."

@@ -35,6 +35,8 @@ export interface Site extends AsyncDisposable {
   readonly origin: string;
   /** `http://localhost:<port>`: a second origin of the same server. */
   readonly altOrigin: string;
+  /** How many requests to `/api/hang` the client gave up on (closed before the answer). */
+  hangsAbandoned(): number;
 }
 
 /** Starts the site on a free loopback port; dispose to stop it (hanging requests are released). */
@@ -46,6 +48,7 @@ export function startSite(): Site {
       headers: { "content-type": "application/json", "x-test-marker": "mapper", ...(init.headers ?? {}) },
     });
   let cart = 0;
+  let abandoned = 0;
   const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, async (req) => {
     const url = new URL(req.url);
     const p = url.pathname;
@@ -84,7 +87,11 @@ export function startSite(): Site {
       return json({ cookie: true }, { headers: { "set-cookie": "session=t0p-s3cret; Path=/" } });
     }
     if (p === "/api/hang") {
-      await new Promise<void>((resolve) => release.signal.addEventListener("abort", () => resolve(), { once: true }));
+      await new Promise<void>((resolve) => {
+        release.signal.addEventListener("abort", () => resolve(), { once: true });
+        req.signal.addEventListener("abort", () => resolve(), { once: true });
+      });
+      if (req.signal.aborted && !release.signal.aborted) abandoned++;
       return new Response("released");
     }
     if (p.startsWith("/api/n/")) return new Response(p.slice(7), { headers: { "content-type": "text/plain" } });
@@ -104,6 +111,7 @@ export function startSite(): Site {
     port,
     origin: `http://127.0.0.1:${port}`,
     altOrigin: `http://localhost:${port}`,
+    hangsAbandoned: () => abandoned,
     async [Symbol.asyncDispose]() {
       release.abort();
       await server.shutdown();

@@ -12,6 +12,7 @@ export interface AxNode {
   ignored?: boolean;
   role?: { value?: unknown };
   name?: { value?: unknown };
+  value?: { value?: unknown };
   properties?: Array<{ name: string; value?: { value?: unknown } }>;
 }
 
@@ -36,5 +37,13 @@ export function axFacts(node: AxNode | undefined): AxFacts | undefined {
   if (on("selected")) states.push("selected");
   if (on("required")) states.push("required");
   if (on("readonly")) states.push("readonly");
-  return { role, name, states };
+  const facts: AxFacts = { role, name, states };
+  const value = node.value?.value;
+  if (role === "combobox" && typeof value === "string") {
+    // A combobox that only picks has all its text as its value, and a field that draws its label inside it (a
+    // Material select) starts with that label: the choice is what follows it.
+    const text = value.replace(/\s+/g, " ").trim();
+    facts.value = !name ? text : text === name ? "" : text.startsWith(`${name} `) ? text.slice(name.length + 1) : text;
+  }
+  return facts;
 }

@@ -40,3 +40,18 @@ Deno.test("axFacts - no facts for an ignored node, no role, or one of Chromium's
   }
   assert.deepEqual(axFacts({ role: { value: "tablist" } }), { role: "tablist", name: "", states: [] });
 });
+
+Deno.test("axFacts - a combobox that only picks: its choice without the label its field draws inside it", () => {
+  const combo = (name: string, value: string) =>
+    axFacts({ role: { value: "combobox" }, name: { value: name }, value: { value } });
+  assert.equal(combo("Language", "Language  French")?.value, "French");
+  assert.equal(combo("Language", "French")?.value, "French");
+  assert.equal(combo("Language", "Language")?.value, "");
+  assert.equal(combo("", " French ")?.value, "French");
+  assert.equal(combo("Language", "Languages French")?.value, "Languages French");
+  // Only a combobox's value is its choice: a textbox's is left to the page.
+  assert.equal(
+    axFacts({ role: { value: "textbox" }, name: { value: "Q" }, value: { value: "Q x" } })?.value,
+    undefined,
+  );
+});

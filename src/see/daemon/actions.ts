@@ -23,8 +23,10 @@ import {
   prepareElement,
   prepareFill,
   readValue,
+  restate,
   scrollByDelta,
 } from "../page/actionability.js";
+import { axFacts, type AxNode } from "./_ax.ts";
 
 /** A resolved element: a handle in the page script's world and how to name it in messages. */
 export interface ResolvedElement {
@@ -104,8 +106,12 @@ export interface PointerResult {
 
 /** A control's state before and after a click: `checked false → true`. */
 export interface StateChange {
-  /** `checked` (checkbox, radio, switch, aria-checked), `pressed` (aria-pressed) or `expanded` (aria-expanded). */
-  name: "checked" | "pressed" | "expanded";
+  /**
+   * `checked` (checkbox, radio, switch, aria-checked), `pressed` (aria-pressed), `expanded` (aria-expanded) or
+   * `selected` (a tab or option, aria-selected); the same states set on a web component's `ElementInternals`, as
+   * the browser's accessibility tree gives them.
+   */
+  name: "checked" | "pressed" | "expanded" | "selected";
   /** Before the press. */
   before: boolean | "mixed";
   /** After it. */
@@ -567,7 +573,7 @@ export async function click(page: ActPage, target: Target, opts: ActionOptions =
     // A second call answers at once (and ends the first one's wait); the old document still answers until a new
     // one commits, and says whether the press reached the target. A document already gone means it did: only the
     // target's own handler ran.
-    const done = first !== "started" ? first.o : await Promise.race([
+    let done = first !== "started" ? first.o : await Promise.race([
       callOn<PressOutcome>(page, press.objectId, finishPress.toString(), { windowMs: 0 }).catch(() => undefined),
       delay(NAVIGATION_GRACE_MS).then(() => undefined),
     ]);
@@ -579,6 +585,7 @@ export async function click(page: ActPage, target: Target, opts: ActionOptions =
       passing = undefined;
       continue;
     }
+    if (done.axHolder) done = await restated(page, press.objectId) ?? done;
     return pointerResult(r, {
       effects: [...(done.effects ?? []), ...watch.seen.filter((e) => !done.effects?.includes(e))],
       ...(done.state ? { state: done.state } : {}),
@@ -613,6 +620,27 @@ interface PressOutcome {
   reached?: boolean;
   effects?: string[];
   state?: StateChange;
+  /** The pressed control's state is the accessibility tree's (set on `ElementInternals`): read it again. */
+  axHolder?: true;
+}
+
+/**
+ * The outcome of a press whose control keeps its state in `ElementInternals`, its state after the press read from
+ * the browser's accessibility tree, where the snapshot reads it; `undefined` when the page no longer has it.
+ */
+async function restated(page: ActPage, pressed: string): Promise<PressOutcome | undefined> {
+  try {
+    const holder = await handleOn(page, pressed, restate.toString());
+    const ax = await page.send<{ nodes?: AxNode[] }>("Accessibility.getPartialAXTree", {
+      objectId: holder,
+      fetchRelatives: false,
+    });
+    return await callOn<PressOutcome | null>(page, pressed, restate.toString(), axFacts(ax.nodes?.[0]) ?? null) ??
+      undefined;
+  } catch (err: unknown) {
+    if (err instanceof PageError && err.code === "gone") return undefined; // re-rendered away: the first answer stands
+    throw err;
+  }
 }
 
 /** The result line of a click that pressed its target. */

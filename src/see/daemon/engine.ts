@@ -396,7 +396,8 @@ export class PageEngine {
   /**
    * The role, name and states Chromium's accessibility tree gives the shown custom elements that have no role in
    * their markup, by page id: a web component may set them on its `ElementInternals` (a Material radio's
-   * `internals.role = "radio"` and `ariaChecked`), where no script can read them. Only elements it gives a role.
+   * `internals.role = "radio"` and `ariaChecked`), where no script can read them; and the choice a combobox that
+   * only picks shows (a Material select's field). Only elements it gives a role.
    */
   async #internals(t: PageTarget): Promise<Array<[number, AxFacts]>> {
     const group = "mapper-internals";

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { asKnownEvent, type CdpEvent } from "../../browser/mod.ts";
+import { asKnownEvent, type CdpEvent, CdpTimeout } from "../../browser/mod.ts";
 import { NetworkError, UsageError } from "../../errors.ts";
 import { type ActPage, assertNoDialog, dialogOpenError } from "./actions.ts";
 import { PageError } from "../page_api.ts";
@@ -92,9 +92,22 @@ export async function navigate(page: ActPage, url: string, opts: { timeoutMs?: n
     }
   };
 
-  const nav = await page.send("Page.navigate", {
-    url: requested,
-  }, timeoutMs);
+  // Where the tab is now, asked before leaving: a navigation stuck behind a busy page detaches the page's handler, and
+  // the error must still say where the tab stays.
+  const before = await whereNow(page);
+  let nav;
+  try {
+    nav = await page.send("Page.navigate", { url: requested }, timeoutMs);
+  } catch (err: unknown) {
+    // The browser answers Page.navigate once the new document's answer arrives: no answer in time is the server's.
+    if (!(err instanceof CdpTimeout)) throw err;
+    // The navigation is still pending in the browser: stop it, or the tab would leave later, once the server answers.
+    await page.send("Page.stopLoading", {}, 5000).catch(() => {});
+    throw new NetworkError(
+      `no answer from ${JSON.stringify(requested)} within ${seconds(timeoutMs)}; the tab stays on ${before}`,
+      { hint: "check that the site is up, or pass a longer --timeout-ms" },
+    );
+  }
   if (nav.errorText && nav.errorText !== "net::ERR_ABORTED") {
     throw new NetworkError(`cannot open ${JSON.stringify(requested)}: ${nav.errorText}`, {
       hint: "check the URL and that the site is up",
@@ -134,6 +147,20 @@ export async function navigate(page: ActPage, url: string, opts: { timeoutMs?: n
     });
     wake = () => {};
   }
+  if (!moved) {
+    // The browser has the new document but the tab never swapped it in: the page it is on must let go first, and a
+    // page whose script never yields cannot. Saying "navigated" here would be a lie.
+    throw new PageError(
+      "not_committed",
+      `${JSON.stringify(requested)} did not replace the page within ${
+        seconds(timeoutMs)
+      }: the tab stays on ${before}, which is not answering (its script may be busy)`,
+      {
+        hint: `close the tab ('mapper browser tabs close ${page.tabId.slice(0, 8)}') and open the URL in a new one ` +
+          `('mapper browser tabs new URL')`,
+      },
+    );
+  }
   const r: NavigateResult = { action: "navigate", requested, url: current, loaded: loadedAt !== undefined };
   if (sameUrl(current, requested) === false) r.redirected = loaders.size > 1 ? "client" : "server";
   return r;
@@ -145,20 +172,33 @@ async function abortedError(
   requested: string,
   nav: { errorText?: string; isDownload?: boolean },
 ): Promise<NetworkError> {
-  let here = "the page it was on";
-  try {
-    const h = await page.send("Page.getNavigationHistory", {}, 5000);
-    const url = h.entries[h.currentIndex]?.url;
-    if (url) here = url;
-  } catch {
-    // keep the generic words
-  }
+  const here = await whereNow(page);
   const why = nav.isDownload
     ? "the answer is a download, not a page"
     : "the browser showed no page: an empty answer such as 204, or the navigation was cancelled";
   return new NetworkError(`cannot open ${JSON.stringify(requested)}: ${nav.errorText} (${why})`, {
     hint: `the tab stays on ${here}; the request is in 'mapper network list'`,
   });
+}
+
+/**
+ * The URL of the document the tab shows, from the browser's history (answered by the browser, not the page, so a
+ * busy page does not stop it), or generic words.
+ */
+async function whereNow(page: ActPage): Promise<string> {
+  try {
+    const h = await page.send("Page.getNavigationHistory", {}, 5000);
+    const url = h.entries[h.currentIndex]?.url;
+    if (url) return url;
+  } catch {
+    // keep the generic words
+  }
+  return "the page it was on";
+}
+
+/** `2 s`, `1.5 s`. */
+function seconds(ms: number): string {
+  return `${Math.round(ms / 100) / 10} s`;
 }
 
 function sameUrl(a: string, b: string): boolean {

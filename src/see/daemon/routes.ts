@@ -11,6 +11,7 @@
  */
 import { PAGE_SCHEMA, PageError, type PrintedSnapshot, type SnapshotPrint } from "../page_api.ts";
 import { printSnapshot } from "../snapshot.ts";
+import { CdpTimeout } from "../../browser/mod.ts";
 import type { PageEngine } from "./engine.ts";
 import { num, openableUrl, type PageRoute, str } from "./_body.ts";
 import { ACT_ROUTES } from "./act_routes.ts";
@@ -114,7 +115,7 @@ export function pageHandler(engine: PageEngine): (req: Request, rest: readonly s
     try {
       return json({ schema: PAGE_SCHEMA, ...await route(engine, body) });
     } catch (caught: unknown) {
-      const err = pageChanged(caught) ?? caught;
+      const err = pageChanged(caught) ?? pageBusy(caught) ?? caught;
       if (err instanceof PageError) {
         return json({ schema: PAGE_SCHEMA, error: err.message, code: err.code, hint: err.hint }, err.status);
       }
@@ -138,4 +139,25 @@ export function pageChanged(err: unknown): PageError | undefined {
   return new PageError("page_changed", "the page navigated away (or reloaded) while it was being read", {
     hint: "wait until it stays put ('mapper browser wait-for'), then run the command again",
   });
+}
+
+/** The protocol domains whose commands the page's own process answers: a busy script holds them up. */
+const PAGE_PROCESS = /^(Runtime|DOM|DOMSnapshot|Input|Accessibility|CSS|Overlay)\.|^Page\.captureScreenshot:/;
+
+/**
+ * The page did not answer a command in time: its script is busy (an endless loop, a long task), which the user's page
+ * did, so a {@linkcode PageError} saying so and how to get out, rather than an internal error; `undefined` otherwise.
+ */
+export function pageBusy(err: unknown): PageError | undefined {
+  if (!(err instanceof CdpTimeout) || !PAGE_PROCESS.test(err.message)) return undefined;
+  return new PageError(
+    "page_busy",
+    `the page did not answer within ${
+      Math.round(err.timeoutMs / 100) / 10
+    } s: its script is busy (an endless loop or a long task)`,
+    {
+      hint: "run the command again once it is done; if it stays busy, close its tab ('mapper browser tabs close ID', " +
+        "ids in 'mapper browser tabs list') and open the page again ('mapper browser tabs new URL')",
+    },
+  );
 }

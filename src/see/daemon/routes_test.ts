@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { PageError } from "../page_api.ts";
-import { CdpError } from "../../browser/cdp.ts";
+import { CdpError, CdpTimeout } from "../../browser/cdp.ts";
 import type { PageEngine } from "./engine.ts";
 import { PAGE_ROUTES, pageHandler } from "./routes.ts";
 import { printSnapshot } from "../snapshot.ts";
@@ -111,4 +111,34 @@ Deno.test("pageHandler - a page that navigates while it is read: page_changed wi
   );
   assert.equal(other.status, 500);
   await other.body?.cancel();
+});
+
+Deno.test("pageHandler - a page whose script does not answer in time: page_busy with the way out, not internal", async () => {
+  const failing = (err: Error) =>
+    new Proxy({}, {
+      get: () => () => {
+        throw err;
+      },
+    }) as unknown as PageEngine;
+  const ask = async (engine: PageEngine) => {
+    const res = await pageHandler(engine)(
+      new Request("http://127.0.0.1/devtools/page/snapshot", { method: "POST", body: "{}" }),
+      ["snapshot"],
+    );
+    return { status: res.status, body: await res.json() };
+  };
+  const busy = await ask(failing(new CdpTimeout("Runtime.callFunctionOn", 15_000)));
+  assert.equal(busy.status, 409);
+  assert.equal(busy.body.code, "page_busy");
+  assert.equal(
+    busy.body.error,
+    "the page did not answer within 15 s: its script is busy (an endless loop or a long task)",
+  );
+  assert.match(busy.body.hint, /'mapper browser tabs close ID'.*'mapper browser tabs new URL'/);
+  // A command the browser itself answers, or any other failure, stays an internal error.
+  for (const err of [new CdpTimeout("Target.createTarget", 15_000), new CdpError("Runtime.evaluate", -32000, "x")]) {
+    const other = await ask(failing(err));
+    assert.equal(other.status, 500);
+    assert.equal(other.body.code, "internal");
+  }
 });

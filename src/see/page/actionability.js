@@ -506,7 +506,18 @@ export function armPress(opts) {
   };
   for (const w of windows) addRoot(w.document);
 
-  /** The state a press may toggle, of one element: native checked, else aria-checked/pressed/expanded. */
+  // The page script's API: what the browser's accessibility tree says of an element whose states live in its
+  // `ElementInternals` (read by the daemon before the press, and again after it: `restate`).
+  const see = /** @type {{ axOf?: (e: Element) => { role: string, states: string[] } | undefined } | undefined} */ (
+    g["__mapperSee"]
+  );
+  /** Roles whose state is `checked`, and those whose state is `selected`, as the accessibility tree gives them. */
+  const CHECKS = ["checkbox", "radio", "switch", "menuitemcheckbox", "menuitemradio"];
+  const SELECTS = ["tab", "option", "treeitem", "gridcell", "row"];
+  /**
+   * The state a press may toggle, of one element: native checked, else aria-checked/pressed/expanded/selected, else
+   * the same from the accessibility tree (`fromAx`: a state set on `ElementInternals`, where no script reads it).
+   */
   const ownState = (/** @type {Element} */ e) => {
     if (e.tagName === "INPUT") {
       const input = /** @type {HTMLInputElement} */ (e);
@@ -514,11 +525,18 @@ export function armPress(opts) {
         return { name: "checked", value: input.indeterminate ? "mixed" : input.checked };
       }
     }
-    for (const name of ["checked", "pressed", "expanded"]) {
+    for (const name of ["checked", "pressed", "expanded", "selected"]) {
       const v = e.getAttribute(`aria-${name}`);
       if (v === "true" || v === "false") return { name, value: v === "true" };
       if (v === "mixed") return { name, value: "mixed" };
     }
+    const ax = see?.axOf?.(e);
+    if (!ax) return null;
+    if (CHECKS.includes(ax.role)) return { name: "checked", value: ax.states.includes("checked"), fromAx: true };
+    if (ax.states.includes("expanded") || ax.states.includes("collapsed")) {
+      return { name: "expanded", value: ax.states.includes("expanded"), fromAx: true };
+    }
+    if (SELECTS.includes(ax.role)) return { name: "selected", value: ax.states.includes("selected"), fromAx: true };
     return null;
   };
   /**
@@ -602,6 +620,7 @@ export function armPress(opts) {
 
   g["__mapperPress"] = {
     el,
+    holder,
     stopped: false,
     /** @this {{ stopped: boolean }} */
     stop() {
@@ -637,6 +656,8 @@ export function armPress(opts) {
         ...(before.state && now
           ? { state: { name: before.state.name, before: before.state.value, after: now.value } }
           : {}),
+        // The state after the press is the accessibility tree's: the daemon reads it again, then `restate`.
+        ...(before.state?.fromAx ? { axHolder: true } : {}),
       };
     },
   };
@@ -678,8 +699,35 @@ export async function finishPress(opts) {
   }
   p.stop();
   // Only this press's record: a later click may have armed its own meanwhile.
-  if (g["__mapperPress"] === p) g["__mapperPress"] = undefined;
+  if (g["__mapperPress"] === p) {
+    g["__mapperPress"] = undefined;
+    // Kept for `restate` when the holder's state is the accessibility tree's.
+    g["__mapperPressed"] = out.axHolder ? p : undefined;
+  }
   return out;
+}
+
+/**
+ * After a press whose control keeps its state in `ElementInternals` (`finishPress` answered `axHolder`): without
+ * facts, the element whose state the press shows, for the daemon to read the accessibility tree of; given the facts
+ * it read there (`null`: none), records them with the page script and answers the press's outcome again: the same
+ * before → after as for a native control, the after now the browser's.
+ *
+ * @this {Element}
+ * @param {Record<string, unknown> | null} [facts]
+ * @returns {unknown}
+ */
+export function restate(facts) {
+  const g = /** @type {Record<string, unknown>} */ (/** @type {unknown} */ (globalThis));
+  const p = /** @type {{ el: Element, holder: Element | null, outcome: () => Record<string, unknown> } | undefined} */ (
+    g["__mapperPressed"]
+  );
+  if (!p || p.el !== this || !p.holder) return null;
+  if (facts === undefined) return p.holder;
+  g["__mapperPressed"] = undefined;
+  const see = /** @type {{ give?: (e: Element, facts: unknown) => void } | undefined} */ (g["__mapperSee"]);
+  see?.give?.(p.holder, facts);
+  return p.outcome();
 }
 
 /**

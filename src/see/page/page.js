@@ -47,9 +47,10 @@ import { extractTree, visibilityOf } from "./page_tree.js";
  */
 
 /**
- * What the browser's accessibility tree says of one element: its role, accessible name and states (`checked`,
- * `selected`, `expanded` / `collapsed`, `disabled`, `required`, `readonly`).
- * @typedef {{ role: string, name: string, states: string[] }} AxFacts
+ * What the browser's accessibility tree says of one element: its role, accessible name, states (`checked`,
+ * `selected`, `expanded` / `collapsed`, `disabled`, `required`, `readonly`) and, for a combobox that only picks, the
+ * option it shows chosen.
+ * @typedef {{ role: string, name: string, states: string[], value?: string }} AxFacts
  */
 
 /** How long after the load event a page must be before it counts as settled (see `settle`). */
@@ -142,8 +143,10 @@ export function createSee() {
   const nameFor = (/** @type {Element} */ el) => given.get(el)?.name || nameOf(el);
 
   /**
-   * The shown custom elements with no role in their markup, in every root: the ones whose role may live in their
-   * `ElementInternals`, which the daemon asks the browser about before it collects.
+   * The shown elements whose facts only the browser's accessibility tree has, in every root, which the daemon asks
+   * it about before it collects: custom elements with no role in their markup (theirs may live in their
+   * `ElementInternals`), and comboboxes that only pick (no text field, no `<select>`), whose chosen option is
+   * nowhere but in what they show (a Material select's field).
    * @returns {Element[]}
    */
   const opaqueHosts = () => {
@@ -151,7 +154,9 @@ export function createSee() {
     const out = [];
     for (const root of dom.roots()) {
       for (const el of root.querySelectorAll("*")) {
-        if (!el.localName.includes("-") || el.localName === "mapper-overlay" || el.hasAttribute("role")) continue;
+        const role = el.getAttribute("role");
+        const custom = role === null && el.localName.includes("-") && el.localName !== "mapper-overlay";
+        if (!custom && !(role === "combobox" && pickOnly(el))) continue;
         // Hidden from the snapshot anyway: not worth asking about (a ripple or an elevation layer is aria-hidden).
         if (el.checkVisibility() && el.closest("[aria-hidden=true]") === null) out.push(el);
       }
@@ -201,6 +206,14 @@ export function createSee() {
     return s;
   };
 
+  /**
+   * Whether a combobox only picks: no field takes text in it (a native `<select>` or text field has a value of its
+   * own).
+   * @param {Element} el
+   */
+  const pickOnly = (el) =>
+    !["INPUT", "SELECT", "TEXTAREA"].includes(el.tagName) && !(/** @type {HTMLElement} */ (el).isContentEditable);
+
   /** @param {Element} el */
   const valueOf = (el) => {
     // Tag names, not instanceof: elements of same-origin iframes come from another window's constructors.
@@ -213,7 +226,8 @@ export function createSee() {
     }
     if (el.tagName === "TEXTAREA") return /** @type {HTMLTextAreaElement} */ (el).value;
     if (el.tagName === "SELECT") return /** @type {HTMLSelectElement} */ (el).selectedOptions[0]?.label ?? "";
-    return undefined;
+    // A combobox that only picks shows its choice the browser's way (`opaqueHosts`).
+    return given.get(el)?.value;
   };
 
   /**
@@ -377,7 +391,9 @@ export function createSee() {
     if (empties.size > 0) {
       coverage.empty = [...empties.values()].map((e) => ({ ...e, of: counts[e.component] ?? e.count }));
     }
-    const capture = args.capture ? extractTree({ idOf, roleFor, interactive: isInteractive }, args.capture) : undefined;
+    const capture = args.capture
+      ? extractTree({ idOf, roleFor, nameFor, interactive: isInteractive }, args.capture)
+      : undefined;
     return {
       ...(capture ? { capture } : {}),
       url: location.href,
@@ -535,5 +551,36 @@ export function createSee() {
       }
     });
 
-  return { collect, settle, node, idOf, idsFrom, roleOf, nameOf, interactive, queryAll, opaqueHosts, version: 1 };
+  /**
+   * What the browser's accessibility tree said of an element at the last collection (or since, `give`): the action
+   * engine reads a state only it knows there (a Material radio's `checked`), before and after a press.
+   * @param {Element} el
+   */
+  const axOf = (el) => given.get(el);
+
+  /**
+   * Records what the browser's accessibility tree says of an element now (read after a press), or forgets it.
+   * @param {Element} el
+   * @param {AxFacts | null} facts
+   */
+  const give = (el, facts) => {
+    if (facts) given.set(el, facts);
+    else given.delete(el);
+  };
+
+  return {
+    collect,
+    settle,
+    node,
+    idOf,
+    idsFrom,
+    roleOf,
+    nameOf,
+    interactive,
+    queryAll,
+    opaqueHosts,
+    axOf,
+    give,
+    version: 1,
+  };
 }

@@ -8,8 +8,6 @@
 // (whose ids, role and interactive rule it is handed), in the same isolated world. Only functions: nothing runs
 // when the module loads. The daemon adds the metadata and redacts URLs in what this answers.
 
-import { nameOf } from "../../../assets/extension/live_dom.js";
-
 /**
  * One element as the tree records it (the offline area's `TreeNode`).
  * @typedef {{
@@ -24,11 +22,13 @@ import { nameOf } from "../../../assets/extension/live_dom.js";
  *   | { frame: "same-origin" | "cross-origin", url: string, children: TreeChildJs[] }} TreeChildJs
  */
 /**
- * What {@link extractTree} is handed by `page.js`: its ids, role and interactive rule, so the tree and the snapshot
- * say the same about every element.
+ * What {@link extractTree} is handed by `page.js`: its ids, role, accessible name and interactive rule, so the tree
+ * and the snapshot say the same about every element (a role and name only the browser's accessibility tree knows
+ * included).
  * @typedef {{
  *   idOf: (el: Element) => number,
  *   roleFor: (el: Element) => string,
+ *   nameFor: (el: Element) => string,
  *   interactive: (el: Element, role: string) => boolean,
  * }} TreeSee
  */
@@ -154,7 +154,7 @@ export function extractTree(see, args) {
       tag,
       attrs,
       role,
-      name: role === "generic" && !labelled ? "" : nameOf(el).slice(0, MAX_TEXT),
+      name: role === "generic" && !labelled ? "" : see.nameFor(el).slice(0, MAX_TEXT),
       visible: vis === "visible" ? true : vis === "boxless" ? "boxless" : false,
       children: [],
     };
