@@ -41,6 +41,16 @@ export function isDirectory(path: string): boolean {
   }
 }
 
+/**
+ * Whether users other than the one running mapper can write to what `info` describes: anyone (`o+w`), or its group
+ * when that is not the user's primary group `gid` (with user private groups, the usual setup, a umask of 002 makes a
+ * user's own files group-writable by a group only they are in).
+ */
+export function othersCanWrite(info: Deno.FileInfo, gid: number | null): boolean {
+  const m = info.mode ?? 0;
+  return (m & 0o002) !== 0 || ((m & 0o020) !== 0 && info.gid !== gid);
+}
+
 /** A corpus directory another user controls, refused until the user trusts it (`MAPPER_SAFE_DIRECTORIES`). */
 export class UntrustedCorpusError extends PolicyError {}
 
@@ -128,10 +138,7 @@ export function untrustedReason(dir: string, sys: TrustSystem = systemTrust()): 
     return name === undefined ? `user ${id}` : `user ${quote(name)} (uid ${id})`;
   };
   const mode = (info: Deno.FileInfo) => ((info.mode ?? 0) & 0o7777).toString(8).padStart(3, "0");
-  const othersWrite = (info: Deno.FileInfo) => {
-    const m = info.mode ?? 0;
-    return (m & 0o002) !== 0 || ((m & 0o020) !== 0 && info.gid !== sys.gid);
-  };
+  const othersWrite = (info: Deno.FileInfo) => othersCanWrite(info, sys.gid);
   const check = (path: string, info: Deno.FileInfo, role: "corpus" | "link" | "folder"): string | undefined => {
     const what = role === "corpus"
       ? "it"

@@ -21,6 +21,7 @@
  * @module
  */
 import { join } from "../path.ts";
+import { othersCanWrite } from "./find.ts";
 import { writeUserFile } from "../user_file.ts";
 import { VERSION } from "../version.ts";
 import type { Diagnostic } from "./diagnostic.ts";
@@ -157,11 +158,11 @@ function own(info: Deno.FileInfo): boolean {
   return info.uid === null || info.uid === Deno.uid();
 }
 
-/** Whether a directory is the user's own, not a link, and writable by nobody else. */
+/** Whether a directory is the user's own, not a link, and writable by nobody else (the corpus directory's rule). */
 function privateDir(path: string): boolean {
   try {
     const info = Deno.lstatSync(path);
-    return info.isDirectory && own(info) && (info.mode === null || (info.mode & 0o022) === 0);
+    return info.isDirectory && own(info) && !othersCanWrite(info, Deno.build.os === "windows" ? null : Deno.gid());
   } catch {
     return false;
   }

@@ -259,6 +259,22 @@ Deno.test("start cache - serves exactly the cold compile; refuses what it cannot
         await Deno.chmod(dir, 0o700);
       }
     });
+    await t.step("a ~/.mapper made with umask 002 (writable by the user's own group) keeps the cache", async () => {
+      const dir = join(home, ".mapper");
+      await Deno.chmod(dir, 0o775);
+      try {
+        const warm = await serve(c, home);
+        assert.equal(warm.loads, 0, "served from the cache");
+        if (Deno.uid() === 0) {
+          // The same mode, but a group other users are in: refused.
+          await Deno.chown(dir, null, 65534);
+          await refused(async () => {});
+        }
+      } finally {
+        await Deno.chown(dir, null, Deno.gid()).catch(() => {});
+        await Deno.chmod(dir, 0o700);
+      }
+    });
     await t.step("a link at the cache's path is not followed", async () => {
       await refused(async () => {
         const elsewhere = join(home, "planted.cache");
