@@ -21,7 +21,11 @@ Deno.test({
   sanitizeOps: false,
   async fn(t) {
     await using site = startSite();
-    await using s = await startSession(["--url", `${site.origin}/acting.html`], CORPUS);
+    // `gc()` in the page: what an action leaves alive is checked by collecting garbage.
+    await using s = await startSession(
+      ["--url", `${site.origin}/acting.html`, "--browser-flag=--js-flags=--expose-gc"],
+      CORPUS,
+    );
     // Each action's first call runs as a subprocess, its later ones in process.
     const run = firstOfEachAsSubprocess(s.run, { cwd: s.cwd, env: s.env });
     const act = (...args: string[]) => run(["browser", ...args]);
@@ -248,6 +252,21 @@ Deno.test({
       assert.equal(await log(), "under;", "the covered button was never pressed");
       await evalJs('document.querySelector(".log").textContent = ""; 1');
     });
+
+    await t.step(
+      "an action lets go of what it acted on: the buttons a re-render replaced can be collected",
+      async () => {
+        for (let i = 0; i < 3; i++) {
+          const r = await act("click", "SwapButton");
+          assert.equal(r.code, 0, r.stderr);
+        }
+        // A snapshot makes the page script's own registry of ids hold the current page only. The page script keeps
+        // the last action's element until the next action (one element, not one per action): the others must be gone.
+        assert.equal((await run(["snapshot"])).code, 0);
+        const gone = await evalJs("gc(); swapped.slice(0, -1).map((ref) => ref.deref() === undefined)");
+        assert.deepEqual(gone, [true, true]);
+      },
+    );
 
     await t.step(
       "a click that changes the URL or opens the next page says so in --json; the line stays plain",

@@ -111,13 +111,18 @@ async function presence(engine: PageEngine, t: PageTarget, target: string): Prom
 
 /**
  * The action engine's view of one tab of the page engine (`body.tab` picks it): what the engine functions
- * (`click`, `fill`, … in `actions.ts`) take. Exported for adapters other than HTTP (the MCP tools).
+ * (`click`, `fill`, … in `actions.ts`) take. Exported for adapters other than HTTP (the MCP tools). Dispose it when the
+ * action is done (`await using`): that releases the element handles it made (`group`), which would otherwise keep
+ * every element acted on alive in the page until it navigates.
  */
 export async function actPage(
   engine: PageEngine,
   body: Record<string, unknown>,
-): Promise<{ t: PageTarget; page: ActPage }> {
+): Promise<{ t: PageTarget; page: ActPage; group: string } & AsyncDisposable> {
   const t = await engine.target(str(body, "tab"));
+  // Every element handle of this action, released when it is done: a handle keeps its element alive in the page, and
+  // a long session on a single-page app would keep every element it ever acted on.
+  const group = `mapper-act-${++actions}`;
   const events = engine.events;
   await events.enable(t.session);
   let last: SeeCollect | undefined;
@@ -131,7 +136,7 @@ export async function actPage(
       let rechecked = false;
       for (;;) {
         try {
-          const r = await engine.resolve(t, target);
+          const r = await engine.resolve(t, target, group);
           last = r.page;
           return { objectId: r.objectId, id: r.summary.id, label: targetLabel(r.summary) };
         } catch (err: unknown) {
@@ -156,8 +161,16 @@ export async function actPage(
       return n ? nodeLabel(n) : undefined;
     },
   };
-  return { t, page };
+  return {
+    t,
+    page,
+    group,
+    [Symbol.asyncDispose]: () => Promise.resolve(engine.release(t, group)),
+  };
 }
+
+/** Actions so far, naming each one's handle group. */
+let actions = 0;
 
 function route(fn: PageRoute): PageRoute {
   return async (engine, body) => {
@@ -223,16 +236,19 @@ function condition(body: Record<string, unknown>): WaitCondition {
 export const ACT_ROUTES: Record<string, PageRoute> = {
   navigate: route(async (engine, body) => {
     const url = openableUrl(body, "url") ?? required(body, "url", "the URL");
-    const { page } = await actPage(engine, body);
+    await using act = await actPage(engine, body);
+    const { page } = act;
     const r = await navigate(page, url, timeout(body));
     return { ...r, view: engine.resolution(r.url).view?.name ?? null };
   }),
   click: route(async (engine, body) => {
-    const { page } = await actPage(engine, body);
+    await using act = await actPage(engine, body);
+    const { page } = act;
     return { ...await click(page, pointerTarget(body), timeout(body)) };
   }),
   drag: route(async (engine, body) => {
-    const { page } = await actPage(engine, body);
+    await using act = await actPage(engine, body);
+    const { page } = act;
     const mode = str(body, "mode");
     if (mode !== undefined && !["auto", "pointer", "html5"].includes(mode)) {
       throw new PageError("bad_request", `--mode must be auto, pointer or html5, not "${mode}"`, { status: 400 });
@@ -276,11 +292,13 @@ export const ACT_ROUTES: Record<string, PageRoute> = {
     return { action: "tab-resize", tab: t.tab, ...await size(), was, reset: body.reset === true };
   }),
   hover: route(async (engine, body) => {
-    const { page } = await actPage(engine, body);
+    await using act = await actPage(engine, body);
+    const { page } = act;
     return { ...await hover(page, pointerTarget(body), timeout(body)) };
   }),
   fill: route(async (engine, body) => {
-    const { page } = await actPage(engine, body);
+    await using act = await actPage(engine, body);
+    const { page } = act;
     const text = str(body, "text");
     if (text === undefined) throw new PageError("bad_request", "the text to fill is missing", { status: 400 });
     return {
@@ -291,7 +309,8 @@ export const ACT_ROUTES: Record<string, PageRoute> = {
     };
   }),
   keypress: route(async (engine, body) => {
-    const { page } = await actPage(engine, body);
+    await using act = await actPage(engine, body);
+    const { page } = act;
     const target = str(body, "target");
     return {
       ...await keypress(page, required(body, "key", "the key"), {
@@ -301,7 +320,8 @@ export const ACT_ROUTES: Record<string, PageRoute> = {
     };
   }),
   scroll: route(async (engine, body) => {
-    const { page } = await actPage(engine, body);
+    await using act = await actPage(engine, body);
+    const { page } = act;
     const target = str(body, "target");
     return {
       ...await scroll(page, {
@@ -313,7 +333,8 @@ export const ACT_ROUTES: Record<string, PageRoute> = {
     };
   }),
   "wait-for": route(async (engine, body) => {
-    const { t, page } = await actPage(engine, body);
+    await using act = await actPage(engine, body);
+    const { t, page } = act;
     const c = condition(body);
     let parts: ReturnType<typeof parseTarget> | undefined;
     if (c.kind === "component") {
@@ -353,12 +374,14 @@ export const ACT_ROUTES: Record<string, PageRoute> = {
     return { ...r };
   }),
   eval: route(async (engine, body) => {
-    const { page } = await actPage(engine, body);
+    await using act = await actPage(engine, body);
+    const { page } = act;
     const r = await evaluate(page, required(body, "js", "the script"));
     return r.json === undefined ? { action: "eval", json: null, undefined: true } : { ...r };
   }),
   screenshot: route(async (engine, body) => {
-    const { t, page } = await actPage(engine, body);
+    await using act = await actPage(engine, body);
+    const { t, page } = act;
     const component = str(body, "component");
     const selector = str(body, "selector");
     if (component !== undefined && selector !== undefined) {
@@ -380,6 +403,7 @@ export const ACT_ROUTES: Record<string, PageRoute> = {
       }
       const { object } = await engine.evaluate<unknown>(t, `document.querySelector(${JSON.stringify(selector)})`, {
         byValue: false,
+        objectGroup: act.group,
       });
       if (!object.objectId) {
         throw new PageError("no_match", `no element matches --selector ${JSON.stringify(selector)}`, {
@@ -419,7 +443,8 @@ export const ACT_ROUTES: Record<string, PageRoute> = {
     return { closed: t.tab, url: t.url };
   }),
   dialog: route(async (engine, body) => {
-    const { page } = await actPage(engine, body);
+    await using act = await actPage(engine, body);
+    const { page } = act;
     const text = str(body, "text");
     return { ...await handleDialog(page, body.accept === true, text) };
   }),

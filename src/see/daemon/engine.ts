@@ -513,7 +513,7 @@ export class PageEngine {
    * match) then select — and returns CDP handles of the element. Throws {@linkcode PageError} (`no_match`,
    * `ambiguous`, `index_out_of_range`, `stale_id`, `bad_query`).
    */
-  async resolve(t: PageTarget, target: string | Target): Promise<ResolvedElement> {
+  async resolve(t: PageTarget, target: string | Target, objectGroup?: string): Promise<ResolvedElement> {
     let parsed: Target;
     try {
       parsed = typeof target === "string" ? parseTarget(target) : target;
@@ -528,13 +528,24 @@ export class PageEngine {
       view: resolution.view?.name ?? null,
       components: resolution.components,
     });
-    const handle = await this.handle(t, resolved.node.id);
+    const handle = await this.handle(t, resolved.node.id, objectGroup);
     return { target: t, ...handle, summary: summarize(resolved), resolved, page };
   }
 
-  /** CDP handles of the element with a snapshot id; `stale_id` when it is gone. */
-  async handle(t: PageTarget, id: number): Promise<{ objectId: string; backendNodeId: number }> {
-    const { object } = await this.evaluate<unknown>(t, `${SEE_GLOBAL}.node(${Number(id)})`, { byValue: false });
+  /**
+   * CDP handles of the element with a snapshot id; `stale_id` when it is gone. A handle keeps its element alive in the
+   * page until it is released: give an `objectGroup` and {@linkcode release} it once done (handles made from it on
+   * the page side join its group).
+   */
+  async handle(
+    t: PageTarget,
+    id: number,
+    objectGroup?: string,
+  ): Promise<{ objectId: string; backendNodeId: number }> {
+    const { object } = await this.evaluate<unknown>(t, `${SEE_GLOBAL}.node(${Number(id)})`, {
+      byValue: false,
+      ...(objectGroup === undefined ? {} : { objectGroup }),
+    });
     if (!object.objectId || object.subtype !== "node") {
       throw new PageError("stale_id", `id ${id} is no longer on the page`, {
         hint: "run 'mapper snapshot' again or use a component query",
@@ -543,6 +554,15 @@ export class PageEngine {
     }
     const described = await this.#deps.send("DOM.describeNode", { objectId: object.objectId }, t.session);
     return { objectId: object.objectId, backendNodeId: described.node.backendNodeId };
+  }
+
+  /**
+   * Lets the page forget every handle of `objectGroup` (see {@linkcode handle}). Not waited for: the page answers it,
+   * and a busy one would hold up the answer it follows (later commands on the tab queue behind it anyway); a tab
+   * already gone is no error.
+   */
+  release(t: PageTarget, objectGroup: string): void {
+    this.#deps.send("Runtime.releaseObjectGroup", { objectGroup }, t.session, 5000).catch(() => {});
   }
 }
 

@@ -57,8 +57,13 @@ export const PAGE_ROUTES: Record<string, PageRoute> = {
   },
   resolve: async (engine, body) => {
     const t = await engine.target(str(body, "tab"));
-    const r = await engine.resolve(t, str(body, "target") ?? "");
-    return { tab: t.tab, target: r.summary };
+    const group = "mapper-resolve";
+    try {
+      const r = await engine.resolve(t, str(body, "target") ?? "", group);
+      return { tab: t.tab, target: r.summary };
+    } finally {
+      engine.release(t, group); // the handle is not used: the page need not keep the element
+    }
   },
 };
 
