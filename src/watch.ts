@@ -127,6 +127,24 @@ export class Coalescer<P = never> {
     }, this.#prepareMs);
   }
 
+  /**
+   * Ends the quiet period being waited out, if any, by running at once (a reader needs what changed and should not
+   * wait out the debounce), then resolves as {@linkcode idle} does.
+   */
+  flush(): Promise<void> {
+    if (this.#timer !== undefined && !this.#disposed) {
+      this.#timers.clearTimeout(this.#timer);
+      this.#timer = undefined;
+      if (this.#prepareTimer !== undefined) {
+        // Not started yet: the run does the work itself.
+        this.#timers.clearTimeout(this.#prepareTimer);
+        this.#prepareTimer = undefined;
+      }
+      void this.#start();
+    }
+    return this.idle();
+  }
+
   /** Whether a quiet period is being waited out (for tests and status). */
   get pending(): boolean {
     return this.#timer !== undefined;

@@ -113,6 +113,30 @@ Deno.test("Coalescer - idle() waits out the quiet period and every run, and is i
   assert.deepEqual([idle, idleAfterRun], [true, true]);
 });
 
+Deno.test("Coalescer - flush() runs a pending change at once and resolves after it; at rest it is immediate", async () => {
+  const clock = manualClock();
+  const runs: number[] = [];
+  let prepares = 0;
+  await using c = new Coalescer(() => Promise.resolve(void runs.push(clock.now)), {
+    timers: clock,
+    prepare: () => Promise.resolve(void prepares++),
+  });
+  await c.flush(); // nothing pending
+  assert.deepEqual(runs, []);
+  c.trigger();
+  await clock.advance(10);
+  let flushed = false;
+  const flushing = c.flush().then(() => (flushed = true));
+  await settle();
+  assert.deepEqual(runs, [10], "run at once, not 200 ms after the change");
+  await flushing;
+  assert.equal(flushed, true);
+  assert.equal(clock.pending(), 0, "no quiet period or prepare left to fire");
+  await clock.advance(10_000);
+  assert.deepEqual(runs, [10], "one change, one run");
+  assert.equal(prepares, 0, "the prepare that was not due yet never ran");
+});
+
 Deno.test("Coalescer - a failing rebuild does not stop later ones", async () => {
   const clock = manualClock();
   let runs = 0;

@@ -482,6 +482,25 @@ Deno.test({
         assert.equal(await evalJs("location.href"), before);
       },
     );
+
+    await t.step("a command run right after a corpus file is saved reads the corpus as saved", async () => {
+      const file = join(s.cwd, ".mapper", "fresh.yaml");
+      // As a user runs it, a process of its own: by the time it asks, the session has seen the file change.
+      const snapshotText = async () => {
+        const r = await s.run(["snapshot"]);
+        assert.equal(r.code, 0, r.stderr);
+        return r.stdout;
+      };
+      assert.doesNotMatch(await snapshotText(), /\[FreshHeader\]/);
+      // No wait for the session's watcher and its quiet period: the command itself must.
+      await Deno.writeTextFile(
+        file,
+        "version: 1\ncomponents:\n  - name: FreshHeader\n    selector: header.site-header\n",
+      );
+      assert.match(await snapshotText(), /\[FreshHeader\]/);
+      await Deno.remove(file);
+      assert.doesNotMatch(await snapshotText(), /\[FreshHeader\]/);
+    });
   },
 });
 

@@ -298,6 +298,7 @@ export async function runDaemon(opts: StartOptions, io: Io): Promise<number> {
             return s.id;
           },
           corpus: () => corpus.current().wire,
+          fresh: () => corpus.fresh(),
           events: pageEvents,
         }),
       ),

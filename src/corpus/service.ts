@@ -126,6 +126,12 @@ export interface CorpusService extends AsyncDisposable {
    * received are not waited for: pair it with `onWatchEvent` or a version to know they arrived.
    */
   idle(): Promise<void>;
+  /**
+   * Compiles a change the watcher has reported at once instead of after its quiet period, and resolves when the
+   * corpus served is that compile (at once when nothing is pending): what a command reading the corpus waits for, so
+   * that an edit just saved is what it sees.
+   */
+  fresh(): Promise<void>;
 }
 
 // The one mapping of watcher paths (macOS FSEvents resolves symbolic links) lives with the watch mechanism.
@@ -599,6 +605,10 @@ export class LiveCorpus implements CorpusService {
 
   idle(): Promise<void> {
     return this.#rebuilds.idle();
+  }
+
+  fresh(): Promise<void> {
+    return this.#rebuilds.flush();
   }
 
   /** A strictly increasing Unix-ms version, even when two compiles land in the same millisecond. */

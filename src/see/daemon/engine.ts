@@ -34,6 +34,9 @@ export type { Resolution };
 /** The CDP `send` the engine needs (the daemon's {@linkcode CdpConnection.send}, bound: typed the same way). */
 export type CdpSend = CdpConnection["send"];
 
+/** The longest a page command waits for a corpus edit to be compiled before it reads the corpus as it is. */
+export const FRESH_WAIT_MS = 2000;
+
 /** What the engine needs from the daemon. */
 export interface EngineDeps {
   /** Sends a CDP command. */
@@ -44,6 +47,8 @@ export interface EngineDeps {
   session(targetId: string): Promise<string>;
   /** The current compiled corpus (`undefined` when none is loaded). */
   corpus(): WireCorpus | undefined;
+  /** Resolves once an edit of the corpus already seen is compiled (see `CorpusService.fresh`); absent: nothing waits. */
+  fresh?(): Promise<void>;
   /** Page events (open dialogs, navigation lifecycle) for the acting commands. */
   events: PageEvents;
 }
@@ -362,6 +367,18 @@ export class PageEngine {
   async call<T>(t: PageTarget, method: string, ...args: unknown[]): Promise<T> {
     const expr = `${SEE_GLOBAL}.${method}(${args.map((a) => JSON.stringify(a)).join(", ")})`;
     return (await this.evaluate<T>(t, expr, { awaitPromise: true })).value;
+  }
+
+  /**
+   * Waits (at most {@linkcode FRESH_WAIT_MS}) until a corpus edit the daemon has seen is compiled, so that a command
+   * run right after saving a file reads the corpus as saved; a corpus that keeps changing does not hold it longer.
+   */
+  async freshCorpus(): Promise<void> {
+    const fresh = this.#deps.fresh?.();
+    if (fresh === undefined) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([fresh, new Promise<void>((r) => (timer = setTimeout(r, FRESH_WAIT_MS)))]);
+    clearTimeout(timer);
   }
 
   /** The view and active components of a URL in the current corpus. */

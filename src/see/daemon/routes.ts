@@ -118,6 +118,8 @@ export function pageHandler(engine: PageEngine): (req: Request, rest: readonly s
       }
     }
     try {
+      // Every page command reads the corpus (views, components, queries): an edit just saved is what it sees.
+      await engine.freshCorpus();
       return json({ schema: PAGE_SCHEMA, ...await route(engine, body) });
     } catch (caught: unknown) {
       const err = pageChanged(caught) ?? pageBusy(caught) ?? caught;
