@@ -6,9 +6,10 @@ import { PAGE_ROUTES, pageHandler } from "./routes.ts";
 import { printSnapshot } from "../snapshot.ts";
 import { oneButtonPage } from "../_testing.ts";
 
-/** An engine whose every method fails loudly: the routes under test must not reach it. */
+/** An engine whose every method fails loudly: the routes under test must not reach it (but the corpus is fresh). */
 const engine = new Proxy({}, {
   get: (_t, name) => () => {
+    if (name === "freshCorpus") return Promise.resolve();
     if (name === "tabs") return Promise.resolve([{ id: "T1", url: "http://x/", title: "x" }]);
     if (name === "target") {
       throw new PageError("several_tabs", "2 tabs are open", { hint: "pass --tab ID", status: 400 });
@@ -55,6 +56,7 @@ const PAGE = oneButtonPage("T1", "http://x/");
 
 Deno.test("snapshot route - with print it answers the laid-out snapshot; a malformed print is refused first", async () => {
   const reader = {
+    freshCorpus: () => Promise.resolve(),
     target: () => Promise.resolve({ tab: "T1" }),
     snapshot: () => Promise.resolve(PAGE),
   } as unknown as PageEngine;
