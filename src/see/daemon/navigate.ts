@@ -104,7 +104,7 @@ export async function navigate(page: ActPage, url: string, opts: { timeoutMs?: n
     // The navigation is still pending in the browser: stop it, or the tab would leave later, once the server answers.
     await page.send("Page.stopLoading", {}, 5000).catch(() => {});
     throw new NetworkError(
-      `no answer from ${JSON.stringify(requested)} within ${seconds(timeoutMs)}; the tab stays on ${before}`,
+      `no answer from ${JSON.stringify(requested)} within ${timeoutMs / 1000} s; the tab stays on ${before}`,
       { hint: "check that the site is up, or pass a longer --timeout-ms" },
     );
   }
@@ -153,8 +153,8 @@ export async function navigate(page: ActPage, url: string, opts: { timeoutMs?: n
     throw new PageError(
       "not_committed",
       `${JSON.stringify(requested)} did not replace the page within ${
-        seconds(timeoutMs)
-      }: the tab stays on ${before}, which is not answering (its script may be busy)`,
+        timeoutMs / 1000
+      } s: the tab stays on ${before}, which is not answering (its script may be busy)`,
       {
         hint: `close the tab ('mapper browser tabs close ${page.tabId.slice(0, 8)}') and open the URL in a new one ` +
           `('mapper browser tabs new URL')`,
@@ -194,11 +194,6 @@ async function whereNow(page: ActPage): Promise<string> {
     // keep the generic words
   }
   return "the page it was on";
-}
-
-/** `2 s`, `1.5 s`. */
-function seconds(ms: number): string {
-  return `${Math.round(ms / 100) / 10} s`;
 }
 
 function sameUrl(a: string, b: string): boolean {

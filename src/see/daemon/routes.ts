@@ -159,9 +159,7 @@ export function pageBusy(err: unknown): PageError | undefined {
   if (!(err instanceof CdpTimeout) || !PAGE_PROCESS.test(err.message)) return undefined;
   return new PageError(
     "page_busy",
-    `the page did not answer within ${
-      Math.round(err.timeoutMs / 100) / 10
-    } s: its script is busy (an endless loop or a long task)`,
+    `the page did not answer within ${err.timeoutMs / 1000} s: its script is busy (an endless loop or a long task)`,
     {
       hint: "run the command again once it is done; if it stays busy, close its tab ('mapper browser tabs close ID', " +
         "ids in 'mapper browser tabs list') and open the page again ('mapper browser tabs new URL')",
