@@ -233,6 +233,10 @@ Deno.test({
     await t.step("on the Shoelace sign-up page every printed candidate is probed too", async () => {
       const nav = await run(["browser", "navigate", `${apps.origin}${APP_PAGES.signup}`]);
       assert.equal(nav.code, 0, nav.stderr);
+      // The page marks itself ready once Shoelace has rendered; a quiet DOM alone is not that on a loaded machine
+      // (the modules may still be loading), and the inputs its components render would be counted half-drawn.
+      const ready = await run(["browser", "wait-for", "--selector", "body[data-ready]", "--timeout-ms", "20000"]);
+      assert.equal(ready.code, 0, ready.stderr);
       const gap = await json<{ clusters: Array<{ count: number; candidates: Candidate[] }> }>(run, [
         "gap",
         "--scope",
