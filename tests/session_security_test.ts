@@ -662,12 +662,13 @@ Deno.test({
       await walk(join(home, ".mapper", "profiles"), 1);
       for (const s of started) assert.equal(await mode(join(s.cwd, ".mapper", ".session")), 0o600);
     } finally {
-      for (const s of started) {
+      // Two projects' sessions, stopped side by side.
+      await Promise.all(started.map(async (s) => {
         await runMapper(["browser", "stop"], { cwd: s.cwd, env: { HOME: home } });
         reap(s.daemonPid);
         reap(s.chromiumPid);
         await waitFor("the session to end", () => !alive(s.daemonPid) && !alive(s.chromiumPid), 5000).catch(() => {});
-      }
+      }));
     }
   },
 });
