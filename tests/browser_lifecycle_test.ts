@@ -63,8 +63,15 @@ Deno.test({
     })();
     const errText = new Response(child.stderr).text();
     let info: { daemonPid: number; chromiumPid: number; port: number } | undefined;
+    // Ready, or gone: the start has its own bounds (Chromium's, the daemon's), so no clock of the test's own, which
+    // a loaded machine outran (20 s with four test files at a time).
+    let ended: Deno.CommandStatus | undefined;
+    child.status.then((s) => (ended = s), () => {});
     try {
-      await waitFor("the ready block", () => out.includes("● ready"), 20_000);
+      await waitFor("the ready block", () => out.includes("● ready") || ended !== undefined, Infinity);
+      if (ended !== undefined) {
+        assert.fail(`browser start exited (${ended.code}) before it was ready:\n${await errText}`);
+      }
       info = JSON.parse(await Deno.readTextFile(join(cwd, ".mapper", ".session")));
       assert.equal(info!.daemonPid, child.pid);
       assert.notEqual(info!.port, wanted, "a busy port makes the daemon slide");
