@@ -153,10 +153,14 @@ export class LoadCache {
 
 /**
  * Whether the corpus in `dir` is, file for file, what `cache` recorded: the walk finds the same files in the same
- * order with the same warnings, and each is unchanged by {@linkcode entryUnchanged}. Reads no file: a corpus that
- * passes compiles to what the load that filled the cache compiled to.
+ * order with the same warnings, and each is unchanged by {@linkcode entryUnchanged}. Reads no file (unless
+ * `readUnvouched`): a corpus that passes compiles to what the load that filled the cache compiled to.
+ *
+ * `readUnvouched`: a file whose stamps cannot vouch for it (written just before it was read, or since) is read, and
+ * passes when its text is the one recorded. For a caller that must not mistake a corpus written a moment before the
+ * load for an edit (a deferred watch), where the start cache must trust nothing it has not decoded.
  */
-export function unchangedSince(dir: string, cache: LoadCache): boolean {
+export function unchangedSince(dir: string, cache: LoadCache, readUnvouched = false): boolean {
   const walk = cache.walk;
   if (!walk || walk.dir !== dir) return false;
   const fatal: Diagnostic[] = [];
@@ -170,7 +174,9 @@ export function unchangedSince(dir: string, cache: LoadCache): boolean {
     if (!entry) return false;
     const checkedAt = Date.now();
     try {
-      return entryUnchanged(entry, assertRegularFileSync(f.path)) && checkedAt >= entry.checkedAt;
+      const info = assertRegularFileSync(f.path);
+      if (entryUnchanged(entry, info) && checkedAt >= entry.checkedAt) return true;
+      return readUnvouched && entry.text !== undefined && Deno.readTextFileSync(f.path) === entry.text;
     } catch {
       return false;
     }

@@ -48,6 +48,13 @@ export interface ServeMapperOptions {
 
 const PREFIX = "[serve-mapper]";
 
+/**
+ * How long after the "serving" line the watch is armed. Arming walks the tree and opens the platform's watch (tens of
+ * milliseconds of blocking work on a large corpus): done later, the first answers clients ask for right away go out
+ * first. An edit saved before then is not lost: once armed, the service compares the files with what it loaded.
+ */
+const WATCH_AFTER_MS = 250;
+
 /** Runs the server until `io.signal` aborts; returns the exit code (0 after a clean stop). */
 export async function runServeMapper(opts: ServeMapperOptions, io: Io): Promise<number> {
   const signal = io.signal; // read first: installs the SIGINT/SIGTERM listeners before anything can block
@@ -112,6 +119,7 @@ export async function runServeMapper(opts: ServeMapperOptions, io: Io): Promise<
       site,
       now: io.now,
       debounceMs: opts.debounceMs ?? 200,
+      deferWatch: true,
       startCacheHome: opts.cache === false ? undefined : cacheHome(io),
       log: (line) => {
         emit("stderr", line);
@@ -190,9 +198,15 @@ export async function runServeMapper(opts: ServeMapperOptions, io: Io): Promise<
     { event: "validate", errors, warnings },
   );
 
+  const arm = setTimeout(() => {
+    svc.watch().catch((err: unknown) => {
+      emit("stderr", `${PREFIX} watcher error: ${err instanceof Error ? err.message : String(err)}`);
+    });
+  }, WATCH_AFTER_MS);
   if (!signal.aborted) {
     await new Promise<void>((resolve) => signal.addEventListener("abort", () => resolve(), { once: true }));
   }
+  clearTimeout(arm);
   stop.abort();
   await server.finished;
   emit("stderr", `${PREFIX} stopped`);

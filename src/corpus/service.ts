@@ -37,6 +37,14 @@ export interface CorpusServiceOptions {
   /** Watch the directory and recompile (default true). */
   watch?: boolean;
   /**
+   * Arm the watch only when {@linkcode CorpusService.watch} is called, not before the first load (default false; a
+   * `lenient` service always arms it first: it recompiles a failed start on the watch's events). Arming walks the
+   * tree and opens the platform's watch, tens of milliseconds a server can spend after its first answer instead of
+   * before it. A change made between the first load and the arming has no event: once armed, the files are compared
+   * with what the served corpus was made from, and any difference is recompiled.
+   */
+  deferWatch?: boolean;
+  /**
    * Scan the tree for changes at this interval (ms) instead of using file-system events (network file systems,
    * exhausted inotify watches). Unset: events, with an automatic 1 s scan when the platform refuses a watcher.
    */
@@ -126,6 +134,11 @@ export interface CorpusService extends AsyncDisposable {
    * received are not waited for: pair it with `onWatchEvent` or a version to know they arrived.
    */
   idle(): Promise<void>;
+  /**
+   * Arms a watch held back by `deferWatch` (once; a later call waits for the same arming), then recompiles when the
+   * files differ from what the served corpus was made from. Resolves at once when the watch was armed at the start.
+   */
+  watch(): Promise<void>;
   /**
    * Compiles a change the watcher has reported at once instead of after its quiet period, and resolves when the
    * corpus served is that compile (at once when nothing is pending): what a command reading the corpus waits for, so
@@ -379,6 +392,8 @@ export class LiveCorpus implements CorpusService {
   /** Coalesces file events into compiles: 200 ms after the last one, never two at once. */
   readonly #rebuilds: Coalescer<Attempt>;
   #watch: TreeWatch | undefined;
+  /** The arming of the watch: settled at the start, or once `watch()` is called when deferred (`deferWatch`). */
+  #arming: Promise<void> | undefined;
   #disposed = false;
   #waiters: Array<(snap: CorpusSnapshot) => void> = [];
   /** The files the last successful compile read. */
@@ -425,28 +440,13 @@ export class LiveCorpus implements CorpusService {
   }
 
   async start(): Promise<void> {
-    // The watch is armed first: a file changed while the first load runs is reported, and recompiled afterwards
-    // (a compile never starts before this one has ended).
+    // The watch is armed first (unless deferred): a file changed while the first load runs is reported, and
+    // recompiled afterwards (a compile never starts before this one has ended).
     let loaded!: () => void;
     this.#started = new Promise((resolve) => (loaded = resolve));
-    if (this.options.watch !== false) {
-      this.#watch = await watchTree({
-        dir: this.#absDir,
-        onChange: (paths) => {
-          if (paths === undefined) this.#full = true;
-          else for (const path of paths) this.#changed.add(path);
-          this.#rebuilds.trigger();
-        },
-        relevant: (abs, kind) => {
-          const relevant = this.#relevant(abs, kind);
-          this.options.onWatchEvent?.(abs, relevant);
-          return relevant;
-        },
-        log: (line) => this.#log(`watcher: ${line}`),
-        signature: () => treeSignature(this.#dir),
-        pollIntervalMs: this.options.pollIntervalMs,
-      });
-    }
+    const deferred = this.options.deferWatch === true && this.options.lenient !== true;
+    if (this.options.watch === false || !deferred) this.#arming = Promise.resolve();
+    if (this.options.watch !== false && !deferred) this.#watch = await this.#armWatch();
     // Opened once the watch is armed: a watch that cannot start leaves no file open.
     const home = this.options.startCacheHome;
     const saved = home === undefined ? undefined : await readStartCache(home, this.#startCacheKey());
@@ -485,6 +485,45 @@ export class LiveCorpus implements CorpusService {
     } finally {
       loaded();
     }
+  }
+
+  watch(): Promise<void> {
+    return this.#arming ??= (async () => {
+      await this.#started;
+      if (this.#disposed) return;
+      const watch = await this.#armWatch();
+      if (this.#disposed) {
+        await watch[Symbol.asyncDispose]();
+        return;
+      }
+      this.#watch = watch;
+      // An edit between the first load and now had no event: the disk is compared with what was loaded (a file
+      // written just before the load is read again rather than taken for an edit).
+      if (!this.#full && !unchangedSince(this.#dir, this.#cache, true)) {
+        this.#full = true;
+        this.#rebuilds.trigger();
+      }
+    })();
+  }
+
+  /** Watches the directory: file-system events, or a scan when the platform refuses them. */
+  #armWatch(): Promise<TreeWatch> {
+    return watchTree({
+      dir: this.#absDir,
+      onChange: (paths) => {
+        if (paths === undefined) this.#full = true;
+        else for (const path of paths) this.#changed.add(path);
+        this.#rebuilds.trigger();
+      },
+      relevant: (abs, kind) => {
+        const relevant = this.#relevant(abs, kind);
+        this.options.onWatchEvent?.(abs, relevant);
+        return relevant;
+      },
+      log: (line) => this.#log(`watcher: ${line}`),
+      signature: () => treeSignature(this.#dir),
+      pollIntervalMs: this.options.pollIntervalMs,
+    });
   }
 
   /** What a start cache must have been made with to be used here. */
@@ -713,6 +752,7 @@ export class LiveCorpus implements CorpusService {
     if (this.#saveTimer !== undefined) this.#timers.clearTimeout(this.#saveTimer);
     await this.#saving;
     this.#opened?.[Symbol.dispose]();
+    await this.#arming?.catch(() => {}); // a watch armed meanwhile is closed by the arming itself
     await this.#watch?.[Symbol.asyncDispose]();
     await this.#rebuilds[Symbol.asyncDispose]();
   }
