@@ -437,6 +437,18 @@ Deno.test("corpus service - a deferred watch: no event before watch(), an edit m
   assert.ok(seen.length > 0);
 });
 
+Deno.test("corpus service - deferred checks: the first corpus is served, and its report still has the checks across files", async () => {
+  await using c = await tempCorpus({
+    ...BASE,
+    "views/start.yaml": "version: 1\nviews:\n  - name: Start\n    route: /\n",
+  });
+  await using service = await startCorpusService({ dir: c.dir, site: "site", log: () => {}, deferChecks: true });
+  const res = service.handle(new Request("http://127.0.0.1/mapper/diagnostics"))!;
+  const report = await res.json() as { diagnostics: Array<{ code: string }> };
+  assert.deepEqual(report.diagnostics.map((d) => d.code), ["route-conflict"]);
+  assert.deepEqual(service.current().diagnostics.map((d) => d.code), ["route-conflict"]);
+});
+
 Deno.test("corpus service - lenient start serves an empty corpus until the directory appears", async () => {
   await using c = await tempCorpus();
   const dir = join(c.root, "later");

@@ -45,6 +45,12 @@ export interface CorpusServiceOptions {
    */
   deferWatch?: boolean;
   /**
+   * Run the first load's checks across files (merge collisions, duplicates, route conflicts, …) when its
+   * diagnostics are first read rather than before it is served (default false): they never change the corpus, and a
+   * server can answer with it first. Later compiles check as they load.
+   */
+  deferChecks?: boolean;
+  /**
    * Scan the tree for changes at this interval (ms) instead of using file-system events (network file systems,
    * exhausted inotify watches). Unset: events, with an automatic 1 s scan when the platform refuses a watcher.
    */
@@ -217,9 +223,10 @@ async function gzipBytes(body: Uint8Array<ArrayBuffer>): Promise<Uint8Array<Arra
  */
 function build(
   source: WireCorpus | StartCache,
-  diagnostics: readonly Diagnostic[],
+  diagnostics: () => readonly Diagnostic[],
   timers: Timers = REAL_TIMERS,
 ): Built {
+  let problems: readonly Diagnostic[] | undefined;
   const cached = "gzip" in source ? source : undefined;
   let wire = cached ? undefined : source as WireCorpus;
   let json: string | undefined;
@@ -231,7 +238,10 @@ function build(
     get wire() {
       return wire ??= JSON.parse(built.json()) as WireCorpus;
     },
-    diagnostics,
+    // Made when first read: a first load's checks across files run after its first answers (`deferCrossChecks`).
+    get diagnostics() {
+      return problems ??= diagnostics();
+    },
     views: cached ? cached.views : wire!.views.length,
     components: cached ? cached.components : componentCount(wire!),
     json: () => json ??= cached ? new TextDecoder().decode(built.body()) : JSON.stringify(wire),
@@ -267,7 +277,7 @@ interface BuiltDiagnostics {
 /** Builds the diagnostics report: the validate envelope of the last compile attempt plus versions. */
 function buildDiagnostics(
   dir: string,
-  diagnostics: readonly Diagnostic[],
+  diagnostics: () => readonly Diagnostic[],
   files: number,
   version: number,
   servedVersion: number,
@@ -275,7 +285,7 @@ function buildDiagnostics(
   let report: DiagnosticsReport | undefined;
   let body: Uint8Array<ArrayBuffer> | undefined;
   const made = (): DiagnosticsReport => {
-    const list = diagnostics.map((d) => toEnvelopeDiagnostic(d, dir));
+    const list = diagnostics().map((d) => toEnvelopeDiagnostic(d, dir));
     const errors = list.filter((d) => d.severity === "error").length;
     return {
       ok: errors === 0,
@@ -461,14 +471,20 @@ export class LiveCorpus implements CorpusService {
         // Every file is what the cached compile read: serve it as it was, version included (its decoded files wait
         // for a recompile, whose version comes after it).
         this.#lastVersion = Math.max(this.#lastVersion, saved.version);
-        this.#install(saved, saved.diagnostics, saved.files);
+        this.#install(saved, () => saved.diagnostics, saved.files);
         // Read them a while after the start (not in its way), so that a first edit costs what any edit costs.
         this.#timers.setTimeout(() => this.#disposed || this.#unrestore(), START_CACHE_DELAY_MS);
       } else {
         this.#unrestore();
-        const { corpus, diagnostics } = await this.#load();
+        // Not destructured: with `deferChecks` its diagnostics are made when first read, after the first answers.
+        const result = await this.#load(undefined, this.options.deferChecks === true);
+        const { corpus } = result;
         const loaded = this.#loaded();
-        this.#install(compile(corpus, { site: this.options.site, version: this.#mint() }), diagnostics, corpus.files);
+        this.#install(
+          compile(corpus, { site: this.options.site, version: this.#mint() }),
+          () => result.diagnostics,
+          corpus.files,
+        );
         this.#saveLater(loaded);
       }
       this.#full = false;
@@ -480,7 +496,7 @@ export class LiveCorpus implements CorpusService {
       }
       this.#logFailure(err);
       const empty = { memory: [], globals: [], views: [], requests: [], messages: [] };
-      this.#install({ site: this.options.site, version: this.#mint(), ...empty }, [], []);
+      this.#install({ site: this.options.site, version: this.#mint(), ...empty }, () => [], []);
       this.#failed(err);
     } finally {
       loaded();
@@ -543,14 +559,14 @@ export class LiveCorpus implements CorpusService {
    * no check saw: anything but a problem of the corpus) is dropped and the load run again on an empty one, as a cold
    * start would: the cache is an optimisation, never a reason to fail.
    */
-  async #load(changed?: Iterable<string>): Promise<LoadResult> {
+  async #load(changed?: Iterable<string>, deferCrossChecks = false): Promise<LoadResult> {
     try {
-      return await this.loader(this.#dir, this.#loadOptions(changed));
+      return await this.loader(this.#dir, this.#loadOptions(changed, deferCrossChecks));
     } catch (err: unknown) {
       if (!this.#seeded || err instanceof CorpusLoadError) throw err;
       this.#seeded = false;
       this.#cache = new LoadCache();
-      return await this.loader(this.#dir, this.#loadOptions());
+      return await this.loader(this.#dir, this.#loadOptions(undefined, deferCrossChecks));
     }
   }
 
@@ -599,7 +615,9 @@ export class LiveCorpus implements CorpusService {
       get wire() {
         return s.wire;
       },
-      diagnostics: s.diagnostics,
+      get diagnostics() {
+        return s.diagnostics;
+      },
       views: s.views,
       components: s.components,
     };
@@ -618,12 +636,13 @@ export class LiveCorpus implements CorpusService {
    * `changed`, only those files are read again (see `load`'s `changed`: a new, removed or renamed file still makes it
    * walk the directory).
    */
-  #loadOptions(changed?: Iterable<string>): LoadOptions {
+  #loadOptions(changed?: Iterable<string>, deferCrossChecks = false): LoadOptions {
     return {
       cache: this.#cache,
       validate: this.options.validate ?? true,
       sources: false,
       ...(changed ? { changed } : {}),
+      ...(deferCrossChecks ? { deferCrossChecks } : {}),
     };
   }
 
@@ -635,7 +654,7 @@ export class LiveCorpus implements CorpusService {
       message: err instanceof Error ? err.message : String(err),
       location: { file: this.#dir, line: 0, column: 0 },
     }];
-    this.#diag = buildDiagnostics(this.#dir, problems, this.#files.length, this.#mint(), this.#snap!.version);
+    this.#diag = buildDiagnostics(this.#dir, () => problems, this.#files.length, this.#mint(), this.#snap!.version);
   }
 
   nextVersion(): Promise<CorpusSnapshot> {
@@ -657,12 +676,12 @@ export class LiveCorpus implements CorpusService {
     return v;
   }
 
-  #install(source: WireCorpus | StartCache, diagnostics: readonly Diagnostic[], files: readonly string[]): void {
-    this.#snap = build(source, diagnostics, this.#timers);
+  #install(source: WireCorpus | StartCache, diagnostics: () => readonly Diagnostic[], files: readonly string[]): void {
+    const snap = this.#snap = build(source, diagnostics, this.#timers);
     this.#files = files;
     this.#absFiles = undefined;
     const version = this.#snap.version;
-    this.#diag = buildDiagnostics(this.#dir, diagnostics, files.length, version, version);
+    this.#diag = buildDiagnostics(this.#dir, () => snap.diagnostics, files.length, version, version);
   }
 
   #log(line: string): void {
@@ -729,7 +748,7 @@ export class LiveCorpus implements CorpusService {
       return;
     }
     const wire = { ...attempt.wire, version: this.#mint() };
-    this.#install(wire, attempt.diagnostics, attempt.files);
+    this.#install(wire, () => attempt.diagnostics, attempt.files);
     this.#saveLater(attempt.loaded);
     this.#log(`recompiled (v${wire.version})`);
     const snap = this.current();
