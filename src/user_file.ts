@@ -60,6 +60,46 @@ function randomSuffix(): string {
   return crypto.getRandomValues(new Uint8Array(6)).reduce((s, b) => s + b.toString(16).padStart(2, "0"), "");
 }
 
+/** The temporary file a write of `path` is staged in: hidden, beside it, named after it. */
+function tempFor(path: string): string {
+  return join(dirname(path), `.${basename(path)}.mapper-${randomSuffix()}.tmp`);
+}
+
+/** A name {@linkcode tempFor} makes. */
+const TEMP_NAME = /^\..+\.mapper-[0-9a-f]{12}\.tmp$/;
+
+/**
+ * Removes from `dir` the temporary files of writes that never finished (a process killed mid-write leaves its staged
+ * copy behind) whose last change is older than `olderThanMs`: a younger one may be a write still under way. Only the
+ * user's own regular files with the staging name are touched, never followed through a link; for directories mapper
+ * owns (its caches), where such leftovers would otherwise pile up, one per kill. Returns how many it removed; a
+ * directory it cannot read has none.
+ */
+export function removeStaleTemps(dir: string, olderThanMs: number, now: number = Date.now()): number {
+  let removed = 0;
+  let entries: Deno.DirEntry[];
+  try {
+    entries = [...Deno.readDirSync(dir)];
+  } catch {
+    return 0;
+  }
+  for (const e of entries) {
+    if (!e.isFile || !TEMP_NAME.test(e.name)) continue;
+    const path = join(dir, e.name);
+    try {
+      const info = Deno.lstatSync(path);
+      const mine = info.uid === null || info.uid === Deno.uid();
+      const changed = info.mtime?.getTime();
+      if (!info.isFile || !mine || changed === undefined || now - changed < olderThanMs) continue;
+      Deno.removeSync(path);
+      removed++;
+    } catch {
+      // gone meanwhile, or not ours to remove
+    }
+  }
+  return removed;
+}
+
 /** Size of the buffer {@linkcode writeChunks} fills before each write. */
 const WRITE_BUFFER_BYTES = 64 * 1024;
 
@@ -113,7 +153,7 @@ export async function writeUserFile(
   const name = escapeControls(shown);
   const hint = options.hint ?? "give a file path in an existing directory you can write to";
   const before = options.createOnly ? undefined : await existing(path, name);
-  const temp = join(dirname(path), `.${basename(path)}.mapper-${randomSuffix()}.tmp`);
+  const temp = tempFor(path);
   let mode = options.mode ?? PRIVATE_FILE_MODE;
   if (typeof before === "object" && before.mode !== null && !options.forceMode) mode = before.mode;
   try {

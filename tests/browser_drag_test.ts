@@ -30,6 +30,10 @@ Deno.test({
         "    selector: '#zone'",
         "  - name: Still",
         "    selector: '#still'",
+        "  - name: Late",
+        "    selector: '#late'",
+        "  - name: LateZone",
+        "    selector: '#late-zone'",
         "  - name: Track",
         "    selector: '#track'",
         "    children:",
@@ -64,6 +68,21 @@ Deno.test({
       const r = await sRun(["browser", "drag", "Still", "Zone"]);
       assert.equal(r.code, 1);
       assert.match(r.stderr, /\(pointer mode\) changed nothing: it did not move and the page did not change — /);
+    });
+
+    await t.step("one timeout for the whole drag: waiting for TO's cover leaves FROM only the rest", async () => {
+      // TO's cover fades for 2 s and FROM's for 4.5 s, both from now; the drag has 3 s. Waiting 2 s for TO leaves about
+      // 1 s for FROM, whose cover is still moving then: refused as covered, nothing pressed. Given 3 s of its own,
+      // FROM's wait would have outlasted its cover and the drag run 5 s.
+      assert.equal(await value("fadeBoth(2000, 4500), 1"), "1");
+      const r = await sRun(["browser", "drag", "Late", "LateZone", "--timeout-ms", "3000"]);
+      assert.equal(r.code, 1, r.stdout);
+      assert.equal(r.stdout, "");
+      assert.match(
+        r.stderr,
+        /^mapper browser drag: Late \(id \d+\) is covered by span\.fader\.out, still moving after 3000 ms; the drag would land on it — /,
+      );
+      assert.equal(await value("document.getElementById('late-log').textContent"), '""');
     });
 
     await t.step("tabs resize sets the window size, reads it back, holds it across navigations", async () => {

@@ -398,6 +398,57 @@ Deno.test("corpus service - versions strictly increase even within one milliseco
   assert.equal((await next).version, 1_700_000_000_001);
 });
 
+Deno.test("corpus service - a deferred watch: no event before watch(), an edit made before it is recompiled after it", async () => {
+  // Files written just before the start, as a user's or a tool's last save: their stamps cannot vouch for them.
+  await using c = await tempCorpus(BASE);
+  const logs: string[] = [];
+  const seen: string[] = [];
+  await using service = await startCorpusService({
+    dir: c.dir,
+    site: "site",
+    log: (line) => logs.push(line),
+    deferWatch: true,
+    onWatchEvent: (abs) => seen.push(abs),
+  });
+  const first = service.current().version;
+  // Arming with nothing changed costs no recompile, even though every file was written a moment before the load.
+  await service.watch();
+  await service.idle();
+  assert.equal(service.current().version, first, logs.join("\n"));
+  assert.deepEqual(logs, []);
+
+  await using d = await tempCorpus(BASE);
+  await using deferred = await startCorpusService({
+    dir: d.dir,
+    site: "site",
+    log: () => {},
+    deferWatch: true,
+    onWatchEvent: (abs) => seen.push(abs),
+  });
+  await d.write("shared.yaml", "version: 1\nmemory: [before the watch]\n");
+  const next = nextVersion(deferred);
+  await deferred.watch();
+  assert.deepEqual((await next).wire.memory, ["before the watch"]);
+  assert.deepEqual(seen, [], "no watch saw that edit: the comparison after arming did");
+  // Armed now: the next edit comes as an event.
+  const after = nextVersion(deferred);
+  await d.write("shared.yaml", "version: 1\nmemory: [after]\n");
+  assert.deepEqual((await after).wire.memory, ["after"]);
+  assert.ok(seen.length > 0);
+});
+
+Deno.test("corpus service - deferred checks: the first corpus is served, and its report still has the checks across files", async () => {
+  await using c = await tempCorpus({
+    ...BASE,
+    "views/start.yaml": "version: 1\nviews:\n  - name: Start\n    route: /\n",
+  });
+  await using service = await startCorpusService({ dir: c.dir, site: "site", log: () => {}, deferChecks: true });
+  const res = service.handle(new Request("http://127.0.0.1/mapper/diagnostics"))!;
+  const report = await res.json() as { diagnostics: Array<{ code: string }> };
+  assert.deepEqual(report.diagnostics.map((d) => d.code), ["route-conflict"]);
+  assert.deepEqual(service.current().diagnostics.map((d) => d.code), ["route-conflict"]);
+});
+
 Deno.test("corpus service - lenient start serves an empty corpus until the directory appears", async () => {
   await using c = await tempCorpus();
   const dir = join(c.root, "later");

@@ -250,7 +250,7 @@ export function registerBrowserActions(browser: Command, ctx: CliContext): void 
     .argument("<to>", "where to drop it: a node id or component query")
     .option("--steps <n>", "pointer moves between press and release (default 12)", intArg(1, 200))
     .option("--mode <mode>", "auto (html5 for draggable elements, links, images), pointer or html5")
-    .option("--timeout-ms <n>", "longest wait for each element to be visible and stable", intArg(1), 5000)
+    .option("--timeout-ms <n>", "longest wait, for both elements together, to be visible and stable", intArg(1), 5000)
     .option("--tab <id>", TAB)
     .option("--json", "print as JSON")
     .option("--dir <path>", SESSION_DIR_HELP)

@@ -22,8 +22,8 @@ import type { Corpus, CorpusComponent, CorpusMessage, CorpusRequest, CorpusView 
 export interface LoadResult {
   /** The loaded corpus. */
   corpus: Corpus;
-  /** Problems found while loading. */
-  diagnostics: Diagnostic[];
+  /** Problems found while loading (with `deferCrossChecks`, the checks across files run when this is first read). */
+  readonly diagnostics: Diagnostic[];
 }
 
 /** Options of {@linkcode load}. */
@@ -50,6 +50,13 @@ export interface LoadOptions {
   validate?: boolean;
   /** With `validate`: also look `source`/`dependencies` globs up on disk (`unknown-source`). Default true. */
   sources?: boolean;
+  /**
+   * Run the checks across entries and files (merge collisions, duplicates, route conflicts, …) when the result's
+   * `diagnostics` is first read, not before the load returns: a server can answer with the corpus first. They never
+   * change the corpus, only what is reported. Not with the disk lookup of globs (`sources`), which stays part of the
+   * load. Default false.
+   */
+  deferCrossChecks?: boolean;
   /**
    * Keep going past a file that cannot be decoded (YAML syntax, wrong types, unreadable): it becomes one
    * `parse-error` diagnostic and the rest of the corpus is loaded. Default false (the load throws).
@@ -153,10 +160,14 @@ export class LoadCache {
 
 /**
  * Whether the corpus in `dir` is, file for file, what `cache` recorded: the walk finds the same files in the same
- * order with the same warnings, and each is unchanged by {@linkcode entryUnchanged}. Reads no file: a corpus that
- * passes compiles to what the load that filled the cache compiled to.
+ * order with the same warnings, and each is unchanged by {@linkcode entryUnchanged}. Reads no file (unless
+ * `readUnvouched`): a corpus that passes compiles to what the load that filled the cache compiled to.
+ *
+ * `readUnvouched`: a file whose stamps cannot vouch for it (written just before it was read, or since) is read, and
+ * passes when its text is the one recorded. For a caller that must not mistake a corpus written a moment before the
+ * load for an edit (a deferred watch), where the start cache must trust nothing it has not decoded.
  */
-export function unchangedSince(dir: string, cache: LoadCache): boolean {
+export function unchangedSince(dir: string, cache: LoadCache, readUnvouched = false): boolean {
   const walk = cache.walk;
   if (!walk || walk.dir !== dir) return false;
   const fatal: Diagnostic[] = [];
@@ -170,7 +181,9 @@ export function unchangedSince(dir: string, cache: LoadCache): boolean {
     if (!entry) return false;
     const checkedAt = Date.now();
     try {
-      return entryUnchanged(entry, assertRegularFileSync(f.path)) && checkedAt >= entry.checkedAt;
+      const info = assertRegularFileSync(f.path);
+      if (entryUnchanged(entry, info) && checkedAt >= entry.checkedAt) return true;
+      return readUnvouched && entry.text !== undefined && Deno.readTextFileSync(f.path) === entry.text;
     } catch {
       return false;
     }
@@ -357,13 +370,24 @@ export async function load(dir: string, options: LoadOptions = {}): Promise<Load
   const result = assemble(dir, paths, decoded, warnings, fatal);
   if (fatal.length > 0) throw new CorpusLoadError(fatal);
   const corpusWide: Diagnostic[] = [];
-  if (checks) {
-    // With no file there is nothing to check across files, nor any `source` glob.
-    const { crossCheck, sourceCheck } = await checks;
-    crossCheck(dir, decoded, result, warnings, corpusWide, (await css)?.isSelector);
-    if (validate && options.sources !== false) await sourceCheck(dir, decoded, warnings);
+  // With no file there is nothing to check across files, nor any `source` glob.
+  const { crossCheck, sourceCheck } = checks ? await checks : { crossCheck: undefined, sourceCheck: undefined };
+  const isSelector = (await css)?.isSelector;
+  const sources = validate && options.sources !== false;
+  const cross = () => crossCheck?.(dir, decoded, result, warnings, corpusWide, isSelector);
+  const sorted = (): Diagnostic[] => [...dedupe(sortByLocation(warnings, paths)), ...corpusWide];
+  if (options.deferCrossChecks !== true || sources) {
+    cross();
+    if (sources) await sourceCheck?.(dir, decoded, warnings);
+    return { corpus: result, diagnostics: sorted() };
   }
-  return { corpus: result, diagnostics: [...dedupe(sortByLocation(warnings, paths)), ...corpusWide] };
+  let diagnostics: Diagnostic[] | undefined;
+  return {
+    corpus: result,
+    get diagnostics() {
+      return diagnostics ??= (cross(), sorted());
+    },
+  };
 }
 
 /** Merges decoded files (append, file order), expands `$ref`s and flattens nesting. */

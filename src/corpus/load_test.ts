@@ -665,3 +665,43 @@ Deno.test("load - field paths stop 64 levels down (a deeper node's problem has a
   assert.equal(paths[30], `components[0]${".children[0]".repeat(30)}.selector[0]`);
   assert.deepEqual(paths.slice(31), Array(10).fill(undefined));
 });
+
+Deno.test("load - deferCrossChecks: the checks across files run when diagnostics are first read, with the same result", async () => {
+  // Problems only the checks across files find (a route conflict, a merge collision, a duplicate), beside a file's own.
+  await using c = await tempCorpus({
+    "a.yaml": [
+      "version: 1",
+      "components:",
+      "  - {name: Nav, selector: nav}",
+      "  - {name: Nav, selector: nav}",
+      "views:",
+      "  - {name: Home, route: /, components: [{name: Hero, selector: '.hero'}]}",
+      "",
+    ].join("\n"),
+    "b.yaml": [
+      "version: 1",
+      "bogus: 1",
+      "views:",
+      "  - {name: Home, route: /home}",
+      "  - {name: Start, route: /}",
+      "",
+    ].join("\n"),
+  });
+  const eager = await load(c.dir, { validate: true, sources: false });
+  const deferred = await load(c.dir, { validate: true, sources: false, deferCrossChecks: true });
+  assert.equal(typeof Object.getOwnPropertyDescriptor(deferred, "diagnostics")?.get, "function", "made on first read");
+  // The corpus is compiled (and served) before they run: that changes nothing they find.
+  assert.deepEqual(
+    compile(deferred.corpus, { site: "s", version: 1 }),
+    compile(eager.corpus, { site: "s", version: 1 }),
+  );
+  const found = codes(deferred.diagnostics);
+  assert.deepEqual(found, codes(eager.diagnostics));
+  for (const code of ["route-conflict", "merge-collision-view", "duplicate-component", "unknown-field"]) {
+    assert.ok(found.some((line) => line.startsWith(`${code} `)), `${code} in ${found.join(", ")}`);
+  }
+  assert.equal(deferred.diagnostics, deferred.diagnostics, "made once");
+  // With the disk lookup of globs the load checks everything before it returns.
+  const sourced = await load(c.dir, { validate: true, deferCrossChecks: true });
+  assert.equal(Object.getOwnPropertyDescriptor(sourced, "diagnostics")?.get, undefined);
+});

@@ -48,6 +48,15 @@ export interface ServeMapperOptions {
 
 const PREFIX = "[serve-mapper]";
 
+/**
+ * How long after the "serving" line the work the first answers do not need is done: the checks across files and the
+ * log of the problems found (`deferChecks`), then the arming of the watch (`deferWatch`), which walks the tree and
+ * opens the platform's watch. Tens of milliseconds each on a large corpus; done later, the answers clients ask for
+ * right away go out first. An edit saved before then is not lost: once armed, the service compares the files with
+ * what it loaded. A stop before then still logs the problems.
+ */
+const AFTER_SERVING_MS = 250;
+
 /** Runs the server until `io.signal` aborts; returns the exit code (0 after a clean stop). */
 export async function runServeMapper(opts: ServeMapperOptions, io: Io): Promise<number> {
   const signal = io.signal; // read first: installs the SIGINT/SIGTERM listeners before anything can block
@@ -106,12 +115,15 @@ export async function runServeMapper(opts: ServeMapperOptions, io: Io): Promise<
   let lastProblems: readonly Diagnostic[] = [];
   let lastFormatted: Set<string> | undefined;
   let service: CorpusService | undefined;
+  const extensionOrigin = bundledExtensionOrigin(); // made while the corpus loads
   try {
     service = await startCorpusService({
       dir,
       site,
       now: io.now,
       debounceMs: opts.debounceMs ?? 200,
+      deferWatch: true,
+      deferChecks: true,
       startCacheHome: opts.cache === false ? undefined : cacheHome(io),
       log: (line) => {
         emit("stderr", line);
@@ -136,13 +148,11 @@ export async function runServeMapper(opts: ServeMapperOptions, io: Io): Promise<
     throw err;
   }
   await using svc = service;
-  const first = svc.current().diagnostics;
-  lastProblems = first;
 
   const stop = new AbortController();
   // The session daemon's guard (src/http_guard.ts): loopback Host names only, and no web page's Origin on the
   // corpus health (it names files by absolute path). Hosts are known once the port is bound.
-  const access: Access = { hosts: [], secret: undefined, extensionOrigin: await bundledExtensionOrigin() };
+  const access: Access = { hosts: [], secret: undefined, extensionOrigin: await extensionOrigin };
   let server: Deno.HttpServer;
   try {
     server = Deno.serve({
@@ -179,20 +189,34 @@ export async function runServeMapper(opts: ServeMapperOptions, io: Io): Promise<
     }) on ${url}`,
     { event: "serving", url, views, components, version: snap.version },
   );
-  logDiagnostics(first);
-  const errors = first.filter((d) => d.severity === "error").length;
-  const warnings = first.length - errors;
-  emit(
-    "stderr",
-    `${PREFIX} validate: ${errors} ${errors === 1 ? "error" : "errors"}, ${warnings} ${
-      warnings === 1 ? "warning" : "warnings"
-    } (mapper validate for details; live at ${url}/diagnostics)`,
-    { event: "validate", errors, warnings },
-  );
-
+  let reported = false;
+  /** Logs the first compile's problems and their count (once, before any recompile can log its own). */
+  const report = () => {
+    if (reported) return;
+    reported = true;
+    const first = lastProblems = snap.diagnostics;
+    logDiagnostics(first);
+    const errors = first.filter((d) => d.severity === "error").length;
+    const warnings = first.length - errors;
+    emit(
+      "stderr",
+      `${PREFIX} validate: ${errors} ${errors === 1 ? "error" : "errors"}, ${warnings} ${
+        warnings === 1 ? "warning" : "warnings"
+      } (mapper validate for details; live at ${url}/diagnostics)`,
+      { event: "validate", errors, warnings },
+    );
+  };
+  const later = setTimeout(() => {
+    report();
+    svc.watch().catch((err: unknown) => {
+      emit("stderr", `${PREFIX} watcher error: ${err instanceof Error ? err.message : String(err)}`);
+    });
+  }, AFTER_SERVING_MS);
   if (!signal.aborted) {
     await new Promise<void>((resolve) => signal.addEventListener("abort", () => resolve(), { once: true }));
   }
+  clearTimeout(later);
+  report();
   stop.abort();
   await server.finished;
   emit("stderr", `${PREFIX} stopped`);

@@ -37,6 +37,20 @@ export interface CorpusServiceOptions {
   /** Watch the directory and recompile (default true). */
   watch?: boolean;
   /**
+   * Arm the watch only when {@linkcode CorpusService.watch} is called, not before the first load (default false; a
+   * `lenient` service always arms it first: it recompiles a failed start on the watch's events). Arming walks the
+   * tree and opens the platform's watch, tens of milliseconds a server can spend after its first answer instead of
+   * before it. A change made between the first load and the arming has no event: once armed, the files are compared
+   * with what the served corpus was made from, and any difference is recompiled.
+   */
+  deferWatch?: boolean;
+  /**
+   * Run the first load's checks across files (merge collisions, duplicates, route conflicts, …) when its
+   * diagnostics are first read rather than before it is served (default false): they never change the corpus, and a
+   * server can answer with it first. Later compiles check as they load.
+   */
+  deferChecks?: boolean;
+  /**
    * Scan the tree for changes at this interval (ms) instead of using file-system events (network file systems,
    * exhausted inotify watches). Unset: events, with an automatic 1 s scan when the platform refuses a watcher.
    */
@@ -127,6 +141,11 @@ export interface CorpusService extends AsyncDisposable {
    */
   idle(): Promise<void>;
   /**
+   * Arms a watch held back by `deferWatch` (once; a later call waits for the same arming), then recompiles when the
+   * files differ from what the served corpus was made from. Resolves at once when the watch was armed at the start.
+   */
+  watch(): Promise<void>;
+  /**
    * Compiles a change the watcher has reported at once instead of after its quiet period, and resolves when the
    * corpus served is that compile (at once when nothing is pending): what a command reading the corpus waits for, so
    * that an edit just saved is what it sees.
@@ -204,9 +223,10 @@ async function gzipBytes(body: Uint8Array<ArrayBuffer>): Promise<Uint8Array<Arra
  */
 function build(
   source: WireCorpus | StartCache,
-  diagnostics: readonly Diagnostic[],
+  diagnostics: () => readonly Diagnostic[],
   timers: Timers = REAL_TIMERS,
 ): Built {
+  let problems: readonly Diagnostic[] | undefined;
   const cached = "gzip" in source ? source : undefined;
   let wire = cached ? undefined : source as WireCorpus;
   let json: string | undefined;
@@ -218,7 +238,10 @@ function build(
     get wire() {
       return wire ??= JSON.parse(built.json()) as WireCorpus;
     },
-    diagnostics,
+    // Made when first read: a first load's checks across files run after its first answers (`deferCrossChecks`).
+    get diagnostics() {
+      return problems ??= diagnostics();
+    },
     views: cached ? cached.views : wire!.views.length,
     components: cached ? cached.components : componentCount(wire!),
     json: () => json ??= cached ? new TextDecoder().decode(built.body()) : JSON.stringify(wire),
@@ -254,7 +277,7 @@ interface BuiltDiagnostics {
 /** Builds the diagnostics report: the validate envelope of the last compile attempt plus versions. */
 function buildDiagnostics(
   dir: string,
-  diagnostics: readonly Diagnostic[],
+  diagnostics: () => readonly Diagnostic[],
   files: number,
   version: number,
   servedVersion: number,
@@ -262,7 +285,7 @@ function buildDiagnostics(
   let report: DiagnosticsReport | undefined;
   let body: Uint8Array<ArrayBuffer> | undefined;
   const made = (): DiagnosticsReport => {
-    const list = diagnostics.map((d) => toEnvelopeDiagnostic(d, dir));
+    const list = diagnostics().map((d) => toEnvelopeDiagnostic(d, dir));
     const errors = list.filter((d) => d.severity === "error").length;
     return {
       ok: errors === 0,
@@ -379,6 +402,8 @@ export class LiveCorpus implements CorpusService {
   /** Coalesces file events into compiles: 200 ms after the last one, never two at once. */
   readonly #rebuilds: Coalescer<Attempt>;
   #watch: TreeWatch | undefined;
+  /** The arming of the watch: settled at the start, or once `watch()` is called when deferred (`deferWatch`). */
+  #arming: Promise<void> | undefined;
   #disposed = false;
   #waiters: Array<(snap: CorpusSnapshot) => void> = [];
   /** The files the last successful compile read. */
@@ -425,28 +450,13 @@ export class LiveCorpus implements CorpusService {
   }
 
   async start(): Promise<void> {
-    // The watch is armed first: a file changed while the first load runs is reported, and recompiled afterwards
-    // (a compile never starts before this one has ended).
+    // The watch is armed first (unless deferred): a file changed while the first load runs is reported, and
+    // recompiled afterwards (a compile never starts before this one has ended).
     let loaded!: () => void;
     this.#started = new Promise((resolve) => (loaded = resolve));
-    if (this.options.watch !== false) {
-      this.#watch = await watchTree({
-        dir: this.#absDir,
-        onChange: (paths) => {
-          if (paths === undefined) this.#full = true;
-          else for (const path of paths) this.#changed.add(path);
-          this.#rebuilds.trigger();
-        },
-        relevant: (abs, kind) => {
-          const relevant = this.#relevant(abs, kind);
-          this.options.onWatchEvent?.(abs, relevant);
-          return relevant;
-        },
-        log: (line) => this.#log(`watcher: ${line}`),
-        signature: () => treeSignature(this.#dir),
-        pollIntervalMs: this.options.pollIntervalMs,
-      });
-    }
+    const deferred = this.options.deferWatch === true && this.options.lenient !== true;
+    if (this.options.watch === false || !deferred) this.#arming = Promise.resolve();
+    if (this.options.watch !== false && !deferred) this.#watch = await this.#armWatch();
     // Opened once the watch is armed: a watch that cannot start leaves no file open.
     const home = this.options.startCacheHome;
     const saved = home === undefined ? undefined : await readStartCache(home, this.#startCacheKey());
@@ -461,14 +471,20 @@ export class LiveCorpus implements CorpusService {
         // Every file is what the cached compile read: serve it as it was, version included (its decoded files wait
         // for a recompile, whose version comes after it).
         this.#lastVersion = Math.max(this.#lastVersion, saved.version);
-        this.#install(saved, saved.diagnostics, saved.files);
+        this.#install(saved, () => saved.diagnostics, saved.files);
         // Read them a while after the start (not in its way), so that a first edit costs what any edit costs.
         this.#timers.setTimeout(() => this.#disposed || this.#unrestore(), START_CACHE_DELAY_MS);
       } else {
         this.#unrestore();
-        const { corpus, diagnostics } = await this.#load();
+        // Not destructured: with `deferChecks` its diagnostics are made when first read, after the first answers.
+        const result = await this.#load(undefined, this.options.deferChecks === true);
+        const { corpus } = result;
         const loaded = this.#loaded();
-        this.#install(compile(corpus, { site: this.options.site, version: this.#mint() }), diagnostics, corpus.files);
+        this.#install(
+          compile(corpus, { site: this.options.site, version: this.#mint() }),
+          () => result.diagnostics,
+          corpus.files,
+        );
         this.#saveLater(loaded);
       }
       this.#full = false;
@@ -480,11 +496,50 @@ export class LiveCorpus implements CorpusService {
       }
       this.#logFailure(err);
       const empty = { memory: [], globals: [], views: [], requests: [], messages: [] };
-      this.#install({ site: this.options.site, version: this.#mint(), ...empty }, [], []);
+      this.#install({ site: this.options.site, version: this.#mint(), ...empty }, () => [], []);
       this.#failed(err);
     } finally {
       loaded();
     }
+  }
+
+  watch(): Promise<void> {
+    return this.#arming ??= (async () => {
+      await this.#started;
+      if (this.#disposed) return;
+      const watch = await this.#armWatch();
+      if (this.#disposed) {
+        await watch[Symbol.asyncDispose]();
+        return;
+      }
+      this.#watch = watch;
+      // An edit between the first load and now had no event: the disk is compared with what was loaded (a file
+      // written just before the load is read again rather than taken for an edit).
+      if (!this.#full && !unchangedSince(this.#dir, this.#cache, true)) {
+        this.#full = true;
+        this.#rebuilds.trigger();
+      }
+    })();
+  }
+
+  /** Watches the directory: file-system events, or a scan when the platform refuses them. */
+  #armWatch(): Promise<TreeWatch> {
+    return watchTree({
+      dir: this.#absDir,
+      onChange: (paths) => {
+        if (paths === undefined) this.#full = true;
+        else for (const path of paths) this.#changed.add(path);
+        this.#rebuilds.trigger();
+      },
+      relevant: (abs, kind) => {
+        const relevant = this.#relevant(abs, kind);
+        this.options.onWatchEvent?.(abs, relevant);
+        return relevant;
+      },
+      log: (line) => this.#log(`watcher: ${line}`),
+      signature: () => treeSignature(this.#dir),
+      pollIntervalMs: this.options.pollIntervalMs,
+    });
   }
 
   /** What a start cache must have been made with to be used here. */
@@ -504,14 +559,14 @@ export class LiveCorpus implements CorpusService {
    * no check saw: anything but a problem of the corpus) is dropped and the load run again on an empty one, as a cold
    * start would: the cache is an optimisation, never a reason to fail.
    */
-  async #load(changed?: Iterable<string>): Promise<LoadResult> {
+  async #load(changed?: Iterable<string>, deferCrossChecks = false): Promise<LoadResult> {
     try {
-      return await this.loader(this.#dir, this.#loadOptions(changed));
+      return await this.loader(this.#dir, this.#loadOptions(changed, deferCrossChecks));
     } catch (err: unknown) {
       if (!this.#seeded || err instanceof CorpusLoadError) throw err;
       this.#seeded = false;
       this.#cache = new LoadCache();
-      return await this.loader(this.#dir, this.#loadOptions());
+      return await this.loader(this.#dir, this.#loadOptions(undefined, deferCrossChecks));
     }
   }
 
@@ -560,7 +615,9 @@ export class LiveCorpus implements CorpusService {
       get wire() {
         return s.wire;
       },
-      diagnostics: s.diagnostics,
+      get diagnostics() {
+        return s.diagnostics;
+      },
       views: s.views,
       components: s.components,
     };
@@ -579,12 +636,13 @@ export class LiveCorpus implements CorpusService {
    * `changed`, only those files are read again (see `load`'s `changed`: a new, removed or renamed file still makes it
    * walk the directory).
    */
-  #loadOptions(changed?: Iterable<string>): LoadOptions {
+  #loadOptions(changed?: Iterable<string>, deferCrossChecks = false): LoadOptions {
     return {
       cache: this.#cache,
       validate: this.options.validate ?? true,
       sources: false,
       ...(changed ? { changed } : {}),
+      ...(deferCrossChecks ? { deferCrossChecks } : {}),
     };
   }
 
@@ -596,7 +654,7 @@ export class LiveCorpus implements CorpusService {
       message: err instanceof Error ? err.message : String(err),
       location: { file: this.#dir, line: 0, column: 0 },
     }];
-    this.#diag = buildDiagnostics(this.#dir, problems, this.#files.length, this.#mint(), this.#snap!.version);
+    this.#diag = buildDiagnostics(this.#dir, () => problems, this.#files.length, this.#mint(), this.#snap!.version);
   }
 
   nextVersion(): Promise<CorpusSnapshot> {
@@ -618,12 +676,12 @@ export class LiveCorpus implements CorpusService {
     return v;
   }
 
-  #install(source: WireCorpus | StartCache, diagnostics: readonly Diagnostic[], files: readonly string[]): void {
-    this.#snap = build(source, diagnostics, this.#timers);
+  #install(source: WireCorpus | StartCache, diagnostics: () => readonly Diagnostic[], files: readonly string[]): void {
+    const snap = this.#snap = build(source, diagnostics, this.#timers);
     this.#files = files;
     this.#absFiles = undefined;
     const version = this.#snap.version;
-    this.#diag = buildDiagnostics(this.#dir, diagnostics, files.length, version, version);
+    this.#diag = buildDiagnostics(this.#dir, () => snap.diagnostics, files.length, version, version);
   }
 
   #log(line: string): void {
@@ -690,7 +748,7 @@ export class LiveCorpus implements CorpusService {
       return;
     }
     const wire = { ...attempt.wire, version: this.#mint() };
-    this.#install(wire, attempt.diagnostics, attempt.files);
+    this.#install(wire, () => attempt.diagnostics, attempt.files);
     this.#saveLater(attempt.loaded);
     this.#log(`recompiled (v${wire.version})`);
     const snap = this.current();
@@ -713,6 +771,7 @@ export class LiveCorpus implements CorpusService {
     if (this.#saveTimer !== undefined) this.#timers.clearTimeout(this.#saveTimer);
     await this.#saving;
     this.#opened?.[Symbol.dispose]();
+    await this.#arming?.catch(() => {}); // a watch armed meanwhile is closed by the arming itself
     await this.#watch?.[Symbol.asyncDispose]();
     await this.#rebuilds[Symbol.asyncDispose]();
   }

@@ -22,7 +22,7 @@
  */
 import { join } from "../path.ts";
 import { othersCanWrite } from "./find.ts";
-import { writeUserFile } from "../user_file.ts";
+import { removeStaleTemps, writeUserFile } from "../user_file.ts";
 import { VERSION } from "../version.ts";
 import type { Diagnostic } from "./diagnostic.ts";
 import type { RawFile } from "./_decode.ts";
@@ -138,6 +138,12 @@ function buildStamp(): string {
   }
   return parts.join("|");
 }
+
+/**
+ * A staged copy older than this is a killed writer's leftover, not a write under way (a write takes well under a
+ * second; ten minutes leaves room for a machine under any load).
+ */
+const STALE_TEMP_MS = 10 * 60_000;
 
 /** `~/.mapper`, `~/.mapper/cache`, `~/.mapper/cache/corpus`: each must be private to the user. */
 function cacheDirs(home: string): string[] {
@@ -386,6 +392,8 @@ export async function writeStartCache(
     await Deno.mkdir(dirs.at(-1)!, { recursive: true, mode: 0o700 });
     if (!dirs.every(privateDir)) return false;
     const path = await startCachePath(home, key.absDir);
+    // A server killed while writing leaves its staged copy (megabytes for a large corpus): swept on the next write.
+    removeStaleTemps(dirs.at(-1)!, STALE_TEMP_MS);
     const parts = [ENCODER.encode(lead(header.length)), header, diagnostics, record.gzip, record.body, ...entries];
     await writeUserFile(path, parts, path, { forceMode: true });
     return true;

@@ -275,6 +275,28 @@ Deno.test("start cache - serves exactly the cold compile; refuses what it cannot
         await Deno.chmod(dir, 0o700);
       }
     });
+    await t.step(
+      "a killed writer's staged copy is swept by the next write; a recent one and other files stay",
+      async () => {
+        const dir = join(home, ".mapper", "cache", "corpus");
+        const name = (hex: string) => join(dir, `.${path.split("/").at(-1)}.mapper-${hex}.tmp`);
+        const old = new Date(Date.now() - 60 * 60_000);
+        for (const file of [name("0123456789ab"), name("ba9876543210"), join(dir, "notes.tmp")]) {
+          await Deno.writeTextFile(file, "partial");
+        }
+        await Deno.utime(name("0123456789ab"), old, old);
+        await Deno.utime(join(dir, "notes.tmp"), old, old);
+        await Deno.remove(path);
+        assert.equal((await serve(c, home)).loads, 1);
+        await assert.rejects(Deno.lstat(name("0123456789ab")), Deno.errors.NotFound);
+        assert.ok((await Deno.lstat(name("ba9876543210"))).isFile, "a write that may be under way is left alone");
+        assert.ok((await Deno.lstat(join(dir, "notes.tmp"))).isFile, "only staged copies are swept");
+        await Deno.remove(name("ba9876543210"));
+        await Deno.remove(join(dir, "notes.tmp"));
+        await Deno.writeFile(path, good, { mode: 0o600 });
+        await Deno.chmod(path, 0o600);
+      },
+    );
     await t.step("a link at the cache's path is not followed", async () => {
       await refused(async () => {
         const elsewhere = join(home, "planted.cache");

@@ -413,20 +413,31 @@ async function backOff(attempt: number, deadline: number): Promise<boolean> {
 }
 
 /**
+ * The least time the page-side check of a target is given when the action's time is nearly out: a scroll and a
+ * couple of frames on a loaded machine (with 1 ms it refuses a still element below the fold as moving).
+ */
+const CHECK_FLOOR_MS = 100;
+
+/**
  * Resolves a target and gets it ready for input, or throws the refusal an agent can act on. A cover on its way out
- * is waited for (within the action's time); any other refusal is thrown at once.
+ * is waited for (within the action's time, or until `deadline` when the action readies several targets in its one
+ * time); any other refusal is thrown at once.
  */
 async function ready(
   page: ActPage,
   target: string,
   action: string,
   opts: ActionOptions & { editable?: boolean; delegate?: "click" | "fill" },
+  until?: number,
 ): Promise<Ready> {
   const timeoutMs = opts.timeoutMs ?? ACTION_TIMEOUT_MS;
-  const deadline = Date.now() + timeoutMs;
+  const deadline = until ?? Date.now() + timeoutMs;
   for (let attempt = 0;; attempt++) {
+    // Never less than a check needs to scroll an element in and see it still over a frame: a target readied as the
+    // time runs out (a drag's FROM after a slow TO) would otherwise be refused as moving when it stands still.
+    const budget = Math.min(timeoutMs, Math.max(CHECK_FLOOR_MS, deadline - Date.now()));
     try {
-      return await prepare(page, target, action, { ...opts, timeoutMs: Math.max(1, deadline - Date.now()) });
+      return await prepare(page, target, action, { ...opts, timeoutMs: budget });
     } catch (err: unknown) {
       if (!(err instanceof Refused)) throw err;
       if (!passingCover(err) || !await backOff(attempt + 1, deadline)) {
@@ -769,8 +780,10 @@ function centreOf(this: Element): { x: number; y: number; draggable: boolean } {
  */
 export async function drag(page: ActPage, from: string, to: string, opts: DragOptions = {}): Promise<DragResult> {
   const steps = Math.max(1, Math.min(opts.steps ?? 12, 200));
-  const dest = await ready(page, to, "drag onto", opts);
-  const src = await ready(page, from, "drag", opts);
+  // One time for the whole drag: what waiting for TO takes, FROM does not get again.
+  const deadline = Date.now() + (opts.timeoutMs ?? ACTION_TIMEOUT_MS);
+  const dest = await ready(page, to, "drag onto", opts, deadline);
+  const src = await ready(page, from, "drag", opts, deadline);
   const end = await callOn<{ x: number; y: number }>(page, dest.el.objectId, centreOf.toString());
   const start = await callOn<{ x: number; y: number; draggable: boolean }>(page, src.el.objectId, centreOf.toString());
   const mode = opts.mode === "pointer" || opts.mode === "html5" ? opts.mode : start.draggable ? "html5" : "pointer";
