@@ -96,14 +96,14 @@ Deno.test({
     assert.equal(bad.code, 2);
     assert.equal(bad.stderr, 'mapper browser start: unknown --wait "idle" — use --wait load or --wait none\n');
     await assert.rejects(Deno.stat(tmp.join(".mapper")), Deno.errors.NotFound, "a usage error leaves nothing behind");
-    const cases = [
-      ["load", `  waited for: the first page to load — ${site.origin}/index.html`],
-      ["none", "  waited for: the daemon only (--wait none); the first page may still be loading"],
-      // It waited out the whole 15 s bound for a document request about:blank never makes, then warned.
-      ["blank", "  waited for: the daemon (about:blank has nothing to load)"],
-    ] as const;
-    // Three sessions of their own (folder, profile): side by side, one's Chromium start overlaps another's waits.
-    await Promise.all(cases.map(async ([wait, line]) => {
+    for (
+      const [wait, line] of [
+        ["load", `  waited for: the first page to load — ${site.origin}/index.html`],
+        ["none", "  waited for: the daemon only (--wait none); the first page may still be loading"],
+        // It waited out the whole 15 s bound for a document request about:blank never makes, then warned.
+        ["blank", "  waited for: the daemon (about:blank has nothing to load)"],
+      ] as const
+    ) {
       const cwd = tmp.join(wait);
       await Deno.mkdir(cwd);
       const res = await runMapper([
@@ -133,6 +133,6 @@ Deno.test({
         await waitFor("the processes to end", () => !alive(info.daemonPid) && !alive(info.chromiumPid), 5000)
           .catch(() => {});
       }
-    }));
+    }
   },
 });

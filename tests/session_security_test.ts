@@ -662,13 +662,12 @@ Deno.test({
       await walk(join(home, ".mapper", "profiles"), 1);
       for (const s of started) assert.equal(await mode(join(s.cwd, ".mapper", ".session")), 0o600);
     } finally {
-      // Two projects' sessions, stopped side by side.
-      await Promise.all(started.map(async (s) => {
+      for (const s of started) {
         await runMapper(["browser", "stop"], { cwd: s.cwd, env: { HOME: home } });
         reap(s.daemonPid);
         reap(s.chromiumPid);
         await waitFor("the session to end", () => !alive(s.daemonPid) && !alive(s.chromiumPid), 5000).catch(() => {});
-      }));
+      }
     }
   },
 });
