@@ -270,11 +270,14 @@ export class PageEngine {
         grantUniveralAccess: false,
       }, session);
       // Installed and told where this tab's ids go on, in one round trip.
-      const installed = await this.#deps.send("Runtime.evaluate", {
-        expression: `${this.#script};\n${SEE_GLOBAL}.idsFrom(${this.#nextIds.get(session) ?? 1})`,
-        contextId: executionContextId,
-        returnByValue: true,
-      }, session);
+      const installed = await this.#unlessDialog(
+        session,
+        this.#deps.send("Runtime.evaluate", {
+          expression: `${this.#script};\n${SEE_GLOBAL}.idsFrom(${this.#nextIds.get(session) ?? 1})`,
+          contextId: executionContextId,
+          returnByValue: true,
+        }, session),
+      );
       if (installed.exceptionDetails) {
         throw new Error(`the page script failed to install: ${exceptionText(installed)}`);
       }
@@ -310,7 +313,7 @@ export class PageEngine {
       let res: EvalResult;
       try {
         res = await this.#unlessDialog(
-          t,
+          t.session,
           this.#deps.send(
             "Runtime.evaluate",
             {
@@ -345,15 +348,20 @@ export class PageEngine {
     }
   }
 
-  /** The answer of `pending`, unless a dialog opens on the tab first (then the `dialog` error: it would not answer). */
-  async #unlessDialog<T>(t: PageTarget, pending: Promise<T>): Promise<T> {
+  /**
+   * The answer of `pending`, unless a dialog is open on the tab or opens first (then the `dialog` error: it would not
+   * answer). One already open counts: it may have opened while the call was being made (a world looked up first).
+   */
+  async #unlessDialog<T>(session: string, pending: Promise<T>): Promise<T> {
     let sub: Disposable | undefined;
     const opened = new Promise<never>((_, reject) => {
       sub = this.#deps.events.listen((ev) => {
-        if (ev.sessionId !== t.session || ev.method !== "Page.javascriptDialogOpening") return;
-        const d = this.#deps.events.dialog(t.session);
+        if (ev.sessionId !== session || ev.method !== "Page.javascriptDialogOpening") return;
+        const d = this.#deps.events.dialog(session);
         if (d) reject(dialogOpenError(d));
       });
+      const open = this.#deps.events.dialog(session);
+      if (open) reject(dialogOpenError(open));
     });
     try {
       return await Promise.race([pending, opened]);
@@ -425,38 +433,46 @@ export class PageEngine {
     });
     if (!object.objectId) return [];
     try {
-      const ids = await this.#deps.send("Runtime.callFunctionOn", {
-        objectId: object.objectId,
-        functionDeclaration: `function () { return this.map((el) => globalThis.${SEE_GLOBAL}.idOf(el)); }`,
-        returnByValue: true,
-      }, t.session) as { result: { value?: number[] } };
+      // Each call waits on the page: a dialog opening meanwhile ends the collection, as it ends an evaluation.
+      const ids = await this.#unlessDialog(
+        t.session,
+        this.#deps.send("Runtime.callFunctionOn", {
+          objectId: object.objectId,
+          functionDeclaration: `function () { return this.map((el) => globalThis.${SEE_GLOBAL}.idOf(el)); }`,
+          returnByValue: true,
+        }, t.session) as Promise<{ result: { value?: number[] } }>,
+      );
       const list = ids.result.value ?? [];
       if (list.length === 0) return [];
-      const props = await this.#deps.send(
-        "Runtime.getProperties",
-        { objectId: object.objectId, ownProperties: true },
+      const props = await this.#unlessDialog(
         t.session,
-      ) as {
-        result: Array<{ name: string; value?: { objectId?: string } }>;
-      };
+        this.#deps.send(
+          "Runtime.getProperties",
+          { objectId: object.objectId, ownProperties: true },
+          t.session,
+        ) as Promise<{ result: Array<{ name: string; value?: { objectId?: string } }> }>,
+      );
       const handles = new Map<number, string>();
       for (const p of props.result) {
         if (/^\d+$/.test(p.name) && p.value?.objectId) handles.set(Number(p.name), p.value.objectId);
       }
-      const answers = await Promise.all(list.map(async (id, i): Promise<[number, AxFacts] | undefined> => {
-        const objectId = handles.get(i);
-        if (objectId === undefined) return undefined;
-        const ax = await this.#deps.send(
-          "Accessibility.getPartialAXTree",
-          { objectId, fetchRelatives: false },
-          t.session,
-        ) as { nodes?: AxNode[] };
-        const facts = axFacts(ax.nodes?.[0]);
-        return facts ? [id, facts] : undefined;
-      }));
+      const answers = await this.#unlessDialog(
+        t.session,
+        Promise.all(list.map(async (id, i): Promise<[number, AxFacts] | undefined> => {
+          const objectId = handles.get(i);
+          if (objectId === undefined) return undefined;
+          const ax = await this.#deps.send(
+            "Accessibility.getPartialAXTree",
+            { objectId, fetchRelatives: false },
+            t.session,
+          ) as { nodes?: AxNode[] };
+          const facts = axFacts(ax.nodes?.[0]);
+          return facts ? [id, facts] : undefined;
+        })),
+      );
       return answers.filter((a) => a !== undefined);
     } finally {
-      await this.#deps.send("Runtime.releaseObjectGroup", { objectGroup: group }, t.session).catch(() => {});
+      this.release(t, group); // not waited for: a page held by a dialog would hold the answer too
     }
   }
 
