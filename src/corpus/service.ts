@@ -227,6 +227,8 @@ function build(
   timers: Timers = REAL_TIMERS,
 ): Built {
   let problems: readonly Diagnostic[] | undefined;
+  // Let go once made: what makes them (a first load's decoded files and assembled corpus) is not kept for nothing.
+  let make: (() => readonly Diagnostic[]) | undefined = diagnostics;
   const cached = "gzip" in source ? source : undefined;
   let wire = cached ? undefined : source as WireCorpus;
   let json: string | undefined;
@@ -240,7 +242,11 @@ function build(
     },
     // Made when first read: a first load's checks across files run after its first answers (`deferCrossChecks`).
     get diagnostics() {
-      return problems ??= diagnostics();
+      if (problems === undefined) {
+        problems = make!();
+        make = undefined;
+      }
+      return problems;
     },
     views: cached ? cached.views : wire!.views.length,
     components: cached ? cached.components : componentCount(wire!),
