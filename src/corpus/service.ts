@@ -463,7 +463,7 @@ export class LiveCorpus implements CorpusService {
     const deferred = this.options.deferWatch === true && this.options.lenient !== true;
     if (this.options.watch === false || !deferred) this.#arming = Promise.resolve();
     if (this.options.watch !== false && !deferred) this.#watch = await this.#armWatch();
-    // Opened once the watch is armed: a watch that cannot start leaves no file open.
+    // Opened once the watch is armed (unless deferred): a watch that cannot start leaves no file open.
     const home = this.options.startCacheHome;
     const saved = home === undefined ? undefined : await readStartCache(home, this.#startCacheKey());
     this.#opened = saved;
