@@ -60,78 +60,72 @@ Deno.test("PageEngine.closeTab - answers once the closed tab has left the browse
   assert.ok(Date.now() - started >= 50);
 });
 
-Deno.test("PageEngine.collect - a dialog opening while the accessibility tree is asked ends it with the dialog error", async () => {
-  // A tab with role-less custom elements (their facts come from the accessibility tree) whose script opens an alert
-  // just as the first of those calls is made: nothing on the page answers any more, release included.
+/**
+ * An engine over one tab (`T1`, session `S1`) whose CDP answers come from `answer`; `openDialog` makes the page open
+ * one, as its script would. An answer of `undefined` never comes (a page held by a dialog answers nothing).
+ */
+function tabWithDialogs(
+  answer: (
+    method: string,
+    params: Record<string, unknown>,
+    openDialog: (type: string, message: string) => void,
+  ) => unknown,
+): PageEngine {
   const cdp = { onEvent: (_: CdpEvent) => {}, send: () => Promise.resolve({}) } as unknown as CdpConnection;
-  const events = new PageEvents(cdp);
-  const calls: string[] = [];
-  const send = (method: string, params: Record<string, unknown>): Promise<unknown> => {
-    calls.push(method);
-    const expression = String(params["expression"] ?? "");
-    if (method === "Page.getFrameTree") return Promise.resolve({ frameTree: { frame: { id: "F1" } } });
-    if (method === "Page.createIsolatedWorld") return Promise.resolve({ executionContextId: 7 });
-    if (method === "Runtime.evaluate" && expression === "location.href") {
-      return Promise.resolve({ result: { value: "http://x/" } });
-    }
-    if (method === "Runtime.evaluate" && expression.includes("opaqueHosts")) {
-      return Promise.resolve({ result: { type: "object", objectId: "HOSTS" } });
-    }
-    if (method === "Runtime.evaluate") return Promise.resolve({ result: { value: 1 } }); // the page script installed
-    if (method === "Runtime.callFunctionOn") {
-      cdp.onEvent({
-        method: "Page.javascriptDialogOpening",
-        sessionId: "S1",
-        params: { type: "alert", message: "hi" },
-      });
-    }
-    return new Promise(() => {});
+  const openDialog = (type: string, message: string) =>
+    cdp.onEvent({ method: "Page.javascriptDialogOpening", sessionId: "S1", params: { type, message } });
+  const send = (method: string, params: Record<string, unknown> = {}): Promise<unknown> => {
+    const value = answer(method, params, openDialog);
+    return value === undefined ? new Promise(() => {}) : Promise.resolve(value);
   };
-  const engine = new PageEngine({
+  return new PageEngine({
     send: send as never,
     tabs: () => Promise.resolve([{ id: "T1", url: "http://x/", title: "" }]),
     session: () => Promise.resolve("S1"),
     corpus: () => undefined,
-    events,
+    events: new PageEvents(cdp),
   }, "");
+}
+
+const TAB = { tab: "T1", session: "S1", url: "http://x/", title: "" };
+
+Deno.test("PageEngine.collect - a dialog opening while the accessibility tree is asked ends it with the dialog error", async () => {
+  // A tab with role-less custom elements (their facts come from the accessibility tree) whose script opens an alert
+  // just as the first of those calls is made: nothing on the page answers any more, release included.
+  const calls: string[] = [];
+  const engine = tabWithDialogs((method, params, openDialog) => {
+    calls.push(method);
+    const expression = String(params["expression"] ?? "");
+    if (method === "Page.getFrameTree") return { frameTree: { frame: { id: "F1" } } };
+    if (method === "Page.createIsolatedWorld") return { executionContextId: 7 };
+    if (method === "Runtime.evaluate" && expression === "location.href") return { result: { value: "http://x/" } };
+    if (method === "Runtime.evaluate" && expression.includes("opaqueHosts")) {
+      return { result: { type: "object", objectId: "HOSTS" } };
+    }
+    if (method === "Runtime.evaluate") return { result: { value: 1 } }; // the page script installed
+    if (method === "Runtime.callFunctionOn") openDialog("alert", "hi");
+    return undefined;
+  });
   await assert.rejects(
-    engine.collect({ tab: "T1", session: "S1", url: "http://x/", title: "" }),
+    engine.collect(TAB),
     (err: unknown) =>
       err instanceof PageError && err.code === "dialog" && /alert dialog is open.*"hi"/.test(err.message),
   );
   assert.ok(calls.includes("Runtime.callFunctionOn"), calls.join(" "));
   // Asked again with the dialog still open: the dialog error at once, whatever call the page is waiting on.
-  await assert.rejects(
-    engine.collect({ tab: "T1", session: "S1", url: "http://x/", title: "" }),
-    (err: unknown) => err instanceof PageError && err.code === "dialog",
-  );
+  await assert.rejects(engine.collect(TAB), (err: unknown) => err instanceof PageError && err.code === "dialog");
 });
 
 Deno.test("PageEngine.evaluate - a dialog that opened while the page script was being installed is the dialog error", async () => {
   // The alert opens as the tab's isolated world is made: the install, and the evaluation after it, would never answer.
-  const cdp = { onEvent: (_: CdpEvent) => {}, send: () => Promise.resolve({}) } as unknown as CdpConnection;
-  const events = new PageEvents(cdp);
-  const send = (method: string): Promise<unknown> => {
-    if (method === "Page.getFrameTree") return Promise.resolve({ frameTree: { frame: { id: "F1" } } });
-    if (method === "Page.createIsolatedWorld") {
-      cdp.onEvent({
-        method: "Page.javascriptDialogOpening",
-        sessionId: "S1",
-        params: { type: "confirm", message: "ok?" },
-      });
-      return Promise.resolve({ executionContextId: 7 });
-    }
-    return new Promise(() => {});
-  };
-  const engine = new PageEngine({
-    send: send as never,
-    tabs: () => Promise.resolve([{ id: "T1", url: "http://x/", title: "" }]),
-    session: () => Promise.resolve("S1"),
-    corpus: () => undefined,
-    events,
-  }, "");
+  const engine = tabWithDialogs((method, _params, openDialog) => {
+    if (method === "Page.getFrameTree") return { frameTree: { frame: { id: "F1" } } };
+    if (method !== "Page.createIsolatedWorld") return undefined;
+    openDialog("confirm", "ok?");
+    return { executionContextId: 7 };
+  });
   await assert.rejects(
-    engine.evaluate({ tab: "T1", session: "S1", url: "http://x/", title: "" }, "1"),
+    engine.evaluate(TAB, "1"),
     (err: unknown) => err instanceof PageError && err.code === "dialog" && /confirm dialog is open/.test(err.message),
   );
 });
