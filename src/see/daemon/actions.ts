@@ -320,6 +320,13 @@ export function refusal(label: string, p: Prepared, action: string, timeoutMs: n
         { hint: `${action} one of them by its id, or name it in the map as a child component` },
       );
     }
+    case "hidden-from-sight":
+      return new PageError(
+        "hidden_from_sight",
+        `${label} is hidden from sight (clipped to 1 px or less, as pages keep a control for screen readers while ` +
+          `another stands in for it); the ${action} would land on ${p.cover ?? "another element"}`,
+        { hint: "act on the visible control in its place (near it in 'mapper snapshot')" },
+      );
     case "zero-size":
       return new PageError("zero_size", `${label} has no size (0×0 box) and cannot be pressed`, {
         hint: "act on the visible element around it",

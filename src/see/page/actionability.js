@@ -272,12 +272,43 @@ export async function prepareElement(opts) {
     return composedContains(target, hit) || (labels ? [...labels].some((l) => composedContains(l, hit)) : false);
   };
   /** Why a press at a point would not reach `target`, for the answer: what covers it (named, with its chain of ids). */
+  /**
+   * Whether an element is kept out of sight on purpose, the way pages hide a control meant for screen readers only
+   * while a visible one stands in for it (a custom select over its native one): clipped away by `clip` or
+   * `clip-path: inset(50%)`, or cut by its clipping ancestors to a box of 1 px or less.
+   */
+  const hiddenFromSight = (/** @type {Element} */ e) => {
+    const r = e.getBoundingClientRect();
+    let { left, top, right, bottom } = r;
+    for (let n = /** @type {Element | null} */ (e); n; n = parentOf(n)) {
+      const style = getComputedStyle(n);
+      if (style.clip === "rect(0px, 0px, 0px, 0px)" || /^inset\(50%/.test(style.clipPath)) return true;
+      if (n === e || (style.overflowX === "visible" && style.overflowY === "visible")) continue;
+      if (n === e.ownerDocument.documentElement || n === e.ownerDocument.body) continue;
+      const c = n.getBoundingClientRect();
+      left = Math.max(left, c.left);
+      top = Math.max(top, c.top);
+      right = Math.min(right, c.right);
+      bottom = Math.min(bottom, c.bottom);
+    }
+    return right - left <= 1 || bottom - top <= 1;
+  };
   const missed = (
     /** @type {Element} */ target,
     /** @type {Element | null} */ hit,
     /** @type {number} */ px,
     /** @type {number} */ py,
   ) => {
+    if (hiddenFromSight(target)) {
+      const cover = hit ? coverOf(hit, target) : null;
+      return {
+        reason: "hidden-from-sight",
+        target: describe(target),
+        cover: cover ? describe(cover) : "nothing",
+        x: px,
+        y: py,
+      };
+    }
     if (hit && composedContains(hit, target)) {
       return { reason: "no-pointer-events", target: describe(target), cover: describe(hit), x: px, y: py };
     }
