@@ -97,6 +97,14 @@ Deno.test({
       const news = await act("click", "NewsLabel");
       assert.equal(news.code, 0, news.stderr);
       assert.match(news.stdout, / — checked false → true\n$/);
+      // A styled checkbox: its native input is clipped to 1 px over other text, so its visible label is pressed.
+      const remember = await act("click", "RememberBox");
+      assert.equal(remember.code, 0, remember.stderr);
+      assert.match(
+        remember.stdout,
+        /^clicked RememberBox "Remember me" \(id \d+\) through its label at \(\d+, \d+\) — checked false → true\n$/,
+      );
+      assert.equal(await evalJs('document.querySelector("#remember").checked'), true);
       const bold = await act("click", "BoldToggle");
       assert.match(bold.stdout, /^clicked BoldToggle "Bold" \(id \d+\) at \(\d+, \d+\) — pressed false → true\n$/);
       const details = await act("click", "DetailsToggle");
