@@ -111,6 +111,14 @@ Deno.test({
       assert.match(details.stdout, / — expanded false → true\n$/);
     });
 
+    await t.step("a control in a form-associated element's shadow root is named by the element's label", async () => {
+      // `<label><x-facebox></x-facebox> Face box</label>`: no accessibility tree passes the label on to the checkbox
+      // inside; the snapshot does. A host that is not form-associated is not labelled by it, so its box has no name.
+      const r = await run(["snapshot"]);
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(r.stdout, /\n( +)\d+ checkbox "Face box"\n\1\d+ checkbox\n/);
+    });
+
     await t.step("a click that changes nothing says so (exit 0, but unmistakable)", async () => {
       const r = await act("click", "IdleButton");
       assert.equal(r.code, 0, r.stderr);
