@@ -6,7 +6,7 @@
  */
 import { delimiter, join } from "node:path";
 import { tmpdir } from "node:os";
-import { baseEnv, mapperCommand, runMapper, type TempDir, tempDir } from "../_helpers.ts";
+import { baseEnv, type CliResult, mapperCommand, runMapper, type TempDir, tempDir } from "../_helpers.ts";
 
 const NAMES = ["chromium", "chromium-browser", "google-chrome", "google-chrome-stable"];
 
@@ -95,8 +95,10 @@ export interface TestSession extends AsyncDisposable {
   readonly secret: string;
   /** The daemon's log file (detached sessions log to `~/.mapper/logs/<project>-<hash>-daemon.log`). */
   readonly log: string;
+  /** What `browser start --detach` printed (it exited 0). */
+  readonly started: CliResult;
   /** Runs mapper in this session's cwd and env. */
-  run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }>;
+  run(args: string[]): Promise<CliResult>;
   /** GETs a daemon API path as JSON. */
   api<T>(path: string): Promise<T>;
 }
@@ -192,6 +194,7 @@ export async function startSession(extra: string[] = [], corpus?: string | reado
     chromiumPid: info.chromiumPid,
     secret: info.secret,
     log: info.log,
+    started: res,
     run,
     async api<T>(path: string): Promise<T> {
       const r = await fetch(`http://127.0.0.1:${info.port}${path}`, {
