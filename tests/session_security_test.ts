@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { runMapper, tempDir } from "./_helpers.ts";
 import { firstOfEachAsSubprocess } from "./_in_process.ts";
-import { alive, reap, skipBrowserTests, startSession, type TestSession, waitFor } from "./site/harness.ts";
+import { alive, endSession, reap, skipBrowserTests, startSession, type TestSession, waitFor } from "./site/harness.ts";
 import { rawServer } from "./_raw_server.ts";
 import { assetsUnder } from "../src/assets.ts";
 import { extensionId as idOfKey } from "../src/browser/extension.ts";
@@ -630,7 +630,9 @@ Deno.test({
   async fn() {
     await using tmp = await tempDir("mapper-profiles-");
     const home = tmp.join("home");
-    const started: Array<{ daemonPid: number; chromiumPid: number; profile: string; cwd: string }> = [];
+    const started: Array<
+      { daemonPid: number; chromiumPid: number; port: number; secret: string; profile: string; cwd: string }
+    > = [];
     try {
       for (const parent of ["x", "y"]) {
         const cwd = tmp.join(parent, "app");
@@ -662,12 +664,7 @@ Deno.test({
       await walk(join(home, ".mapper", "profiles"), 1);
       for (const s of started) assert.equal(await mode(join(s.cwd, ".mapper", ".session")), 0o600);
     } finally {
-      for (const s of started) {
-        await runMapper(["browser", "stop"], { cwd: s.cwd, env: { HOME: home } });
-        reap(s.daemonPid);
-        reap(s.chromiumPid);
-        await waitFor("the session to end", () => !alive(s.daemonPid) && !alive(s.chromiumPid), 5000).catch(() => {});
-      }
+      for (const s of started) await endSession(s);
     }
   },
 });

@@ -145,6 +145,27 @@ export function reap(pid: number): void {
 }
 
 /**
+ * Ends a detached session as its session file describes it: the daemon's own shutdown (what `browser stop` asks for)
+ * without a mapper process to start per session; SIGKILL only for what is still there after a grace period.
+ */
+export async function endSession(
+  info: { daemonPid: number; chromiumPid: number; port: number; secret: string },
+): Promise<void> {
+  const gone = () => !alive(info.daemonPid) && !alive(info.chromiumPid);
+  if (alive(info.daemonPid)) {
+    await fetch(`http://127.0.0.1:${info.port}/devtools/shutdown`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${info.secret}` },
+      signal: AbortSignal.timeout(5000),
+    }).then((r) => r.body?.cancel(), () => {});
+    await waitFor("the session to shut down", gone, 5000).catch(() => {});
+  }
+  reap(info.daemonPid);
+  reap(info.chromiumPid);
+  await waitFor("the session's processes to end", gone, 5000).catch(() => {});
+}
+
+/**
  * Starts a detached session (`browser start --detach --port 0`) in a fresh temp dir with its own HOME; the files of
  * `corpus` (one folder, or several whose file names differ) are its `.mapper/`.
  */
@@ -204,20 +225,7 @@ export async function startSession(extra: string[] = [], corpus?: string | reado
       return (await r.json()) as T;
     },
     async [Symbol.asyncDispose]() {
-      // The daemon's own shutdown (what `browser stop` asks for), without a mapper process to start per session;
-      // SIGKILL only for what is still there after a grace period.
-      const gone = () => !alive(info.daemonPid) && !alive(info.chromiumPid);
-      if (alive(info.daemonPid)) {
-        await fetch(`http://127.0.0.1:${info.port}/devtools/shutdown`, {
-          method: "POST",
-          headers: { authorization: `Bearer ${info.secret}` },
-          signal: AbortSignal.timeout(5000),
-        }).then((r) => r.body?.cancel(), () => {});
-        await waitFor("the session to shut down", gone, 5000).catch(() => {});
-      }
-      reap(info.daemonPid);
-      reap(info.chromiumPid);
-      await waitFor("the session's processes to end", gone, 5000).catch(() => {});
+      await endSession(info);
       await tmp[Symbol.asyncDispose]();
     },
   };
