@@ -291,13 +291,19 @@ export function runRaw(session: TestSession, args: string[]): Promise<Deno.Comma
  * One start of a session on `/first-fetch.html` (a page that calls `fetch()` as its head is parsed), then whether
  * `mapper network list` holds that first fetch once the page says it finished: the collector must be on the tab
  * before its first byte. Used by the browser test (a few starts) and `bench/first_request_stress.ts` (many).
+ * `list` runs the listing (default: the session's own subprocess; a test with several starts passes a runner that
+ * spawns only the first); the page's "fetched" title is awaited on the daemon's status, not a mapper process a poll.
  */
-export async function firstFetchCaptured(origin: string): Promise<{ captured: boolean; listing: string }> {
+export async function firstFetchCaptured(
+  origin: string,
+  list?: (s: TestSession, args: string[]) => Promise<CliResult>,
+): Promise<{ captured: boolean; listing: string }> {
   await using s = await startSession(["--url", `${origin}/first-fetch.html`]);
-  await waitFor("the page's own fetch to finish", async () => {
-    const r = await s.run(["browser", "eval", "document.title"]);
-    return r.stdout === '"fetched"\n';
-  });
-  const list = await s.run(["network", "list"]);
-  return { captured: list.stdout.includes("/api/data?via=first-fetch"), listing: list.stdout };
+  await waitFor(
+    "the page's own fetch to finish",
+    async () =>
+      (await s.api<{ tabs: Array<{ title: string }> }>("/devtools/status")).tabs.some((t) => t.title === "fetched"),
+  );
+  const listed = await (list ? list(s, ["network", "list"]) : s.run(["network", "list"]));
+  return { captured: listed.stdout.includes("/api/data?via=first-fetch"), listing: listed.stdout };
 }
