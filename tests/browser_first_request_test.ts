@@ -7,6 +7,7 @@
 import assert from "node:assert/strict";
 import { startSite } from "./site/server.ts";
 import { firstFetchCaptured, skipBrowserTests } from "./site/harness.ts";
+import { firstOfEachCommand } from "./_in_process.ts";
 
 const STARTS = 4;
 
@@ -17,8 +18,13 @@ Deno.test({
   sanitizeOps: false,
   async fn() {
     await using site = startSite();
+    // The first listing is mapper's own process; the later ones (each start's own daemon) run in this process.
+    const run = firstOfEachCommand();
     for (let i = 0; i < STARTS; i++) {
-      const { captured, listing } = await firstFetchCaptured(site.origin);
+      const { captured, listing } = await firstFetchCaptured(
+        site.origin,
+        (s, args) => run(args, { cwd: s.cwd, env: s.env }),
+      );
       assert.ok(captured, `start ${i + 1}: the page's fetch is missing from 'mapper network list':\n${listing}`);
     }
   },

@@ -1,6 +1,7 @@
 /**
- * Session lifecycle with real Chromium: foreground start and SIGTERM, Chromium dying under the daemon, stale and
- * unreadable session files, the busy-port slide, and browser discovery errors (these last need no browser).
+ * Session lifecycle with real Chromium: foreground start and SIGTERM, Chromium dying under the daemon (on sessions
+ * started with --wait none and on about:blank, whose start lines are checked there), stale and unreadable session
+ * files, the busy-port slide, and browser discovery errors (these last need no browser).
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
@@ -117,13 +118,20 @@ Deno.test({
 
 Deno.test({
   name:
-    "browser session - --url opens the first page captured; Chromium dying ends the daemon and removes the session file",
+    "browser session - --url opens the first page captured, also with --wait none; Chromium dying ends the daemon and removes the session file",
   ignore: skipBrowserTests(),
   ...opts,
   async fn() {
     await using site = startSite();
-    // --url on a first start: the page is opened once the collector runs, so its first requests are captured.
-    await using s = await startSession(["--url", `${site.origin}/index.html`]);
+    // --url on a first start: the page is opened once the collector runs, so its first requests are captured, also
+    // when start did not wait for the page (and said so).
+    await using s = await startSession(["--url", `${site.origin}/index.html`, "--wait", "none"]);
+    assert.equal(s.started.stderr, "");
+    assert.ok(
+      s.started.stdout.split("\n")
+        .includes("  waited for: the daemon only (--wait none); the first page may still be loading"),
+      s.started.stdout,
+    );
     await waitForLog(s, "index done");
     const doc = await s.run(["network", "list", "--type", "document"]);
     assert.match(
@@ -146,11 +154,17 @@ Deno.test({
 
 Deno.test({
   name:
-    "browser session - a daemon killed with SIGKILL takes Chromium with it (its pipe closes); the file is then reported stale",
+    "browser session - --url about:blank has nothing to wait for; a daemon killed with SIGKILL takes Chromium with it (its pipe closes); the file is then reported stale",
   ignore: skipBrowserTests(),
   ...opts,
   async fn() {
-    await using s = await startSession();
+    // It used to wait out the whole 15 s bound for a document request about:blank never makes, then warn.
+    await using s = await startSession(["--url", "about:blank"]);
+    assert.equal(s.started.stderr, "");
+    assert.ok(
+      s.started.stdout.split("\n").includes("  waited for: the daemon (about:blank has nothing to load)"),
+      s.started.stdout,
+    );
     Deno.kill(s.daemonPid, "SIGKILL");
     await waitFor("the daemon to die", () => !alive(s.daemonPid), 5000);
     await waitFor("Chromium to leave once its DevTools pipe closed", () => !alive(s.chromiumPid), 10_000);

@@ -67,8 +67,8 @@ function sessionTest(
 }
 
 sessionTest(
-  "browser start --detach - writes a 0600 session file, status reports it running, stop ends exactly its processes",
-  async (s, _site, _net, _findNet) => {
+  "browser start --detach - writes a 0600 session file, status reports it running, the 1000-entry rings overflow, count drops and name the available range, stop ends exactly its processes",
+  async (s, site, net, _findNet) => {
     { // start --detach writes a 0600 session file and status reports it running
       const st = await Deno.stat(join(s.cwd, ".mapper", ".session"));
       assert.equal((st.mode ?? 0) & 0o777, 0o600);
@@ -104,6 +104,41 @@ sessionTest(
       const text = await Deno.readTextFile(log);
       assert.ok(!text.includes(s.secret), "the log never holds the secret");
       assert.ok(!/ws:\/\/|devtools\/browser/.test(text), "nor a DevTools endpoint");
+    }
+    { // the 1000-entry rings overflow, count drops and name the available range (before the stop: a session
+      // of its own would cost a Chromium start)
+      await openTab(s, `${site.origin}/burst.html?tag=ovf&logs=1100&fetches=1100`);
+      await waitForLog(s, "ovf done", 60_000);
+      const c = await s.api<List<Con>>("/devtools/console");
+      assert.equal(c.entries.length, 1000);
+      assert.ok(c.dropped > 0);
+      assert.equal(c.first, c.dropped);
+      const texts = new Set(c.entries.map((e) => e.text));
+      for (let i = 1100 - 900; i < 1100; i++) assert.ok(texts.has(`ovf ${i}`), `ovf ${i}`);
+      const out = (await s.run(["console", "list", "--limit", "1"])).stdout;
+      // A late entry (the favicon's 404) may push one more out between the two reads: at least as many dropped.
+      const dropped = /\n\((\d+) earlier console entries dropped — buffer overflowed\)\n$/.exec(out);
+      assert.ok(dropped && Number(dropped[1]) >= c.dropped, out);
+      const n = await net();
+      // Once every fetch answered, the ring holds only them (and the tab's favicon, a fresh session's first).
+      await waitFor(
+        "all 1100 fetches",
+        async () =>
+          (await net()).entries.filter((e) => !e.url.endsWith("/favicon.ico"))
+            .every((e) => e.url.includes("/api/n/ovf-") && e.status === 200) || undefined,
+      );
+      assert.ok(n.dropped > 0);
+      assert.match(
+        (await s.run(["network", "list", "--limit", "1"])).stdout,
+        /\(\d+ earlier network entries dropped — buffer overflowed\)\n$/,
+      );
+      const gone = await s.run(["console", "get", "0"]);
+      assert.equal(gone.code, 1);
+      // The same late entry may have pushed one more out since the first read.
+      const range =
+        /console message index 0 is not buffered: it was dropped when the buffer overflowed; buffered: (\d+)–\d+/
+          .exec(gone.stderr);
+      assert.ok(range && Number(range[1]) >= c.first, gone.stderr);
     }
     { // browser stop ends exactly its processes and removes the session file
       const stop = await s.run(["browser", "stop"]);
@@ -421,46 +456,6 @@ sessionTest(
         for (let i = 0; i < 50; i++) assert.ok(urls.has(`${site.origin}/api/n/burst-${i}`), `fetch ${i}`);
       }
     });
-  },
-);
-
-sessionTest(
-  "browser session - the 1000-entry rings overflow, count drops and name the available range",
-  async (s, site, net, _findNet) => {
-    { // the 1000-entry rings overflow, count drops and name the available range
-      await openTab(s, `${site.origin}/burst.html?tag=ovf&logs=1100&fetches=1100`);
-      await waitForLog(s, "ovf done", 60_000);
-      const c = await s.api<List<Con>>("/devtools/console");
-      assert.equal(c.entries.length, 1000);
-      assert.ok(c.dropped > 0);
-      assert.equal(c.first, c.dropped);
-      const texts = new Set(c.entries.map((e) => e.text));
-      for (let i = 1100 - 900; i < 1100; i++) assert.ok(texts.has(`ovf ${i}`), `ovf ${i}`);
-      const out = (await s.run(["console", "list", "--limit", "1"])).stdout;
-      // A late entry (the favicon's 404) may push one more out between the two reads: at least as many dropped.
-      const dropped = /\n\((\d+) earlier console entries dropped — buffer overflowed\)\n$/.exec(out);
-      assert.ok(dropped && Number(dropped[1]) >= c.dropped, out);
-      const n = await net();
-      // Once every fetch answered, the ring holds only them (and the tab's favicon, a fresh session's first).
-      await waitFor(
-        "all 1100 fetches",
-        async () =>
-          (await net()).entries.filter((e) => !e.url.endsWith("/favicon.ico"))
-            .every((e) => e.url.includes("/api/n/ovf-") && e.status === 200) || undefined,
-      );
-      assert.ok(n.dropped > 0);
-      assert.match(
-        (await s.run(["network", "list", "--limit", "1"])).stdout,
-        /\(\d+ earlier network entries dropped — buffer overflowed\)\n$/,
-      );
-      const gone = await s.run(["console", "get", "0"]);
-      assert.equal(gone.code, 1);
-      // The same late entry may have pushed one more out since the first read.
-      const range =
-        /console message index 0 is not buffered: it was dropped when the buffer overflowed; buffered: (\d+)–\d+/
-          .exec(gone.stderr);
-      assert.ok(range && Number(range[1]) >= c.first, gone.stderr);
-    }
   },
 );
 

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { runMapper, tempDir } from "./_helpers.ts";
 import { firstOfEachAsSubprocess } from "./_in_process.ts";
-import { alive, reap, skipBrowserTests, startSession, type TestSession, waitFor } from "./site/harness.ts";
+import { alive, endSession, reap, skipBrowserTests, startSession, type TestSession, waitFor } from "./site/harness.ts";
 import { rawServer } from "./_raw_server.ts";
 import { assetsUnder } from "../src/assets.ts";
 import { extensionId as idOfKey } from "../src/browser/extension.ts";
@@ -630,7 +630,9 @@ Deno.test({
   async fn() {
     await using tmp = await tempDir("mapper-profiles-");
     const home = tmp.join("home");
-    const started: Array<{ daemonPid: number; chromiumPid: number; profile: string; cwd: string }> = [];
+    const started: Array<
+      { daemonPid: number; chromiumPid: number; port: number; secret: string; profile: string; cwd: string }
+    > = [];
     try {
       for (const parent of ["x", "y"]) {
         const cwd = tmp.join(parent, "app");
@@ -662,36 +664,23 @@ Deno.test({
       await walk(join(home, ".mapper", "profiles"), 1);
       for (const s of started) assert.equal(await mode(join(s.cwd, ".mapper", ".session")), 0o600);
     } finally {
-      for (const s of started) {
-        await runMapper(["browser", "stop"], { cwd: s.cwd, env: { HOME: home } });
-        reap(s.daemonPid);
-        reap(s.chromiumPid);
-        await waitFor("the session to end", () => !alive(s.daemonPid) && !alive(s.chromiumPid), 5000).catch(() => {});
-      }
+      for (const s of started) await endSession(s);
     }
   },
 });
 
-Deno.test({
-  name: "browser start --url - the start URL reaches the detached daemon on standard input, never its command line",
-  ignore: skipBrowserTests() || Deno.build.os !== "linux",
-  ...opts,
-  async fn() {
-    await using site = startSite();
-    // A magic-link URL: /proc/PID/cmdline is readable by every local user.
-    const url = `${site.origin}/index.html?login_token=magic-s3cret-42`;
-    await using s = await startSession(["--url", url]);
-    for (const pid of [s.daemonPid, s.chromiumPid]) {
-      const argv = Deno.readTextFileSync(`/proc/${pid}/cmdline`);
-      assert.ok(!argv.includes("magic-s3cret-42"), `the start URL is on the command line of ${pid}`);
-    }
-    const tabs = await waitFor("the start URL to open", async () => {
-      const { tabs } = await s.api<{ tabs: Array<{ url: string }> }>("/devtools/status");
-      return tabs.some((t) => t.url === url) ? tabs : undefined;
-    });
-    assert.ok(tabs.length >= 1);
-  },
-});
+/** A magic-link start URL (`/proc/PID/cmdline` is readable by every local user): on no command line of the session. */
+async function startUrlOffCommandLines(s: TestSession, url: string): Promise<void> {
+  for (const pid of [s.daemonPid, s.chromiumPid]) {
+    const argv = await Deno.readTextFile(`/proc/${pid}/cmdline`);
+    assert.ok(!argv.includes("magic-s3cret-42"), `the start URL is on the command line of ${pid}`);
+  }
+  const tabs = await waitFor("the start URL to open", async () => {
+    const { tabs } = await s.api<{ tabs: Array<{ url: string }> }>("/devtools/status");
+    return tabs.some((t) => t.url === url) ? tabs : undefined;
+  });
+  assert.ok(tabs.length >= 1);
+}
 
 async function schemeRefusals(t: Deno.TestContext, s: TestSession): Promise<void> {
   const secretFile = s.tmp.join("private.txt");
@@ -788,16 +777,19 @@ async function schemeRefusals(t: Deno.TestContext, s: TestSession): Promise<void
 }
 
 /**
- * The checks that need only a plain session share one (a session start is the dearest part of a browser test):
- * daemon API refusals first, then what a start leaves on command lines and in the log, then the scheme refusals,
- * which open tabs.
+ * The checks that need only a plain session share one (a session start is the dearest part of a browser test),
+ * started on a magic-link URL: daemon API refusals first, then what a start leaves on command lines and in the log,
+ * then the scheme refusals, which open tabs.
  */
 Deno.test({
-  name: "session security - one plain session: API refusals, no debugging port or secret, scheme refusals",
+  name:
+    "session security - one session: API refusals, no debugging port or secret, no start URL on a command line, scheme refusals",
   ignore: skipBrowserTests(),
   ...opts,
   async fn(t) {
-    await using s = await startSession();
+    await using site = startSite();
+    const url = `${site.origin}/index.html?login_token=magic-s3cret-42`;
+    await using s = await startSession(["--url", url]);
     await t.step(
       "daemon API - refuses requests without the session secret, from a foreign Origin or a foreign Host (403)",
       (t) => daemonApiRefusals(t, s),
@@ -806,6 +798,11 @@ Deno.test({
       name: "browser start - opens no TCP debugging port; the secret is on no command line and in no log",
       ignore: Deno.build.os !== "linux",
       fn: () => noDebuggingPortNoSecret(s),
+    });
+    await t.step({
+      name: "browser start --url - the start URL reaches the detached daemon on standard input, never its command line",
+      ignore: Deno.build.os !== "linux",
+      fn: () => startUrlOffCommandLines(s, url),
     });
     await t.step(
       "page commands - file:, chrome:, devtools:, chrome-extension:, javascript:, view-source: and data: URLs are " +

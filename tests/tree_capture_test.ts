@@ -4,7 +4,8 @@
  * token-bearing URLs, a cut attribute): `mapper snapshot --tree-out` writes the captured tree, and selectors answer
  * on it offline exactly as the live page answers them — for a written list of selectors, for seeded random ones
  * built from the page's own tags, classes and attributes, and after a click changed a state. The snapshot's
- * id → component map equals the claim re-run offline on the tree.
+ * id → component map equals the claim re-run offline on the tree. Then, in the same session, the same on the
+ * Shoelace sign-up page (`tests/apps/signup.html`), whose components keep their inputs in shadow roots.
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
@@ -14,7 +15,7 @@ import { activeComponents, normalizeCorpus } from "../assets/extension/resolver.
 import { seeded } from "./_random.ts";
 import { startSite } from "./site/server.ts";
 import { APP_PAGES, appCorpus, startApps } from "./apps/server.ts";
-import { skipBrowserTests, startSession, type TestSession } from "./site/harness.ts";
+import { skipBrowserTests, startSession, type TestSession, waitFor } from "./site/harness.ts";
 import {
   type CapturedTree,
   claimElements,
@@ -379,7 +380,8 @@ function claimMaps(
 type SnapNode = { id: number; component?: string; hidden?: true; children?: SnapNode[] };
 
 Deno.test({
-  name: "tree capture - the offline answer equals the live one on a page with every trap",
+  name:
+    "tree capture - the offline answer equals the live one on a page with every trap, then on Shoelace web components",
   ignore: skipBrowserTests(),
   sanitizeResources: false,
   sanitizeOps: false,
@@ -509,6 +511,49 @@ Deno.test({
         ":not(:checked)",
       ]);
     });
+
+    // The Shoelace page in this session (a Chromium start saved): its corpus replaces the tree page's, and the page
+    // is captured once the session serves it.
+    await using apps = await startApps();
+    await Deno.remove(join(s.cwd, ".mapper", "tree.yaml"));
+    await Deno.copyFile(join(appCorpus("signup"), "signup.yaml"), join(s.cwd, ".mapper", "signup.yaml"));
+    await waitFor("the session to serve the sign-up corpus alone", async () => {
+      const res = await fetch(`http://127.0.0.1:${s.port}/mapper`);
+      const views = ((await res.json()).views ?? []) as Array<{ name: string }>;
+      return views.map((v) => v.name).join() === "Signup";
+    });
+    const nav = await s.run(["browser", "navigate", apps.origin + APP_PAGES.signup]);
+    assert.equal(nav.code, 0, nav.stderr);
+    await t.step(
+      "on Shoelace web components the offline answer equals the live one, shadow roots per root",
+      async (shoelace) => {
+        const ready = await s.run(["browser", "wait-for", "--selector", "body[data-ready]", "--timeout-ms", "20000"]);
+        assert.equal(ready.code, 0, ready.stderr);
+        const { snapshot, tree, doc } = await capture(s, "signup.snap.tree.json");
+        const components = await activeAt(appCorpus("signup"), tree.tree.url);
+
+        await shoelace.step("the tree has the components' shadow roots as roots of their own", () => {
+          assert.ok(doc.roots.filter((r) => r.kind === "shadow").length >= 10);
+        });
+
+        await shoelace.step("the snapshot's id → component map equals the claim re-run offline", () => {
+          const maps = claimMaps(engine, snapshot, doc, components);
+          assert.deepEqual(maps.offline, maps.live);
+          assert.ok(maps.live.some(([, c]) => c === "TextFieldInput"));
+        });
+
+        await shoelace.step(
+          "the corpus's selectors, written ones and seeded random ones answer offline as live",
+          async () => {
+            const corpus = components.flatMap((c) => [c.selector, ...(c.ownSelector ? [c.ownSelector] : [])]);
+            const rnd = seeded();
+            const unanswered = await compare(s, engine, doc, [...corpus, ...SIGNUP, ...WRITTEN], rnd.replay);
+            assert.deepEqual(unanswered.filter((u) => !u.endsWith(" s]")), []);
+            await compare(s, engine, doc, randomSelectors(tree, 400, rnd), rnd.replay);
+          },
+        );
+      },
+    );
   },
 });
 
@@ -597,37 +642,3 @@ const SIGNUP: readonly string[] = [
   "div.actions > :nth-child(2)",
   "div.actions > sl-button:only-child",
 ];
-
-Deno.test({
-  name: "tree capture - on Shoelace web components the offline answer equals the live one, shadow roots per root",
-  ignore: skipBrowserTests(),
-  sanitizeResources: false,
-  sanitizeOps: false,
-  async fn(t) {
-    await using apps = await startApps();
-    await using s = await startSession(["--url", apps.origin + APP_PAGES.signup], appCorpus("signup"));
-    const ready = await s.run(["browser", "wait-for", "--selector", "body[data-ready]", "--timeout-ms", "20000"]);
-    assert.equal(ready.code, 0, ready.stderr);
-    const engine = await loadEngine();
-    const { snapshot, tree, doc } = await capture(s, "signup.snap.tree.json");
-    const components = await activeAt(appCorpus("signup"), tree.tree.url);
-
-    await t.step("the tree has the components' shadow roots as roots of their own", () => {
-      assert.ok(doc.roots.filter((r) => r.kind === "shadow").length >= 10);
-    });
-
-    await t.step("the snapshot's id → component map equals the claim re-run offline", () => {
-      const maps = claimMaps(engine, snapshot, doc, components);
-      assert.deepEqual(maps.offline, maps.live);
-      assert.ok(maps.live.some(([, c]) => c === "TextFieldInput"));
-    });
-
-    await t.step("the corpus's selectors, written ones and seeded random ones answer offline as live", async () => {
-      const corpus = components.flatMap((c) => [c.selector, ...(c.ownSelector ? [c.ownSelector] : [])]);
-      const rnd = seeded();
-      const unanswered = await compare(s, engine, doc, [...corpus, ...SIGNUP, ...WRITTEN], rnd.replay);
-      assert.deepEqual(unanswered.filter((u) => !u.endsWith(" s]")), []);
-      await compare(s, engine, doc, randomSelectors(tree, 400, rnd), rnd.replay);
-    });
-  },
-});

@@ -6,7 +6,7 @@
  */
 import { delimiter, join } from "node:path";
 import { tmpdir } from "node:os";
-import { baseEnv, mapperCommand, runMapper, type TempDir, tempDir } from "../_helpers.ts";
+import { baseEnv, type CliResult, mapperCommand, runMapper, type TempDir, tempDir } from "../_helpers.ts";
 
 const NAMES = ["chromium", "chromium-browser", "google-chrome", "google-chrome-stable"];
 
@@ -95,8 +95,10 @@ export interface TestSession extends AsyncDisposable {
   readonly secret: string;
   /** The daemon's log file (detached sessions log to `~/.mapper/logs/<project>-<hash>-daemon.log`). */
   readonly log: string;
+  /** What `browser start --detach` printed (it exited 0). */
+  readonly started: CliResult;
   /** Runs mapper in this session's cwd and env. */
-  run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }>;
+  run(args: string[]): Promise<CliResult>;
   /** GETs a daemon API path as JSON. */
   api<T>(path: string): Promise<T>;
 }
@@ -140,6 +142,27 @@ export function reap(pid: number): void {
   } catch {
     // gone
   }
+}
+
+/**
+ * Ends a detached session as its session file describes it: the daemon's own shutdown (what `browser stop` asks for)
+ * without a mapper process to start per session; SIGKILL only for what is still there after a grace period.
+ */
+export async function endSession(
+  info: { daemonPid: number; chromiumPid: number; port: number; secret: string },
+): Promise<void> {
+  const gone = () => !alive(info.daemonPid) && !alive(info.chromiumPid);
+  if (alive(info.daemonPid)) {
+    await fetch(`http://127.0.0.1:${info.port}/devtools/shutdown`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${info.secret}` },
+      signal: AbortSignal.timeout(5000),
+    }).then((r) => r.body?.cancel(), () => {});
+    await waitFor("the session to shut down", gone, 5000).catch(() => {});
+  }
+  reap(info.daemonPid);
+  reap(info.chromiumPid);
+  await waitFor("the session's processes to end", gone, 5000).catch(() => {});
 }
 
 /**
@@ -192,6 +215,7 @@ export async function startSession(extra: string[] = [], corpus?: string | reado
     chromiumPid: info.chromiumPid,
     secret: info.secret,
     log: info.log,
+    started: res,
     run,
     async api<T>(path: string): Promise<T> {
       const r = await fetch(`http://127.0.0.1:${info.port}${path}`, {
@@ -201,20 +225,7 @@ export async function startSession(extra: string[] = [], corpus?: string | reado
       return (await r.json()) as T;
     },
     async [Symbol.asyncDispose]() {
-      // The daemon's own shutdown (what `browser stop` asks for), without a mapper process to start per session;
-      // SIGKILL only for what is still there after a grace period.
-      const gone = () => !alive(info.daemonPid) && !alive(info.chromiumPid);
-      if (alive(info.daemonPid)) {
-        await fetch(`http://127.0.0.1:${info.port}/devtools/shutdown`, {
-          method: "POST",
-          headers: { authorization: `Bearer ${info.secret}` },
-          signal: AbortSignal.timeout(5000),
-        }).then((r) => r.body?.cancel(), () => {});
-        await waitFor("the session to shut down", gone, 5000).catch(() => {});
-      }
-      reap(info.daemonPid);
-      reap(info.chromiumPid);
-      await waitFor("the session's processes to end", gone, 5000).catch(() => {});
+      await endSession(info);
       await tmp[Symbol.asyncDispose]();
     },
   };
@@ -280,13 +291,19 @@ export function runRaw(session: TestSession, args: string[]): Promise<Deno.Comma
  * One start of a session on `/first-fetch.html` (a page that calls `fetch()` as its head is parsed), then whether
  * `mapper network list` holds that first fetch once the page says it finished: the collector must be on the tab
  * before its first byte. Used by the browser test (a few starts) and `bench/first_request_stress.ts` (many).
+ * `list` runs the listing (default: the session's own subprocess; a test with several starts passes a runner that
+ * spawns only the first); the page's "fetched" title is awaited on the daemon's status, not a mapper process a poll.
  */
-export async function firstFetchCaptured(origin: string): Promise<{ captured: boolean; listing: string }> {
+export async function firstFetchCaptured(
+  origin: string,
+  list?: (s: TestSession, args: string[]) => Promise<CliResult>,
+): Promise<{ captured: boolean; listing: string }> {
   await using s = await startSession(["--url", `${origin}/first-fetch.html`]);
-  await waitFor("the page's own fetch to finish", async () => {
-    const r = await s.run(["browser", "eval", "document.title"]);
-    return r.stdout === '"fetched"\n';
-  });
-  const list = await s.run(["network", "list"]);
-  return { captured: list.stdout.includes("/api/data?via=first-fetch"), listing: list.stdout };
+  await waitFor(
+    "the page's own fetch to finish",
+    async () =>
+      (await s.api<{ tabs: Array<{ title: string }> }>("/devtools/status")).tabs.some((t) => t.title === "fetched"),
+  );
+  const listed = await (list ? list(s, ["network", "list"]) : s.run(["network", "list"]));
+  return { captured: listed.stdout.includes("/api/data?via=first-fetch"), listing: listed.stdout };
 }
