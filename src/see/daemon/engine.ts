@@ -16,7 +16,7 @@ import type {
   UnmappedMethod,
 } from "../../browser/mod.ts";
 import type { WireCorpus } from "../../corpus/mod.ts";
-import { PageError, type PageTab, type SnapshotPayload } from "../page_api.ts";
+import { PageError, type PageTab, shownTabUrl, type SnapshotPayload } from "../page_api.ts";
 import { buildPageScript, SEE_GLOBAL } from "./_script.ts";
 import { type Resolution, resolveUrl } from "./_view.ts";
 import { type Resolved, resolveTarget, summarize } from "./resolve.ts";
@@ -109,15 +109,18 @@ interface EvalResult {
 
 /**
  * Content tabs: pages that show something — not `about:blank`, nor the new-tab page a headed browser opens (a tab
- * nobody navigated yet is not a second page to choose from, though `tabs list` shows it).
+ * nobody navigated yet is not a second page to choose from, though `tabs list` shows it). A tab listed without a URL
+ * counts: the browser lists a new tab so while its first page commits, and a command that passed over it acted on
+ * the other tab as if it were the only one.
  */
 function isContent(t: PageTab): boolean {
-  return t.url !== "about:blank" && t.url !== "" && !/^chrome:\/\/(newtab|new-tab-page)\/?$/.test(t.url);
+  return t.url !== "about:blank" && !/^chrome:\/\/(newtab|new-tab-page)\/?$/.test(t.url);
 }
 
-/** One line per tab for error messages: `3B52829C  http://…  "title"`. */
+/** One line per tab for error messages: `3B52829C  http://…  "title"` (`(opening)` for a tab without a URL yet). */
 export function tabLines(tabs: readonly PageTab[]): string {
-  return tabs.map((t) => `  ${t.id.slice(0, 8)}  ${t.url}${t.title ? `  ${JSON.stringify(t.title)}` : ""}`).join("\n");
+  return tabs.map((t) => `  ${t.id.slice(0, 8)}  ${shownTabUrl(t.url)}${t.title ? `  ${JSON.stringify(t.title)}` : ""}`)
+    .join("\n");
 }
 
 /** The daemon's page engine. */

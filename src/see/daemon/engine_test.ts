@@ -27,6 +27,20 @@ Deno.test("PageEngine.target - without --tab: the one page that shows something;
   );
 });
 
+Deno.test("PageEngine.target - a tab listed without a URL counts: several tabs, never the other tab alone", async () => {
+  // The browser lists a new tab with the URL "" while its first page commits. Passed over, the command acted on the
+  // other tab as if it were the only one.
+  await assert.rejects(
+    engineOver(["http://x/", ""]).target(),
+    (err: unknown) =>
+      err instanceof PageError && err.code === "several_tabs" &&
+      err.message === "2 tabs are open:\n  T1  http://x/\n  T2  (opening)",
+  );
+  // Beside a blank tab it is the page the command means; alone, it is the only tab.
+  assert.equal((await engineOver(["about:blank", ""]).target()).tab, "T2");
+  assert.equal((await engineOver([""]).target()).tab, "T1");
+});
+
 Deno.test("PageEngine.closeTab - answers once the closed tab has left the browser's list", async () => {
   // The browser accepts the close at once and drops the tab from its list three list calls later.
   let listed = 0;
