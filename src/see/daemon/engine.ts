@@ -176,19 +176,39 @@ export class PageEngine {
 
   /**
    * Closes a tab from the browser's side (`Target.closeTarget`): `Page.close` goes through the page's renderer and
-   * fails ("Not attached") when the page is stuck in a busy loop, which is just when closing it is wanted.
+   * fails ("Not attached") when the page is stuck in a busy loop, which is just when closing it is wanted. Answers
+   * once the tab has left the browser's list; a tab still listed after `waitMs` is the `close_failed` error.
    */
-  async closeTab(t: PageTarget, waitMs = 5_000): Promise<void> {
-    const { success } = await this.#deps.send("Target.closeTarget", { targetId: t.tab }, undefined, 10_000);
-    if (!success) {
-      throw new PageError("close_failed", `the browser refused to close tab ${t.tab.slice(0, 8)}`, {
-        hint: "run 'mapper browser tabs list' to see whether it is still open",
-      });
-    }
+  async closeTab(t: PageTarget, waitMs = 5_000, askEveryMs = 500): Promise<void> {
+    const close = async () => {
+      const { success } = await this.#deps.send("Target.closeTarget", { targetId: t.tab }, undefined, 10_000);
+      if (!success) {
+        throw new PageError("close_failed", `the browser refused to close tab ${t.tab.slice(0, 8)}`, {
+          hint: "run 'mapper browser tabs list' to see whether it is still open",
+        });
+      }
+    };
+    await close();
     // The browser says yes before the tab has left its list: answered at once, a 'tabs list' (or a command without
-    // --tab) right after this one still saw it. Wait, briefly, until the tab is gone.
+    // --tab) right after this one still saw it. And a close asked while the page navigates itself is accepted and
+    // then dropped: the tab stayed open on its new page (1 close in 3 right after a location.replace). So wait
+    // until the tab is gone, asking again now and then.
     const deadline = Date.now() + waitMs;
-    while ((await this.#deps.tabs()).some((tab) => tab.id === t.tab) && Date.now() < deadline) {
+    let askAt = Date.now() + askEveryMs;
+    while ((await this.#deps.tabs()).some((tab) => tab.id === t.tab)) {
+      if (Date.now() >= deadline) {
+        throw new PageError(
+          "close_failed",
+          `tab ${t.tab.slice(0, 8)} is still open ${waitMs / 1000} s after closing it`,
+          {
+            hint: "run 'mapper browser tabs list' to see it, then close it again",
+          },
+        );
+      }
+      if (Date.now() >= askAt) {
+        askAt = Date.now() + askEveryMs;
+        await close();
+      }
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
   }
