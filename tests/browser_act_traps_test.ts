@@ -215,6 +215,20 @@ Deno.test({
         [["GoneButton", "--timeout-ms", "300"], /GoneButton \(id \d+\) stayed hidden for 300 ms — /],
         [["MovingButton", "--timeout-ms", "500"], /MovingButton "Catch me" \(id \d+\) kept moving for 500 ms — /],
         [["ZeroButton"], /ZeroButton "Zero" \(id \d+\) has no size \(0×0 box\) and cannot be pressed — /],
+        // A native select kept for screen readers under a visible stand-in, and a button in a shut drawer: not
+        // "covered" (nothing to close) nor "pointer-events: none".
+        [
+          ["KeptOption"],
+          /KeptOption "Tiny" \(id \d+\) in KeptSelect is hidden from sight: listbox "Kept size" clips it to 1 px or less; the click would land on \w+ — open what holds it first/,
+        ],
+        [
+          ["KeptSelect"],
+          /KeptSelect "Kept size" \(id \d+\) is hidden from sight: it is clipped to 1 px or less; the click /,
+        ],
+        [
+          ["ShutBuy"],
+          /ShutBuy "Buy hidden" \(id \d+\) is hidden from sight: div\.drawer\.shut clips it to 1 px or less; /,
+        ],
         [
           ["GhostButton"],
           /GhostButton "Ghost" \(id \d+\) does not receive pointer events \(pointer-events: none\); the click would land on div/,
@@ -226,6 +240,17 @@ Deno.test({
         assert.equal(r.stdout, "");
         assert.match(r.stderr, message, `${args[0]}: ${r.stderr}`);
       }
+    });
+
+    await t.step("a button in a drawer still opening is waited for, then pressed fully shown", async () => {
+      await evalJs('document.querySelector(".log").textContent = ""; 1');
+      // The drawer takes 2.5 s to open from height 0; its button sits at the bottom, clipped until the end.
+      assert.equal((await act("click", "OffersButton")).code, 0);
+      const r = await act("click", "DrawerBuy");
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(r.stdout, /^clicked DrawerBuy "Buy offer" \(id \d+\) at /);
+      assert.equal(await log(), "bought shown;");
+      await evalJs('document.querySelector(".log").textContent = ""; 1');
     });
 
     await t.step("a cover on its way out is waited for; one that keeps moving is refused as covered", async () => {

@@ -244,6 +244,8 @@ export async function draft(page: KitPage, opts: DraftOptions = {}): Promise<Dra
     let name = (hook && hookName(hook.selector)) ||
       (one ? `${one}${word.endsWith(one) ? "" : word}` : `${around}${word}`);
     if (name === one && !name.endsWith(word)) name = `${name}${word}`;
+    // A search box named "Search" is a `SearchInput`, not a `SearchSearchInput`.
+    if (one !== "" && name === `${one}${word}` && word.startsWith(one)) name = word;
     kept.push({
       kind: "cluster",
       generic: !hook && !one,
@@ -259,10 +261,16 @@ export async function draft(page: KitPage, opts: DraftOptions = {}): Promise<Dra
   }
 
   // 3. Properties: a discriminator for every component of several elements (lint asks one of a broad selector).
+  // Without one, their text when they have any; never a property that has no value on any of them (an agent would
+  // query by it and find nothing).
+  const texts = (els: readonly OfflineElement[]) => els.map((el) => textOf(el, 200).trim());
   for (const p of kept) {
     if (p.els.length < 2 || p.properties.length > 0) continue;
     const disc = discriminator(page, p.els);
-    p.properties = [disc ?? { name: "label", extract: "text", distinct: 0, of: p.els.length }];
+    const values = disc === null ? texts(p.els) : [];
+    const distinct = new Set(values.filter(Boolean)).size;
+    if (disc !== null) p.properties = [disc];
+    else if (distinct > 0) p.properties = [{ name: "label", extract: "text", distinct, of: p.els.length }];
   }
 
   // 4. Nesting: under the nearest proposal holding every element, at most three levels deep.
@@ -306,7 +314,10 @@ export async function draft(page: KitPage, opts: DraftOptions = {}): Promise<Dra
   // A lone component of a bare tag at the top of the view reads as "every such element": say what tells it apart.
   for (const p of kept) {
     if (p.kind === "landmark" || p.kind === "form") continue;
-    if (p.parent === null && p.properties.length === 0 && /^[a-z][a-z0-9-]*(\.[\w-]+)*$/.test(p.selector)) {
+    if (
+      p.parent === null && p.properties.length === 0 && /^[a-z][a-z0-9-]*(\.[\w-]+)*$/.test(p.selector) &&
+      texts(p.els).some(Boolean)
+    ) {
       p.properties = [{ name: "label", extract: "text", distinct: p.els.length, of: p.els.length }];
     }
   }

@@ -229,6 +229,99 @@ Deno.test("draft - test ids that differ per item without a number name the items
   assert.deepEqual(bare.filter((c) => c.kind === "repeated").map((c) => c.name), ["MainContentListItem"]);
 });
 
+Deno.test("draft - a property only where it has a value: a field's placeholder, never a text no field has", async () => {
+  // Shadow-DOM fields (a design system's inputs): the inner inputs hold no text and nothing but, at most, a placeholder.
+  const fields = async (placeholders: Array<string | undefined>) => {
+    const field = (label: string, placeholder: string | undefined) =>
+      h(
+        "x-field",
+        { label },
+        shadow(h(
+          "div",
+          { class: "input" },
+          act(h("input", {
+            type: "text",
+            ...(placeholder === undefined ? {} : { placeholder }),
+            $: { role: "textbox", name: label },
+          })),
+        )),
+      );
+    const captured = tree(
+      h(
+        "html",
+        {},
+        h(
+          "body",
+          {},
+          h(
+            "main",
+            { $: { role: "main" } },
+            h("h1", {}, "Sign up"),
+            h(
+              "form",
+              {},
+              ...placeholders.map((ph, i) => field(`Field ${i}`, ph)),
+            ),
+          ),
+        ),
+      ),
+      "https://x.test/signup",
+    );
+    const p: KitPage = new KitPage({
+      tree: captured.tree,
+      tab: "T",
+      components: [],
+      live(selectors): Promise<LiveAnswer[]> {
+        return Promise.resolve(
+          selectors.map((s) => ({ ids: engine.query(p.doc, s).all.map((e) => Number(e.node.id)) })),
+        );
+      },
+    }, engine);
+    const r = await draft(p, {});
+    const inputs = r.components.find((c) => c.selector.includes("input"))!;
+    assert.equal(inputs.intended, placeholders.length, r.yaml);
+    return inputs.properties;
+  };
+  assert.deepEqual(await fields(["you@example.com", "+1 555 0100"]), [
+    { name: "placeholder", extract: "attr=placeholder", distinct: 2, of: 2 },
+  ]);
+  // Nothing tells them apart and none has text: no property (the snapshot names each by its label anyway).
+  assert.deepEqual(await fields([undefined, undefined]), []);
+  assert.deepEqual(await fields(["you@example.com", undefined]), []);
+});
+
+Deno.test("draft - a lone control without text gets no text property, and its name says its role once", async () => {
+  const captured = tree(
+    h(
+      "html",
+      {},
+      h(
+        "body",
+        {},
+        act(h("input", { class: "q", $: { role: "searchbox", name: "Search" } })),
+        btn({ class: "go" }, "Go"),
+        h("main", { $: { role: "main" } }, h("h1", {}, "Find")),
+      ),
+    ),
+    "https://x.test/find",
+  );
+  const p: KitPage = new KitPage({
+    tree: captured.tree,
+    tab: "T",
+    components: [],
+    live(selectors): Promise<LiveAnswer[]> {
+      return Promise.resolve(selectors.map((s) => ({ ids: engine.query(p.doc, s).all.map((e) => Number(e.node.id)) })));
+    },
+  }, engine);
+  const r = await draft(p, {});
+  assert.deepEqual(
+    r.components.filter((c) => c.kind === "cluster").map((
+      c,
+    ) => [c.name, c.selector, c.properties.map((q) => q.extract)]),
+    [["SearchInput", "input.q", []], ["GoButton", "button.go", ["text"]]],
+  );
+});
+
 Deno.test("draftYaml - names YAML would read as something else are quoted: they read back as written", () => {
   for (const name of ["Null", "True", "No", "Shop # sale: now", "- &a *b !c | >", "'q' \"r\" \\s", " Edge ", "a\tb"]) {
     const c = {

@@ -158,6 +158,8 @@ export function discriminator(page: KitPage, instances: readonly OfflineElement[
   }
   if (first.name === "a") forms.push(["href", "attr=href"]);
   forms.push(["label", "attr=aria-label"]);
+  // A form control's own name, placeholder or tooltip, before text it does not have.
+  for (const attr of ["name", "placeholder", "title"]) forms.push([attr, `attr=${attr}`]);
   for (const h of ["h1", "h2", "h3", "h4", "h5", "h6", "a", "[class*=title]", "[class*=name]"]) forms.push(["name", h]);
   forms.push(["text", "text"]);
   for (const [name, extract] of forms) {

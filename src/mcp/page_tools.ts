@@ -87,8 +87,9 @@ const pointer = (name: "click" | "hover") =>
       ? "Click an element by component query or snapshot node id (or a viewport point x/y). The element is " +
         "scrolled into view and waited for (attached, visible, stable); the click is REFUSED with an error when " +
         "it is disabled or covered (the error names the overlay, e.g. a cookie dialog: deal with it first; a cover " +
-        "on its way out, a closing dialog or menu, is waited for), or " +
-        "when something came over it as the pointer arrived (a hover menu: close it). The answer says what the " +
+        "on its way out, a closing dialog or menu, is waited for), hidden from sight (in a collapsed panel: open " +
+        "it; a control kept for screen readers: use the visible one in its place; a panel still opening is waited " +
+        "for), or when something came over it as the pointer arrived (a hover menu: close it). The answer says what the " +
         "click changed: 'checked false → true' for checkboxes, radios, switches and aria-pressed/expanded controls, " +
         "'selected false → true' for tabs (web components' own states included), or " +
         "'no visible effect' when nothing changed (the step did not happen: snapshot before going on). A wrapper " +

@@ -320,6 +320,17 @@ export function refusal(label: string, p: Prepared, action: string, timeoutMs: n
         { hint: `${action} one of them by its id, or name it in the map as a child component` },
       );
     }
+    case "hidden-from-sight":
+      return new PageError(
+        "hidden_from_sight",
+        `${label} is hidden from sight: ${p.container ? `${p.container} clips it` : "it is clipped"} to 1 px or less${
+          p.coverMoving ? `, still moving after ${timeoutMs} ms` : ""
+        }; the ${action} would land on ${p.cover ?? "another element"}`,
+        {
+          hint: "open what holds it first (a collapsed panel, a menu); a control kept only for screen readers has " +
+            "a visible one in its place (near it in 'mapper snapshot')",
+        },
+      );
     case "zero-size":
       return new PageError("zero_size", `${label} has no size (0×0 box) and cannot be pressed`, {
         hint: "act on the visible element around it",
@@ -396,12 +407,12 @@ async function prepare(
 }
 
 /**
- * Whether a refusal is a cover on its way out (in a transition or an animation: a dialog or a menu closing), which is
- * worth waiting for within the action's time. A cover that stands still (a cookie banner) is refused at once: the
- * agent must answer it.
+ * Whether a refusal is a cover on its way out (in a transition or an animation: a dialog or a menu closing), or a
+ * panel still moving that clips the target away, which is worth waiting for within the action's time. A cover that
+ * stands still (a cookie banner) is refused at once: the agent must answer it.
  */
 function passingCover(err: Refused): boolean {
-  return err.p.reason === "covered" && err.p.coverMoving === true;
+  return (err.p.reason === "covered" || err.p.reason === "hidden-from-sight") && err.p.coverMoving === true;
 }
 
 /** Waits before the next try of an action (`attempt` ≥ 1); false when `deadline` comes first. */
@@ -540,7 +551,8 @@ export async function click(page: ActPage, target: Target, opts: ActionOptions =
       // Once a press was stopped, a cover is what the pointer brought up: try again until the time is up.
       const untouched = attempt === 0 || passing !== undefined;
       if (
-        (untouched && !passingCover(err)) || (err.p.reason !== "covered" && err.p.reason !== "no-pointer-events")
+        (untouched && !passingCover(err)) ||
+        !["covered", "no-pointer-events", "hidden-from-sight"].includes(err.p.reason ?? "")
       ) {
         throw refusal(err.el.label, err.p, "click", timeoutMs);
       }

@@ -154,6 +154,34 @@ export async function prepareElement(opts) {
   };
   const inView = (/** @type {ReturnType<typeof geometry>} */ g) =>
     g.visible.right - g.visible.left >= 1 && g.visible.bottom - g.visible.top >= 1;
+  /**
+   * Whether an element or one of its ancestors (across shadow roots) is animating: a cover in a transition or an
+   * animation is on its way somewhere (a dialog or menu closing), unlike a cookie banner that stays until answered.
+   */
+  const animating = (/** @type {Element} */ e) => {
+    for (let at = /** @type {Element | null} */ (e); at;) {
+      if (at.getAnimations().some((a) => a.playState === "running")) return true;
+      const up = at.parentNode;
+      at = up instanceof ShadowRoot ? up.host : up instanceof Element ? up : null;
+    }
+    return false;
+  };
+  /**
+   * Whether a clipping ancestor that cuts into an element's box is animating: a panel opening from height 0 (or
+   * closing) over it. The element stands still inside it, but is not ready until the panel is.
+   */
+  const revealing = (/** @type {Element} */ e) => {
+    const r = e.getBoundingClientRect();
+    for (let n = parentOf(e); n; n = parentOf(n)) {
+      if (n === e.ownerDocument.documentElement || n === e.ownerDocument.body) continue;
+      const style = getComputedStyle(n);
+      if (style.overflowX === "visible" && style.overflowY === "visible") continue;
+      const c = n.getBoundingClientRect();
+      const cut = r.left < c.left - 0.5 || r.top < c.top - 0.5 || r.right > c.right + 0.5 || r.bottom > c.bottom + 0.5;
+      if (cut && animating(n)) return true;
+    }
+    return false;
+  };
   /** The ancestor that clips (overflow other than visible) and hides an element's box entirely, if any. */
   const clippedBy = (/** @type {Element} */ e) => {
     const r = e.getBoundingClientRect();
@@ -204,7 +232,7 @@ export async function prepareElement(opts) {
           last = r;
           lastTime = now;
         }
-        if (stableFrames >= 1) break;
+        if (stableFrames >= 1 && !revealing(el)) break;
       }
     } else if (visible && (r.width === 0 || r.height === 0) && el.getClientRects().length > 0) {
       // 3'. zero size is not something waiting fixes: refuse at once.
@@ -271,6 +299,28 @@ export async function prepareElement(opts) {
     if (target.tagName === "LABEL" && /** @type {HTMLLabelElement} */ (target).control === hit) return true;
     return composedContains(target, hit) || (labels ? [...labels].some((l) => composedContains(l, hit)) : false);
   };
+  /**
+   * What keeps an element out of sight, or `null`: `clip` or `clip-path: inset(50%)` on it or an ancestor (the way
+   * pages keep a control for screen readers only while a visible one stands in for it: a custom select over its
+   * native one), or the clipping ancestor that cuts its box to 1 px or less (a collapsed panel, a drawer opening
+   * from height 0).
+   */
+  const clippedAway = (/** @type {Element} */ e) => {
+    let { left, top, right, bottom } = e.getBoundingClientRect();
+    for (let n = /** @type {Element | null} */ (e); n; n = parentOf(n)) {
+      const style = getComputedStyle(n);
+      if (style.clip === "rect(0px, 0px, 0px, 0px)" || /^inset\(50%/.test(style.clipPath)) return n;
+      if (n === e || (style.overflowX === "visible" && style.overflowY === "visible")) continue;
+      if (n === e.ownerDocument.documentElement || n === e.ownerDocument.body) continue;
+      const c = n.getBoundingClientRect();
+      left = Math.max(left, c.left);
+      top = Math.max(top, c.top);
+      right = Math.min(right, c.right);
+      bottom = Math.min(bottom, c.bottom);
+      if (right - left <= 1 || bottom - top <= 1) return n;
+    }
+    return null;
+  };
   /** Why a press at a point would not reach `target`, for the answer: what covers it (named, with its chain of ids). */
   const missed = (
     /** @type {Element} */ target,
@@ -278,6 +328,20 @@ export async function prepareElement(opts) {
     /** @type {number} */ px,
     /** @type {number} */ py,
   ) => {
+    const clipper = clippedAway(target);
+    if (clipper) {
+      const cover = hit ? coverOf(hit, target) : null;
+      return {
+        reason: "hidden-from-sight",
+        target: describe(target),
+        container: clipper === target ? undefined : describe(clipper),
+        cover: cover ? describe(cover) : "nothing",
+        // A panel opening (or closing) is on its way somewhere: worth waiting for, like a cover leaving.
+        coverMoving: animating(clipper),
+        x: px,
+        y: py,
+      };
+    }
     if (hit && composedContains(hit, target)) {
       return { reason: "no-pointer-events", target: describe(target), cover: describe(hit), x: px, y: py };
     }
@@ -291,18 +355,6 @@ export async function prepareElement(opts) {
       x: px,
       y: py,
     };
-  };
-  /**
-   * Whether an element or one of its ancestors (across shadow roots) is animating: a cover in a transition or an
-   * animation is on its way somewhere (a dialog or menu closing), unlike a cookie banner that stays until answered.
-   */
-  const animating = (/** @type {Element} */ e) => {
-    for (let at = /** @type {Element | null} */ (e); at;) {
-      if (at.getAnimations().some((a) => a.playState === "running")) return true;
-      const up = at.parentNode;
-      at = up instanceof ShadowRoot ? up.host : up instanceof Element ? up : null;
-    }
-    return false;
   };
   /** The centre of an element's visible part, in top-level viewport coordinates. */
   const centre = (/** @type {Element} */ e) => {
