@@ -260,7 +260,10 @@ Deno.test({
           /^clicked TermsCheckbox \(id \d+\) in SettingsForm at \(\d+, \d+\)( \(scrolled into view\))? — checked false → true\n$/,
         );
         assert.equal(await host("md-checkbox", "checked"), true);
-        assert.match(await snapshot(), /\n {2}\d+ \[TermsCheckbox\]\n {3}\d+ checkbox checked\n/);
+        assert.match(
+          await snapshot(),
+          /\n {2}\d+ \[TermsCheckbox\]\n {3}\d+ checkbox "I agree to the terms" checked\n/,
+        );
       });
 
       await ts.step("the switch is toggled through its switch", async () => {
@@ -268,7 +271,7 @@ Deno.test({
         assert.equal(r.code, 0, r.stderr);
         assert.match(r.stdout, / — checked false → true\n$/);
         assert.equal(await host("md-switch", "selected"), true);
-        assert.match(await snapshot(), /\n {2}\d+ \[NotificationsSwitch\]\n {3}\d+ switch checked\n/);
+        assert.match(await snapshot(), /\n {2}\d+ \[NotificationsSwitch\]\n {3}\d+ switch "Notifications" checked\n/);
       });
 
       await ts.step(

@@ -97,10 +97,26 @@ Deno.test({
       const news = await act("click", "NewsLabel");
       assert.equal(news.code, 0, news.stderr);
       assert.match(news.stdout, / — checked false → true\n$/);
+      // A styled checkbox: its native input is clipped to 1 px over other text, so its visible label is pressed.
+      const remember = await act("click", "RememberBox");
+      assert.equal(remember.code, 0, remember.stderr);
+      assert.match(
+        remember.stdout,
+        /^clicked RememberBox "Remember me" \(id \d+\) through its label at \(\d+, \d+\) — checked false → true\n$/,
+      );
+      assert.equal(await evalJs('document.querySelector("#remember").checked'), true);
       const bold = await act("click", "BoldToggle");
       assert.match(bold.stdout, /^clicked BoldToggle "Bold" \(id \d+\) at \(\d+, \d+\) — pressed false → true\n$/);
       const details = await act("click", "DetailsToggle");
       assert.match(details.stdout, / — expanded false → true\n$/);
+    });
+
+    await t.step("a control in a form-associated element's shadow root is named by the element's label", async () => {
+      // `<label><x-facebox></x-facebox> Face box</label>`: no accessibility tree passes the label on to the checkbox
+      // inside; the snapshot does. A host that is not form-associated is not labelled by it, so its box has no name.
+      const r = await run(["snapshot"]);
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(r.stdout, /\n( +)\d+ checkbox "Face box"\n\1\d+ checkbox\n/);
     });
 
     await t.step("a click that changes nothing says so (exit 0, but unmistakable)", async () => {

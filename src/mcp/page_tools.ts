@@ -93,7 +93,8 @@ const pointer = (name: "click" | "hover") =>
         "click changed: 'checked false → true' for checkboxes, radios, switches and aria-pressed/expanded controls, " +
         "'selected false → true' for tabs (web components' own states included), or " +
         "'no visible effect' when nothing changed (the step did not happen: snapshot before going on). A wrapper " +
-        "component (a web component) is clicked through its one inner control, named in the answer. Does not " +
+        "component (a web component) is clicked through its one inner control, and a checkbox or radio kept for " +
+        "screen readers under a styled one through its visible label, named in the answer. Does not " +
         "wait for what the click causes: follow with wait_for when it navigates or loads."
       : "Move the pointer over an element by component query or snapshot node id (or a viewport point x/y), to " +
         "open menus or tooltips. Refused with an error when the element is covered.",

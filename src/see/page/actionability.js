@@ -431,7 +431,16 @@ export async function prepareElement(opts) {
       if (fields.length === 1 && only) return { press: only, control: only };
       return fields.length > 1 ? { candidates: fields } : { press: el, control: el };
     }
-    if (opts.delegate !== "click" || interactive(el)) return { press: el, control: el };
+    if (opts.delegate !== "click") return { press: el, control: el };
+    if (interactive(el)) {
+      // A native checkbox or radio kept for screen readers only (under a styled one) is pressed where a user presses
+      // it: on its visible label, which toggles it the same.
+      const labels = /** @type {HTMLInputElement} */ (el).labels;
+      const label = labels && el.matches("input[type=checkbox], input[type=radio]") && clippedAway(el)
+        ? [...labels].find((l) => shown(l) && !clippedAway(l) && l.getBoundingClientRect().width > 1)
+        : undefined;
+      return label ? { press: label, control: label } : { press: el, control: el };
+    }
     // Dead space: nothing interactive between what the centre hits and the element itself, and no pointer cursor
     // there either (the mark of a card or row made clickable by a script).
     const c = centre(el);

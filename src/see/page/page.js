@@ -139,8 +139,39 @@ export function createSee() {
    */
   let given = new WeakMap();
 
-  /** The accessible name, the browser's when it named an element whose role only it knows. */
-  const nameFor = (/** @type {Element} */ el) => given.get(el)?.name || nameOf(el);
+  /** The controls a form-associated host may pass its label on to (one of them, alone in its shadow root). */
+  const CONTROL = "input:not([type=hidden]), textarea, select, [role=checkbox], [role=switch], [role=radio], " +
+    "[role=textbox], [role=combobox], [role=slider], [role=spinbutton], [role=searchbox]";
+
+  /**
+   * The text of the label of a form-associated custom element, for the one control in its shadow root that has no
+   * name of its own (`<label><md-checkbox></md-checkbox> I agree</label>`: the label names the host, which no
+   * accessibility tree passes on to the checkbox inside). The label's text outside the host; `""` when there is none.
+   * @param {Element} el
+   */
+  const hostLabel = (el) => {
+    const root = el.getRootNode();
+    if (!(root instanceof ShadowRoot) || !el.matches(CONTROL)) return "";
+    const host = root.host;
+    if (root.querySelectorAll(CONTROL).length !== 1) return "";
+    const scope = host.getRootNode();
+    const label = host.closest("label") ??
+      (host.id && "querySelector" in scope
+        ? /** @type {Document | ShadowRoot} */ (scope).querySelector(`label[for="${CSS.escape(host.id)}"]`)
+        : null);
+    // Only a label that labels the host: a form-associated element is labelable (its `control`), another is not.
+    if (!label || /** @type {HTMLLabelElement} */ (label).control !== host) return "";
+    let text = "";
+    const walk = document.createTreeWalker(label, NodeFilter.SHOW_TEXT);
+    for (let n = walk.nextNode(); n; n = walk.nextNode()) if (!host.contains(n)) text += ` ${n.nodeValue ?? ""}`;
+    return text.replace(/\s+/g, " ").trim();
+  };
+
+  /**
+   * The accessible name, the browser's when it named an element whose role only it knows; for an unnamed control
+   * inside a form-associated custom element, its host's label ({@link hostLabel}).
+   */
+  const nameFor = (/** @type {Element} */ el) => given.get(el)?.name || nameOf(el) || hostLabel(el);
 
   /**
    * The shown elements whose facts only the browser's accessibility tree has, in every root, which the daemon asks
