@@ -207,7 +207,8 @@ export class PageEngine {
       }
       if (Date.now() >= askAt) {
         askAt = Date.now() + askEveryMs;
-        await close();
+        // Gone since the list was read: the browser no longer knows the id, and the next list says so.
+        await close().catch(() => {});
       }
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
