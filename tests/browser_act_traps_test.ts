@@ -119,6 +119,14 @@ Deno.test({
       assert.match(r.stdout, /\n( +)\d+ checkbox "Face box"\n\1\d+ checkbox\n/);
     });
 
+    await t.step("a status region shows what it says; an empty one is bare", async () => {
+      // A form's result or an error is read in a status region, not in any name (the page's notice: no component).
+      assert.match((await run(["snapshot"])).stdout, /\n +\d+ status\n/);
+      await evalJs('document.querySelector(".notice").textContent = "Saved: 2 items"; 1');
+      assert.match((await run(["snapshot"])).stdout, /\n +\d+ status "Saved: 2 items"\n/);
+      await evalJs('document.querySelector(".notice").textContent = ""; 1');
+    });
+
     await t.step("a click that changes nothing says so (exit 0, but unmistakable)", async () => {
       const r = await act("click", "IdleButton");
       assert.equal(r.code, 0, r.stderr);
@@ -240,6 +248,11 @@ Deno.test({
         [
           ["KeptSelect"],
           /KeptSelect "Kept size" \(id \d+\) is hidden from sight: it is clipped to 1 px or less; the click /,
+        ],
+        // Its label holds a link, which a press on the label could follow: refused, never pressed there.
+        [
+          ["ConsentBox"],
+          /ConsentBox "I accept the terms" \(id \d+\) is hidden from sight: it is clipped to 1 px or less; /,
         ],
         [
           ["ShutBuy"],

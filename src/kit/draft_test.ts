@@ -72,6 +72,19 @@ function page(components: Array<[string, string]> = [], view: { name: string; ro
   return { page: p, calls: () => calls };
 }
 
+/** A page of `captured` with no corpus, its live answers counted by the offline engine. */
+function plainPage(captured: ReturnType<typeof tree>): KitPage {
+  const p: KitPage = new KitPage({
+    tree: captured.tree,
+    tab: "T",
+    components: [],
+    live(selectors): Promise<LiveAnswer[]> {
+      return Promise.resolve(selectors.map((s) => ({ ids: engine.query(p.doc, s).all.map((e) => Number(e.node.id)) })));
+    },
+  }, engine);
+  return p;
+}
+
 Deno.test("routeOf - ids, hex runs, UUIDs and slugs holding a digit fold to :id; words stay", () => {
   assert.equal(routeOf("http://h/products/2"), "/products/:id");
   assert.equal(routeOf("http://h/p/3f2a1c9e8b7d/edit"), "/p/:id/edit");
@@ -208,16 +221,7 @@ Deno.test("draft - test ids that differ per item without a number name the items
       h("html", {}, h("body", {}, h("main", { $: { role: "main" } }, h("h1", {}, "Market"), h("ul", {}, ...items)))),
       "https://x.test/market",
     );
-    const p: KitPage = new KitPage({
-      tree: captured.tree,
-      tab: "T",
-      components: [],
-      live(selectors): Promise<LiveAnswer[]> {
-        return Promise.resolve(
-          selectors.map((s) => ({ ids: engine.query(p.doc, s).all.map((e) => Number(e.node.id)) })),
-        );
-      },
-    }, engine);
+    const p = plainPage(captured);
     return draft(p, { taken: [] });
   };
   const named = (await market(["fruit-apple", "fruit-pear", "fruit-plum"])).components;
@@ -267,16 +271,7 @@ Deno.test("draft - a property only where it has a value: a field's placeholder, 
       ),
       "https://x.test/signup",
     );
-    const p: KitPage = new KitPage({
-      tree: captured.tree,
-      tab: "T",
-      components: [],
-      live(selectors): Promise<LiveAnswer[]> {
-        return Promise.resolve(
-          selectors.map((s) => ({ ids: engine.query(p.doc, s).all.map((e) => Number(e.node.id)) })),
-        );
-      },
-    }, engine);
+    const p = plainPage(captured);
     const r = await draft(p, {});
     const inputs = r.components.find((c) => c.selector.includes("input"))!;
     assert.equal(inputs.intended, placeholders.length, r.yaml);
@@ -305,14 +300,7 @@ Deno.test("draft - a lone control without text gets no text property, and its na
     ),
     "https://x.test/find",
   );
-  const p: KitPage = new KitPage({
-    tree: captured.tree,
-    tab: "T",
-    components: [],
-    live(selectors): Promise<LiveAnswer[]> {
-      return Promise.resolve(selectors.map((s) => ({ ids: engine.query(p.doc, s).all.map((e) => Number(e.node.id)) })));
-    },
-  }, engine);
+  const p = plainPage(captured);
   const r = await draft(p, {});
   assert.deepEqual(
     r.components.filter((c) => c.kind === "cluster").map((

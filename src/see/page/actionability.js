@@ -434,10 +434,13 @@ export async function prepareElement(opts) {
     if (opts.delegate !== "click") return { press: el, control: el };
     if (interactive(el)) {
       // A native checkbox or radio kept for screen readers only (under a styled one) is pressed where a user presses
-      // it: on its visible label, which toggles it the same.
+      // it: on its visible label, which toggles it the same. Not a label holding a link or another control: its
+      // centre could be that instead.
       const labels = /** @type {HTMLInputElement} */ (el).labels;
+      const alone = (/** @type {Element} */ l) =>
+        [...l.querySelectorAll("a[href], button, input, select, textarea, [tabindex]")].every((c) => c === el);
       const label = labels && el.matches("input[type=checkbox], input[type=radio]") && clippedAway(el)
-        ? [...labels].find((l) => shown(l) && !clippedAway(l) && l.getBoundingClientRect().width > 1)
+        ? [...labels].find((l) => shown(l) && !clippedAway(l) && l.getBoundingClientRect().width > 1 && alone(l))
         : undefined;
       return label ? { press: label, control: label } : { press: el, control: el };
     }

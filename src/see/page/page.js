@@ -377,7 +377,10 @@ export function createSee() {
       const heading = role === "heading";
       let keep = component !== undefined || (interactive && !boxless) || (role === "iframe" && !boxless) ||
         ((LANDMARK_ROLES.has(role) || heading) && !boxless);
-      const name = interactive || component ? ownName : keep ? nameFor(el) : "";
+      // A status or alert region says what just happened (a form's result, an error) in its content, which is no part
+      // of its accessible name: shown as its name when it has none and nothing inside is shown on its own.
+      const spoken = keep && !interactive && !component && kids.length === 0 && (role === "status" || role === "alert");
+      const name = interactive || component ? ownName : keep ? nameFor(el) || (spoken ? dom.text(el) : "") : "";
       if (keep && !component && !interactive) {
         // Sections and forms are landmarks only when named; a generic group needs a name to say anything.
         if ((role === "region" || role === "form" || role === "group") && !name) keep = false;
