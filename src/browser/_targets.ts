@@ -39,6 +39,27 @@ export function isTabUrl(url: string): boolean {
   return !/^chrome:\/\/[^/]*\.top-chrome(\/|$)/.test(url);
 }
 
+/** A tab as the browser lists it. */
+export interface TabInfo {
+  /** Target id. */
+  id: string;
+  /** Its URL; `""` while the first document of a new tab commits (the browser no longer shows the URL it asked for). */
+  url: string;
+  /** Its title. */
+  title: string;
+}
+
+/**
+ * The tabs, in the browser's order: every `page` target that is a tab ({@linkcode isTabUrl}). The one list every
+ * daemon answer about tabs comes from (status, `tabs list`, the tab a page command picks).
+ */
+export async function listTabs(cdp: CdpConnection): Promise<TabInfo[]> {
+  const res = await cdp.send("Target.getTargets");
+  return res.targetInfos
+    .filter((t) => t.type === "page" && isTabUrl(t.url))
+    .map((t) => ({ id: t.targetId, url: t.url, title: t.title }));
+}
+
 /** Where a session sits: its target, type, and the tab (top-level page) it belongs to. */
 export interface AttachedTarget {
   id: string;

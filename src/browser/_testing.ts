@@ -35,6 +35,8 @@ export function fakeCdp(): FakeCdp {
         }
         return Promise.resolve({ body, base64Encoded: false });
       }
+      // The browser lists no tab unless a test answers Target.getTargets itself.
+      if (method === "Target.getTargets") return Promise.resolve({ targetInfos: [] });
       return Promise.resolve({});
     },
   };

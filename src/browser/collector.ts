@@ -28,7 +28,7 @@ import type { CdpConnection, CdpEvent } from "./cdp.ts";
 import { asKnownEvent } from "./cdp.ts";
 import type { ConsoleEntry } from "./daemon_api.ts";
 import { Ring, RingBudget } from "./_ring.ts";
-import { type AttachedTarget, Targets } from "./_targets.ts";
+import { type AttachedTarget, listTabs, type TabInfo, Targets } from "./_targets.ts";
 import { ConsoleCapture, consoleSize } from "./_console_capture.ts";
 import { NetworkCapture } from "./_network_capture.ts";
 import { type NetworkRecord, networkSize } from "./_network_record.ts";
@@ -87,22 +87,38 @@ export class Collector {
     return this.#targets.start();
   }
 
+  /** The tabs, in the browser's order (see {@linkcode listTabs}). */
+  tabs(): Promise<TabInfo[]> {
+    return listTabs(this.#cdp);
+  }
+
   /**
    * Opens `url` in a tab (a new blank one unless `sessionId` names an attached tab) once the collector's domains
    * are enabled on it, so nothing of the page is missed: navigating before `Network.enable` has answered races the
    * renderer that takes the page over (a fetch the page made at once was lost in about 1 start of 8). Creating the
    * tab on the URL itself is no better: its document request starts before the session exists. Resolves with the
-   * tab's target id once the navigation has started.
+   * tab's target id once the navigation has started and the tab list ({@linkcode tabs}) shows the tab on a URL.
+   *
+   * `Page.navigate` answers once the response has come; from then until the document commits, the browser lists a
+   * new tab with the URL `""`. Answered in that window, a page command run at once did not count the tab and acted
+   * on the other one (1 open-then-snapshot in 10). `settleMs` bounds that wait; a tab still without a URL then is
+   * counted as a page by the commands anyway.
    */
-  async openTab(url: string, sessionId?: string, timeoutMs = 15_000): Promise<string> {
+  async openTab(url: string, sessionId?: string, timeoutMs = 15_000, settleMs = 5_000): Promise<string> {
     let s = sessionId === undefined ? undefined : this.#targets.get(sessionId);
     if (s === undefined) {
       const { targetId } = await this.#cdp.send("Target.createTarget", { url: "about:blank" }, undefined, timeoutMs);
       s = await this.#targets.waitForSession((x) => x.targetId === targetId, timeoutMs) as AttachedTarget;
     }
     await this.#targets.ready(s.id);
-    if (url !== "about:blank") await this.#cdp.send("Page.navigate", { url }, s.id, timeoutMs);
-    return s.targetId;
+    if (url === "about:blank") return s.targetId;
+    await this.#cdp.send("Page.navigate", { url }, s.id, timeoutMs);
+    const deadline = Date.now() + settleMs;
+    const id = s.targetId;
+    while ((await this.tabs()).some((t) => t.id === id && t.url === "") && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    return id;
   }
 
   /** Retained-body statistics. */

@@ -68,6 +68,50 @@ Deno.test("collector - opens a tab's URL only once Network.enable has answered o
   assert.deepEqual(navigations(), ["S1", "S2"]);
 });
 
+Deno.test("collector - a new tab is answered once the tab list shows it on a URL, not while its page commits", async () => {
+  const { cdp, emit } = fakeCdp();
+  // The browser's list: the new tab T2 is on about:blank, then without a URL from Page.navigate's answer until the
+  // test lets its document commit, as Chromium lists it.
+  let url = "about:blank";
+  let listed = 0;
+  let listedWithoutUrl: () => void = () => {};
+  const withoutUrl = new Promise<void>((r) => (listedWithoutUrl = r));
+  const send = cdp.send.bind(cdp);
+  (cdp as { send: unknown }).send = (method: string, params?: Record<string, unknown>, sessionId?: string) => {
+    if (method === "Target.createTarget") {
+      queueMicrotask(() => page(emit, "S2", "T2"));
+      return Promise.resolve({ targetId: "T2" });
+    }
+    if (method === "Page.navigate") url = "";
+    if (method === "Target.getTargets") {
+      if (url === "" && ++listed === 3) listedWithoutUrl();
+      return Promise.resolve({
+        targetInfos: [
+          { targetId: "T1", type: "page", url: "http://127.0.0.1:1/first", title: "" },
+          { targetId: "T2", type: "page", url, title: "" },
+        ],
+      });
+    }
+    return send(method as "Network.enable", params as never, sessionId);
+  };
+  const collector = new Collector(cdp);
+  page(emit);
+  let answered = false;
+  const opened = collector.openTab("http://127.0.0.1:1/second").then((id) => (answered = true, id));
+  await withoutUrl;
+  assert.equal(answered, false, "answered while the tab was listed without a URL");
+  url = "http://127.0.0.1:1/second";
+  assert.equal(await opened, "T2");
+  assert.deepEqual((await collector.tabs()).map((t) => t.url), [
+    "http://127.0.0.1:1/first",
+    "http://127.0.0.1:1/second",
+  ]);
+  // A tab that never gets a URL: the wait ends at its bound, and the tab is answered all the same.
+  url = "about:blank";
+  const stuck = collector.openTab("http://127.0.0.1:1/third", "S2", 15_000, 30);
+  assert.equal(await stuck, "T2");
+});
+
 Deno.test("collector - body budget: per-body limit and total budget, drops counted, the reason kept", async () => {
   const { cdp, bodies, emit } = fakeCdp();
   const c = new Collector(cdp, { bodyLimit: 100, bodyBudget: 250 });

@@ -19,7 +19,6 @@ import type { CdpConnection } from "./cdp.ts";
 import { chromiumArgs, findBrowser, launchChromium, type LaunchedChromium } from "./chromium.ts";
 import { pidAlive, processStartTime } from "./process.ts";
 import { Collector } from "./collector.ts";
-import { isTabUrl } from "./_targets.ts";
 import { ensureExtension, injectPort } from "./extension.ts";
 import { compileMatcher, type CorpusMatcher } from "./traffic_match.ts";
 import { type FieldDefs, fieldDefs } from "./fields.ts";
@@ -270,12 +269,7 @@ export async function runDaemon(opts: StartOptions, io: Io): Promise<number> {
     await collector.start();
     const conn = cdp;
     const proc = chromium;
-    const tabs = async () => {
-      const res = await conn.send("Target.getTargets");
-      return res.targetInfos
-        .filter((t) => t.type === "page" && isTabUrl(t.url))
-        .map((t) => ({ id: t.targetId, url: t.url, title: t.title }));
-    };
+    const tabs = () => collector.tabs();
     api = devtoolsHandler({
       collector,
       matcher: currentMatcher,

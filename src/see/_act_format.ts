@@ -6,7 +6,7 @@
  */
 import { escapeControls } from "../terminal.ts";
 import type { FillResult, KeyResult, PointerResult, ScrollResult } from "./daemon/actions.ts";
-import { EFFECT_WINDOW_MS } from "./page_api.ts";
+import { EFFECT_WINDOW_MS, shownTabUrl } from "./page_api.ts";
 import type { EvalResult } from "./daemon/evaluate.ts";
 import type { NavigateResult, WaitResult } from "./daemon/navigate.ts";
 import type { DialogInfo } from "./daemon/page_events.ts";
@@ -98,7 +98,7 @@ export function formatTabs(tabs: readonly TabInfo[]): string {
   return tabs.map((t) => {
     const view = t.view ? `  [${safe(t.view)}]` : "  [--]";
     const dialog = t.dialog ? `  (${t.dialog.type} dialog open)` : "";
-    return `${t.id.slice(0, 8)}  ${safe(t.url)}${t.title ? `  ${q(t.title)}` : ""}${view}${dialog}\n`;
+    return `${t.id.slice(0, 8)}  ${safe(shownTabUrl(t.url))}${t.title ? `  ${q(t.title)}` : ""}${view}${dialog}\n`;
   }).join("");
 }
 

@@ -120,4 +120,6 @@ Deno.test("act lines - navigation says who redirected; page text is escaped", ()
     formatTabs([{ id: "ABCDEF0123", url: "http://a/", title: "T\u001b[31m", view: null }]),
     'ABCDEF01  http://a/  "T\\u001b[31m"  [--]\n',
   );
+  // A new tab whose first page is committing is listed without a URL: the line says so instead of leaving a gap.
+  assert.equal(formatTabs([{ id: "ABCDEF0123", url: "", title: "", view: null }]), "ABCDEF01  (opening)  [--]\n");
 });

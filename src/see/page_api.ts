@@ -40,6 +40,14 @@ export interface PageTab {
   title: string;
 }
 
+/**
+ * A tab's URL as a line shows it: `(opening)` while the browser lists the tab without one (a new tab whose first
+ * page is committing).
+ */
+export function shownTabUrl(url: string): string {
+  return url === "" ? "(opening)" : url;
+}
+
 /** The view resolved for a tab's URL. */
 export interface ViewInfo {
   /** View name. */

@@ -16,7 +16,7 @@ import type {
   UnmappedMethod,
 } from "../../browser/mod.ts";
 import type { WireCorpus } from "../../corpus/mod.ts";
-import { PageError, type PageTab, type SnapshotPayload } from "../page_api.ts";
+import { PageError, type PageTab, shownTabUrl, type SnapshotPayload } from "../page_api.ts";
 import { buildPageScript, SEE_GLOBAL } from "./_script.ts";
 import { type Resolution, resolveUrl } from "./_view.ts";
 import { type Resolved, resolveTarget, summarize } from "./resolve.ts";
@@ -109,15 +109,18 @@ interface EvalResult {
 
 /**
  * Content tabs: pages that show something — not `about:blank`, nor the new-tab page a headed browser opens (a tab
- * nobody navigated yet is not a second page to choose from, though `tabs list` shows it).
+ * nobody navigated yet is not a second page to choose from, though `tabs list` shows it). A tab listed without a URL
+ * counts: the browser lists a new tab so while its first page commits, and a command that passed over it acted on
+ * the other tab as if it were the only one.
  */
 function isContent(t: PageTab): boolean {
-  return t.url !== "about:blank" && t.url !== "" && !/^chrome:\/\/(newtab|new-tab-page)\/?$/.test(t.url);
+  return t.url !== "about:blank" && !/^chrome:\/\/(newtab|new-tab-page)\/?$/.test(t.url);
 }
 
-/** One line per tab for error messages: `3B52829C  http://…  "title"`. */
+/** One line per tab for error messages: `3B52829C  http://…  "title"` (`(opening)` for a tab without a URL yet). */
 export function tabLines(tabs: readonly PageTab[]): string {
-  return tabs.map((t) => `  ${t.id.slice(0, 8)}  ${t.url}${t.title ? `  ${JSON.stringify(t.title)}` : ""}`).join("\n");
+  return tabs.map((t) => `  ${t.id.slice(0, 8)}  ${shownTabUrl(t.url)}${t.title ? `  ${JSON.stringify(t.title)}` : ""}`)
+    .join("\n");
 }
 
 /** The daemon's page engine. */
@@ -173,19 +176,40 @@ export class PageEngine {
 
   /**
    * Closes a tab from the browser's side (`Target.closeTarget`): `Page.close` goes through the page's renderer and
-   * fails ("Not attached") when the page is stuck in a busy loop, which is just when closing it is wanted.
+   * fails ("Not attached") when the page is stuck in a busy loop, which is just when closing it is wanted. Answers
+   * once the tab has left the browser's list; a tab still listed after `waitMs` is the `close_failed` error.
    */
-  async closeTab(t: PageTarget, waitMs = 5_000): Promise<void> {
-    const { success } = await this.#deps.send("Target.closeTarget", { targetId: t.tab }, undefined, 10_000);
-    if (!success) {
-      throw new PageError("close_failed", `the browser refused to close tab ${t.tab.slice(0, 8)}`, {
-        hint: "run 'mapper browser tabs list' to see whether it is still open",
-      });
-    }
+  async closeTab(t: PageTarget, waitMs = 5_000, askEveryMs = 500): Promise<void> {
+    const close = async () => {
+      const { success } = await this.#deps.send("Target.closeTarget", { targetId: t.tab }, undefined, 10_000);
+      if (!success) {
+        throw new PageError("close_failed", `the browser refused to close tab ${t.tab.slice(0, 8)}`, {
+          hint: "run 'mapper browser tabs list' to see whether it is still open",
+        });
+      }
+    };
+    await close();
     // The browser says yes before the tab has left its list: answered at once, a 'tabs list' (or a command without
-    // --tab) right after this one still saw it. Wait, briefly, until the tab is gone.
+    // --tab) right after this one still saw it. And a close asked while the page navigates itself is accepted and
+    // then dropped: the tab stayed open on its new page (1 close in 3 right after a location.replace). So wait
+    // until the tab is gone, asking again now and then.
     const deadline = Date.now() + waitMs;
-    while ((await this.#deps.tabs()).some((tab) => tab.id === t.tab) && Date.now() < deadline) {
+    let askAt = Date.now() + askEveryMs;
+    while ((await this.#deps.tabs()).some((tab) => tab.id === t.tab)) {
+      if (Date.now() >= deadline) {
+        throw new PageError(
+          "close_failed",
+          `tab ${t.tab.slice(0, 8)} is still open ${waitMs / 1000} s after closing it`,
+          {
+            hint: "run 'mapper browser tabs list' to see it, then close it again",
+          },
+        );
+      }
+      if (Date.now() >= askAt) {
+        askAt = Date.now() + askEveryMs;
+        // Gone since the list was read: the browser no longer knows the id, and the next list says so.
+        await close().catch(() => {});
+      }
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
   }
