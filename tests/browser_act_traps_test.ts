@@ -271,6 +271,27 @@ Deno.test({
       }
     });
 
+    await t.step(
+      "a container pulsing for ever opens nothing: its cut button is pressed, its shut one refused",
+      async () => {
+        await evalJs('document.querySelector(".log").textContent = ""; 1');
+        // The banner's background pulses without end; the card in it cuts half of a still button away.
+        const wide = await act("click", "WideOffer", "--timeout-ms", "1500");
+        assert.equal(wide.code, 0, wide.stderr);
+        assert.match(wide.stdout, /^clicked WideOffer "Wide offer" \(id \d+\) at /);
+        assert.equal(await log(), "wide;");
+        await evalJs('document.querySelector(".log").textContent = ""; 1');
+        // A drawer shut in it is shut for good: hidden from sight, not a panel still moving.
+        const shut = await act("click", "GlowShutBuy", "--timeout-ms", "1500");
+        assert.equal(shut.code, 1);
+        assert.match(
+          shut.stderr,
+          /^mapper browser click: GlowShutBuy "Buy later" \(id \d+\) is hidden from sight: div\.drawer clips it to 1 px or less; the click would land on [^;]+ — open what holds it first/,
+        );
+        assert.equal(await log(), "");
+      },
+    );
+
     await t.step("a button in a drawer still opening is waited for, then pressed fully shown", async () => {
       await evalJs('document.querySelector(".log").textContent = ""; 1');
       // The drawer takes 2.5 s to open from height 0; its button sits at the bottom, clipped until the end.

@@ -167,8 +167,28 @@ export async function prepareElement(opts) {
     return false;
   };
   /**
-   * Whether a clipping ancestor that cuts into an element's box is animating: a panel opening from height 0 (or
-   * closing) over it. The element stands still inside it, but is not ready until the panel is.
+   * Whether a clipping container is changing shape: an animation that ends (a panel opening from height 0 or
+   * closing, a grid row growing from 0fr) on it or an ancestor, and that moves more than paint. An endless one (a
+   * background pulsing for ever, a shimmer) or a fade of colour never opens anything: waiting for it would only run
+   * out the time, and then say the element kept moving when it stood still.
+   */
+  const reshaping = (/** @type {Element} */ e) => {
+    const PAINT = /^(color|background.*|opacity|boxShadow|textShadow|filter|outline.*|border.*Color|fill|stroke)$/;
+    for (let at = /** @type {Element | null} */ (e); at; at = parentOf(at)) {
+      for (const a of at.getAnimations()) {
+        if (a.playState !== "running" || a.effect?.getComputedTiming().endTime === Infinity) continue;
+        const effect = /** @type {KeyframeEffect | null} */ (a.effect);
+        const props = (effect?.getKeyframes?.() ?? []).flatMap((k) => Object.keys(k))
+          .filter((k) => !["offset", "computedOffset", "easing", "composite"].includes(k));
+        if (props.length === 0 || props.some((k) => !PAINT.test(k))) return true;
+      }
+    }
+    return false;
+  };
+  /**
+   * Whether a clipping ancestor that cuts into an element's box is changing shape ({@link reshaping}): a panel
+   * opening from height 0 (or closing) over it. The element stands still inside it, but is not ready until the
+   * panel is.
    */
   const revealing = (/** @type {Element} */ e) => {
     const r = e.getBoundingClientRect();
@@ -178,7 +198,7 @@ export async function prepareElement(opts) {
       if (style.overflowX === "visible" && style.overflowY === "visible") continue;
       const c = n.getBoundingClientRect();
       const cut = r.left < c.left - 0.5 || r.top < c.top - 0.5 || r.right > c.right + 0.5 || r.bottom > c.bottom + 0.5;
-      if (cut && animating(n)) return true;
+      if (cut && reshaping(n)) return true;
     }
     return false;
   };
@@ -337,7 +357,7 @@ export async function prepareElement(opts) {
         container: clipper === target ? undefined : describe(clipper),
         cover: cover ? describe(cover) : "nothing",
         // A panel opening (or closing) is on its way somewhere: worth waiting for, like a cover leaving.
-        coverMoving: animating(clipper),
+        coverMoving: reshaping(clipper),
         x: px,
         y: py,
       };
