@@ -124,6 +124,11 @@ Deno.test({
       assert.match((await run(["snapshot"])).stdout, /\n +\d+ status\n/);
       await evalJs('document.querySelector(".notice").textContent = "Saved: 2 items"; 1');
       assert.match((await run(["snapshot"])).stdout, /\n +\d+ status "Saved: 2 items"\n/);
+      // What it keeps hidden is not what it says; its lines read as one.
+      await evalJs(
+        `document.querySelector(".notice").innerHTML = '<span hidden>Saving…</span><span>Saved</span>\\n<b>2 items</b>'; 1`,
+      );
+      assert.match((await run(["snapshot"])).stdout, /\n +\d+ status "Saved 2 items"\n/);
       await evalJs('document.querySelector(".notice").textContent = ""; 1');
     });
 

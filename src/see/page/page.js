@@ -378,9 +378,11 @@ export function createSee() {
       let keep = component !== undefined || (interactive && !boxless) || (role === "iframe" && !boxless) ||
         ((LANDMARK_ROLES.has(role) || heading) && !boxless);
       // A status or alert region says what just happened (a form's result, an error) in its content, which is no part
-      // of its accessible name: shown as its name when it has none and nothing inside is shown on its own.
+      // of its accessible name: shown as its name when it has none and nothing inside is shown on its own. Its
+      // rendered text: a message it keeps hidden (a "Saving…" beside "Saved") is neither seen nor read out.
       const spoken = keep && !interactive && !component && kids.length === 0 && (role === "status" || role === "alert");
-      const name = interactive || component ? ownName : keep ? nameFor(el) || (spoken ? dom.text(el) : "") : "";
+      const said = () => (dom.innerText?.(el) ?? "").replace(/\s+/g, " ").trim();
+      const name = interactive || component ? ownName : keep ? nameFor(el) || (spoken ? said() : "") : "";
       if (keep && !component && !interactive) {
         // Sections and forms are landmarks only when named; a generic group needs a name to say anything.
         if ((role === "region" || role === "form" || role === "group") && !name) keep = false;
