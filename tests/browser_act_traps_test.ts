@@ -280,7 +280,8 @@ Deno.test({
       "a container pulsing for ever opens nothing: its cut button is pressed, its shut one refused",
       async () => {
         await evalJs('document.querySelector(".log").textContent = ""; 1');
-        // The banner's background pulses without end; the card in it cuts half of a still button away.
+        // The banner's background pulses without end; the card in it cuts more than half of a still button away
+        // (pressed in the part it shows).
         const wide = await act("click", "WideOffer", "--timeout-ms", "1500");
         assert.equal(wide.code, 0, wide.stderr);
         assert.match(wide.stdout, /^clicked WideOffer "Wide offer" \(id \d+\) at /);

@@ -133,6 +133,20 @@ export async function prepareElement(opts) {
     let top = Math.max(r.top, 0);
     let right = Math.min(r.right, vw);
     let bottom = Math.min(r.bottom, vh);
+    // What its clipping containers let show: a button wider than its card is pressed where it is seen.
+    let clip = { left: -Infinity, top: -Infinity, right: Infinity, bottom: Infinity };
+    for (let n = parentOf(e); n; n = parentOf(n)) {
+      if (n === e.ownerDocument.documentElement || n === e.ownerDocument.body) continue;
+      const style = getComputedStyle(n);
+      if (style.overflowX === "visible" && style.overflowY === "visible") continue;
+      const c = n.getBoundingClientRect();
+      clip = {
+        left: Math.max(clip.left, c.left),
+        top: Math.max(clip.top, c.top),
+        right: Math.min(clip.right, c.right),
+        bottom: Math.min(clip.bottom, c.bottom),
+      };
+    }
     for (let w = /** @type {Window | null} */ (win); w && w.frameElement; w = w.parent) {
       const f = w.frameElement.getBoundingClientRect();
       const dx = f.left + w.frameElement.clientLeft;
@@ -150,7 +164,27 @@ export async function prepareElement(opts) {
       right = Math.min(right, f.right, vw);
       bottom = Math.min(bottom, f.bottom, vh);
     }
-    return { x, y, width: r.width, height: r.height, visible: { left, top, right, bottom }, vw, vh };
+    const dx = x - r.left;
+    const dy = y - r.top;
+    const seen = {
+      left: Math.max(left, clip.left + dx),
+      top: Math.max(top, clip.top + dy),
+      right: Math.min(right, clip.right + dx),
+      bottom: Math.min(bottom, clip.bottom + dy),
+    };
+    // `seen`: the visible part its containers do not clip away, where it is pressed (the visible part when they
+    // clip it all, for the refusal to name what covers that point).
+    const shows = seen.right - seen.left >= 1 && seen.bottom - seen.top >= 1;
+    return {
+      x,
+      y,
+      width: r.width,
+      height: r.height,
+      visible: { left, top, right, bottom },
+      seen: shows ? seen : { left, top, right, bottom },
+      vw,
+      vh,
+    };
   };
   const inView = (/** @type {ReturnType<typeof geometry>} */ g) =>
     g.visible.right - g.visible.left >= 1 && g.visible.bottom - g.visible.top >= 1;
@@ -379,7 +413,7 @@ export async function prepareElement(opts) {
   /** The centre of an element's visible part, in top-level viewport coordinates. */
   const centre = (/** @type {Element} */ e) => {
     const g = geometry(e);
-    return { x: (g.visible.left + g.visible.right) / 2, y: (g.visible.top + g.visible.bottom) / 2 };
+    return { x: (g.seen.left + g.seen.right) / 2, y: (g.seen.top + g.seen.bottom) / 2 };
   };
   /** Every element of `host`'s subtree, its open shadow roots included (nested hosts too), in tree order. */
   const inside = (/** @type {Element} */ host) => {
@@ -524,8 +558,8 @@ export async function prepareElement(opts) {
       viewport: { width: g.vw, height: g.vh },
     });
   }
-  const px = (g.visible.left + g.visible.right) / 2;
-  const py = (g.visible.top + g.visible.bottom) / 2;
+  const px = (g.seen.left + g.seen.right) / 2;
+  const py = (g.seen.top + g.seen.bottom) / 2;
   if (opts.hitTest !== false) {
     const hit = hitAt(press, px, py);
     if (!reaches(press, hit)) {
