@@ -172,15 +172,7 @@ Deno.test("draft - odd and even rows of a grid are one component, told apart by 
     ),
     "https://grid.test/people",
   );
-  const p = new KitPage({
-    tree: captured.tree,
-    tab: "ABCDEF1234",
-    components: [],
-    live(selectors): Promise<LiveAnswer[]> {
-      return Promise.resolve(selectors.map((s) => ({ ids: engine.query(p.doc, s).all.map((e) => Number(e.node.id)) })));
-    },
-  }, engine);
-  const r = await draft(p);
+  const r = await draft(plainPage(captured));
   const repeated = r.components.filter((c) => c.kind === "repeated");
   assert.deepEqual(repeated.map((c) => [c.name, c.intended]), [["TabulatorRow", 6]], JSON.stringify(r.components));
   assert.doesNotMatch(repeated[0]!.selector, /odd|even/);
